@@ -1,0 +1,242 @@
+"""The ``odds`` command line (typer).
+
+Every command turns bad input into one line on stderr (``error: …``) and a
+non-zero exit; tracebacks are for bugs only.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from odds.errors import OddsError
+from odds.numbers import parse_rational
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Exact combinatorial odds for Asian live-casino games.",
+)
+
+
+class Format(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+class SettleFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+GameArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME_OR_PAYTABLE",
+        help="A game name (pok-deng …) or the path of a paytable .toml file.",
+    ),
+]
+DecksOpt = Annotated[
+    int | None, typer.Option("--decks", help="Override the number of decks in the shoe.")
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        help="Override any paytable option, e.g. --set rules.eight_nine_override=false "
+        "(repeatable).",
+    ),
+]
+
+
+def _overrides(decks: int | None, settings: list[str] | None) -> list[str]:
+    result = list(settings or [])
+    if decks is not None:
+        result.insert(0, f"shoe.decks={decks}")
+    return result
+
+
+def load_paytable(game: str, decks: int | None = None, settings: list[str] | None = None) -> Any:
+    """Resolve a game or paytable path with the CLI's overrides applied."""
+    from odds.paytable import load
+
+    return load(game, _overrides(decks, settings))
+
+
+@app.command()
+def report(
+    game: GameArg,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: Annotated[Format, typer.Option("--format", help="markdown or json.")] = Format.markdown,
+    digits: Annotated[
+        int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
+    ] = 6,
+) -> None:
+    """The full exact analysis of a game or paytable."""
+    from odds.render import to_json, to_markdown
+
+    paytable = load_paytable(game, decks, settings)
+    analysis = paytable.analysis()
+    if format is Format.json:
+        sys.stdout.write(to_json(analysis))
+    else:
+        sys.stdout.write(to_markdown(analysis, digits))
+
+
+@app.command()
+def settle(
+    game: GameArg,
+    banker: Annotated[str | None, typer.Option(help="The banker's cards, e.g. '9d 7c'.")] = None,
+    player: Annotated[str | None, typer.Option(help="The player's cards, e.g. 'Kh 9h'.")] = None,
+    dealer: Annotated[str | None, typer.Option(help="The dealer's cards (dealer games).")] = None,
+    stake: Annotated[str, typer.Option(help="Amount staked on each bet.")] = "100",
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: Annotated[SettleFormat, typer.Option("--format")] = SettleFormat.text,
+) -> None:
+    """Settle one round for every bet of a position, with the reason for each result."""
+    from odds.render import settlement_json, settlement_text
+
+    paytable = load_paytable(game, decks, settings)
+    amount = parse_rational(stake, "--stake")
+    if amount <= 0:
+        raise OddsError(f"--stake must be positive, got {stake}")
+    hands = {k: v for k, v in (("banker", banker), ("player", player), ("dealer", dealer)) if v}
+    unused = sorted(set(hands) - set(paytable.game.positions))
+    if unused:
+        raise OddsError(
+            f"{paytable.game.name} has no --{unused[0]} "
+            f"(it takes {', '.join('--' + p for p in paytable.game.positions)})"
+        )
+    result = paytable.game.settle(paytable.config, hands, amount)
+    text = settlement_json(result) if format is SettleFormat.json else settlement_text(result)
+    sys.stdout.write(text)
+
+
+@app.command()
+def reports(
+    check: Annotated[
+        bool, typer.Option("--check", help="Exit 1 when a committed report is stale or missing.")
+    ] = False,
+) -> None:
+    """Regenerate reports/*.md from tables/*.toml (or check that they are fresh)."""
+    from odds.paytable import REPORTS, load_file, table_files
+    from odds.render import to_markdown
+
+    stale = []
+    for path in table_files():
+        paytable = load_file(path)
+        text = to_markdown(paytable.analysis())
+        target = REPORTS / f"{path.stem}.md"
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        if current == text:
+            continue
+        stale.append(target)
+        if not check:
+            REPORTS.mkdir(exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            typer.echo(f"wrote {target.relative_to(REPORTS.parent)}")
+    if check and stale:
+        names = ", ".join(str(p.relative_to(REPORTS.parent)) for p in stale)
+        typer.echo(f"error: stale reports (run `odds reports`): {names}", err=True)
+        raise typer.Exit(1)
+    if check:
+        typer.echo(f"{len(table_files())} reports are fresh")
+
+
+@app.command()
+def bench(
+    games: Annotated[
+        list[str] | None, typer.Argument(help="Games or paytables to time (default: every game).")
+    ] = None,
+    repeat: Annotated[int, typer.Option(help="Engine runs; the best time is reported.")] = 5,
+) -> None:
+    """Time the exact engine against the independent brute-force enumerator."""
+    from odds.games import GAMES
+    from odds.render import markdown_table
+
+    rows = []
+    all_agree = True
+    for name in games or list(GAMES):
+        paytable = load_paytable(name)
+        for case in paytable.game.bench_cases(paytable.config):
+            engine_times = []
+            for _ in range(max(1, repeat)):
+                start = time.perf_counter()
+                fast = case.engine()
+                engine_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            slow = case.brute()
+            brute_time = time.perf_counter() - start
+            agree = fast == slow
+            all_agree &= agree
+            engine_time = min(engine_times)
+            rows.append(
+                (
+                    case.label,
+                    f"{engine_time:.4f} s",
+                    f"{brute_time:.2f} s",
+                    f"{brute_time / engine_time:,.0f}×",
+                    "yes" if agree else "NO",
+                )
+            )
+            typer.echo(f"{case.label}: engine {engine_time:.4f} s, brute force {brute_time:.2f} s")
+            if case.note:
+                typer.echo(f"  {case.note}")
+    typer.echo("")
+    typer.echo(
+        markdown_table(("analysis", "engine (best)", "brute force", "ratio", "equal"), rows, 2)
+    )
+    if not all_agree:
+        typer.echo("error: the engine and the brute-force enumerator disagree", err=True)
+        raise typer.Exit(1)
+
+
+def _handled(exc: Exception) -> int | None:
+    """Exit code for click/typer's own exceptions (usage errors, --help, exits), else None.
+
+    Typer may vendor click or use the real package, so the exceptions are
+    recognised by shape rather than by class.
+    """
+    kind = type(exc).__name__
+    if kind == "Exit" and hasattr(exc, "exit_code"):
+        return int(exc.exit_code)
+    if kind == "Abort":
+        typer.echo("error: aborted", err=True)
+        return 1
+    if kind == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+        typer.echo(exc.ctx.get_help())
+        return 0
+    if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+        message = " ".join(exc.format_message().split())
+        typer.echo(f"error: {message}", err=True)
+        return int(exc.exit_code)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning expected errors into one line and exit 2."""
+    try:
+        result = app(args=argv, standalone_mode=False)
+    except OddsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        code = _handled(exc)
+        if code is None:
+            raise
+        return code
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

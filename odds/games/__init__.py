@@ -1,0 +1,20 @@
+"""The game registry: every supported game by its command-line name.
+
+A new game adds one module under ``odds/games/`` and one line here.
+"""
+
+from __future__ import annotations
+
+from odds.errors import OddsError
+from odds.games.base import Game
+from odds.games.pok_deng import PokDeng
+
+GAMES: dict[str, Game] = {game.name: game for game in (PokDeng(),)}
+
+
+def game_named(name: str) -> Game:
+    """The game called ``name``; a one-line error listing the games otherwise."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise OddsError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None

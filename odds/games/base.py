@@ -1,0 +1,82 @@
+"""What every game module provides, and the shape of a settled round."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from odds.analysis import Analysis
+
+
+@dataclass(frozen=True)
+class SettledBet:
+    """One bet of one settled round, in money.
+
+    ``debited`` is taken when the bet is placed; ``returned`` is paid back
+    after the round (stake and withholding included); ``net`` = returned − debited.
+    """
+
+    bet: str
+    stake: Fraction
+    debited: Fraction
+    returned: Fraction
+    reason: str
+
+    @property
+    def net(self) -> Fraction:
+        return self.returned - self.debited
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A settled round: the hands as read, what each hand is, and every bet."""
+
+    hands: tuple[tuple[str, str, str], ...]  # (position, cards, what the hand is)
+    bets: tuple[SettledBet, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """One engine-versus-brute-force timing: both must give the same answer.
+
+    ``engine`` and ``brute`` return comparable values (e.g. probabilities per
+    bet and event); ``odds bench`` times both and compares them exactly.
+    """
+
+    label: str
+    engine: Callable[[], Any]
+    brute: Callable[[], Any]
+    note: str = ""
+
+
+class Game(ABC):
+    """A game: its name, its paytable schema and its rules.
+
+    ``config_type`` is a dataclass whose fields are paytable sections (see
+    :mod:`odds.config`). ``positions`` are the hand names ``odds settle``
+    accepts (``--banker``, ``--player`` …).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    config_type: ClassVar[type]
+    positions: ClassVar[tuple[str, ...]]
+
+    def validate(self, config: Any) -> None:  # noqa: B027 - optional hook
+        """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""
+
+    @abstractmethod
+    def analyse(self, config: Any, paytable: str) -> Analysis:
+        """The exact analysis of every bet of one paytable."""
+
+    @abstractmethod
+    def settle(self, config: Any, hands: Mapping[str, str], stake: Fraction) -> Settlement:
+        """Settle one round given as hand texts per position."""
+
+    def bench_cases(self, config: Any) -> list[BenchCase]:
+        """Engine-versus-brute-force timings for ``odds bench``."""
+        return []

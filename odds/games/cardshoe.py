@@ -1,0 +1,26 @@
+"""The ``[shoe]`` section shared by the card games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from odds.cards import Card, card_shoe
+from odds.config import option
+from odds.shoe import Shoe
+
+
+@dataclass(frozen=True)
+class CardShoeOptions:
+    """Which cards are in the shoe. Subclasses change the default number of decks."""
+
+    decks: int = option(8, "Number of 52-card decks in the shoe.", minimum=1, maximum=8)
+    removed: tuple[str, ...] = option(
+        (), "Cards already dealt and out of the shoe (a partly dealt shoe)."
+    )
+    counts: dict[str, int] = option(
+        {}, "Explicit copies of particular cards, overriding the decks (a custom composition)."
+    )
+
+    def build(self) -> Shoe[Card]:
+        """The composition these options describe."""
+        return card_shoe(self.decks, self.removed, self.counts)
