@@ -49,6 +49,9 @@ class Analysis:
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
     extra_json: dict[str, Any] = field(default_factory=dict)
+    #: Ways per hand-class label for one hand from the full shoe (the labels
+    #: :class:`odds.games.base.SettledHand` uses), for goodness-of-fit tests.
+    hand_classes: dict[str, int] = field(default_factory=dict)
 
     def bet(self, name: str) -> Bet:
         """The bet called ``name``."""

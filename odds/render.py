@@ -230,7 +230,11 @@ def to_json(analysis: Analysis) -> str:
 
 def settlement_text(settlement: Settlement) -> str:
     """A settled round for the terminal."""
-    hands = markdown_table(("position", "cards", "hand"), settlement.hands, 2)
+    hands = markdown_table(
+        ("position", "cards", "hand"),
+        [(h.position, h.cards, h.description) for h in settlement.hands],
+        2,
+    )
     rows = [
         (b.bet, _money(b.stake), _money(b.debited), _money(b.returned), _signed(b.net), b.reason)
         for b in settlement.bets
@@ -244,7 +248,15 @@ def settlement_json(settlement: Settlement) -> str:
     return (
         json.dumps(
             {
-                "hands": [{"position": p, "cards": c, "hand": h} for p, c, h in settlement.hands],
+                "hands": [
+                    {
+                        "position": h.position,
+                        "cards": h.cards,
+                        "hand": h.description,
+                        "hand_class": h.hand_class,
+                    }
+                    for h in settlement.hands
+                ],
                 "bets": [
                     {
                         "bet": b.bet,
@@ -252,6 +264,7 @@ def settlement_json(settlement: Settlement) -> str:
                         "debited": fraction_text(b.debited),
                         "returned": fraction_text(b.returned),
                         "net": fraction_text(b.net),
+                        "event": b.event,
                         "reason": b.reason,
                     }
                     for b in settlement.bets

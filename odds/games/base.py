@@ -24,6 +24,7 @@ class SettledBet:
     debited: Fraction
     returned: Fraction
     reason: str
+    event: str = ""  # the label of this result's row in the bet's outcome table
 
     @property
     def net(self) -> Fraction:
@@ -31,10 +32,25 @@ class SettledBet:
 
 
 @dataclass(frozen=True)
+class SettledHand:
+    """One hand of a settled round.
+
+    ``hand_class`` is the hand's label in the analysis's ``hand_classes``
+    (so observed hands can be counted against the exact class probabilities);
+    ``description`` is what a person reads.
+    """
+
+    position: str
+    cards: str
+    description: str
+    hand_class: str
+
+
+@dataclass(frozen=True)
 class Settlement:
     """A settled round: the hands as read, what each hand is, and every bet."""
 
-    hands: tuple[tuple[str, str, str], ...]  # (position, cards, what the hand is)
+    hands: tuple[SettledHand, ...]
     bets: tuple[SettledBet, ...]
     notes: tuple[str, ...] = ()
 

@@ -26,7 +26,7 @@ from odds.engine import (
     settle_distribution,
 )
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, Settlement
+from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -193,6 +193,18 @@ def classify(a: Card, b: Card) -> PokDengHand:
                 break
     special = flush_or_pair or tenths % 10 != 0
     return PokDengHand(tenths, total, special, flush_or_pair)
+
+
+def class_label(hand: PokDengHand) -> str:
+    """The hand-class table's label: value name, and whether it is a special pattern.
+
+    >>> from odds.cards import parse_cards
+    >>> class_label(classify(*parse_cards("Kh 9h"))), class_label(classify(*parse_cards("Qc Jd")))
+    ('9 points, special pattern', 'Face-card Combo')
+    """
+    if not hand.is_ordinary:
+        return hand.name
+    return f"{hand.name}, special pattern" if hand.special else hand.name
 
 
 def describe_hand(hand: PokDengHand) -> str:
@@ -364,6 +376,10 @@ class PokDeng(Game):
             ),
         )
         deals = deal_count(shoe.counts, (2, 2))
+        classes = self.hand_classes(shoe)
+        by_label: dict[str, int] = {}
+        for hand, count in sorted(classes.items(), reverse=True):
+            by_label[class_label(hand)] = by_label.get(class_label(hand), 0) + count
         return Analysis(
             game=self.name,
             title=self.title,
@@ -381,25 +397,26 @@ class PokDeng(Game):
                 "nothing."
             ),
             bets=bets,
-            tables=(self._hand_class_table(shoe),),
+            tables=(self._hand_class_table(classes),),
+            hand_classes=by_label,
         )
 
-    def _hand_class_table(self, shoe: Shoe[Card]) -> Table:
-        distribution = self.hand_classes(shoe)
+    def _hand_class_table(self, distribution: Mapping[PokDengHand, int]) -> Table:
         total = sum(distribution.values())
-        rows: dict[tuple[int, bool], int] = {}
+        merged: dict[tuple[int, bool], int] = {}
         for hand, ways in distribution.items():
             key = (hand.tenths, hand.special)
-            rows[key] = rows.get(key, 0) + ways
-        body = []
-        json_rows = []
-        for (tenths, special), ways in sorted(rows.items(), reverse=True):
+            merged[key] = merged.get(key, 0) + ways
+        body, json_rows = [], []
+        for (tenths, special), ways in sorted(merged.items(), reverse=True):
             sample = PokDengHand(tenths, 0, special, False)
-            pattern = "yes" if special else "no"
-            body.append((sample.name, sample.value_text, pattern, ways, Fraction(ways, total)))
+            label = class_label(sample)
+            body.append(
+                (label, sample.value_text, "yes" if special else "no", ways, Fraction(ways, total))
+            )
             json_rows.append(
                 {
-                    "name": sample.name,
+                    "name": label,
                     "value": sample.value_text,
                     "special_pattern": special,
                     "ways": ways,
@@ -412,7 +429,8 @@ class PokDeng(Game):
             title="Hand classes (one two-card hand)",
             headers=("hand", "value", "special pattern", "ways", "probability"),
             rows=tuple(body),
-            note="Special pattern: a flush, a pair, or a 7.1–7.5 combination (pays 2:1).",
+            note="Special pattern: a flush, a pair, or a 7.1–7.5 combination (pays 2:1 "
+            "when it wins, costs 2 when the Banker holds it).",
             json=json_rows,
         )
 
@@ -434,12 +452,17 @@ class PokDeng(Game):
         pair_net = pair_event.net(payouts)
         return Settlement(
             hands=(
-                ("banker", hand_text(banker), describe_hand(b)),
-                ("player", hand_text(player), describe_hand(p)),
+                SettledHand("banker", hand_text(banker), describe_hand(b), class_label(b)),
+                SettledHand("player", hand_text(player), describe_hand(p), class_label(p)),
             ),
             bets=(
                 SettledBet(
-                    "player", stake, debited, debited + net * stake, _reason(player_event, net)
+                    "player",
+                    stake,
+                    debited,
+                    debited + net * stake,
+                    _reason(player_event, net),
+                    player_event.label,
                 ),
                 SettledBet(
                     "player-pair",
@@ -447,6 +470,7 @@ class PokDeng(Game):
                     stake,
                     stake + pair_net * stake,
                     _reason(pair_event, pair_net),
+                    pair_event.label,
                 ),
             ),
         )
