@@ -74,13 +74,17 @@ class Game(ABC):
 
     ``config_type`` is a dataclass whose fields are paytable sections (see
     :mod:`odds.config`). ``positions`` are the hand names ``odds settle``
-    accepts (``--banker``, ``--player`` …).
+    accepts (``--banker``, ``--player`` …). ``hand_size`` is the number of
+    cards or tiles each position receives in a showdown game (0 for a drawing
+    game such as blackjack, where hands grow); tools that deal or read whole
+    rounds (simulated logs, audits) use it.
     """
 
     name: ClassVar[str]
     title: ClassVar[str]
     config_type: ClassVar[type]
     positions: ClassVar[tuple[str, ...]]
+    hand_size: ClassVar[int] = 0
 
     def validate(self, config: Any) -> None:  # noqa: B027 - optional hook
         """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""

@@ -290,6 +290,7 @@ class PokDeng(Game):
     title = "Pok Deng (live dealer, 8 decks)"
     config_type = PokDengConfig
     positions = ("banker", "player")
+    hand_size = 2
 
     def validate(self, config: PokDengConfig) -> None:
         p = config.payouts
