@@ -121,6 +121,37 @@ def settle(
 
 
 @app.command()
+def strength(
+    game: GameArg,
+    hand: Annotated[str, typer.Argument(help="The hand, e.g. 'As Ks 8s'.")],
+    opponents: Annotated[
+        int, typer.Option("--opponents", help="Hands to beat (1 = the dealer; 2-5 vying).")
+    ] = 1,
+    trials: Annotated[
+        int, typer.Option("--trials", help="Simulated deals when no exact count is available.")
+    ] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of that simulation.")] = 1,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: Annotated[SettleFormat, typer.Option("--format", help="text or json.")] = (
+        SettleFormat.text
+    ),
+) -> None:
+    """One hand's chance of beating the dealer (or several opponents) from the rest of the shoe."""
+    import json
+
+    paytable = load_paytable(game, decks, settings)
+    method = getattr(paytable.game, "strength", None)
+    if method is None:
+        raise OddsError(f"{paytable.game.name} has no strength command")
+    result = method(paytable.config, hand, opponents, trials, seed)
+    if format is SettleFormat.json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.text())
+
+
+@app.command()
 def reports(
     check: Annotated[
         bool, typer.Option("--check", help="Exit 1 when a committed report is stale or missing.")
