@@ -819,7 +819,8 @@ class GoaGae(Game):
                     stake,
                     debited,
                     debited + event.net * stake,
-                    f"{_why(ranking, p, d)}; {event.label}: {payout_ratio(event.net)}",
+                    f"{_why(ranking, p, d)}; {event.label}"
+                    + (f": {payout_ratio(event.net)}" if event.net else ""),
                     event.label,
                 ),
             ),
@@ -836,15 +837,45 @@ class GoaGae(Game):
 
 
 def _why(ranking: Ranking, player: GoaGaeHand, dealer: GoaGaeHand) -> str:
-    """Why one hand beats the other: a higher category, or the tie-break."""
+    """Why one hand beats the other: a higher category, or what the tie-break decided."""
     p, d = ranking.describe(player), ranking.describe(dealer)
     if player.strength == dealer.strength:
-        return f"{p} equals {d}"
-    high, low = (p, d) if player.strength > dealer.strength else (d, p)
-    who = "player" if player.strength > dealer.strength else "dealer"
-    if player.category != dealer.category:
+        return f"player's {p} equals dealer's {d}: identical strength"
+    if player.strength > dealer.strength:
+        who, high, low, winner, loser = "player", p, d, player, dealer
+    else:
+        who, high, low, winner, loser = "dealer", d, p, dealer, player
+    if winner.category != loser.category:
         return f"{who}'s {high} outranks {low}"
-    return f"{who}'s {high} beats {low} on the tie-break"
+    return f"{who}'s {high} beats {low}: {_deciding(winner, loser)}"
+
+
+_CARD_NAMES = ("top card", "second card", "third card")
+
+
+def _deciding(winner: GoaGaeHand, loser: GoaGaeHand) -> str:
+    """The first tie-break item that separates two hands of one category."""
+    category = winner.category
+    w, lo = winner.strength[1], loser.strength[1]
+    if category == "triple":
+        return "higher triple (3 highest, then A, K, Q, …, 4, 2)"
+    if category == "straight-flush":
+        if w[0] != lo[0]:
+            return f"higher suit ({Suit(w[0]).symbol} over {Suit(lo[0]).symbol})"
+        return "higher sequence"
+    if category == "straight":
+        if w[0] != lo[0]:
+            return "higher sequence"
+        i = next(i for i in range(len(w[1])) if w[1][i] != lo[1][i])
+        return f"{_CARD_NAMES[i]}'s suit ({Suit(w[1][i]).symbol} over {Suit(lo[1][i]).symbol})"
+    cards_w, cards_l = (w[1], lo[1]) if category in ("points", "flush") else (w, lo)
+    if category in ("points", "flush") and w[0] != lo[0]:
+        return "more points"
+    i = next(i for i in range(len(cards_w)) if cards_w[i] != cards_l[i])
+    (rank_w, suit_w), (rank_l, suit_l) = cards_w[i], cards_l[i]
+    if rank_w != rank_l:
+        return f"higher {_CARD_NAMES[i]}"
+    return f"{_CARD_NAMES[i]}'s suit ({Suit(suit_w).symbol} over {Suit(suit_l).symbol})"
 
 
 def _bet_description(config: GoaGaeConfig) -> str:
