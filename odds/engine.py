@@ -389,7 +389,9 @@ def showdown(
     ``strength`` maps a hand to a totally ordered key (equal keys tie).
     ``cuts`` are optional keys: for each, the ways the second hand's key is at
     least that cut are returned too (for splitting the second hand's wins into
-    bands, e.g. categories). See :class:`StrengthIndex` for the method.
+    bands, e.g. categories). ``index`` may pass a :class:`StrengthIndex` already
+    built for the same counts, size and strength. See :class:`StrengthIndex`
+    for the method.
 
     Asserted: each first hand's three counts add up to the second hands its
     removal leaves, the grand total is the number of two-hand deals, and the
@@ -397,6 +399,8 @@ def showdown(
     from one shoe are symmetric).
     """
     index = index or StrengthIndex(counts, size, strength)
+    if index.counts != tuple(counts) or index.size != size:
+        raise ValueError("showdown: the index was built for another composition or hand size")
     cut_ranks = [index.threshold(cut) for cut in cuts]
     left = sum(counts) - size
     after = comb(left, size) if left >= 0 else 0
