@@ -199,6 +199,36 @@ def bench(
         raise typer.Exit(1)
 
 
+BetOpt = Annotated[str | None, typer.Option("--bet", help="The bet's name (default: every bet).")]
+
+
+@app.command()
+def verify(
+    game: GameArg,
+    bet: BetOpt = None,
+    rtp: Annotated[str | None, typer.Option("--rtp", help="The stated RTP, e.g. 97.3%.")] = None,
+    house_edge: Annotated[
+        str | None, typer.Option("--house-edge", help="The stated house edge, e.g. 2.5%.")
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Check a published RTP or house edge against the exact value (every basis and reading).
+
+    Exit 0 when some basis and reading reproduce the stated figure, 1 when none does.
+    """
+    from odds.audit.verify import parse_claim, verify, verify_text
+
+    if (rtp is None) == (house_edge is None):
+        raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
+    claim = parse_claim(rtp, "rtp") if rtp is not None else parse_claim(house_edge, "house-edge")
+    paytable = load_paytable(game, decks, settings)
+    checks, notes = verify(paytable, claim, bet)
+    sys.stdout.write(verify_text(paytable, claim, checks, notes))
+    if not any(c.match for c in checks):
+        raise typer.Exit(1)
+
+
 def _handled(exc: Exception) -> int | None:
     """Exit code for click/typer's own exceptions (usage errors, --help, exits), else None.
 
