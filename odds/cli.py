@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -227,6 +228,72 @@ def verify(
     sys.stdout.write(verify_text(paytable, claim, checks, notes))
     if not any(c.match for c in checks):
         raise typer.Exit(1)
+
+
+@app.command()
+def audit(
+    game: GameArg,
+    log: Annotated[
+        Path, typer.Option("--log", help="CSV: one row per round and position (see README).")
+    ],
+    format: Annotated[Format, typer.Option("--format", help="markdown or json.")] = Format.markdown,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="False-alarm rate of the whole audit (Bonferroni).")
+    ] = 0.01,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Test a log of dealt rounds against the exact odds (chi-square, observed return).
+
+    Exit 0 when the log is consistent with the exact odds, 1 when it is flagged.
+    """
+    import json
+
+    from odds.audit.audit import audit as run_audit
+    from odds.audit.audit import audit_json, audit_text
+
+    paytable = load_paytable(game, decks, settings)
+    result = run_audit(paytable, log, alpha)
+    if format is Format.json:
+        sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(audit_text(result))
+    if result.flagged:
+        raise typer.Exit(1)
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffle.")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="CSV file to write (default: stdout).")
+    ] = None,
+    penetration: Annotated[
+        str | None,
+        typer.Option(
+            "--penetration",
+            help="Deal through one shoe to this fraction (e.g. 75%) before reshuffling "
+            "(default: a fresh shuffle every round).",
+        ),
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Deal an honest round log from a seeded shuffle of the real shoe (for odds audit)."""
+    from odds.audit.logs import deal_rounds, write_log
+
+    paytable = load_paytable(game, decks, settings)
+    depth = None
+    if penetration is not None:
+        depth = parse_rational(penetration, "--penetration")
+        if not 0 < depth <= 1:
+            raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
+    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
+    count = write_log(paytable.game, rows, out)
+    if out is not None:
+        typer.echo(f"wrote {count:,} rounds to {out}", err=True)
 
 
 def _handled(exc: Exception) -> int | None:
