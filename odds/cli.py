@@ -79,16 +79,33 @@ def report(
     digits: Annotated[
         int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
     ] = 6,
+    symbolic: Annotated[
+        bool,
+        typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
+    ] = False,
 ) -> None:
     """The full exact analysis of a game or paytable."""
-    from odds.render import to_json, to_markdown
+    from odds.render import to_json, to_json_data, to_markdown
 
     paytable = load_paytable(game, decks, settings)
     analysis = paytable.analysis()
+    if symbolic:
+        from odds.audit.solve import formula_text, symbolic_ev, symbolic_lines
+
     if format is Format.json:
-        sys.stdout.write(to_json(analysis))
+        if symbolic:
+            import json
+
+            data = to_json_data(analysis)
+            data["symbolic_ev"] = {b: formula_text(e) for b, e in symbolic_ev(paytable).items()}
+            sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(to_json(analysis))
     else:
-        sys.stdout.write(to_markdown(analysis, digits))
+        text = to_markdown(analysis, digits)
+        if symbolic:
+            text += "\n" + "\n".join(symbolic_lines(paytable)).rstrip() + "\n"
+        sys.stdout.write(text)
 
 
 @app.command()
@@ -294,6 +311,38 @@ def simulate(
     count = write_log(paytable.game, rows, out)
     if out is not None:
         typer.echo(f"wrote {count:,} rounds to {out}", err=True)
+
+
+class Basis(StrEnum):
+    stake = "stake"
+    debited = "debited"
+
+
+@app.command()
+def solve(
+    game: GameArg,
+    bet: Annotated[str, typer.Option("--bet", help="The bet's name.")],
+    target_rtp: Annotated[
+        str, typer.Option("--target-rtp", help="The RTP to reach, e.g. 96% or 95.5%.")
+    ],
+    vary: Annotated[
+        str,
+        typer.Option("--vary", help="The paytable entry to solve for, e.g. payouts.pair."),
+    ],
+    basis: Annotated[
+        Basis, typer.Option("--basis", help="RTP per unit staked or per unit debited.")
+    ] = Basis.stake,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Solve a paytable entry for a target RTP, exactly (sympy)."""
+    from odds.audit.solve import solution_text
+    from odds.audit.solve import solve as run_solve
+    from odds.audit.verify import parse_percentage
+
+    target = parse_percentage(target_rtp, "--target-rtp")
+    paytable = load_paytable(game, decks, settings)
+    sys.stdout.write(solution_text(run_solve(paytable, bet, vary, target, basis.value)))
 
 
 def _handled(exc: Exception) -> int | None:

@@ -58,10 +58,15 @@ class Claim:
         return f"[{percent(self.low, digits)}, {percent(self.high, digits)})"
 
 
-def parse_claim(text: str, kind: str) -> Claim:
+def parse_percentage(text: str, option: str) -> Fraction:
+    """An exact percentage (``96%`` → 24/25); anything else is a one-line error."""
+    return parse_claim(text, "rtp", option).value
+
+
+def parse_claim(text: str, kind: str, option: str | None = None) -> Claim:
     """Read ``97.3%``; anything that is not a percentage is a one-line error."""
     match = _PERCENT.match(text)
-    option = "--rtp" if kind == "rtp" else "--house-edge"
+    option = option or ("--rtp" if kind == "rtp" else "--house-edge")
     if not match:
         raise OddsError(f"{option} {text!r} is not a percentage (write it as stated, e.g. 97.3%)")
     sign, whole, decimals = match.groups()
