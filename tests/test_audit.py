@@ -197,7 +197,7 @@ def test_doctored_log_with_pairs_at_twice_their_rate_is_flagged(capsys, honest_l
 def test_markdown_audit_has_a_verdict_per_test(capsys, honest_log):
     assert main(["audit", "pok-deng", "--log", str(honest_log)]) == 0
     out = capsys.readouterr().out
-    assert out.count("Verdict: pass") == 4
+    assert out.count(": pass — χ²") == 4
     assert out.count("Verdict, return of") == 2
     assert "Overall verdict: PASS" in out
 

@@ -265,7 +265,7 @@ def audit_text(result: AuditResult) -> str:
                 ("cell", "observed", "expected", "exact probability", "merging"), rows, 6
             )
         )
-        out += ["", f"Verdict: {_fit_verdict(result, test)}", ""]
+        out += ["", f"Verdict, {test.name}: {_fit_verdict(result, test)}", ""]
     out += ["## Observed return", ""]
     rows = [
         (
