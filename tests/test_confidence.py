@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
+import math
 from decimal import Decimal
 from fractions import Fraction
 
@@ -28,19 +28,28 @@ def test_range_of_an_even_money_coin():
     assert abs(volatility_index(stats) - Decimal("1.644854")) < Decimal("1e-6")
 
 
-def test_ranges_cover_simulated_sessions_at_their_stated_rate(pok_deng_analysis):
-    """Independent check: sample sessions of the exact pair-bet distribution."""
+def _binomial_pmf(n: int, k: int, p: float) -> float:
+    log = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    return math.exp(log + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def test_ranges_cover_the_exact_binomial_probability(pok_deng_analysis):
+    """Independent check: the pair bet's return after n rounds is 12·X/n, X ~ Binomial(n, p).
+
+    The binomial probability (floats via lgamma) that it lands in the range is near the level
+    (up to the lattice of the binomial and the normal approximation's error).
+    """
     bet = pok_deng_analysis.bet("player-pair")
-    p_pair = Fraction(6448, 86320)
-    rng = random.Random(11)
-    rounds, sessions = 1000, 2000
-    low, high = return_range(bet.stats, rounds, Fraction(90, 100))
-    inside = 0
-    for _ in range(sessions):
-        pairs = sum(rng.random() < p_pair for _ in range(rounds))
-        rtp = Fraction(pairs * 12, rounds)
-        inside += low <= Decimal(rtp.numerator) / rtp.denominator <= high
-    assert 0.86 < inside / sessions < 0.94
+    p = Fraction(6448, 86320)
+    for rounds, tolerance in ((1_000, 0.02), (10_000, 0.006)):
+        for level in CONFIDENCE_LEVELS:
+            low, high = return_range(bet.stats, rounds, level)
+            inside = sum(
+                _binomial_pmf(rounds, k, float(p))
+                for k in range(rounds + 1)
+                if low <= Decimal(12 * k) / rounds <= high
+            )
+            assert abs(float(inside) - float(level)) < tolerance, (rounds, level, float(inside))
 
 
 def test_every_report_has_ranges_and_vi(pok_deng_analysis):
