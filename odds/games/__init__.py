@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from odds.errors import OddsError
 from odds.games.base import Game
+from odds.games.mahjong import Mahjong28
 from odds.games.pok_deng import PokDeng
 
-GAMES: dict[str, Game] = {game.name: game for game in (PokDeng(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (PokDeng(), Mahjong28())}
 
 
 def game_named(name: str) -> Game:
