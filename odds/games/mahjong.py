@@ -221,18 +221,22 @@ class Mahjong28(Game):
             event = rule.event(rule.settle(outcome))
             debited = stake * _debited(rule, config)
             if rule.name == "tie":
-                reason = f"{'identical' if outcome.identical else 'different'} tiles"
+                same = "identical" if outcome.identical else "different"
+                reason = f"banker {banker.text} and player {player.text}: {same} tiles"
             elif rule.name == "pair":
                 reason = f"player {player.text} is {'a pair' if player.is_pair else 'not a pair'}"
             else:
-                reason = why
+                reason = f"{why} ({event.label})"
+            paid = payout_ratio(event.net)
+            if 0 < event.net != rule.payout:
+                paid += f" ({points_text(rule.payout)}:1 less commission)"
             settled.append(
                 SettledBet(
                     rule.name,
                     stake,
                     debited,
                     debited + event.net * stake,
-                    f"{reason}; {event.label}: {payout_ratio(event.net)}",
+                    f"{reason}: {paid}",
                     event.label,
                 )
             )
