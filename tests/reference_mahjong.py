@@ -59,7 +59,7 @@ def compare(p, b, config):
         return 0
     p_sorted = sorted(p, key=single_order.index)
     b_sorted = sorted(b, key=single_order.index)
-    for x, y in zip(p_sorted, b_sorted):
+    for x, y in zip(p_sorted, b_sorted, strict=True):
         if single_order.index(x) < single_order.index(y):
             return 1
         if single_order.index(x) > single_order.index(y):

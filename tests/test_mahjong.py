@@ -301,7 +301,7 @@ BAD = [
 
 @pytest.mark.parametrize(("args", "message"), BAD)
 def test_bad_input_is_one_line(run, args, message):
-    code, out, err = run(*args)
+    code, _, err = run(*args)
     assert code == 2
     assert err.startswith("error: ")
     assert message in err
