@@ -65,7 +65,7 @@ def summary_rows(analysis: Analysis, digits: int) -> list[tuple[str, ...]]:
     rows = []
     for bet in analysis.bets:
         s = bet.stats
-        debited = percent(s.rtp_debited, digits - 2) if bet.withholding else "(same)"
+        debited = percent(s.rtp_debited, digits - 2)
         rows.append(
             (
                 bet.title,
