@@ -6,22 +6,9 @@ import json
 
 import pytest
 
-from odds.cli import main
 from odds.errors import OddsError
 from odds.paytable import load
 from odds.tiles import parse_tiles
-
-
-@pytest.fixture
-def run(capsys):
-    """Run the CLI in-process: (exit code, stdout, stderr)."""
-
-    def invoke(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
 
 
 def settle(run, banker, player, *options, table="mahjong-28"):
