@@ -29,6 +29,7 @@ from odds.engine import (
     sequential_distribution,
     settle_distribution,
 )
+from odds.engine import hands as engine_hands
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
 from odds.games.mahjong_rules import (
@@ -170,8 +171,7 @@ class Mahjong28(Game):
             _hierarchy_table(shoe, infos, config.rules),
             _fair_table(rules_, bets),
         ]
-        extra: dict[str, Any] = {}
-        if shoe.size >= 6:
+        if shoe.size >= 6:  # a banker and two positions can be dealt
             positions = _positions_table(
                 self.pair_results(config, shoe), rules_, bets, config.rules.positions
             )
@@ -198,8 +198,6 @@ class Mahjong28(Game):
             ),
             bets=bets,
             tables=tuple(tables),
-            notes=(),
-            extra_json=extra,
             hand_classes=hand_classes,
         )
 
@@ -330,7 +328,7 @@ def _hierarchy_table(
 ) -> Table:
     """The tile hierarchy: every hand, its rank (1 = highest), ways and probability."""
     total = deal_count(shoe.counts, (2,))
-    weights = dict(_hand_weights(shoe))
+    weights = dict(engine_hands(shoe.counts, 2))
     present = sorted(
         ((infos[hand], w) for hand, w in weights.items() if w), key=lambda iw: _order_key(iw[0])
     )
@@ -366,12 +364,6 @@ def _hierarchy_table(
         ),
         json=json_rows,
     )
-
-
-def _hand_weights(shoe: Shoe[Tile]) -> list[tuple[Hand, int]]:
-    from odds.engine import hands
-
-    return hands(shoe.counts, 2)
 
 
 def _fair_table(rules_: tuple[BetRule, ...], bets: tuple[Bet, ...]) -> Table:
