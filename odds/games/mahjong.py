@@ -83,8 +83,13 @@ class Mahjong28(Game):
         outcome tables share one total.
         """
         infos = self.hand_infos(config, shoe)
-        joint = joint_class_distribution(shoe.counts, 2, infos.__getitem__)
-        outcomes = settle_distribution(joint, lambda pb: result(pb[0], pb[1], config.rules))
+        # Classes are the hands' positions in ``infos`` (small integers hash fast).
+        index = {hand: i for i, hand in enumerate(infos)}
+        values = list(infos.values())
+        joint = joint_class_distribution(shoe.counts, 2, index.__getitem__)
+        outcomes = settle_distribution(
+            joint, lambda pb: result(values[pb[0]], values[pb[1]], config.rules)
+        )
         return {bet.name: settle_distribution(outcomes, bet.settle) for bet in bet_rules(config)}
 
     def brute_event_ways(
