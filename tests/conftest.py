@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from odds.cli import main
+from odds.paytable import load
 
 
 @pytest.fixture
@@ -17,3 +18,14 @@ def run(capsys):
         return code, captured.out, captured.err
 
     return invoke
+
+
+@pytest.fixture(scope="session")
+def pok_deng():
+    """The Pok Deng paytable, loaded once per session (auditor's toolkit tests)."""
+    return load("pok-deng")
+
+
+@pytest.fixture(scope="session")
+def pok_deng_analysis(pok_deng):
+    return pok_deng.analysis()

@@ -307,3 +307,17 @@ def test_too_many_positions_for_a_small_set(run):
     )
     assert code == 2
     assert "need 8" in err
+
+
+def test_simulated_log_passes_the_audit(run, tmp_path):
+    """The auditor's toolkit reads tiles through the game's hooks (shoe, parse_hand)."""
+    log = tmp_path / "mahjong.csv"
+    code, _, err = run(
+        "simulate", "mahjong-28", "--rounds", "600", "--seed", "7", "--out", str(log)
+    )
+    assert code == 0, err
+    assert log.read_text("utf-8").splitlines()[0] == "round,banker,player"
+    code, out, err = run("audit", "mahjong-28", "--log", str(log), "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["rounds"] == 600

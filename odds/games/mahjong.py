@@ -63,6 +63,14 @@ class Mahjong28(Game):
     def validate(self, config: MahjongConfig) -> None:
         check_config(config)
 
+    def shoe(self, config: MahjongConfig) -> Shoe[Tile]:
+        """The tile set (the ``[tiles]`` section), for tools that deal or read rounds."""
+        return config.tiles.build()
+
+    def parse_hand(self, config: MahjongConfig, text: str) -> tuple[Tile, ...]:
+        """Tiles as written in a log (``4 2``, ``W9``, ``🀆 🀡``)."""
+        return parse_tiles(text, config.tiles.build())
+
     # -- counting ---------------------------------------------------------
 
     @staticmethod
