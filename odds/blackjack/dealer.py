@@ -240,21 +240,33 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts]) -> dict[Counts,
             found = rows[available] = [falling(available, i) for i in range(kmax + 1)]
         return found
 
-    final_vectors: dict[tuple[int, int], list[int]] = {}
+    # The last table is keyed by (aces drawn, cards drawn): contract the aces
+    # (small factors) into per-length sums, then the length factors.
+    final_keys = dp.final
+    lengths = sorted({k for _, k in final_keys})
+    order = sorted(range(len(final_keys)), key=lambda i: (final_keys[i][1], final_keys[i][0]))
+    ace_counts = _getter([final_keys[i][0] for i in order])
+    reorder = _getter(order)
+    ends, starts = [], []
+    for k in lengths:
+        members = [j for j, i in enumerate(order) if final_keys[i][1] == k]
+        starts.append(members[0])
+        ends.append(members[-1] + 1)
+    end_of, start_of = _getter(ends), _getter(starts)
+    length_vectors: dict[int, list[int]] = {}
     out: dict[Counts, int] = {}
     ordered = sorted(set(removed), key=lambda r: tuple(r[d] for d in _ORDER))
 
     def contract(level: int, table: list[int], group: list[Counts]) -> None:
         if level == len(_ORDER):
+            table = reorder(table)
             for r in group:
-                key = (r[0], sum(r))
-                vector = final_vectors.get(key)
+                s = sum(r)
+                vector = length_vectors.get(s)
                 if vector is None:
-                    aces, s = row(n[0] - r[0]), key[1]
-                    vector = final_vectors[key] = [
-                        aces[m_a] * falling(size - s - k, kmax - k) for m_a, k in dp.final
-                    ]
-                out[r] = sum(map(mul, vector, table))
+                    vector = length_vectors[s] = [falling(size - s - k, kmax - k) for k in lengths]
+                prefix = list(accumulate(map(mul, ace_counts(row(n[0] - r[0])), table), initial=0))
+                out[r] = sum(map(mul, vector, map(sub, end_of(prefix), start_of(prefix))))
             return
         d, factors, ends, starts = dp.levels[level]
         for value, members in groupby(group, key=itemgetter(d)):

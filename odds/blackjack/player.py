@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from operator import mul
+from operator import le, mul
 
 from odds.blackjack.dealer import (
     BLACKJACK,
@@ -71,7 +71,7 @@ _EXTRA = 4  # room above the largest hand for bust children and resplits
 
 
 def key_of(r: Counts) -> int:
-    return sum(c * _STEP[i] for i, c in enumerate(r))
+    return sum(map(mul, r, _STEP))
 
 
 @lru_cache(maxsize=1)
@@ -111,7 +111,9 @@ class UpCard:
     dealer numerators are computed lazily for the removed multisets asked for.
     """
 
-    def __init__(self, counts: Counts, up: int, hits_soft_17: bool) -> None:
+    def __init__(self, fam: Family, up: int) -> None:
+        counts, hits_soft_17 = fam.counts, fam.hits_soft_17
+        self.family = fam
         after = list(counts)
         if after[up] <= 0:
             raise OddsError(f"the shoe has no {RANK_LABEL[up]} for the dealer's up card")
@@ -120,7 +122,7 @@ class UpCard:
         self.n: Counts = tuple(after)
         self.size = sum(after)
         self.plan: DealerPlan = plan(self.n, up, hits_soft_17)
-        self.smax = max(sum(h) for h in hand_multisets() if self._fits(h)) + _EXTRA
+        self.smax = fam.smax
         self.top = self.smax + self.plan.kmax
         if self.size < self.top:
             raise OddsError(
@@ -133,29 +135,52 @@ class UpCard:
             for s in range(self.smax + 1)
         ]
         self._lanes: dict[int, tuple[int, ...]] = {}
+        self._packed: dict[int, int] = {}
         self._ensured: set[int] = set()
+        self._prepared: dict[int, list[tuple]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
 
     def _fits(self, r: Counts) -> bool:
         return all(c <= self.n[i] for i, c in enumerate(r))
 
-    def ensure(self, removed: tuple[Counts, ...]) -> None:
-        """Compute dealer numerators for the multisets not seen yet (once per set)."""
+    def ensure(self, removed: tuple[tuple[Counts, int], ...]) -> None:
+        """Compute dealer numerators for the ``(multiset, key)`` pairs not seen yet (once per set)."""
         if id(removed) in self._ensured:
             return
-        missing = [r for r in removed if self._fits(r) and key_of(r) not in self._lanes]
+        lowest = min(self.n)
+        missing = [
+            r
+            for r, key in removed
+            if key not in self._packed and (max(r) <= lowest or self._fits(r))
+        ]
         if missing:
-            packed = dealer_numerators(self.plan, missing)
-            for r, value in packed.items():
-                lanes = self.plan.unpack(value)
-                if sum(lanes) != self.plan.denominator(sum(r)):
+            plan_ = self.plan
+            mask = (1 << plan_.lane_bits) - 1
+            denominators = [plan_.denominator(s) for s in range(self.smax + 1)]
+            keys = dict(removed)
+            for r, value in dealer_numerators(plan_, missing).items():
+                # 2^bits ≡ 1 (mod 2^bits − 1): the residue is the sum of the lanes.
+                if value % mask != denominators[sum(r)]:
                     raise AssertionError("dealer probabilities do not add up to 1")
-                self._lanes[key_of(r)] = lanes
+                self._packed[keys[r]] = value
         self._ensured.add(id(removed))
 
     def lanes(self, key: int) -> tuple[int, ...]:
-        return self._lanes[key]
+        found = self._lanes.get(key)
+        if found is None:
+            found = self._lanes[key] = self.plan.unpack(self._packed[key])
+        return found
+
+    def prepared(self, ctx: int) -> list[tuple]:
+        """The context's hands this shoe can hold (see :meth:`Family.prepared`)."""
+        found = self._prepared.get(ctx)
+        if found is None:
+            u, limit = self.up, self.n[self.up]
+            found = self._prepared[ctx] = [
+                entry for entry in self.family.prepared(ctx) if entry[9][u] <= limit
+            ]
+        return found
 
     def no_blackjack(self, removed: list[int], s: int) -> tuple[int, int]:
         """``(cards that avoid a dealer blackjack, cards left)`` after ``s`` removed cards."""
@@ -176,13 +201,52 @@ class Family:
         self.hits_soft_17 = hits_soft_17
         self.size = sum(counts)
         self._up: dict[int, UpCard] = {}
+        self._prepared: dict[int, list[tuple]] = {}
         self.memos: dict[tuple, dict] = {}
+        self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + _EXTRA
 
     def up(self, u: int) -> UpCard:
         found = self._up.get(u)
         if found is None:
-            found = self._up[u] = UpCard(self.counts, u, self.hits_soft_17)
+            found = self._up[u] = UpCard(self, u)
         return found
+
+    def prepared(self, ctx: int) -> list[tuple]:
+        """The context's hands the full shoe can hold, with their card weights.
+
+        Entry: ``(key, s, total, soft, kids, kid_weights, kid_position,
+        bust_weight, bust_ranks, removed)`` with weights from the full shoe; an
+        up card ``u`` takes one card of rank ``u`` away, which the evaluation
+        corrects with ``kid_position[u]`` (−1: not a child) and ``bust_ranks``.
+        """
+        found = self._prepared.get(ctx)
+        if found is not None:
+            return found
+        n = self.counts
+        result = []
+        for node in context_nodes(ctx):
+            removed = node.removed
+            if any(c > n[i] for i, c in enumerate(removed)):
+                continue
+            position = [-1] * RANKS
+            for j, r in enumerate(node.kid_ranks):
+                position[r] = j
+            result.append(
+                (
+                    node.key,
+                    node.s,
+                    node.total,
+                    node.soft,
+                    node.kids,
+                    tuple(n[r] - removed[r] for r in node.kid_ranks),
+                    tuple(position),
+                    sum(n[r] - removed[r] for r in node.bust_ranks),
+                    frozenset(node.bust_ranks),
+                    removed,
+                )
+            )
+        self._prepared[ctx] = result
+        return result
 
 
 _FAMILIES: dict[tuple[Counts, bool], Family] = {}
@@ -217,95 +281,157 @@ def _pay_weights(total: int, peek: bool) -> tuple[int, ...]:
 _WEIGHTS = {(t, p): _pay_weights(t, p) for t in range(4, 22) for p in (False, True)}
 
 
+@dataclass(frozen=True)
+class Node:
+    """A hand in a context, with what the bottom-up pass needs (shoe-independent).
+
+    ``removed`` = the hand's cards (plus the other pair card for a split hand);
+    ``kids`` are the keys of the hands one card later that do not bust, drawn
+    by ``kid_ranks``; ``bust_ranks`` bust the hand.
+    """
+
+    key: int
+    removed: Counts
+    s: int
+    hard: int
+    total: int
+    soft: bool
+    kids: tuple[int, ...]
+    kid_ranks: tuple[int, ...]
+    bust_ranks: tuple[int, ...]
+
+
+@lru_cache(maxsize=None)
+def context_nodes(ctx: int) -> tuple[Node, ...]:
+    """Every hand of a context, children before parents (highest hard total first).
+
+    ``ctx`` is −1 for ordinary hands, or the rank of a split pair (the hand
+    holds one pair card; the other is removed too).
+    """
+    extra = (0,) * RANKS if ctx < 0 else add((0,) * RANKS, ctx)
+    nodes = []
+    for hand in hand_multisets():
+        if sum(hand) < 2 or (ctx >= 0 and hand[ctx] < 1):
+            continue
+        removed = tuple(a + b for a, b in zip(hand, extra, strict=True))
+        hard = hard_total(hand)
+        total, soft = total_of(hard, hand[0] > 0)
+        kids, kid_ranks, bust_ranks = [], [], []
+        for r in range(RANKS):
+            if hard + r + 1 > 21:
+                bust_ranks.append(r)
+            else:
+                kids.append(key_of(removed) + _STEP[r])
+                kid_ranks.append(r)
+        nodes.append(
+            Node(
+                key_of(removed),
+                removed,
+                sum(removed),
+                hard,
+                total,
+                soft,
+                tuple(kids),
+                tuple(kid_ranks),
+                tuple(bust_ranks),
+            )
+        )
+    nodes.sort(key=lambda node: -node.hard)
+    return tuple(nodes)
+
+
 class Play:
     """Hit/stand values and decisions for one up card, shoe, soft-17 rule and peek rule.
 
-    ``ctx`` names the hand's context: ``-1`` for an ordinary hand (removed
-    cards = the hand), ``x`` for a hand split from a pair of rank ``x``
-    (removed = the hand plus the other pair card). Values are integers at
-    scale ``D[s]`` (see the module docstring). ``chart`` (optional) fixes the
-    hit/stand decision by (total, soft) instead of optimising.
+    Values are integers at scale ``D[s]`` (see the module docstring), computed
+    bottom-up per context (children before parents, so every child is ready).
+    ``chart`` (optional) fixes the hit/stand decision by (total, soft).
     """
 
     def __init__(self, up: UpCard, peek: bool, chart: dict | None = None) -> None:
         self.u = up
         self.peek = peek
         self.chart = chart
-        self.best: dict[int, tuple[dict[int, int], dict[int, bool]]] = {}
-        self._stand: dict[int, int] = {}
+        self.best: dict[int, dict[int, int]] = {}
+        self.hit_values: dict[int, dict[int, int]] = {}
+        self.hits: dict[int, dict[int, bool]] = {}
+        self._dist: dict[int, dict[int, int]] = {}
 
     # -- leaves -------------------------------------------------------------
 
     def stand(self, key: int, s: int, total: int) -> int:
-        memo_key = key * 32 + total
-        found = self._stand.get(memo_key)
-        if found is None:
-            lanes = self.u.lanes(key)
-            weights = _WEIGHTS[max(total, 4), self.peek]
-            found = sum(map(mul, weights, lanes)) * self.u.stand_scale[s]
-            self._stand[memo_key] = found
-        return found
+        lanes = self.u.lanes(key)
+        return sum(map(mul, _WEIGHTS[max(total, 4), self.peek], lanes)) * self.u.stand_scale[s]
 
-    def bust(self, removed: list[int], s: int) -> int:
+    def bust(self, removed: list[int] | Counts, s: int) -> int:
         """Value of a busted hand with ``s`` removed cards (per unit staked)."""
         if not self.peek:
             return -self.u.scale[s]
-        avoid, left = self.u.no_blackjack(removed, s)
+        avoid, left = self.u.no_blackjack(list(removed), s)
         return -(self.u.scale[s] // left) * avoid
 
-    def _memo(self, ctx: int) -> tuple[dict[int, int], dict[int, bool]]:
-        found = self.best.get(ctx)
-        if found is None:
-            found = self.best[ctx] = ({}, {})
-        return found
+    def _busts(self, s: int, bust_weight: int, bust_ranks: frozenset, removed: Counts) -> int:
+        """Σ over busting cards of (their count) · (loss), as a positive number at ``D[s]``.
 
-    # -- hit / stand ------------------------------------------------------------
+        ``bust_weight`` counts the busting cards in the full shoe; the up card's
+        rank is taken off here.
+        """
+        u = self.u
+        if u.up in bust_ranks:
+            bust_weight -= 1
+        if not bust_weight:
+            return 0
+        if not self.peek or u.blackjack_rank is None:
+            return bust_weight * u.scale[s + 1]
+        bj = u.blackjack_rank
+        left = u.size - s - 1
+        bj_left = u.n[bj] - removed[bj]
+        avoid = (left - bj_left) * bust_weight
+        if bj in bust_ranks:
+            avoid += bj_left
+        return (u.scale[s + 1] // left) * avoid
 
-    def hit_stand(
-        self, removed: list[int], key: int, s: int, hard: int, aces: int, ctx: int
-    ) -> int:
-        """Best of hit and stand for the hand (memoised on context and composition)."""
-        best, hits = self._memo(ctx)
-        found = best.get(key)
-        if found is not None:
-            return found
-        total, soft = total_of(hard, aces > 0)
-        stand = self.stand(key, s, total)
-        if total >= 21:
-            best[key], hits[key] = stand, False
-            return stand
-        hit = self.hit(removed, key, s, hard, aces, ctx)
-        take_hit = self.chart[total, soft] if self.chart is not None else hit > stand
-        value = hit if take_hit else stand
-        best[key], hits[key] = value, take_hit
+    def _hit_sum(self, values: dict[int, int], entry: tuple) -> int:
+        """Σ over cards of (count) · (child's value), busts included, at ``D[s]``."""
+        _, s, _, _, kids, weights, position, bust_w, bust_ranks, removed = entry
+        get = values.get
+        value = sum(map(mul, weights, map(get, kids, _ZEROS)))
+        j = position[self.u.up]
+        if j >= 0:
+            value -= get(kids[j], 0)
         return value
 
-    def hit(self, removed: list[int], key: int, s: int, hard: int, aces: int, ctx: int) -> int:
-        n = self.u.n
-        best = self._memo(ctx)[0]
-        value = 0
-        busts = 0
-        for r in range(RANKS):
-            w = n[r] - removed[r]
-            if not w:
+    # -- the bottom-up pass -------------------------------------------------
+
+    def context(self, ctx: int) -> dict[int, int]:
+        """Best hit/stand value of every hand of the context (computed once)."""
+        found = self.best.get(ctx)
+        if found is not None:
+            return found
+        best: dict[int, int] = {}
+        hit_values: dict[int, int] = {}
+        hits: dict[int, bool] = {}
+        chart = self.chart
+        stand_of = self.stand
+        busts = self._busts
+        hit_sum = self._hit_sum
+        for entry in self.u.prepared(ctx):
+            key, s, total, soft = entry[0], entry[1], entry[2], entry[3]
+            stand = stand_of(key, s, total)
+            if total >= 21:
+                best[key] = stand
                 continue
-            if hard + r + 1 > 21:
-                if self.peek:
-                    removed[r] += 1
-                    value += w * self.bust(removed, s + 1)
-                    removed[r] -= 1
-                else:
-                    busts += w
-                continue
-            child = best.get(key + _STEP[r])
-            if child is None:
-                removed[r] += 1
-                child = self.hit_stand(
-                    removed, key + _STEP[r], s + 1, hard + r + 1, aces + (r == 0), ctx
-                )
-                removed[r] -= 1
-            value += w * child
-        return value - busts * self.u.scale[s + 1]
+            hit = hit_sum(best, entry) - busts(s, entry[7], entry[8], entry[9])
+            hit_values[key] = hit
+            take = chart[total, soft] if chart is not None else hit > stand
+            hits[key] = take
+            best[key] = hit if take else stand
+        self.best[ctx], self.hit_values[ctx], self.hits[ctx] = best, hit_values, hits
+        return best
+
+    def hit(self, ctx: int, key: int) -> int:
+        self.context(ctx)
+        return self.hit_values[ctx][key]
 
     def double(self, removed: list[int], key: int, s: int, hard: int, aces: int) -> int:
         n = self.u.n
@@ -325,22 +451,34 @@ class Play:
 
     # -- distributions (lose, push, win) for the decided policy ----------------
 
-    def distribution(
-        self, removed: list[int], key: int, s: int, hard: int, aces: int, ctx: int, width: int
-    ) -> int:
-        """Packed ``(lose, push, win)`` numerators at scale ``D[s]`` under the decisions made."""
-        memo = self.__dict__.setdefault("_dist", {})
-        memo_key = (ctx, key)
-        found = memo.get(memo_key)
+    def distributions(self, ctx: int, width: int) -> dict[int, int]:
+        """Packed ``(lose, push, win)`` numerators at scale ``D[s]`` of every hand."""
+        found = self._dist.get(ctx)
         if found is not None:
             return found
-        total, _ = total_of(hard, aces > 0)
-        if not self._memo(ctx)[1].get(key, False):
-            found = self.stand_distribution(key, s, total, width)
-        else:
-            found = self.hit_distribution(removed, key, s, hard, aces, ctx, width)
-        memo[memo_key] = found
-        return found
+        self.context(ctx)
+        hits = self.hits[ctx]
+        dist: dict[int, int] = {}
+        for entry in self.u.prepared(ctx):
+            key, s, total = entry[0], entry[1], entry[2]
+            if not hits.get(key, False):
+                dist[key] = self.stand_distribution(key, s, total, width)
+            else:
+                dist[key] = self._hit_sum(dist, entry) + self._busts(
+                    s, entry[7], entry[8], entry[9]
+                )
+        self._dist[ctx] = dist
+        return dist
+
+    def hit_packed(self, ctx: int, key: int, width: int) -> int:
+        """Distribution of hitting the hand ``key`` once, then playing on by the decisions."""
+        dist = self.distributions(ctx, width)
+        for entry in self.u.prepared(ctx):
+            if entry[0] == key:
+                break
+        else:  # pragma: no cover - every root hand is a node
+            raise KeyError(key)
+        return self._hit_sum(dist, entry) + self._busts(entry[1], entry[7], entry[8], entry[9])
 
     def stand_distribution(self, key: int, s: int, total: int, width: int) -> int:
         lanes = self.u.lanes(key)
@@ -359,25 +497,6 @@ class Play:
         scale = self.u.stand_scale[s]
         return (lose * scale) | ((push * scale) << width) | ((win * scale) << (2 * width))
 
-    def hit_distribution(
-        self, removed: list[int], key: int, s: int, hard: int, aces: int, ctx: int, width: int
-    ) -> int:
-        n = self.u.n
-        value = 0
-        for r in range(RANKS):
-            w = n[r] - removed[r]
-            if not w:
-                continue
-            removed[r] += 1
-            if hard + r + 1 > 21:
-                value += w * -self.bust(removed, s + 1)
-            else:
-                value += w * self.distribution(
-                    removed, key + _STEP[r], s + 1, hard + r + 1, aces + (r == 0), ctx, width
-                )
-            removed[r] -= 1
-        return value
-
     def double_distribution(
         self, removed: list[int], key: int, s: int, hard: int, aces: int, width: int
     ) -> int:
@@ -395,6 +514,9 @@ class Play:
                 value += w * self.stand_distribution(key + _STEP[r], s + 1, total, width)
             removed[r] -= 1
         return value
+
+
+_ZEROS = (0,) * RANKS
 
 
 # ---------------------------------------------------------------------------
@@ -420,6 +542,7 @@ class HandResult:
     p_dealer_blackjack: Fraction
     distribution: dict[Fraction, Fraction] = field(default_factory=dict)
     split_distribution_exact: bool = True
+    split_actions: dict[int, str] = field(default_factory=dict)
 
     @property
     def ev(self) -> Fraction:
@@ -472,6 +595,7 @@ class RoundAnalysis:
     counts: Counts
     hands: list[HandResult]
     exact: bool
+    plays: dict[int, Play] = field(default_factory=dict)
 
     @property
     def ev(self) -> Fraction:
@@ -507,7 +631,7 @@ def analyse_round(
     """
     fam = family(counts, rules.dealer_hits_soft_17)
     hands: list[HandResult] = []
-    exact = True
+    plays: dict[int, Play] = {}
     for u in range(RANKS):
         if counts[u] == 0:
             continue
@@ -523,19 +647,19 @@ def analyse_round(
             play = Play(up, rules.peek, hit_chart)
             if chart is None:
                 fam.memos[memo_key] = play
+        plays[u] = play
         for a, b in initial_hands():
             p = deal_probability(counts, a, b, u)
             if p == 0:
                 continue
             result = _initial(play, rules, a, b, chart, distributions)
             result.probability = p
-            exact &= result.split_distribution_exact or not distributions
             hands.append(result)
-    return RoundAnalysis(rules, tuple(counts), hands, rules.split_hands == 2)
+    return RoundAnalysis(rules, tuple(counts), hands, rules.split_hands == 2, plays)
 
 
 @lru_cache(maxsize=2)
-def _reachable(split_aces_one_card: bool) -> tuple[Counts, ...]:
+def _reachable(split_aces_one_card: bool) -> tuple[tuple[Counts, int], ...]:
     """Every removed multiset a round can reach: hands, and split hands plus their pair card."""
     hands = [h for h in hand_multisets() if sum(h) >= 2]
     wanted = set(hands)
@@ -544,7 +668,7 @@ def _reachable(split_aces_one_card: bool) -> tuple[Counts, ...]:
             wanted.update(add(add((0,) * RANKS, 0, 2), y) for y in range(RANKS))
         else:
             wanted.update(add(h, x) for h in hands if h[x] >= 1)
-    return tuple(sorted(wanted))
+    return tuple((r, key_of(r)) for r in sorted(wanted))
 
 
 def _ensure_sets(up: UpCard, rules: BlackjackRules) -> None:
@@ -574,12 +698,8 @@ def _initial(
         return result
     hard = a + b + 2
     aces = (a == 0) + (b == 0)
-    stand = play.stand(key, 2, total)
-    hs = play.hit_stand(removed, key, 2, hard, aces, -1)
-    values[STAND] = Fraction(stand, scale) + adjust
-    hit = play.hit(removed, key, 2, hard, aces, -1)
-    values[HIT] = Fraction(hit, scale) + adjust
-    del hs
+    values[STAND] = Fraction(play.stand(key, 2, total), scale) + adjust
+    values[HIT] = Fraction(play.hit(-1, key), scale) + adjust
     if rules.may_double(total):
         values[DOUBLE] = Fraction(play.double(removed, key, 2, hard, aces), scale) + adjust
     if rules.surrender:
@@ -595,6 +715,8 @@ def _initial(
     else:
         best = max(values, key=lambda k: (values[k], -_PREFERENCE.index(k)))
     result = HandResult((a, b), u.up, Fraction(0), values, best, p_bj)
+    if split_info is not None:
+        result.split_actions = split_info
     if distributions:
         result.distribution, result.split_distribution_exact = _distribution(
             play, rules, a, b, best, split_info, p_bj
@@ -630,19 +752,19 @@ def _split(
         total, _ = total_of(hard, aces > 0)
         options = {STAND: play.stand(key, 3, total)}
         if not (x == 0 and rules.split_aces_one_card):
-            options[HIT] = play.hit(base, key, 3, hard, aces, x) if total < 21 else None
-            if options[HIT] is None:
-                del options[HIT]
+            if total < 21:
+                options[HIT] = play.hit(x, key)
             if rules.may_double(total, after_split=True):
                 options[DOUBLE] = play.double(base, key, 3, hard, aces)
         if chart is not None:
-            action = chart["post_split"][u.up, x, y]
+            code = chart["post_split"][u.up, x, y]
+            action = code[0]
+            if action not in options:
+                action = code[1].upper() if len(code) > 1 else STAND
             if action not in options:
                 action = STAND
         else:
             action = max(options, key=lambda k: (options[k], -_PREFERENCE.index(k)))
-        if action == HIT:
-            play.hit_stand(base, key, 3, hard, aces, x)
         actions[y] = action
         value = Fraction(options[action], scale)
         base[y] -= 1
@@ -700,7 +822,7 @@ def _distribution(
             packed = play.stand_distribution(key, 2, total, width)
             factor = 1
         else:
-            packed = play.hit_distribution(removed, key, 2, hard, aces, -1, width)
+            packed = play.hit_packed(-1, key, width)
             factor = 1
         lose, push, win = _unpack3(packed, width)
         return _clean(
@@ -729,7 +851,7 @@ def _distribution(
         if action == DOUBLE:
             packed, factor = play.double_distribution(base, k, 3, hard, aces, width), 2
         elif action == HIT:
-            packed, factor = play.hit_distribution(base, k, 3, hard, aces, x, width), 1
+            packed, factor = play.hit_packed(x, k, width), 1
         else:
             packed, factor = play.stand_distribution(k, 3, total, width), 1
         base[y] -= 1
