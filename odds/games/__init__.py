@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from odds.errors import OddsError
 from odds.games.base import Game
+from odds.games.blackjack import Blackjack
 from odds.games.pok_deng import PokDeng
 
-GAMES: dict[str, Game] = {game.name: game for game in (PokDeng(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (PokDeng(), Blackjack())}
 
 
 def game_named(name: str) -> Game:

@@ -65,7 +65,7 @@ class BenchCase:
 
     label: str
     engine: Callable[[], Any]
-    brute: Callable[[], Any]
+    brute: Callable[[], Any] | None  # None: nothing to compare with (timing only)
     note: str = ""
 
 
