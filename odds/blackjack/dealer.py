@@ -28,10 +28,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate, groupby
 from operator import itemgetter, mul, sub
+from typing import Any
 
 #: Dealer outcomes, in lane order.
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -71,7 +71,7 @@ def outcome_index(total: int, cards: int) -> int:
     return total - 17
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     """``{m: orderings per outcome}`` for the cards the dealer draws after ``up``.
 
@@ -166,6 +166,11 @@ class DealerPlan:
     def denominator(self, s: int) -> int:
         """Denominator of the numerators for ``s`` removed player cards."""
         return falling(self.size - s, self.kmax)
+
+    def lane_mask(self, lanes: Iterable[int]) -> int:
+        """All-ones in the given lanes: ``(packed & mask) % (2^bits − 1)`` sums those lanes."""
+        ones = (1 << self.lane_bits) - 1
+        return sum(ones << (self.lane_bits * i) for i in lanes)
 
     def unpack(self, packed: int) -> tuple[int, ...]:
         mask = (1 << self.lane_bits) - 1

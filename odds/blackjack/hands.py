@@ -5,7 +5,8 @@ came (``--player "8s 8d 3c Kh 10d"``), the actions in the order they were
 taken (``--actions "split, hit, stand, stand"``) and the dealer's cards, up
 card first (``--dealer "9c 7d 5s"``). The round is replayed card by card:
 the first two cards are the initial hand; a split deals each split hand its
-second card when its turn comes; hit and double take the next card. Anything
+second card when its turn comes; hit and double take the next card; a hand that
+reaches 21 is finished without an action. Anything
 the rules do not allow (splitting unequal cards, acting on a busted hand,
 hitting a split ace, cards left over or missing, a dealer who drew wrongly) is
 a one-line error.
@@ -100,9 +101,7 @@ def parse_actions(text: str | None) -> list[str]:
     result = []
     for token in split_tokens(text.lower()):
         if token not in ACTION_WORDS:
-            raise OddsError(
-                f"unknown action {token!r} (use hit, stand, double, split, surrender)"
-            )
+            raise OddsError(f"unknown action {token!r} (use hit, stand, double, split, surrender)")
         result.append(ACTION_WORDS[token])
     return result
 
@@ -147,9 +146,7 @@ def replay(
         if len(hand.cards) == 1:
             hand.cards.append(next_card(f"split hand {i + 1}"))
             if hand.split_aces and rules.split_aces_one_card:
-                can_resplit = (
-                    hand.cards[1].rank == Rank.ACE and len(hands) < rules.split_limit(0)
-                )
+                can_resplit = hand.cards[1].rank == Rank.ACE and len(hands) < rules.split_limit(0)
                 if not (can_resplit and queue and queue[0] == "split"):
                     hand.done = True
         while not hand.done:
@@ -157,9 +154,8 @@ def replay(
                 hand.done = True
                 break
             if not queue:
-                raise OddsError(
-                    f"no action for hand {i + 1} ({hand_text(hand.cards)}, {total_text(hand.cards)})"
-                )
+                shown = f"{hand_text(hand.cards)}, {total_text(hand.cards)}"
+                raise OddsError(f"no action for hand {i + 1} ({shown})")
             action = queue.pop(0)
             two = len(hand.cards) == 2
             if action == "stand":
@@ -216,6 +212,9 @@ def replay(
             )
         i += 1
     if queue:
+        one_card = rules.split_aces_one_card and any(h.split_aces for h in hands)
+        if queue[0] in ("hit", "double") and one_card:
+            raise OddsError(f"split aces receive one card each: no {queue[0]}")
         raise OddsError(f"action {queue[0]!r} left over: every hand is finished")
     if used != len(cards):
         raise OddsError(

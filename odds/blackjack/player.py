@@ -38,13 +38,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 from operator import le, mul
 
 from odds.blackjack.dealer import (
     BLACKJACK,
-    BUST,
     RANKS,
     Counts,
     DealerPlan,
@@ -136,8 +135,17 @@ class UpCard:
         ]
         self._lanes: dict[int, tuple[int, ...]] = {}
         self._packed: dict[int, int] = {}
+        self.modulus = (1 << self.plan.lane_bits) - 1
+        self.masks = {
+            (t, peek): tuple(
+                self.plan.lane_mask(o for o, w in enumerate(_WEIGHTS[t, peek]) if w == sign)
+                for sign in (-1, 0, 1)
+            )
+            for (t, peek) in _WEIGHTS
+        }
         self._ensured: set[int] = set()
         self._prepared: dict[int, list[tuple]] = {}
+        self._index: dict[int, dict[int, tuple]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
 
@@ -145,7 +153,7 @@ class UpCard:
         return all(c <= self.n[i] for i, c in enumerate(r))
 
     def ensure(self, removed: tuple[tuple[Counts, int], ...]) -> None:
-        """Compute dealer numerators for the ``(multiset, key)`` pairs not seen yet (once per set)."""
+        """Dealer numerators for the ``(multiset, key)`` pairs not seen yet (once per set)."""
         if id(removed) in self._ensured:
             return
         lowest = min(self.n)
@@ -172,15 +180,26 @@ class UpCard:
             found = self._lanes[key] = self.plan.unpack(self._packed[key])
         return found
 
+    def packed(self, key: int) -> int:
+        return self._packed[key]
+
     def prepared(self, ctx: int) -> list[tuple]:
         """The context's hands this shoe can hold (see :meth:`Family.prepared`)."""
         found = self._prepared.get(ctx)
         if found is None:
             u, limit = self.up, self.n[self.up]
-            found = self._prepared[ctx] = [
-                entry for entry in self.family.prepared(ctx) if entry[9][u] <= limit
-            ]
+            entries, most = self.family.prepared(ctx), self.family.most(ctx)
+            if most[u] <= limit:
+                found = entries
+            else:
+                found = [entry for entry in entries if entry[9][u] <= limit]
+            self._prepared[ctx] = found
+            self._index[ctx] = {entry[0]: entry for entry in found}
         return found
+
+    def entry(self, ctx: int, key: int) -> tuple:
+        self.prepared(ctx)
+        return self._index[ctx][key]
 
     def no_blackjack(self, removed: list[int], s: int) -> tuple[int, int]:
         """``(cards that avoid a dealer blackjack, cards left)`` after ``s`` removed cards."""
@@ -202,14 +221,24 @@ class Family:
         self.size = sum(counts)
         self._up: dict[int, UpCard] = {}
         self._prepared: dict[int, list[tuple]] = {}
+        self._most: dict[int, tuple[int, ...]] = {}
         self.memos: dict[tuple, dict] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + _EXTRA
 
     def up(self, u: int) -> UpCard:
         found = self._up.get(u)
         if found is None:
-            found = self._up[u] = UpCard(self, u)
+            owner = self.owner(u)
+            found = self._up[u] = UpCard(self, u) if owner is self else owner.up(u)
         return found
+
+    def owner(self, u: int) -> Family:
+        """The family that computes up card ``u``: a soft 17 needs an up card of 6 or less
+        (or an ace), so against 7–10 hitting soft 17 changes nothing and H17 shares S17's work.
+        """
+        if self.hits_soft_17 and u >= 6:
+            return family(self.counts, False)
+        return self
 
     def prepared(self, ctx: int) -> list[tuple]:
         """The context's hands the full shoe can hold, with their card weights.
@@ -246,7 +275,13 @@ class Family:
                 )
             )
         self._prepared[ctx] = result
+        self._most[ctx] = tuple(max((e[9][r] for e in result), default=0) for r in range(RANKS))
         return result
+
+    def most(self, ctx: int) -> tuple[int, ...]:
+        """Largest count of each rank among the context's hands."""
+        self.prepared(ctx)
+        return self._most[ctx]
 
 
 _FAMILIES: dict[tuple[Counts, bool], Family] = {}
@@ -301,7 +336,7 @@ class Node:
     bust_ranks: tuple[int, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def context_nodes(ctx: int) -> tuple[Node, ...]:
     """Every hand of a context, children before parents (highest hard total first).
 
@@ -360,8 +395,10 @@ class Play:
     # -- leaves -------------------------------------------------------------
 
     def stand(self, key: int, s: int, total: int) -> int:
-        lanes = self.u.lanes(key)
-        return sum(map(mul, _WEIGHTS[max(total, 4), self.peek], lanes)) * self.u.stand_scale[s]
+        u = self.u
+        packed, q = u.packed(key), u.modulus
+        lose, _, win = u.masks[max(total, 4), self.peek]
+        return ((packed & win) % q - (packed & lose) % q) * u.stand_scale[s]
 
     def bust(self, removed: list[int] | Counts, s: int) -> int:
         """Value of a busted hand with ``s`` removed cards (per unit staked)."""
@@ -393,7 +430,7 @@ class Play:
 
     def _hit_sum(self, values: dict[int, int], entry: tuple) -> int:
         """Σ over cards of (count) · (child's value), busts included, at ``D[s]``."""
-        _, s, _, _, kids, weights, position, bust_w, bust_ranks, removed = entry
+        _, _s, _, _, kids, weights, position, _bust_w, _bust_ranks, _removed = entry
         get = values.get
         value = sum(map(mul, weights, map(get, kids, _ZEROS)))
         j = position[self.u.up]
@@ -473,28 +510,16 @@ class Play:
     def hit_packed(self, ctx: int, key: int, width: int) -> int:
         """Distribution of hitting the hand ``key`` once, then playing on by the decisions."""
         dist = self.distributions(ctx, width)
-        for entry in self.u.prepared(ctx):
-            if entry[0] == key:
-                break
-        else:  # pragma: no cover - every root hand is a node
-            raise KeyError(key)
+        entry = self.u.entry(ctx, key)
         return self._hit_sum(dist, entry) + self._busts(entry[1], entry[7], entry[8], entry[9])
 
     def stand_distribution(self, key: int, s: int, total: int, width: int) -> int:
-        lanes = self.u.lanes(key)
-        weights = _WEIGHTS[max(total, 4), self.peek]
-        lose = push = win = 0
-        for o, c in enumerate(lanes):
-            if o == BLACKJACK and self.peek:
-                continue
-            w = weights[o]
-            if w > 0:
-                win += c
-            elif w < 0:
-                lose += c
-            else:
-                push += c
-        scale = self.u.stand_scale[s]
+        u = self.u
+        packed, q = u.packed(key), u.modulus
+        lose, push, win = ((packed & m) % q for m in u.masks[max(total, 4), self.peek])
+        if self.peek:  # the blackjack lane weighs 0 but is not a push: the round never happened
+            push -= (packed >> (BLACKJACK * u.plan.lane_bits)) & q
+        scale = u.stand_scale[s]
         return (lose * scale) | ((push * scale) << width) | ((win * scale) << (2 * width))
 
     def double_distribution(
@@ -559,9 +584,7 @@ def two_card_total(a: int, b: int) -> tuple[int, bool]:
     return total_of(a + b + 2, a == 0 or b == 0)
 
 
-def resplit_value(
-    p_pair: Fraction, other: Fraction, pair_hand: Fraction, limit: int
-) -> Fraction:
+def resplit_value(p_pair: Fraction, other: Fraction, pair_hand: Fraction, limit: int) -> Fraction:
     """Expected total of the split hands, resplitting pair cards up to ``limit`` hands.
 
     ``p_pair`` is the chance a split hand's second card is another pair card,
@@ -574,7 +597,7 @@ def resplit_value(
     other split hands, including the extra pair cards, are not removed).
     """
 
-    @lru_cache(maxsize=None)
+    @cache
     def open_hands(open_: int, hands: int) -> Fraction:
         if open_ == 0:
             return Fraction(0)
@@ -639,14 +662,16 @@ def analyse_round(
         _ensure_sets(up, rules)
         hit_chart = None
         if chart is not None:
-            hit_chart = {(t, soft): chart["hit"][u, t, soft] for (uu, t, soft) in chart["hit"]
-                         if uu == u}
-        memo_key = ("play", u, rules.peek, None if chart is None else id(chart))
-        play = fam.memos.get(memo_key)
+            hit_chart = {
+                (t, soft): chart["hit"][u, t, soft] for (uu, t, soft) in chart["hit"] if uu == u
+            }
+        memo_key = ("play", u, rules.peek)
+        memos = fam.owner(u).memos
+        play = memos.get(memo_key) if chart is None else None
         if play is None:
             play = Play(up, rules.peek, hit_chart)
             if chart is None:
-                fam.memos[memo_key] = play
+                memos[memo_key] = play
         plays[u] = play
         for a, b in initial_hands():
             p = deal_probability(counts, a, b, u)
@@ -687,7 +712,7 @@ def _initial(
     avoid, left = u.no_blackjack(removed, 2)
     p_bj = Fraction(left - avoid, left)
     scale = u.scale[2]
-    total, soft = two_card_total(a, b)
+    total, _soft = two_card_total(a, b)
     values: dict[str, Fraction] = {}
     adjust = -p_bj if rules.peek else Fraction(0)
     if total == 21:
@@ -728,9 +753,7 @@ def _initial(
 _PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL)
 
 
-def _split(
-    play: Play, rules: BlackjackRules, x: int, chart: dict | None
-) -> tuple[Fraction, dict]:
+def _split(play: Play, rules: BlackjackRules, x: int, chart: dict | None) -> tuple[Fraction, dict]:
     """Value of splitting a pair of rank ``x``: per second card, the split hand's best play."""
     u = play.u
     base = [0] * RANKS

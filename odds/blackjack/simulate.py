@@ -51,26 +51,14 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     rules = analysis.rules
     best = {(h.cards, h.up): h for h in analysis.hands}
     base = list(analysis.counts)
-    total = sum(base)
     plays = analysis.plays
     h17 = rules.dealer_hits_soft_17
     bj_pay = float(rules.blackjack_payout)
     s1 = s2 = 0.0
+    shoe = _Shoe(rng, base)
+    draw = shoe.draw
     for _ in range(rounds):
-        counts = list(base)
-        left = total
-
-        def draw() -> int:
-            nonlocal left
-            pick = rng.randrange(left)
-            for r in range(RANKS):
-                if pick < counts[r]:
-                    counts[r] -= 1
-                    left -= 1
-                    return r
-                pick -= counts[r]
-            raise AssertionError("empty shoe")
-
+        shoe.reset()
         a, up, b = draw(), draw(), draw()
         cards = (min(a, b), max(a, b))
         result = best[cards, up]
@@ -85,6 +73,28 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     mean = s1 / rounds
     variance = max(s2 / rounds - mean * mean, 0.0)
     return SimulationResult(rounds, seed, mean, sqrt(variance * rounds / max(rounds - 1, 1)))
+
+
+class _Shoe:
+    """A full shoe of rank counts, drawn without replacement and refilled each round."""
+
+    def __init__(self, rng: random.Random, base: list[int]) -> None:
+        self.rng, self.base = rng, base
+        self.reset()
+
+    def reset(self) -> None:
+        self.counts = list(self.base)
+        self.left = sum(self.base)
+
+    def draw(self) -> int:
+        pick = self.rng.randrange(self.left)
+        for r in range(RANKS):
+            if pick < self.counts[r]:
+                self.counts[r] -= 1
+                self.left -= 1
+                return r
+            pick -= self.counts[r]
+        raise AssertionError("empty shoe")
 
 
 def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float:

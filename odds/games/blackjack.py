@@ -103,7 +103,11 @@ def flips(config: BlackjackConfig) -> list[Flip]:
     """Each option flipped from the paytable's value (several readings for choices)."""
     r = config.rules
     rows = [
-        Flip(f"decks = {6 if config.shoe.decks == 8 else 8}", {"decks": 6 if config.shoe.decks == 8 else 8}, {}),
+        Flip(
+            f"decks = {6 if config.shoe.decks == 8 else 8}",
+            {"decks": 6 if config.shoe.decks == 8 else 8},
+            {},
+        ),
         Flip(
             f"dealer_hits_soft_17 = {_yes(not r.dealer_hits_soft_17)}",
             {},
@@ -263,15 +267,19 @@ class Blackjack(Game):
     def _strategy_table(
         self, optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet, approximate: bool
     ) -> Table:
-        split_p = sum(
-            (h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0)
-        )
+        split_p = sum((h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0))
         mark = " (approximate: resplits)" if approximate else ""
         rows = (
-            ("composition-dependent optimal play" + mark, fraction_text(-optimal.ev),
-             percent(-optimal.ev, 4)),
-            ("the basic strategy chart below" + mark, fraction_text(-charted.ev),
-             percent(-charted.ev, 4)),
+            (
+                "composition-dependent optimal play" + mark,
+                fraction_text(-optimal.ev),
+                percent(-optimal.ev, 4),
+            ),
+            (
+                "the basic strategy chart below" + mark,
+                fraction_text(-charted.ev),
+                percent(-charted.ev, 4),
+            ),
         )
         return Table(
             key="house_edge",
@@ -312,7 +320,9 @@ class Blackjack(Game):
                 headers=headers,
                 rows=tuple((label, *cells) for label, cells in rows[kind]),
                 note=legend if kind == "pair" else "",
-                json={label: dict(zip(headers[1:], cells, strict=True)) for label, cells in rows[kind]},
+                json={
+                    label: dict(zip(headers[1:], cells, strict=True)) for label, cells in rows[kind]
+                },
             )
             for kind in ("hard", "soft", "pair")
         ]
@@ -320,7 +330,9 @@ class Blackjack(Game):
     def _option_table(self, config: BlackjackConfig, base_ev: Fraction) -> Table:
         rows, data = [], []
         base_edge = -base_ev
-        rows.append(("(paytable as it is)", fraction_text(base_edge), percent(base_edge, 4), "", ""))
+        rows.append(
+            ("(paytable as it is)", fraction_text(base_edge), percent(base_edge, 4), "", "")
+        )
         for flip in flips(config):
             shoe = dataclasses.replace(config.shoe, **flip.shoe)
             rules = dataclasses.replace(config.rules, **flip.rules)
@@ -405,13 +417,9 @@ class Blackjack(Game):
             SettledHand("dealer", hand_text(result.dealer), result.dealer_description, "")
         )
         wagered = sum(h.stake for h in result.hands)
-        reason = "; ".join(
-            f"{h.description.split(':')[0]}: {h.reason}" for h in result.hands
-        )
+        reason = "; ".join(f"{h.description.split(':')[0]}: {h.reason}" for h in result.hands)
         debited = stake * wagered
-        bet = SettledBet(
-            "main", stake, debited, debited + result.net * stake, reason, result.event
-        )
+        bet = SettledBet("main", stake, debited, debited + result.net * stake, reason, result.event)
         notes = ()
         if wagered > 1:
             notes = (f"Stakes on the table: {wagered} × {stake} (splits and doubles).",)
