@@ -420,10 +420,7 @@ class Blackjack(Game):
         reason = "; ".join(f"{h.description.split(':')[0]}: {h.reason}" for h in result.hands)
         debited = stake * wagered
         bet = SettledBet("main", stake, debited, debited + result.net * stake, reason, result.event)
-        notes = ()
-        if wagered > 1:
-            notes = (f"Stakes on the table: {wagered} × {stake} (splits and doubles).",)
-        return Settlement(tuple(settled_hands), (bet,), notes)
+        return Settlement(tuple(settled_hands), (bet,))
 
     # -- checks and timings ---------------------------------------------------------
 
