@@ -32,13 +32,21 @@ def ordered_deals(
     found: dict[tuple[tuple[int, ...], ...], int] = defaultdict(int)
     sequence: list[int] = []
 
+    def key(sequence: list[int]) -> tuple[tuple[int, ...], ...]:
+        hands_, start = [], 0
+        for size in sizes:
+            hands_.append(tuple(sorted(sequence[start : start + size])))
+            start += size
+        return tuple(hands_)
+
     def walk(ways: int) -> None:
-        if len(sequence) == total_cards:
-            hands_, start = [], 0
-            for size in sizes:
-                hands_.append(tuple(sorted(sequence[start : start + size])))
-                start += size
-            found[tuple(hands_)] += ways
+        if len(sequence) == total_cards - 1:
+            # The last card: loop here instead of one call per leaf.
+            for t, n in enumerate(left):
+                if n:
+                    sequence.append(t)
+                    found[key(sequence)] += ways * n
+                    sequence.pop()
             return
         for t, n in enumerate(left):
             if n:

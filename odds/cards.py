@@ -143,12 +143,14 @@ def suit_symmetries(types: tuple[Card, ...]) -> list[tuple[int, ...]]:
     from itertools import permutations
 
     position = {card: i for i, card in enumerate(types)}
-    result = []
+    result: list[tuple[int, ...]] = []
     for order in permutations(Suit):
         try:
-            result.append(tuple(position[Card(c.rank, order[c.suit])] for c in types))
+            perm = tuple(position[Card(c.rank, order[c.suit])] for c in types)
         except KeyError:
             continue
+        if perm not in result:
+            result.append(perm)
     return result
 
 

@@ -125,3 +125,42 @@ def sqrt_decimal(value: Fraction, precision: int = 50) -> Decimal:
     with localcontext() as ctx:
         ctx.prec = precision
         return (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()
+
+
+# ---------------------------------------------------------------------------
+# Confidence ranges: how far an observed return strays from the exact RTP
+
+#: Round counts a report gives ranges for.
+CONFIDENCE_ROUNDS: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
+#: Probabilities of the ranges.
+CONFIDENCE_LEVELS: tuple[Fraction, ...] = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
+#: The volatility index's confidence level (the PAR-sheet convention: 90%, z ≈ 1.645).
+VOLATILITY_LEVEL = Fraction(90, 100)
+
+
+def z_value(level: Fraction) -> Decimal:
+    """The two-sided standard-normal quantile for ``level`` (1.959964 for 95%).
+
+    ``statistics.NormalDist`` is pure Python, so the figure is the same everywhere.
+    """
+    from statistics import NormalDist
+
+    return Decimal(repr(NormalDist().inv_cdf(float((1 + level) / 2))))
+
+
+def volatility_index(stats: BetStats, level: Fraction = VOLATILITY_LEVEL) -> Decimal:
+    """VI = z · SD: the observed return after n rounds is within RTP ± VI/√n at ``level``."""
+    return z_value(level) * stats.sd
+
+
+def return_range(stats: BetStats, rounds: int, level: Fraction) -> tuple[Decimal, Decimal]:
+    """The range of the observed return per unit staked after ``rounds`` independent rounds.
+
+    Normal approximation (central limit theorem) from the exact mean and SD:
+    RTP ± z · SD / √rounds.
+    """
+    if rounds < 1:
+        raise OddsError("a confidence range needs at least one round")
+    half = z_value(level) * stats.sd / Decimal(rounds).sqrt()
+    centre = Decimal(stats.rtp.numerator) / Decimal(stats.rtp.denominator)
+    return centre - half, centre + half

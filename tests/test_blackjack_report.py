@@ -34,7 +34,7 @@ def test_json_report_shape(capsys) -> None:
 def test_bad_paytable_values(capsys) -> None:
     assert main(["report", "blackjack", "--decks", "9"]) == 2
     assert "maximum 8" in capsys.readouterr().err
-    assert main(["report", "blackjack", "--set", 'rules.double="9-10"']) == 2
+    assert main(["report", "blackjack", "--set", 'house.double="9-10"']) == 2
     assert "not one of" in capsys.readouterr().err
-    assert main(["report", "blackjack", "--set", "rules.split_hands=5"]) == 2
+    assert main(["report", "blackjack", "--set", "house.split_hands=5"]) == 2
     assert "maximum 4" in capsys.readouterr().err

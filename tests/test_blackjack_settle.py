@@ -33,7 +33,7 @@ def test_blackjack_pays_3_to_2_and_6_to_5(capsys) -> None:
     data = settle_json(capsys, "--player", "As Kd", "--dealer", "9c 8d")
     assert data["bets"][0]["net"] == "150"
     data = settle_json(
-        capsys, "--player", "As Kd", "--dealer", "9c 8d", "--set", 'rules.blackjack_pays="6:5"'
+        capsys, "--player", "As Kd", "--dealer", "9c 8d", "--set", 'house.blackjack_pays="6:5"'
     )
     assert data["bets"][0]["net"] == "120"
 
@@ -67,7 +67,7 @@ def test_no_hole_card_dealer_blackjack_takes_a_double(capsys) -> None:
         "--dealer",
         "Ac Kd",
         "--set",
-        'rules.hole_card="peek"',
+        'house.hole_card="peek"',
     )
     assert data["bets"][0]["net"] == "-100"
 
@@ -82,7 +82,7 @@ def test_split_then_hit_and_double_after_split(capsys) -> None:
         "--dealer",
         "Tc 6d 5s",
         "--set",
-        "rules.double_after_split=true",
+        "house.double_after_split=true",
     )
     bet = data["bets"][0]
     # Hand 1: 8 3 K = 21 pushes the dealer's 21; hand 2: 8 2 doubled with 9 = 19 loses 2.

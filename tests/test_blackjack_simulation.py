@@ -28,8 +28,8 @@ def test_simulation_is_reproducible() -> None:
 
 
 def test_simulate_command(capsys) -> None:
-    assert main(["simulate", "blackjack", "--decks", "1", "--rounds", "5000", "--seed", "2"]) == 0
+    assert main(["crosscheck", "blackjack", "--decks", "1", "--rounds", "5000", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "95% interval" in out and "inside" in out
-    assert main(["simulate", "pok-deng", "--rounds", "10"]) == 2
+    assert main(["crosscheck", "pok-deng", "--rounds", "10"]) == 2
     assert "no simulation" in capsys.readouterr().err

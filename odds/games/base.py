@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from odds.analysis import Analysis
+from odds.cards import parse_cards
+from odds.shoe import Shoe
 
 
 @dataclass(frozen=True)
@@ -100,3 +102,26 @@ class Game(ABC):
     def bench_cases(self, config: Any) -> list[BenchCase]:
         """Engine-versus-brute-force timings for ``odds bench``."""
         return []
+
+    # -- hooks for tools that read or deal whole rounds (odds audit, odds simulate) --
+
+    def shoe(self, config: Any) -> Shoe[Any]:
+        """The composition one round is dealt from.
+
+        Default: the ``[shoe]`` section's ``build()`` (every card game's
+        :class:`odds.games.cardshoe.CardShoeOptions`). A game whose set lives
+        elsewhere (e.g. a tile set) overrides this.
+        """
+        return config.shoe.build()
+
+    def parse_hand(self, config: Any, text: str) -> tuple[Any, ...]:
+        """One position's hand as written in a log, as shoe types.
+
+        Default: cards (``Kh 9h``); a tile game overrides this with its tile parser.
+        Unknown symbols raise :class:`odds.errors.OddsError`.
+        """
+        return parse_cards(text)
+
+    def hand_text(self, items: tuple[Any, ...]) -> str:
+        """Shoe types written so that :meth:`parse_hand` reads them back (logs)."""
+        return " ".join(str(item) for item in items)

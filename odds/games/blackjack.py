@@ -60,7 +60,10 @@ class BlackjackConfig:
     """A blackjack paytable."""
 
     shoe: BlackjackShoe = section(BlackjackShoe, "The shoe.")
-    rules: BlackjackRules = section(BlackjackRules, "How the round is played.")
+    # Named [house], not [rules]: these are table variants, not readings of an
+    # ambiguous text, so `odds verify` (which tries every combination of the
+    # [rules] readings) does not run 1,536 blackjack analyses.
+    house: BlackjackRules = section(BlackjackRules, "House rules: how the round is played.")
 
 
 def rank_counts(shoe: Shoe[Card]) -> tuple[int, ...]:
@@ -101,7 +104,7 @@ class Flip:
 
 def flips(config: BlackjackConfig) -> list[Flip]:
     """Each option flipped from the paytable's value (several readings for choices)."""
-    r = config.rules
+    r = config.house
     rows = [
         Flip(
             f"decks = {6 if config.shoe.decks == 8 else 8}",
@@ -178,7 +181,7 @@ class Blackjack(Game):
     def analyse(self, config: BlackjackConfig, paytable: str) -> Analysis:
         shoe = config.shoe.build()
         counts = rank_counts(shoe)
-        rules = config.rules
+        rules = config.house
         optimal = analyse_round(counts, rules, distributions=True)
         chart = build_chart(optimal)
         charted = analyse_round(counts, rules, chart=chart)
@@ -335,7 +338,7 @@ class Blackjack(Game):
         )
         for flip in flips(config):
             shoe = dataclasses.replace(config.shoe, **flip.shoe)
-            rules = dataclasses.replace(config.rules, **flip.rules)
+            rules = dataclasses.replace(config.house, **flip.rules)
             counts = rank_counts(shoe.build())
             edge = -analyse_round(counts, rules).ev
             change = edge - base_edge
@@ -404,7 +407,7 @@ class Blackjack(Game):
             raise OddsError("missing --player (the player's cards in the order dealt)")
         if not dealer:
             raise OddsError("missing --dealer (the dealer's cards, up card first)")
-        result = replay(config.rules, player, dealer, hands.get("actions"))
+        result = replay(config.house, player, dealer, hands.get("actions"))
         shoe = config.shoe.build()
         shoe.check_holds(
             [c for h in result.hands for c in h.cards] + list(result.dealer), "the round's cards"
@@ -426,11 +429,11 @@ class Blackjack(Game):
 
     def exact_ev(self, config: BlackjackConfig) -> Fraction:
         """EV per round of optimal play (what ``simulate`` must reproduce)."""
-        return analyse_round(rank_counts(config.shoe.build()), config.rules).ev
+        return analyse_round(rank_counts(config.shoe.build()), config.house).ev
 
     def simulate(self, config: BlackjackConfig, rounds: int, seed: int) -> SimulationResult:
         counts = rank_counts(config.shoe.build())
-        return simulate(analyse_round(counts, config.rules), rounds, seed)
+        return simulate(analyse_round(counts, config.house), rounds, seed)
 
     def bench_cases(self, config: BlackjackConfig) -> list[BenchCase]:
         cases = []
@@ -440,7 +443,7 @@ class Blackjack(Game):
             cases.append(
                 BenchCase(
                     f"Blackjack optimal house edge, {decks} deck{'s' if decks > 1 else ''}",
-                    _fresh(counts, config.rules),
+                    _fresh(counts, config.house),
                     None,
                     note="cold cache; no brute-force enumerator exists at this size (the dealer "
                     "probabilities are compared with one below, the EVs by simulation)",
@@ -450,8 +453,8 @@ class Blackjack(Game):
         cases.append(
             BenchCase(
                 "Blackjack dealer probabilities, every up card, full shoe",
-                lambda: _dealer_fast(full, config.rules.dealer_hits_soft_17),
-                lambda: _dealer_brute(full, config.rules.dealer_hits_soft_17),
+                lambda: _dealer_fast(full, config.house.dealer_hits_soft_17),
+                lambda: _dealer_brute(full, config.house.dealer_hits_soft_17),
             )
         )
         return cases

@@ -1,0 +1,1 @@
+"""Auditor's toolkit: verify stated figures, audit dealt rounds, solve paytables."""

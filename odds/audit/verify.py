@@ -1,0 +1,176 @@
+"""``odds verify``: does an operator's published figure match the exact value?
+
+A stated figure is taken at the precision in which it is stated: "98.7%"
+claims that the exact value, rounded half-up to one decimal of a percent, is
+98.7 — i.e. that it lies in [98.65%, 98.75%). The claim is tried against
+every basis the bet has (per unit staked; per unit debited when something is
+withheld) and every combination of the rule book's readings
+(:func:`odds.audit.variants.readings`), because operators rarely say which
+basis or reading they used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from odds.analysis import Analysis
+from odds.audit.variants import reading_text, readings, variant
+from odds.errors import OddsError
+from odds.numbers import percent
+from odds.paytable import Paytable
+from odds.stats import Bet
+
+_PERCENT = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?\s*%\s*$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A stated percentage: ``kind`` is ``rtp`` or ``house-edge``."""
+
+    kind: str
+    text: str
+    value: Fraction
+    decimals: int
+
+    @property
+    def half_unit(self) -> Fraction:
+        """Half a unit in the last stated digit, as a fraction of 1."""
+        return Fraction(1, 2 * 10**self.decimals * 100)
+
+    @property
+    def low(self) -> Fraction:
+        return self.value - self.half_unit
+
+    @property
+    def high(self) -> Fraction:
+        return self.value + self.half_unit
+
+    def matches(self, exact: Fraction) -> bool:
+        """Whether ``exact`` rounds (half-up) to the stated figure."""
+        return self.low <= exact < self.high
+
+    def interval_text(self) -> str:
+        digits = self.decimals + 1
+        return f"[{percent(self.low, digits)}, {percent(self.high, digits)})"
+
+
+def parse_percentage(text: str, option: str) -> Fraction:
+    """An exact percentage (``96%`` → 24/25); anything else is a one-line error."""
+    return parse_claim(text, "rtp", option).value
+
+
+def parse_claim(text: str, kind: str, option: str | None = None) -> Claim:
+    """Read ``97.3%``; anything that is not a percentage is a one-line error."""
+    match = _PERCENT.match(text)
+    option = option or ("--rtp" if kind == "rtp" else "--house-edge")
+    if not match:
+        raise OddsError(f"{option} {text!r} is not a percentage (write it as stated, e.g. 97.3%)")
+    sign, whole, decimals = match.groups()
+    number = Decimal(f"{sign}{whole}.{decimals or '0'}")
+    return Claim(kind, text.strip(), Fraction(number) / 100, len(decimals or ""))
+
+
+@dataclass(frozen=True)
+class Check:
+    """One bet, basis and reading, with its exact value and whether the claim matches."""
+
+    bet: str
+    basis: str
+    reading: dict[str, Any]
+    is_paytable_reading: bool
+    exact: Fraction
+    match: bool
+
+
+def bet_value(bet: Bet, basis: str, kind: str) -> Fraction:
+    """The bet's RTP or house edge on a basis (``stake`` or ``debited``)."""
+    stats = bet.stats
+    rtp = stats.rtp if basis == "stake" else stats.rtp_debited
+    return rtp if kind == "rtp" else 1 - rtp
+
+
+BASES = {"stake": "per unit staked", "debited": "per unit debited"}
+
+
+def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list[Check], list[str]]:
+    """Every check of the claim, and notes (e.g. reading combinations the game refuses)."""
+    own = paytable.analysis()
+    if bet_name is not None:
+        own.bet(bet_name)  # an unknown bet is a one-line error before any work
+    checks: list[Check] = []
+    notes: list[str] = []
+    for index, reading in enumerate(readings(paytable.config)):
+        try:
+            analysis: Analysis = own if index == 0 else variant(paytable, reading).analysis()
+        except OddsError as exc:
+            notes.append(f"reading {reading_text(reading)} skipped: {exc}")
+            continue
+        for bet in analysis.bets:
+            if bet_name is not None and bet.name != bet_name:
+                continue
+            bases = ("stake", "debited") if bet.withholding else ("stake",)
+            for basis in bases:
+                exact = bet_value(bet, basis, claim.kind)
+                checks.append(
+                    Check(bet.name, basis, reading, index == 0, exact, claim.matches(exact))
+                )
+    return checks, notes
+
+
+def best_bet(paytable: Paytable) -> Bet:
+    """The bet with the highest RTP per unit staked under the paytable's own reading."""
+    return max(paytable.analysis().bets, key=lambda b: b.stats.rtp)
+
+
+def verify_text(paytable: Paytable, claim: Claim, checks: list[Check], notes: list[str]) -> str:
+    """The verification table and a verdict line per bet, for the terminal."""
+    from odds.render import markdown_table
+
+    what = "RTP" if claim.kind == "rtp" else "house edge"
+    digits = claim.decimals + 4
+    order = {bet: i for i, bet in enumerate(dict.fromkeys(c.bet for c in checks))}
+    checks = sorted(checks, key=lambda c: order[c.bet])  # stable: readings keep their order
+    lines = [
+        f"Claim: {what} {claim.text} ({paytable.source}). Stated to {claim.decimals} "
+        f"decimal(s): correct if the exact value is in {claim.interval_text()}.",
+        "",
+    ]
+    rows = [
+        (
+            c.bet,
+            BASES[c.basis],
+            reading_text(c.reading) + (" (paytable)" if c.is_paytable_reading else ""),
+            percent(c.exact, digits),
+            "MATCH" if c.match else "no",
+        )
+        for c in checks
+    ]
+    lines.append(markdown_table(("bet", "basis", "reading", f"exact {what}", "match"), rows, 2))
+    lines.append("")
+    lines += [f"Note: {n}" for n in notes]
+    for bet in dict.fromkeys(c.bet for c in checks):
+        found = [c for c in checks if c.bet == bet and c.match]
+        if found:
+            ways = "; ".join(
+                f"{BASES[c.basis]}, {reading_text(c.reading)}"
+                + (" (paytable)" if c.is_paytable_reading else "")
+                for c in found
+            )
+            lines.append(f"{bet}: the claim MATCHES ({ways}).")
+        else:
+            lines.append(f"{bet}: the claim does not match any basis or reading.")
+    if len({c.bet for c in checks}) > 1:
+        best = best_bet(paytable)
+        hit = any(c.match and c.bet == best.name for c in checks)
+        lines.append(
+            f"Best bet (highest RTP per unit staked, paytable reading): {best.name}, "
+            f"RTP {percent(best.stats.rtp, digits)}; a 'maximum RTP' claim "
+            + ("matches it." if hit else "does not match it.")
+        )
+    verdict = "VERIFIED" if any(c.match for c in checks) else "NOT VERIFIED"
+    lines.append(f"Verdict: {verdict}.")
+    return "\n".join(lines) + "\n"

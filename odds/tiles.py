@@ -1,0 +1,172 @@
+"""Tiles for the two-tile games: tile types with a point value, parsing, tile sets.
+
+A tile's identity is its *code*: ``1`` … ``9`` for the dots, ``W`` for the
+white dragon, or any code a paytable declares (a "ten" tile ``T``). Copies of
+one tile are interchangeable, so a :class:`Tile` is a *tile type* and a tile
+set is a :class:`odds.shoe.Shoe` of tiles with a count per type, exactly as a
+card shoe is.
+
+Point values are data: the paytable gives every tile's value (W = 1/2 and a
+"ten" tile = 0 by the usual rules), so a :class:`Tile` carries its value and
+the game never hard-codes one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from odds.errors import OddsError
+from odds.shoe import Shoe
+
+#: The standard tiles' codes and their usual point values.
+STANDARD_POINTS: dict[str, Fraction] = {str(n): Fraction(n) for n in range(1, 10)} | {
+    "W": Fraction(1, 2)
+}
+#: Unicode mahjong tiles: 🀙 … 🀡 (one to nine dots), 🀆 (white dragon).
+UNICODE: dict[str, str] = {chr(0x1F019 + n - 1): str(n) for n in range(1, 10)} | {"\U0001f006": "W"}
+SYMBOLS: dict[str, str] = {code: symbol for symbol, code in UNICODE.items()}
+
+_CODE = re.compile(r"^[A-Z0-9]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile type: its code, its point value and its display name."""
+
+    code: str
+    points: Fraction
+    name: str = ""
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def symbol(self) -> str:
+        """The Unicode tile for a standard tile (``🀙``), otherwise the code."""
+        return SYMBOLS.get(self.code, self.code)
+
+
+def normalise_code(text: str, where: str) -> str:
+    """A tile code as stored: upper case, Unicode tiles read as their codes."""
+    code = text.strip().replace("\ufe0f", "")
+    code = UNICODE.get(code, code).upper()
+    if not _CODE.match(code):
+        raise OddsError(f"{where}: {text!r} is not a tile code (letters and digits, e.g. 5, W, T)")
+    return code
+
+
+def tile_shoe(
+    copies: Mapping[str, int],
+    points: Mapping[str, Fraction],
+    names: Mapping[str, str] | None = None,
+    removed: Iterable[str] = (),
+) -> Shoe[Tile]:
+    """The tile set a paytable describes, optionally partly dealt.
+
+    ``copies`` lists every tile type of the set (in the order given) with its
+    number of copies; ``points`` must give a value for each of them (extra
+    entries for tiles outside the set are allowed, so the default values serve
+    every set). ``removed`` are tiles already out of the set.
+    """
+    names = dict(names or {})
+    codes: list[str] = []
+    counts: list[int] = []
+    for text, n in copies.items():
+        code = normalise_code(text, "tiles.copies")
+        if code in codes:
+            raise OddsError(f"tiles.copies: tile {code} is listed twice")
+        if n < 0:
+            raise OddsError(f"impossible composition: {n} copies of tile {code}")
+        codes.append(code)
+        counts.append(n)
+    if not codes or sum(counts) == 0:
+        raise OddsError("tiles.copies: the tile set is empty")
+    values = {normalise_code(k, "tiles.points"): Fraction(v) for k, v in points.items()}
+    labels = {normalise_code(k, "tiles.names"): v for k, v in names.items()}
+    for code, value in values.items():
+        if not 0 <= value < 10:
+            raise OddsError(f"tiles.points.{code}: {value} is not a point value from 0 to 9.5")
+    tiles = []
+    for code in codes:
+        if code not in values:
+            raise OddsError(f"tiles.points: no point value for tile {code} (e.g. {code} = 0)")
+        tiles.append(Tile(code, values[code], labels.get(code, "")))
+    for code in labels:
+        if code not in codes:
+            raise OddsError(f"tiles.names: tile {code} is not in the tile set")
+    shoe = Shoe(tuple(tiles), tuple(counts), _set_description(tiles, counts))
+    removed = tuple(removed)
+    if removed:
+        shoe = shoe.without([parse_tile(text, shoe) for text in removed])
+    return shoe
+
+
+def _set_description(tiles: Sequence[Tile], counts: Sequence[int]) -> str:
+    """``40 tiles: 1-9 and W, 4 each`` or ``20 tiles: 1 ×2, 2 ×2 …``."""
+    total = sum(counts)
+    present = [(t, n) for t, n in zip(tiles, counts, strict=True) if n]
+    if len({n for _, n in present}) == 1:
+        listed = " ".join(t.code for t, _ in present)
+        return f"{total} tiles: {listed}, {present[0][1]} of each"
+    listed = ", ".join(f"{t.code} ×{n}" for t, n in present)
+    return f"{total} tiles: {listed}"
+
+
+def _lookup(shoe: Shoe[Tile]) -> dict[str, Tile]:
+    """Every text that names a tile of ``shoe``: its code and its name, upper case."""
+    found = {}
+    for tile in shoe.types:
+        found[tile.code] = tile
+        if tile.name:
+            found[tile.name.upper()] = tile
+    return found
+
+
+def parse_tile(text: str, shoe: Shoe[Tile]) -> Tile:
+    """One tile of ``shoe`` from ``5``, ``w``, ``🀝``, ``🀆`` or a declared code/name.
+
+    Case-insensitive. A standard tile that the set does not use (W in a
+    36-tile set) and an unknown text are one-line errors.
+    """
+    raw = text.strip().replace("\ufe0f", "")
+    key = UNICODE.get(raw, raw).upper()
+    known = _lookup(shoe)
+    if key in known:
+        return known[key]
+    if key in STANDARD_POINTS:
+        raise OddsError(f"tile {key} is not in this game's tile set ({shoe.description})")
+    declared = sorted(set(known) - set(STANDARD_POINTS))
+    extra = f", {', '.join(declared)}" if declared else ""
+    raise OddsError(f"unknown tile {text!r}: write 1-9, W{extra} (or the tiles 🀙…🀡, 🀆)")
+
+
+def parse_tiles(text: str, shoe: Shoe[Tile]) -> tuple[Tile, ...]:
+    """Tiles written ``"4 2"``, ``"4,2"``, ``"W9"`` or ``"🀜🀘"``.
+
+    A token that is not a tile is split into characters when every character
+    is a one-character tile (``42`` is 4 and 2); otherwise it is an error.
+    """
+    tokens = [t for t in re.split(r"[\s,;\-]+", text.strip().replace("\ufe0f", "")) if t]
+    if not tokens:
+        raise OddsError("empty hand: write tiles such as '4 2' or 'W 9'")
+    known = _lookup(shoe)
+    result: list[Tile] = []
+    for token in tokens:
+        key = UNICODE.get(token, token).upper()
+        if key in known or len(token) == 1:
+            result.append(parse_tile(token, shoe))
+            continue
+        chars = [UNICODE.get(c, c).upper() for c in token]
+        if all(c in known or c in STANDARD_POINTS for c in chars):
+            result.extend(parse_tile(c, shoe) for c in token)
+        else:
+            result.append(parse_tile(token, shoe))
+    return tuple(result)
+
+
+def tiles_text(tiles: Iterable[Tile]) -> str:
+    """Tiles as people write them: ``4 2``."""
+    return " ".join(str(t) for t in tiles)

@@ -1,0 +1,97 @@
+"""The shared engine against brute force on arbitrary classifiers and compositions."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from odds.bruteforce import brute_force, ordering_factor
+from odds.engine import (
+    class_distribution,
+    deal_count,
+    hand_weight,
+    hands,
+    joint_class_distribution,
+    settle_distribution,
+)
+
+
+def test_hand_weight_is_product_of_binomials():
+    assert hand_weight((4, 3, 2), (0, 0, 1)) == comb(4, 2) * 3
+    assert hand_weight((4, 3, 2), (2, 2, 2)) == 0
+
+
+def test_hands_cover_every_deal():
+    counts = (3, 0, 2, 5)
+    for size in (1, 2, 3):
+        assert sum(w for _, w in hands(counts, size)) == comb(sum(counts), size)
+
+
+def _classifier(seed: int):
+    """An arbitrary, deliberately structureless class function of a hand."""
+
+    def classify(hand):
+        return hash((seed, hand)) % 5
+
+    return classify
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    counts=st.lists(st.integers(0, 3), min_size=2, max_size=5),
+    size=st.sampled_from([2, 3]),
+    seed=st.integers(0, 1000),
+)
+def test_joint_equals_brute_force(counts, size, seed):
+    counts = tuple(counts)
+    if sum(counts) < 2 * size:
+        return
+    classify = _classifier(seed)
+    joint = joint_class_distribution(counts, size, classify)
+    ordered = brute_force(
+        counts, (size, size), lambda deal: {"pair": (classify(deal[0]), classify(deal[1]))}
+    )["pair"]
+    factor = ordering_factor((size, size))
+    assert joint == {key: ways // factor for key, ways in ordered.items()}
+    assert all(ways % factor == 0 for ways in ordered.values())
+
+
+def test_joint_with_symmetry_equals_without():
+    counts = (2, 2, 2, 2, 3, 3)
+    # Swap types 0<->1 and 2<->3 simultaneously; a classifier that respects it:
+    swap = (1, 0, 3, 2, 4, 5)
+
+    def classify(hand):
+        return tuple(sorted(Counter(min(t, swap[t]) for t in hand).items()))
+
+    assert joint_class_distribution(counts, 2, classify, [swap]) == joint_class_distribution(
+        counts, 2, classify
+    )
+
+
+def test_declared_symmetry_that_breaks_the_classifier_fails_loudly():
+    counts = (2, 2, 2)
+    with pytest.raises(AssertionError, match="not invariant"):
+        joint_class_distribution(counts, 2, lambda hand: 0 in hand, [(1, 0, 2)])
+
+
+def test_symmetry_not_kept_by_composition_is_dropped():
+    counts = (2, 3, 2)  # swapping types 0 and 1 would change the composition
+    classify = _classifier(7)
+    assert joint_class_distribution(counts, 2, classify, [(1, 0, 2)]) == (
+        joint_class_distribution(counts, 2, classify)
+    )
+
+
+def test_class_distribution_and_settlement_totals():
+    counts = (4, 4, 4)
+    dist = class_distribution(counts, 2, lambda h: h[0] == h[1])
+    assert dist == {True: 3 * comb(4, 2), False: 3 * 16}
+    events = settle_distribution(dist, lambda pair: "pair" if pair else "no")
+    assert sum(events.values()) == deal_count(counts, (2,))
+    assert Fraction(events["pair"], sum(events.values())) == Fraction(18, 66)
