@@ -67,7 +67,7 @@ class BenchCase:
 
     label: str
     engine: Callable[[], Any]
-    brute: Callable[[], Any]
+    brute: Callable[[], Any] | None  # None: nothing to compare with (timing only)
     note: str = ""
 
 

@@ -1,0 +1,179 @@
+"""A seeded simulation of the analysed strategy: the cross-check of the exact figure.
+
+Every round is dealt from a freshly shuffled full shoe (the exact analysis is
+"off the top"), and the player follows the decisions the exact analysis chose:
+the best first action per two-card hand and up card, then hit/stand per
+composition (split hands: their own cards and the pair). The mean net per
+round must land within its 95% interval of the exact EV.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from math import sqrt
+
+from odds.blackjack.dealer import RANKS, dealer_stands, total_of
+from odds.blackjack.player import (
+    _STEP,
+    DOUBLE,
+    HIT,
+    NATURAL,
+    SPLIT,
+    SURRENDER,
+    RoundAnalysis,
+)
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    rounds: int
+    seed: int
+    mean: float
+    sd: float
+
+    @property
+    def half_width(self) -> float:
+        return 1.959963984540054 * self.sd / sqrt(self.rounds)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return self.mean - self.half_width, self.mean + self.half_width
+
+    def contains(self, value: float) -> bool:
+        low, high = self.interval
+        return low <= value <= high
+
+
+def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResult:
+    """Play ``rounds`` rounds with the analysed strategy; mean and SD of the net per round."""
+    rng = random.Random(seed)
+    rules = analysis.rules
+    best = {(h.cards, h.up): h for h in analysis.hands}
+    base = list(analysis.counts)
+    plays = analysis.plays
+    h17 = rules.dealer_hits_soft_17
+    bj_pay = float(rules.blackjack_payout)
+    s1 = s2 = 0.0
+    shoe = _Shoe(rng, base)
+    draw = shoe.draw
+    for _ in range(rounds):
+        shoe.reset()
+        a, up, b = draw(), draw(), draw()
+        cards = (min(a, b), max(a, b))
+        result = best[cards, up]
+        hole = draw() if rules.peek else None
+        net = 0.0
+        if hole is not None and total_of(up + hole + 2, 0 in (up, hole))[0] == 21:
+            net = 0.0 if result.best == NATURAL else -1.0
+        else:
+            net = _play_round(rules, result, plays[up], a, b, up, hole, draw, h17, bj_pay)
+        s1 += net
+        s2 += net * net
+    mean = s1 / rounds
+    variance = max(s2 / rounds - mean * mean, 0.0)
+    return SimulationResult(rounds, seed, mean, sqrt(variance * rounds / max(rounds - 1, 1)))
+
+
+class _Shoe:
+    """A full shoe of rank counts, drawn without replacement and refilled each round."""
+
+    def __init__(self, rng: random.Random, base: list[int]) -> None:
+        self.rng, self.base = rng, base
+        self.reset()
+
+    def reset(self) -> None:
+        self.counts = list(self.base)
+        self.left = sum(self.base)
+
+    def draw(self) -> int:
+        pick = self.rng.randrange(self.left)
+        for r in range(RANKS):
+            if pick < self.counts[r]:
+                self.counts[r] -= 1
+                self.left -= 1
+                return r
+            pick -= self.counts[r]
+        raise AssertionError("empty shoe")
+
+
+def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float:
+    action = result.best
+    hands: list[tuple[int, bool, int]] = []  # (total, soft-irrelevant, stake)
+    if action == NATURAL:
+        if hole is None:
+            hole = draw()
+        dealer_bj = total_of(up + hole + 2, 0 in (up, hole))[0] == 21
+        return 0.0 if dealer_bj else bj_pay
+    if action == SURRENDER:
+        if hole is None:
+            hole = draw()
+            if total_of(up + hole + 2, 0 in (up, hole))[0] == 21:
+                return -1.0
+        return -0.5
+    if action == SPLIT:
+        for _ in range(2):
+            hands.append(_play_split_hand(rules, result, play, a, draw))
+    else:
+        hands.append(_play_hand(play, a, b, action, draw))
+    if hole is None:
+        hole = draw()
+    hard, aces, cards = up + hole + 2, (up == 0) + (hole == 0), 2
+    dealer_bj = total_of(hard, aces > 0)[0] == 21
+    while True:
+        dealer_total, soft = total_of(hard, aces > 0)
+        if dealer_total > 21 or dealer_stands(dealer_total, soft, h17):
+            break
+        r = draw()
+        hard, aces, cards = hard + r + 1, aces + (r == 0), cards + 1
+    net = 0.0
+    for player_total, stake in hands:
+        if player_total > 21:
+            net -= stake
+        elif dealer_bj:
+            net -= stake  # no hole card: every stake (peek rounds never get here)
+        elif dealer_total > 21 or player_total > dealer_total:
+            net += stake
+        elif player_total < dealer_total:
+            net -= stake
+    return net
+
+
+def _play_hand(play, a: int, b: int, action: str, draw) -> tuple[int, int]:
+    removed = [0] * RANKS
+    removed[a] += 1
+    removed[b] += 1
+    key = _STEP[a] + _STEP[b]
+    hard, aces = a + b + 2, (a == 0) + (b == 0)
+    if action == DOUBLE:
+        r = draw()
+        return total_of(hard + r + 1, aces + (r == 0) > 0)[0], 2
+    if action == HIT:
+        r = draw()
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+        return _hit_on(play, -1, key, hard, aces, draw), 1
+    return total_of(hard, aces > 0)[0], 1
+
+
+def _hit_on(play, ctx: int, key: int, hard: int, aces: int, draw) -> int:
+    """Hit while the composition-dependent decision says so; the final total."""
+    hits = play.hits[ctx]
+    while hard <= 21 and hits.get(key, False):
+        r = draw()
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+    return total_of(hard, aces > 0)[0]
+
+
+def _play_split_hand(rules, result, play, x: int, draw) -> tuple[int, int]:
+    y = draw()
+    key = 2 * _STEP[x] + _STEP[y]
+    hard, aces = x + y + 2, (x == 0) + (y == 0)
+    action = result.split_actions[y]
+    if action == DOUBLE:
+        r = draw()
+        return total_of(hard + r + 1, aces + (r == 0) > 0)[0], 2
+    if action == HIT:
+        r = draw()
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+        return _hit_on(play, x, key, hard, aces, draw), 1
+    return total_of(hard, aces > 0)[0], 1

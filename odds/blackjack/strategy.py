@@ -1,0 +1,120 @@
+"""The basic strategy chart: total-dependent decisions derived from the exact EVs.
+
+For each up card, a chart row collects the two-card hands of one total (hard
+or soft, pairs apart) and takes the action with the highest EV summed over
+those hands, each weighted by its probability. Where the best action may be
+unavailable (a double or surrender after the first two cards) the chart gives
+the fallback, chosen the same way between hit and stand ("Dh": double, else
+hit). Hit/stand for hands of three or more cards follows the fallback of the
+hand's total.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from odds.blackjack.dealer import RANK_NAMES, RANKS
+from odds.blackjack.player import (
+    DOUBLE,
+    HIT,
+    NATURAL,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    RoundAnalysis,
+    two_card_total,
+)
+
+#: Up cards in chart order (2 … 10, A).
+UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
+
+
+def _argmax(sums: dict[str, Fraction]) -> str:
+    order = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
+    return max(sums, key=lambda k: (sums[k], -order.index(k)))
+
+
+def build_chart(analysis: RoundAnalysis) -> dict:
+    """The chart: row codes per up card, and the decisions a chart player makes.
+
+    Returns ``{"rows": {(kind, label): {up: code}}, "hit": {(up, total, soft): bool},
+    "first": {(up, a, b): action}, "post_split": {(up, x, y): action}}``.
+    """
+    groups: dict[tuple[int, tuple[str, int]], list] = defaultdict(list)
+    by_total: dict[tuple[int, int, bool], list] = defaultdict(list)
+    for h in analysis.hands:
+        a, b = h.cards
+        total, soft = two_card_total(a, b)
+        if h.best == NATURAL:
+            continue
+        by_total[h.up, total, soft].append(h)
+        if a == b:
+            groups[h.up, ("pair", a)].append(h)
+        else:
+            groups[h.up, ("soft" if soft else "hard", total)].append(h)
+
+    hit: dict[tuple[int, int, bool], bool] = {}
+    for up in range(RANKS):
+        for total in range(4, 22):
+            for soft in (False, True):
+                members = by_total.get((up, total, soft))
+                if not members or total >= 21:
+                    hit[up, total, soft] = total < 17 and not (soft and total >= 19)
+                    if total >= 21:
+                        hit[up, total, soft] = False
+                    continue
+                s = sum((m.probability * m.values[STAND] for m in members), Fraction(0))
+                h_ = sum((m.probability * m.values[HIT] for m in members), Fraction(0))
+                hit[up, total, soft] = h_ > s
+
+    rows: dict[tuple[str, int], dict[int, str]] = defaultdict(dict)
+    first: dict[tuple[int, int, int], str] = {}
+    codes: dict[tuple[int, tuple[str, int]], str] = {}
+    for (up, row), members in groups.items():
+        allowed = set.intersection(*(set(m.values) for m in members))
+        sums = {
+            act: sum((m.probability * m.values[act] for m in members), Fraction(0))
+            for act in allowed
+        }
+        action = _argmax(sums)
+        a0, b0 = members[0].cards
+        total, soft = two_card_total(a0, b0)
+        fallback = HIT if hit[up, total, soft] else STAND
+        code = action
+        if action in (DOUBLE, SURRENDER):
+            second = fallback
+            if action == SURRENDER and SPLIT in sums:
+                rest = {k: v for k, v in sums.items() if k != SURRENDER}
+                if _argmax(rest) == SPLIT:
+                    second = SPLIT
+            code = action + second.lower()
+        rows[row][up] = code
+        codes[up, row] = code
+        for m in members:
+            first[(up, *m.cards)] = action
+    post_split: dict[tuple[int, int, int], str] = {}
+    for up in range(RANKS):
+        for x in range(RANKS):
+            for y in range(RANKS):
+                total, soft = two_card_total(x, y)
+                fallback = HIT if hit[up, total, soft] else STAND
+                code = codes.get((up, ("soft" if soft else "hard", total)), fallback)
+                if total >= 21 or code[0] in (SURRENDER, SPLIT):
+                    code = STAND if total >= 21 else fallback
+                post_split[up, x, y] = code
+    return {"rows": dict(rows), "hit": hit, "first": first, "post_split": post_split}
+
+
+def chart_rows(chart: dict) -> dict[str, list[tuple[str, list[str]]]]:
+    """Markdown-ready rows: ``{"hard": [(label, [code per up in UP_ORDER])], …}``."""
+    out: dict[str, list[tuple[str, list[str]]]] = {"hard": [], "soft": [], "pair": []}
+    for (kind, value), cells in sorted(chart["rows"].items(), key=lambda kv: kv[0]):
+        if kind == "pair":
+            label = f"{RANK_NAMES[value]}-{RANK_NAMES[value]}"
+        elif kind == "soft":
+            label = f"soft {value} (A-{RANK_NAMES[value - 12]})"
+        else:
+            label = f"hard {value}"
+        out[kind].append((label, [cells.get(up, "") for up in UP_ORDER]))
+    return out

@@ -1,0 +1,40 @@
+"""The blackjack report: JSON shape, and paytable validation."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from odds.cli import main
+
+
+def test_json_report_shape(capsys) -> None:
+    assert main(["report", "blackjack", "--decks", "1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (bet,) = data["bets"]
+    assert bet["name"] == "main"
+    assert Fraction(bet["house_edge"]) == -Fraction(bet["ev"])
+    assert sum(Fraction(o["probability"]) for o in bet["outcomes"]) == 1
+    assert sum(Fraction(o["net"]) * Fraction(o["probability"]) for o in bet["outcomes"]) == (
+        Fraction(bet["ev"])
+    )
+    assert next(row["up"] for row in data["dealer"]) == "2"
+    for row in data["dealer"]:
+        assert (
+            sum(Fraction(row[o]) for o in ("17", "18", "19", "20", "21", "bust", "blackjack")) == 1
+        )
+    strategy = data["strategy"]
+    assert Fraction(strategy["house_edge_optimal"]) == Fraction(bet["house_edge"])
+    assert Fraction(strategy["house_edge_chart"]) >= Fraction(strategy["house_edge_optimal"])
+    assert strategy["chart"]["pair"]["A-A"]["6"] == "P"
+    assert len(strategy["hands"]) == 550
+    assert {row["option"] for row in data["rule_options"]} >= {"hole_card = peek", "decks = 8"}
+
+
+def test_bad_paytable_values(capsys) -> None:
+    assert main(["report", "blackjack", "--decks", "9"]) == 2
+    assert "maximum 8" in capsys.readouterr().err
+    assert main(["report", "blackjack", "--set", 'house.double="9-10"']) == 2
+    assert "not one of" in capsys.readouterr().err
+    assert main(["report", "blackjack", "--set", "house.split_hands=5"]) == 2
+    assert "maximum 4" in capsys.readouterr().err
