@@ -6,6 +6,7 @@ non-zero exit; tracebacks are for bugs only.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from enum import StrEnum
@@ -174,6 +175,14 @@ def strength(
         sys.stdout.write(result.text())
 
 
+def _report_text(path: Path) -> str:
+    """The Markdown report of one paytable file (run in a worker process)."""
+    from odds.paytable import load_file
+    from odds.render import to_markdown
+
+    return to_markdown(load_file(path).analysis())
+
+
 @app.command()
 def reports(
     check: Annotated[
@@ -181,13 +190,20 @@ def reports(
     ] = False,
 ) -> None:
     """Regenerate reports/*.md from tables/*.toml (or check that they are fresh)."""
-    from odds.paytable import REPORTS, load_file, table_files
-    from odds.render import to_markdown
+    from concurrent.futures import ProcessPoolExecutor
 
+    from odds.paytable import REPORTS, table_files
+
+    paths = table_files()
+    # Reports are independent; the slowest (blackjack) dominates, so use every core.
+    workers = max(1, min(len(paths), os.cpu_count() or 1))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            texts = list(pool.map(_report_text, paths))
+    else:
+        texts = [_report_text(path) for path in paths]
     stale = []
-    for path in table_files():
-        paytable = load_file(path)
-        text = to_markdown(paytable.analysis())
+    for path, text in zip(paths, texts, strict=True):
         target = REPORTS / f"{path.stem}.md"
         current = target.read_text(encoding="utf-8") if target.exists() else None
         if current == text:

@@ -169,9 +169,10 @@ def _bet_section(bet: Bet, digits: int) -> list[str]:
             f"RTP {percent(s.rtp_debited, digits - 2)} per unit debited "
             f"({fraction_text(bet.debited)} debited per unit staked)"
         )
+    about = "" if bet.sd_is_exact else "≈ "
     facts += [
-        f"variance {decimal(s.variance, digits)}",
-        f"SD {decimal(_sd(bet), digits)}",
+        f"variance {about}{decimal(s.variance, digits)}",
+        f"SD {about}{decimal(_sd(bet), digits)}",
         f"hit frequency {percent(s.hit_frequency, digits - 2)}",
         f"volatility index (90%) {decimal(Fraction(volatility_index(s)), digits)}",
     ]
@@ -205,8 +206,8 @@ def confidence_section(bet: Bet, digits: int) -> list[str]:
     headers = ("rounds", *(f"{_level_text(level)} range" for level in CONFIDENCE_LEVELS))
     return [
         f"Confidence ranges of the observed return (RTP per unit staked) for "
-        f"{bet.title} — normal approximation from the exact SD, RTP ± z · SD / √n, rounds "
-        "independent:",
+        f"{bet.title} — normal approximation from {_sd_source(bet)}, RTP ± z · SD / √n, "
+        "rounds independent:",
         "",
         markdown_table(headers, rows, digits),
         "",
@@ -225,6 +226,7 @@ def bet_json(bet: Bet) -> dict[str, Any]:
         "rtp": fraction_text(s.rtp),
         "rtp_debited": fraction_text(s.rtp_debited),
         "variance": fraction_text(s.variance),
+        "variance_exact": bet.sd_is_exact,
         "sd": float(s.sd),
         "hit_frequency": fraction_text(s.hit_frequency),
         "volatility_index": float(volatility_index(s)),
@@ -242,10 +244,14 @@ def bet_json(bet: Bet) -> dict[str, Any]:
     }
 
 
+def _sd_source(bet: Bet) -> str:
+    return "the exact SD" if bet.sd_is_exact else "the approximate SD (see the note above)"
+
+
 def confidence_json(bet: Bet) -> dict[str, Any]:
     """The ranges as floats (approximations, unlike the fraction strings)."""
     return {
-        "method": "normal approximation from the exact SD: RTP ± z · SD / √rounds",
+        "method": f"normal approximation from {_sd_source(bet)}: RTP ± z · SD / √rounds",
         "ranges": [
             {
                 "rounds": rounds,

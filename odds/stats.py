@@ -57,6 +57,16 @@ class Bet:
             )
 
     @property
+    def sd_is_exact(self) -> bool:
+        """Whether the outcome table is the bet's exact joint distribution.
+
+        When it is, the variance is exact (its square root is printed to the
+        digits shown). A bet whose table merges dependent parts (blackjack's
+        split rounds) overrides this, and reports say its SD is approximate.
+        """
+        return True
+
+    @property
     def debited(self) -> Fraction:
         """Amount debited per unit staked (stake plus withholding)."""
         return 1 + Fraction(self.withholding)

@@ -538,6 +538,11 @@ class RoundBet(Bet):
     choice, so nothing is withheld and a round may lose up to the stakes added.
     """
 
+    @property
+    def sd_is_exact(self) -> bool:
+        """Split rounds are convolved as independent hands: the SD is approximate."""
+        return False
+
     def __post_init__(self) -> None:
         if sum(o.ways for o in self.outcomes) <= 0 or any(o.ways < 0 for o in self.outcomes):
             raise AssertionError(f"bet {self.name}: bad outcome table")
