@@ -252,6 +252,8 @@ def bench(
             start = time.perf_counter()
             slow = case.brute()
             brute_time = time.perf_counter() - start
+            if case.view is not None:
+                fast = case.view(fast)
             agree = fast == slow
             all_agree &= agree
             rows.append(

@@ -22,9 +22,11 @@ of possible deals, exactly.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from itertools import accumulate, combinations_with_replacement, product
 from math import comb, prod
 from operator import itemgetter
@@ -34,6 +36,24 @@ Hand = tuple[int, ...]
 Composition = tuple[int, ...]
 C = TypeVar("C", bound=Hashable)
 E = TypeVar("E", bound=Hashable)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while building large acyclic tables.
+
+    Enumerations allocate hundreds of thousands of tuples and lists that never
+    form reference cycles; the collector would otherwise walk all of them again
+    and again (it made the one-deck Goa Gae showdown ~1.6× slower). Memory is
+    still freed by reference counting.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def hand_weight(counts: Sequence[int], hand: Hand) -> int:
@@ -122,6 +142,7 @@ def orbits(
     return result
 
 
+@paused_gc()
 def joint_class_distribution(
     counts: Sequence[int],
     size: int,
@@ -239,6 +260,7 @@ class StrengthIndex:
     so no symmetry is assumed (Goa Gae's tie-breaks compare suits).
     """
 
+    @paused_gc()
     def __init__(
         self, counts: Sequence[int], size: int, strength: Callable[[Hand], object]
     ) -> None:
@@ -377,6 +399,7 @@ class HandShowdown(NamedTuple):
     at_least: tuple[int, ...] = ()
 
 
+@paused_gc()
 def showdown(
     counts: Sequence[int],
     size: int,
@@ -423,8 +446,12 @@ def showdown(
             entry = parts.get(part)
             if entry is not None:
                 ranks, prefix = entry
-                weaker += delta * prefix[bisect_left(ranks, r)]
-                not_stronger += delta * prefix[bisect_left(ranks, r + 1)]
+                i = j = bisect_left(ranks, r)
+                # Equal ranks are rare (ties): step over them instead of a second search.
+                while j < len(ranks) and ranks[j] == r:
+                    j += 1
+                weaker += delta * prefix[i]
+                not_stronger += delta * prefix[j]
         stronger = after - not_stronger
         equal = not_stronger - weaker
         if weaker < 0 or equal < 0 or stronger < 0:
@@ -518,6 +545,7 @@ def _removal_template(
 S = TypeVar("S", bound=Hashable)
 
 
+@paused_gc()
 def sequential_distribution(
     counts: Sequence[int],
     size: int,
