@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from odds.analysis import Analysis
 from odds.cards import parse_cards
+from odds.config import describe, to_plain
 from odds.shoe import Shoe
 
 
@@ -102,6 +103,20 @@ class Game(ABC):
     @abstractmethod
     def settle(self, config: Any, hands: Mapping[str, str], stake: Fraction) -> Settlement:
         """Settle one round given as hand texts per position."""
+
+    def new_analysis(self, config: Any, paytable: str, **fields: Any) -> Analysis:
+        """An :class:`Analysis` with the parts every game fills alike (name, title, rules).
+
+        ``fields`` are the game's own: shoe, deals, counting, bets, tables ….
+        """
+        return Analysis(
+            game=self.name,
+            title=self.title,
+            paytable=paytable,
+            rules=tuple(describe(config)),
+            rules_plain=to_plain(config),
+            **fields,
+        )
 
     def bench_cases(self, config: Any) -> list[BenchCase]:
         """Engine-versus-brute-force timings for ``odds bench``."""

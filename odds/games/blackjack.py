@@ -39,7 +39,7 @@ from odds.blackjack.rules import BlackjackRules
 from odds.blackjack.simulate import SimulationResult, simulate
 from odds.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.cards import Card, hand_text
-from odds.config import describe, option, section, to_plain
+from odds.config import option, section
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions
@@ -198,12 +198,9 @@ class Blackjack(Game):
         notes = [STRATEGY_DEFINITION]
         if approximate:
             notes.append(RESPLIT_NOTE)
-        return Analysis(
-            game=self.name,
-            title=self.title,
-            paytable=paytable,
-            rules=tuple(describe(config)),
-            rules_plain=to_plain(config),
+        return self.new_analysis(
+            config,
+            paytable,
             shoe=f"{shoe.description} ({shoe.size} cards)",
             deals=bet.stats.total,
             counting=(

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from odds.analysis import Analysis, Table
 from odds.bruteforce import brute_force, ordering_factor
 from odds.cards import STANDARD_DECK, Card, Rank, Suit, hand_text, parse_cards
-from odds.config import describe, option, section, to_plain
+from odds.config import option, section
 from odds.engine import Hand, HandShowdown, StrengthIndex, deal_count, hands, showdown
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
@@ -769,12 +769,9 @@ class GoaGae(Game):
         category_table = _category_table(table, hand_ways)
         strength_table = _strength_table(table)
         classes = {row[0]: row[1] for row in strength_table.rows if row[0] != "Total"}
-        return Analysis(
-            game=self.name,
-            title=self.title,
-            paytable=paytable,
-            rules=tuple(describe(config)),
-            rules_plain=to_plain(config),
+        return self.new_analysis(
+            config,
+            paytable,
             shoe=f"{shoe.description} ({shoe.size} cards)",
             deals=deals,
             counting=(

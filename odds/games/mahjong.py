@@ -20,7 +20,6 @@ from typing import Any
 
 from odds.analysis import Analysis, Table
 from odds.bruteforce import brute_force, ordering_factor
-from odds.config import describe, to_plain
 from odds.engine import (
     Hand,
     class_distribution,
@@ -192,12 +191,9 @@ class Mahjong28(Game):
         ordered = [info.label for info in sorted(set(infos.values()), key=_order_key)]
         hand_classes = {label: labels[label] for label in dict.fromkeys(ordered) if label in labels}
         hands = deal_count(shoe.counts, (2,))
-        return Analysis(
-            game=self.name,
-            title=self.title,
-            paytable=paytable,
-            rules=tuple(describe(config)),
-            rules_plain=to_plain(config),
+        return self.new_analysis(
+            config,
+            paytable,
             shoe=shoe.description,
             deals=deals,
             counting=(

@@ -17,7 +17,7 @@ from typing import Any
 from odds.analysis import Analysis, Table
 from odds.bruteforce import brute_force, ordering_factor
 from odds.cards import Card, Rank, hand_text, parse_cards, suit_symmetries
-from odds.config import describe, option, section, to_plain
+from odds.config import option, section
 from odds.engine import (
     Hand,
     class_distribution,
@@ -381,12 +381,9 @@ class PokDeng(Game):
         by_label: dict[str, int] = {}
         for hand, count in sorted(classes.items(), reverse=True):
             by_label[class_label(hand)] = by_label.get(class_label(hand), 0) + count
-        return Analysis(
-            game=self.name,
-            title=self.title,
-            paytable=paytable,
-            rules=tuple(describe(config)),
-            rules_plain=to_plain(config),
+        return self.new_analysis(
+            config,
+            paytable,
             shoe=f"{shoe.description} ({shoe.size} cards)",
             deals=deals,
             counting=(
