@@ -39,10 +39,10 @@ from odds.blackjack.rules import BlackjackRules
 from odds.blackjack.simulate import SimulationResult, simulate
 from odds.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.cards import Card, hand_text
-from odds.config import option, section
+from odds.config import section
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
-from odds.games.cardshoe import CardShoeOptions
+from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.numbers import fraction_text, percent
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -52,7 +52,7 @@ from odds.stats import Bet, Outcome
 class BlackjackShoe(CardShoeOptions):
     """Eight decks by default (the live-casino default of RULES.md §4)."""
 
-    decks: int = option(8, "Number of 52-card decks in the shoe.", minimum=1, maximum=8)
+    decks: int = decks_option(8)
 
 
 @dataclass(frozen=True)

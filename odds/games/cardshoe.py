@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from odds.cards import Card, card_shoe
 from odds.config import option
 from odds.shoe import Shoe
 
 
+def decks_option(default: int) -> Any:
+    """The ``decks`` option (1–8 standard decks); games differ only in the default."""
+    return option(default, "Number of 52-card decks in the shoe.", minimum=1, maximum=8)
+
+
 @dataclass(frozen=True)
 class CardShoeOptions:
     """Which cards are in the shoe. Subclasses change the default number of decks."""
 
-    decks: int = option(8, "Number of 52-card decks in the shoe.", minimum=1, maximum=8)
+    decks: int = decks_option(8)
     removed: tuple[str, ...] = option(
         (), "Cards already dealt and out of the shoe (a partly dealt shoe)."
     )

@@ -27,7 +27,7 @@ from odds.config import option, section
 from odds.engine import Hand, HandShowdown, StrengthIndex, deal_count, hands, showdown
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
-from odds.games.cardshoe import CardShoeOptions
+from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.numbers import fraction_text, payout_ratio
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -42,7 +42,7 @@ HAND_SIZE = 3
 class GoaGaeShoe(CardShoeOptions):
     """One deck by default."""
 
-    decks: int = option(1, "Number of 52-card decks in the shoe.", minimum=1, maximum=8)
+    decks: int = decks_option(1)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from odds.engine import (
 )
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
-from odds.games.cardshoe import CardShoeOptions
+from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
 
@@ -39,7 +39,7 @@ from odds.stats import Bet, Outcome
 class PokDengShoe(CardShoeOptions):
     """Eight decks by default."""
 
-    decks: int = option(8, "Number of 52-card decks in the shoe.", minimum=1, maximum=8)
+    decks: int = decks_option(8)
 
 
 @dataclass(frozen=True)
