@@ -1,6 +1,6 @@
 """A second, plain implementation of the Mahjong 2-8 rules (RULES.md §1), for tests.
 
-It shares nothing with ``odds.games.mahjong_rules`` except the option
+It shares nothing with ``odds.games.mahjong.rules`` except the option
 dataclasses it reads: tiles are plain code strings, the order is spelled out
 as nested comparisons, and every bet is settled from the rule book's words.
 """

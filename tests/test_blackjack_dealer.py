@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from odds.blackjack.dealer import (
+from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
     dealer_numerators,

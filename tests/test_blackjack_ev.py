@@ -7,9 +7,9 @@ from functools import cache
 
 import pytest
 
-from odds.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
-from odds.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, analyse_round, key_of
-from odds.blackjack.rules import BlackjackRules
+from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
+from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, analyse_round, key_of
+from odds.games.blackjack.rules import BlackjackRules
 
 ONE_DECK = (4,) * 9 + (16,)
 EIGHT_DECKS = (32,) * 9 + (128,)

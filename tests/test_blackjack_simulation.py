@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from odds.blackjack.player import analyse_round
-from odds.blackjack.rules import BlackjackRules
-from odds.blackjack.simulate import simulate
 from odds.cli import main
+from odds.games.blackjack.player import analyse_round
+from odds.games.blackjack.rules import BlackjackRules
+from odds.games.blackjack.simulate import simulate
 
 
 def test_simulation_interval_contains_the_exact_ev() -> None:

@@ -13,7 +13,7 @@ from odds.cards import parse_cards
 from odds.cli import main
 from odds.config import build
 from odds.engine import hands
-from odds.games.goa_gae import (
+from odds.games.goa_gae.game import (
     GoaGaeConfig,
     GoaGaeRules,
     Ranking,
@@ -253,7 +253,7 @@ def test_bonus_paytable_outcomes_and_symmetry() -> None:
 
 def test_bonus_table_against_brute_force() -> None:
     """Bet events (dealer bonus split by category) equal the plain enumerator's."""
-    from odds.games.goa_gae import brute_event_ways, reduced_shoe
+    from odds.games.goa_gae.game import brute_event_ways, reduced_shoe
 
     config = load("goa-gae-bonus").config
     from odds.cards import Rank, Suit

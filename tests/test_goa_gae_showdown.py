@@ -16,7 +16,7 @@ import pytest
 from odds.cards import Card, Rank, Suit
 from odds.config import build
 from odds.engine import showdown
-from odds.games.goa_gae import GoaGaeConfig, compute_showdown, reduced_shoe
+from odds.games.goa_gae.game import GoaGaeConfig, compute_showdown, reduced_shoe
 
 TRIPLES = [2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 3]  # weakest first
 

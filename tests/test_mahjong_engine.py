@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from odds.bruteforce import brute_force, ordered_deals, ordering_factor
 from odds.cli import main
 from odds.engine import deal_count, sequential_distribution
-from odds.games.mahjong import Mahjong28
-from odds.games.mahjong_rules import bet_rules
+from odds.games.mahjong.game import Mahjong28
+from odds.games.mahjong.rules import bet_rules
 from odds.paytable import load, load_file, table_files
 from odds.stats import sqrt_decimal
 

@@ -15,7 +15,7 @@ from reference_pok_deng import pair_net, player_net, special, value
 from odds.bruteforce import brute_force, ordering_factor
 from odds.cards import STANDARD_DECK, Card, Rank, Suit, card_shoe
 from odds.engine import deal_count, joint_class_distribution
-from odds.games.pok_deng import (
+from odds.games.pok_deng.game import (
     PAIR_EVENTS,
     PLAYER_EVENTS,
     PokDeng,
@@ -100,7 +100,7 @@ def test_settlement_matches_reference_for_every_class_pair(raw_total, override):
     samples: dict[object, tuple[Card, Card]] = {}
     for a, b in combinations_with_replacement(STANDARD_DECK, 2):
         samples.setdefault(classify(a, b), (a, b))
-    from odds.games.pok_deng import settle_player
+    from odds.games.pok_deng.game import settle_player
 
     for banker in samples.values():
         for player in samples.values():

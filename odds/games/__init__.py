@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from odds.errors import OddsError
 from odds.games.base import Game
-from odds.games.blackjack import Blackjack
-from odds.games.goa_gae import GoaGae
-from odds.games.mahjong import Mahjong28
-from odds.games.pok_deng import PokDeng
+from odds.games.blackjack.game import Blackjack
+from odds.games.goa_gae.game import GoaGae
+from odds.games.mahjong.game import Mahjong28
+from odds.games.pok_deng.game import PokDeng
 
 GAMES: dict[str, Game] = {
     game.name: game for game in (PokDeng(), Mahjong28(), GoaGae(), Blackjack())

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from odds.blackjack.dealer import RANK_NAMES, RANKS
-from odds.blackjack.player import (
+from odds.games.blackjack.dealer import RANK_NAMES, RANKS
+from odds.games.blackjack.player import (
     DOUBLE,
     HIT,
     NATURAL,

@@ -42,7 +42,8 @@ from functools import cache, lru_cache
 from math import comb
 from operator import le, mul
 
-from odds.blackjack.dealer import (
+from odds.errors import OddsError
+from odds.games.blackjack.dealer import (
     BLACKJACK,
     RANKS,
     Counts,
@@ -52,8 +53,7 @@ from odds.blackjack.dealer import (
     plan,
     total_of,
 )
-from odds.blackjack.rules import BlackjackRules
-from odds.errors import OddsError
+from odds.games.blackjack.rules import BlackjackRules
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = "S", "H", "D", "P", "R", "BJ"
 ACTION_NAMES = {

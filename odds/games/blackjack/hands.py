@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from odds.blackjack.dealer import RANK_NAMES, dealer_stands, total_of
-from odds.blackjack.rules import BlackjackRules
 from odds.cards import Card, Rank, hand_text, parse_cards, split_tokens
 from odds.errors import OddsError
+from odds.games.blackjack.dealer import RANK_NAMES, dealer_stands, total_of
+from odds.games.blackjack.rules import BlackjackRules
 
 ACTION_WORDS = {
     "hit": "hit",

@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass
 from math import sqrt
 
-from odds.blackjack.dealer import RANKS, dealer_stands, total_of
-from odds.blackjack.player import (
+from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
+from odds.games.blackjack.player import (
     _STEP,
     DOUBLE,
     HIT,

@@ -1,6 +1,6 @@
 """Mahjong 2-8 tiles ("Er Ba Gang", RULES.md §1): the game, its report and settlement.
 
-The rules (options, ranking, bet events) are in :mod:`odds.games.mahjong_rules`;
+The rules (options, ranking, bet events) are in :mod:`odds.games.mahjong.rules`;
 the counting is :mod:`odds.engine`'s. This module asks the engine for
 
 * the joint distribution of (position's hand, banker's hand) with tile
@@ -31,7 +31,7 @@ from odds.engine import (
 from odds.engine import hands as engine_hands
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
-from odds.games.mahjong_rules import (
+from odds.games.mahjong.rules import (
     BetRule,
     HandInfo,
     MahjongConfig,

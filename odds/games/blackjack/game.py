@@ -16,8 +16,12 @@ from math import lcm
 from typing import Any
 
 from odds.analysis import Analysis, Table
-from odds.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS, dealer_probabilities_reference
-from odds.blackjack.hands import (
+from odds.cards import Card, hand_text
+from odds.config import section
+from odds.errors import OddsError
+from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS, dealer_probabilities_reference
+from odds.games.blackjack.hands import (
     LOSE_LABEL,
     NATURAL_PUSH,
     NATURAL_WIN,
@@ -27,7 +31,7 @@ from odds.blackjack.hands import (
     single_label,
     split_label,
 )
-from odds.blackjack.player import (
+from odds.games.blackjack.player import (
     ACTION_NAMES,
     NATURAL,
     SPLIT,
@@ -35,13 +39,9 @@ from odds.blackjack.player import (
     analyse_round,
     family,
 )
-from odds.blackjack.rules import BlackjackRules
-from odds.blackjack.simulate import SimulationResult, simulate
-from odds.blackjack.strategy import UP_ORDER, build_chart, chart_rows
-from odds.cards import Card, hand_text
-from odds.config import section
-from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.blackjack.rules import BlackjackRules
+from odds.games.blackjack.simulate import SimulationResult, simulate
+from odds.games.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.numbers import fraction_text, percent
 from odds.shoe import Shoe
@@ -464,7 +464,7 @@ def _fresh(counts: tuple[int, ...], rules: BlackjackRules):
     """The optimal house edge from a cold cache (dealer numerators included)."""
 
     def run() -> str:
-        from odds.blackjack import player
+        from odds.games.blackjack import player
 
         player._FAMILIES.clear()
         return percent(-analyse_round(counts, rules).ev, 6)
@@ -473,7 +473,7 @@ def _fresh(counts: tuple[int, ...], rules: BlackjackRules):
 
 
 def _dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
-    from odds.blackjack.dealer import dealer_probabilities
+    from odds.games.blackjack.dealer import dealer_probabilities
 
     result = {}
     for u in range(RANKS):

@@ -1,0 +1,1 @@
+"""Goa Gae (Kao Gae, "9K"): three cards each, one position against the dealer."""

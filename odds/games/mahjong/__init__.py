@@ -1,0 +1,1 @@
+"""Mahjong 2-8 tiles ("Er Ba Gang"): two tiles each, every position against the banker."""
