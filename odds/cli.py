@@ -165,10 +165,10 @@ def strength(
     import json
 
     paytable = load_paytable(game, decks, settings)
-    method = getattr(paytable.game, "strength", None)
-    if method is None:
+    feature = paytable.game.strength
+    if feature is None:
         raise OddsError(f"{paytable.game.name} has no strength command")
-    result = method(paytable.config, hand, opponents, trials, seed)
+    result = feature.strength(paytable.config, hand, opponents, trials, seed)
     if format is SettleFormat.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -287,11 +287,11 @@ def crosscheck(
 ) -> None:
     """Cross-check: simulate the analysed strategy and compare with the exact return."""
     paytable = load_paytable(game, decks, settings)
-    run = getattr(paytable.game, "simulate", None)
-    if run is None:
+    feature = paytable.game.crosscheck
+    if feature is None:
         raise OddsError(f"{paytable.game.name} has no simulation")
-    result = run(paytable.config, rounds, seed)
-    exact = float(paytable.game.exact_ev(paytable.config))
+    result = feature.simulate(paytable.config, rounds, seed)
+    exact = float(feature.exact_ev(paytable.config))
     low, high = result.interval
     inside = "inside" if result.contains(exact) else "OUTSIDE"
     typer.echo(

@@ -6,12 +6,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from odds.analysis import Analysis
 from odds.cards import parse_cards
 from odds.config import describe, to_plain
+from odds.games.features import CrosscheckFeature, StrengthFeature
 from odds.shoe import Shoe
+
+ConfigT = TypeVar("ConfigT")
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class BenchCase:
     view: Callable[[Any], Any] | None = None
 
 
-class Game(ABC):
+class Game(ABC, Generic[ConfigT]):
     """A game: its name, its paytable schema and its rules.
 
     ``config_type`` is a dataclass whose fields are paytable sections (see
@@ -85,26 +88,35 @@ class Game(ABC):
     cards or tiles each position receives in a showdown game (0 for a drawing
     game such as blackjack, where hands grow); tools that deal or read whole
     rounds (simulated logs, audits) use it.
+
+    Optional features are declared, not probed: a game that offers one sets
+    the attribute to a feature object (see :mod:`odds.games.features`), the
+    others leave it ``None``.
     """
 
     name: ClassVar[str]
     title: ClassVar[str]
-    config_type: ClassVar[type]
+    config_type: type[ConfigT]
     positions: ClassVar[tuple[str, ...]]
     hand_size: ClassVar[int] = 0
 
-    def validate(self, config: Any) -> None:  # noqa: B027 - optional hook
+    #: ``odds strength``: one hand's chance against the dealer.
+    strength: StrengthFeature[ConfigT] | None = None
+    #: ``odds crosscheck``: a seeded simulation against the exact EV.
+    crosscheck: CrosscheckFeature[ConfigT] | None = None
+
+    def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""
 
     @abstractmethod
-    def analyse(self, config: Any, paytable: str) -> Analysis:
+    def analyse(self, config: ConfigT, paytable: str) -> Analysis:
         """The exact analysis of every bet of one paytable."""
 
     @abstractmethod
-    def settle(self, config: Any, hands: Mapping[str, str], stake: Fraction) -> Settlement:
+    def settle(self, config: ConfigT, hands: Mapping[str, str], stake: Fraction) -> Settlement:
         """Settle one round given as hand texts per position."""
 
-    def new_analysis(self, config: Any, paytable: str, **fields: Any) -> Analysis:
+    def new_analysis(self, config: ConfigT, paytable: str, **fields: Any) -> Analysis:
         """An :class:`Analysis` with the parts every game fills alike (name, title, rules).
 
         ``fields`` are the game's own: shoe, deals, counting, bets, tables ….
@@ -118,13 +130,13 @@ class Game(ABC):
             **fields,
         )
 
-    def bench_cases(self, config: Any) -> list[BenchCase]:
+    def bench_cases(self, config: ConfigT) -> list[BenchCase]:
         """Engine-versus-brute-force timings for ``odds bench``."""
         return []
 
     # -- hooks for tools that read or deal whole rounds (odds audit, odds simulate) --
 
-    def shoe(self, config: Any) -> Shoe[Any]:
+    def shoe(self, config: ConfigT) -> Shoe[Any]:
         """The composition one round is dealt from.
 
         Default: the ``[shoe]`` section's ``build()`` (every card game's
@@ -133,7 +145,7 @@ class Game(ABC):
         """
         return config.shoe.build()
 
-    def parse_hand(self, config: Any, text: str) -> tuple[Any, ...]:
+    def parse_hand(self, config: ConfigT, text: str) -> tuple[Any, ...]:
         """One position's hand as written in a log, as shoe types.
 
         Default: cards (``Kh 9h``); a tile game overrides this with its tile parser.

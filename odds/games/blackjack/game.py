@@ -43,6 +43,7 @@ from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.simulate import SimulationResult, simulate
 from odds.games.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.games.features import CrosscheckFeature
 from odds.numbers import fraction_text, percent
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -159,7 +160,19 @@ def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
 
-class Blackjack(Game):
+class BlackjackCrosscheck(CrosscheckFeature[BlackjackConfig]):
+    """``odds crosscheck``: the seeded simulation of optimal play against its exact EV."""
+
+    def exact_ev(self, config: BlackjackConfig) -> Fraction:
+        """EV per round of optimal play (what ``simulate`` must reproduce)."""
+        return analyse_round(rank_counts(config.shoe.build()), config.house).ev
+
+    def simulate(self, config: BlackjackConfig, rounds: int, seed: int) -> SimulationResult:
+        counts = rank_counts(config.shoe.build())
+        return simulate(analyse_round(counts, config.house), rounds, seed)
+
+
+class Blackjack(Game[BlackjackConfig]):
     """Blackjack against the dealer, one player position, off the top of a full shoe."""
 
     name = "blackjack"
@@ -167,6 +180,7 @@ class Blackjack(Game):
     config_type = BlackjackConfig
     positions = ("player", "dealer", "actions")
     hand_size = 0
+    crosscheck = BlackjackCrosscheck()
 
     def validate(self, config: BlackjackConfig) -> None:
         counts = rank_counts(config.shoe.build())
@@ -423,14 +437,6 @@ class Blackjack(Game):
         return Settlement(tuple(settled_hands), (bet,))
 
     # -- checks and timings ---------------------------------------------------------
-
-    def exact_ev(self, config: BlackjackConfig) -> Fraction:
-        """EV per round of optimal play (what ``simulate`` must reproduce)."""
-        return analyse_round(rank_counts(config.shoe.build()), config.house).ev
-
-    def simulate(self, config: BlackjackConfig, rounds: int, seed: int) -> SimulationResult:
-        counts = rank_counts(config.shoe.build())
-        return simulate(analyse_round(counts, config.house), rounds, seed)
 
     def bench_cases(self, config: BlackjackConfig) -> list[BenchCase]:
         cases = []

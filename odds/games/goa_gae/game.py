@@ -28,6 +28,7 @@ from odds.engine import Hand, HandShowdown, StrengthIndex, deal_count, hands, sh
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.games.features import StrengthFeature
 from odds.numbers import fraction_text, payout_ratio
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -554,7 +555,7 @@ class StrengthResult:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "game": GoaGae.name,
+            "game": "goa-gae",
             "hand": self.hand,
             "hand_class": self.hand_class,
             "shoe": self.shoe,
@@ -723,7 +724,16 @@ def three_cards(text: str | None, position: str) -> tuple[Card, ...]:
 # The game
 
 
-class GoaGae(Game):
+class GoaGaeStrength(StrengthFeature[GoaGaeConfig]):
+    """``odds strength``: see :func:`hand_strength`."""
+
+    def strength(
+        self, config: GoaGaeConfig, hand: str, opponents: int, trials: int, seed: int
+    ) -> StrengthResult:
+        return hand_strength(config, hand, opponents, trials, seed)
+
+
+class GoaGae(Game[GoaGaeConfig]):
     """Goa Gae: three cards each, one position against the dealer."""
 
     name = "goa-gae"
@@ -731,6 +741,7 @@ class GoaGae(Game):
     config_type = GoaGaeConfig
     positions = ("dealer", "player")
     hand_size = HAND_SIZE
+    strength = GoaGaeStrength()
 
     def validate(self, config: GoaGaeConfig) -> None:
         p = config.payouts
@@ -822,12 +833,6 @@ class GoaGae(Game):
                 ),
             ),
         )
-
-    def strength(
-        self, config: GoaGaeConfig, text: str, opponents: int, trials: int, seed: int
-    ) -> StrengthResult:
-        """``odds strength``: see :func:`hand_strength`."""
-        return hand_strength(config, text, opponents, trials, seed)
 
     def bench_cases(self, config: GoaGaeConfig) -> list[BenchCase]:
         return bench_cases(config)

@@ -50,7 +50,7 @@ from odds.stats import Bet, BetStats, Outcome, sqrt_decimal
 from odds.tiles import Tile, parse_tiles, tiles_text
 
 
-class Mahjong28(Game):
+class Mahjong28(Game[MahjongConfig]):
     """Mahjong 2-8 tiles: two tiles each, every position against the banker on its own."""
 
     name = "mahjong-28"

@@ -283,7 +283,7 @@ def settle_pair(cards: tuple[Card, Card]) -> str:
 # The game
 
 
-class PokDeng(Game):
+class PokDeng(Game[PokDengConfig]):
     """Pok Deng: two cards each, one position against the Banker."""
 
     name = "pok-deng"
