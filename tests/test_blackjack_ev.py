@@ -8,7 +8,8 @@ from functools import cache
 import pytest
 
 from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, analyse_round, key_of
+from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, key_of
+from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
 
 ONE_DECK = (4,) * 9 + (16,)
