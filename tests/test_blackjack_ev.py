@@ -183,3 +183,26 @@ def test_split_matches_an_independent_recursion() -> None:
 
 def test_composition_keys_are_additive() -> None:
     assert key_of((1, 0, 0, 0, 0, 0, 0, 0, 0, 2)) == _STEP[0] + 2 * _STEP[9]
+
+
+def test_values_given_no_dealer_blackjack() -> None:
+    """The published convention under a peek: surrender is exactly −½, nothing is worse."""
+    rules = BlackjackRules(hole_card="peek", surrender=True, double_after_split=True)
+    analysis = analyse_round(ONE_DECK, rules)
+    checked = 0
+    for hand in analysis.hands:
+        given = hand.values_given_no_dealer_blackjack
+        assert given is not None
+        p = hand.p_dealer_blackjack
+        if "BJ" in given:
+            assert given["BJ"] == rules.blackjack_payout
+            continue
+        assert given["R"] == Fraction(-1, 2)
+        assert given[hand.best] >= Fraction(-1, 2)
+        for action, value in hand.values.items():
+            assert value == given[action] * (1 - p) - p  # the unconditional value back
+        checked += p > 0
+    assert checked == 2 * 54  # against A and 10, every hand but the natural
+    assert (
+        analyse_round(ONE_DECK, BlackjackRules()).hands[0].values_given_no_dealer_blackjack is None
+    )

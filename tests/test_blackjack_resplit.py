@@ -266,3 +266,33 @@ def test_resplits_equal_the_enumerated_split_tree(shoe, up, pair, rules) -> None
     for limit, value in fast.items():
         assert value == brute.round(limit), limit
     assert len(fast) == rules.split_limit(pair) - 1
+
+
+def test_resplitting_never_lowers_a_value() -> None:
+    """Split once ≤ three hands ≤ four hands ≤ four hands resplitting aces, hand by hand."""
+    shoe = (4,) * 9 + (16,)
+    limits = (
+        BlackjackRules(hole_card="peek", double_after_split=True),
+        BlackjackRules(hole_card="peek", double_after_split=True, split_hands=3),
+        BlackjackRules(hole_card="peek", double_after_split=True, split_hands=4),
+        BlackjackRules(hole_card="peek", double_after_split=True, split_hands=4, resplit_aces=True),
+    )
+    analyses = [analyse_round(shoe, rules) for rules in limits]
+    for fewer, more in zip(analyses, analyses[1:], strict=False):
+        assert fewer.ev <= more.ev
+        for h in fewer.hands:
+            if h.split is not None:
+                assert h.values["P"] <= more.hand(*h.cards, h.up).values["P"]
+    assert analyses[0].ev < analyses[2].ev < analyses[3].ev  # and resplits are worth something
+
+
+def test_split_rounds_keep_the_exact_mean() -> None:
+    """The outcome table's split rounds: probabilities add up to 1, the mean is the exact value."""
+    for peek in ("none", "peek"):
+        rules = BlackjackRules(
+            split_hands=4, resplit_aces=True, double_after_split=True, hole_card=peek
+        )
+        analysis = analyse_round(SMALL, rules, distributions=True)
+        for h in analysis.hands:
+            assert sum(h.distribution.values()) == 1
+            assert sum(net * p for net, p in h.distribution.items()) == h.ev
