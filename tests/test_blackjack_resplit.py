@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from itertools import pairwise
 
 import pytest
 
@@ -278,7 +279,7 @@ def test_resplitting_never_lowers_a_value() -> None:
         BlackjackRules(hole_card="peek", double_after_split=True, split_hands=4, resplit_aces=True),
     )
     analyses = [analyse_round(shoe, rules) for rules in limits]
-    for fewer, more in zip(analyses, analyses[1:], strict=False):
+    for fewer, more in pairwise(analyses):
         assert fewer.ev <= more.ev
         for h in fewer.hands:
             if h.split is not None:
