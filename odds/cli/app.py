@@ -51,7 +51,7 @@ _plain_usage_names()
 
 def _version(value: bool) -> None:
     if value:
-        from odds import __version__
+        from odds.version import __version__
 
         typer.echo(f"odds {__version__}")
         raise typer.Exit()
