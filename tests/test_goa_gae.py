@@ -364,6 +364,8 @@ def test_strength_simulation_is_labelled_and_seeded(capsys: pytest.CaptureFixtur
         (["settle", "goa-gae", "--dealer", "Kh Qd Js 2c", "--player", "9c 9d 9h"], "three cards"),
         (["settle", "goa-gae", "--dealer", "Kh Qd Js", "--player", "Kh 9d 9h"], "cannot hold"),
         (["settle", "goa-gae", "--dealer", "Kh Qd Js"], "missing --player"),
+        (["settle", "goa-gae", "--dealer", "Kh Qd", "--player", "9c 9d 9h"], "--dealer must be"),
+        (["strength", "goa-gae", ""], "missing HAND (three cards"),  # no --hand option exists
         (["settle", "goa-gae", "--banker", "Kh Qd Js", "--player", "9c 9d 9h"], "no --banker"),
     ],
 )
