@@ -34,7 +34,7 @@ actions exactly as the conditional expectation does, and the round adds
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import le, mul
@@ -45,6 +45,7 @@ from odds.games.blackjack.dealer import (
     RANKS,
     Counts,
     DealerPlan,
+    RemovalTree,
     dealer_numerators,
     falling,
     plan,
@@ -142,7 +143,7 @@ class UpCard:
             )
             for (t, peek) in _WEIGHTS
         }
-        self._ensured: set[int] = set()
+        self._ensured: set[RemovalTree] = set()
         self._prepared: dict[int, list[tuple]] = {}
         self._index: dict[int, dict[int, tuple]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
@@ -151,41 +152,33 @@ class UpCard:
     def _fits(self, r: Counts) -> bool:
         return all(c <= self.n[i] for i, c in enumerate(r))
 
-    def ensure(self, removed: tuple[tuple[Counts, int], ...]) -> None:
-        """Dealer numerators for the ``(multiset, key)`` pairs not seen yet (once per set)."""
-        if id(removed) in self._ensured:
+    def ensure(self, pairs: Sequence[tuple[Counts, int]], tree: RemovalTree | None = None) -> None:
+        """Dealer numerators for the ``(multiset, key)`` pairs not computed yet.
+
+        ``tree`` (optional) is the pairs' prefix tree, built once and shared by
+        every up card and shoe; multisets the shoe cannot hold are skipped.
+        """
+        shared = tree is not None
+        if shared and tree in self._ensured:
             return
-        lowest = min(self.n)
-        missing = [
-            r
-            for r, key in removed
-            if key not in self._packed and (max(r) <= lowest or self._fits(r))
-        ]
+        missing = [(r, key) for r, key in pairs if key not in self._packed]
         if missing:
+            if tree is None or 2 * len(missing) < len(pairs):
+                tree = RemovalTree(r for r, _ in missing)
             plan_ = self.plan
             mask = (1 << plan_.lane_bits) - 1
             denominators = [plan_.denominator(s) for s in range(self.smax + 1)]
-            keys = dict(removed)
-            for r, value in dealer_numerators(plan_, missing).items():
+            numerators = dealer_numerators(plan_, tree)
+            for r, key in missing:
+                value = numerators.get(r)
+                if value is None:
+                    continue
                 # 2^bits ≡ 1 (mod 2^bits − 1): the residue is the sum of the lanes.
                 if value % mask != denominators[sum(r)]:
                     raise AssertionError("dealer probabilities do not add up to 1")
-                self._packed[keys[r]] = value
-        self._ensured.add(id(removed))
-
-    def ensure_pairs(self, pairs: Iterable[tuple[Counts, int]]) -> None:
-        """Dealer numerators for ``(multiset, key)`` pairs not computed yet (each must fit)."""
-        missing = {key: r for r, key in pairs if key not in self._packed}
-        if not missing:
-            return
-        plan_ = self.plan
-        mask = (1 << plan_.lane_bits) - 1
-        numerators = dealer_numerators(plan_, missing.values())
-        for key, r in missing.items():
-            value = numerators[r]
-            if value % mask != plan_.denominator(sum(r)):
-                raise AssertionError("dealer probabilities do not add up to 1")
-            self._packed[key] = value
+                self._packed[key] = value
+        if shared:  # a set shared for the whole process: remember it is done
+            self._ensured.add(tree)
 
     def lanes(self, key: int) -> tuple[int, ...]:
         found = self._lanes.get(key)
@@ -195,6 +188,11 @@ class UpCard:
 
     def packed(self, key: int) -> int:
         return self._packed[key]
+
+    @property
+    def packed_table(self) -> dict[int, int]:
+        """Packed dealer numerators by composition key (see :meth:`ensure`)."""
+        return self._packed
 
     def prepared(self, ctx: int) -> list[tuple]:
         """The context's hands this shoe can hold (see :meth:`Family.prepared`)."""
@@ -213,6 +211,10 @@ class UpCard:
     def entry(self, ctx: int, key: int) -> tuple:
         self.prepared(ctx)
         return self._index[ctx][key]
+
+    def index(self, ctx: int) -> dict[int, tuple]:
+        """The context's hands this shoe can hold, by key (after :meth:`prepared`)."""
+        return self._index[ctx]
 
     def holds(self, ctx: int, key: int) -> bool:
         """Whether the shoe (after the up card) can hold the context's hand ``key``."""
@@ -475,24 +477,47 @@ class Play:
     # -- the bottom-up pass -------------------------------------------------
 
     def context(self, ctx: int) -> dict[int, int]:
-        """Best hit/stand value of every hand of the context (computed once)."""
+        """Best hit/stand value of every hand of the context (computed once).
+
+        The hot loop of the engine: :meth:`stand`, :meth:`_hit_sum` and
+        :meth:`_busts` inlined, with the up card's constants bound locally.
+        """
         found = self.best.get(ctx)
         if found is not None:
             return found
+        u = self.u
         best: dict[int, int] = {}
         hit_values: dict[int, int] = {}
         hits: dict[int, bool] = {}
         chart = self.chart
-        stand_of = self.stand
-        busts = self._busts
-        hit_sum = self._hit_sum
-        for entry in self.u.prepared(ctx):
-            key, s, total, soft = entry[0], entry[1], entry[2], entry[3]
-            stand = stand_of(key, s, total)
+        packed, q = u.packed_table, u.modulus
+        masks = {t: u.masks[max(t, 4), self.peek] for t in range(2, 22)}
+        stand_scale, scale = u.stand_scale, u.scale
+        up, get = u.up, best.get
+        peek_bj = u.blackjack_rank if self.peek else None
+        for key, s, total, soft, kids, weights, position, bust_w, bust_ranks, removed in u.prepared(
+            ctx
+        ):
+            p = packed[key]
+            lose, _, win = masks[total]
+            stand = ((p & win) % q - (p & lose) % q) * stand_scale[s]
             if total >= 21:
                 best[key] = stand
                 continue
-            hit = hit_sum(best, entry) - busts(s, entry[7], entry[8], entry[9])
+            hit = sum(map(mul, weights, map(get, kids, _ZEROS)))
+            j = position[up]
+            if j >= 0:
+                hit -= get(kids[j], 0)
+            if up in bust_ranks:
+                bust_w -= 1
+            if bust_w:
+                if peek_bj is None:
+                    hit -= bust_w * scale[s + 1]
+                else:
+                    left = u.size - s - 1
+                    bj_left = u.n[peek_bj] - removed[peek_bj]
+                    avoid = (left - bj_left) * bust_w + (bj_left if peek_bj in bust_ranks else 0)
+                    hit -= (scale[s + 1] // left) * avoid
             hit_values[key] = hit
             take = chart[total, soft] if chart is not None else hit > stand
             hits[key] = take

@@ -23,7 +23,7 @@ from functools import lru_cache
 from math import comb
 
 from odds.errors import OddsError
-from odds.games.blackjack.dealer import RANKS, Counts, total_of
+from odds.games.blackjack.dealer import RANKS, Counts, RemovalTree, total_of
 from odds.games.blackjack.player import (
     _STEP,
     DOUBLE,
@@ -40,7 +40,12 @@ from odds.games.blackjack.player import (
     key_of,
 )
 from odds.games.blackjack.rules import BlackjackRules
-from odds.games.blackjack.splits import SplitResult, split_distribution, split_pair
+from odds.games.blackjack.splits import (
+    SplitResult,
+    prepare_resplits,
+    split_distribution,
+    split_pair,
+)
 
 #: Ties (rare, exact) go to the simplest action.
 PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL)
@@ -161,6 +166,8 @@ def analyse_round(
         _ensure_sets(up, rules)
         play = _play(fam, up, rules, chart)
         plays[u] = play
+        if rules.split_hands > 2:
+            prepare_resplits(play, rules, chart)
         for a, b in initial_hands():
             p = deal_probability(counts, a, b, u)
             if p == 0:
@@ -193,8 +200,9 @@ def _play(fam, up: UpCard, rules: BlackjackRules, chart: dict | None) -> Play:
 
 
 @lru_cache(maxsize=2)
-def _reachable(split_aces_one_card: bool) -> tuple[tuple[Counts, int], ...]:
-    """Every removed multiset a round can reach: hands, and split hands plus their pair card."""
+def _reachable(split_aces_one_card: bool) -> tuple[tuple[tuple[Counts, int], ...], RemovalTree]:
+    """Every removed multiset a round can reach (hands, and split hands plus their pair
+    card), with its prefix tree: built once per process, shared by every shoe."""
     hands = [h for h in hand_multisets() if sum(h) >= 2]
     wanted = set(hands)
     for x in range(RANKS):
@@ -202,12 +210,14 @@ def _reachable(split_aces_one_card: bool) -> tuple[tuple[Counts, int], ...]:
             wanted.update(add(add((0,) * RANKS, 0, 2), y) for y in range(RANKS))
         else:
             wanted.update(add(h, x) for h in hands if h[x] >= 1)
-    return tuple((r, key_of(r)) for r in sorted(wanted))
+    tree = RemovalTree(wanted)
+    return tuple((r, key_of(r)) for r in tree.items), tree
 
 
 def _ensure_sets(up: UpCard, rules: BlackjackRules) -> None:
     """Dealer numerators for every composition the play can reach."""
-    up.ensure(_reachable(rules.split_aces_one_card))
+    pairs, tree = _reachable(rules.split_aces_one_card)
+    up.ensure(pairs, tree)
 
 
 def _initial(

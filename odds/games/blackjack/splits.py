@@ -27,6 +27,7 @@ from odds.games.blackjack.resplit import (
     SplitHands,
     falling,
     hands_distribution,
+    max_pair_removals,
     patterns,
     split_value,
 )
@@ -68,6 +69,25 @@ def split_pair(play: Play, rules: BlackjackRules, x: int, chart: dict | None) ->
     return SplitResult(value, actions, best, counts)
 
 
+def prepare_resplits(play: Play, rules: BlackjackRules, chart: dict | None) -> None:
+    """Dealer numerators for every pair's hands with further pair cards out, in one pass.
+
+    One contraction over all of them shares the work their common prefixes
+    allow (:class:`odds.games.blackjack.dealer.RemovalTree`).
+    """
+    u = play.u
+    pairs: list = []
+    for x in range(RANKS):
+        pair_cards = u.n[x] - 2
+        limit = rules.split_limit(x)
+        if pair_cards <= 0 or limit <= 2:
+            continue
+        actions, _ = _post_split_play(play, rules, x, chart)
+        for a in range(1, min(max_pair_removals(limit), pair_cards) + 1):
+            pairs.extend(ShiftedHands(play, x, a, None).needed(actions))
+    u.ensure(pairs)
+
+
 def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Fraction]:
     """The split's value when the pair is always resplit up to ``m`` hands, per ``m``."""
     actions, values = _post_split_play(play, rules, x, None)
@@ -81,7 +101,22 @@ def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Frac
 def _post_split_play(
     play: Play, rules: BlackjackRules, x: int, chart: dict | None
 ) -> tuple[dict[int, str], dict[int, int]]:
-    """Per second card: the post-split action and its value (integers at scale ``D[3]``)."""
+    """Per second card: the post-split action and its value (integers at scale ``D[3]``).
+
+    Kept on the play for every rule set that allows the same post-split actions
+    (a chart's play is its own).
+    """
+    doubles = tuple(t for t in range(4, 22) if rules.may_double(t, after_split=True))
+    memo_key = ("post-split", x, doubles, rules.split_aces_one_card, chart is None)
+    found = play.memo.get(memo_key)
+    if found is None:
+        found = play.memo[memo_key] = _choose_post_split_play(play, rules, x, chart)
+    return found
+
+
+def _choose_post_split_play(
+    play: Play, rules: BlackjackRules, x: int, chart: dict | None
+) -> tuple[dict[int, str], dict[int, int]]:
     u = play.u
     base = [0] * RANKS
     base[x] = 2
@@ -173,6 +208,54 @@ def shifted_values(
     return found
 
 
+def _strategy_leaves(
+    play: Play, x: int, actions: dict[int, str]
+) -> list[tuple[int, tuple[int, ...]]]:
+    """``(key, removed)`` of every split hand the strategy stands on (``a = 0``).
+
+    From every second card: its action, then the first split's hit/stand
+    decisions. Cached on the play (the same for every ``a``).
+    """
+    memo_key = ("leaves", x, tuple(sorted(actions.items())))
+    found = play.memo.get(memo_key)
+    if found is not None:
+        return found
+    u = play.u
+    u.prepared(x)
+    index = u.index(x)
+    key0 = 2 * _STEP[x]
+    leaves: set[int] = set()
+    stack: list[int] = []
+    seen: set[int] = set()
+
+    def kids(key: int) -> list[int]:
+        return [kid for kid in index[key][4] if kid in index]
+
+    hits: dict[int, bool] = {}
+    if HIT in actions.values():
+        play.context(x)
+        hits = play.hits[x]
+    for y, action in actions.items():
+        key = key0 + _STEP[y]
+        if action == STAND:
+            leaves.add(key)
+        elif action == DOUBLE:
+            leaves.update(kids(key))
+        else:
+            stack.extend(kids(key))
+    while stack:
+        key = stack.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        if hits.get(key, False):
+            stack.extend(kids(key))
+        else:
+            leaves.add(key)
+    found = play.memo[memo_key] = [(key, index[key][9]) for key in sorted(leaves)]
+    return found
+
+
 class ShiftedHands:
     """Split hands of pair ``x`` played by the strategy, with ``a`` further pair cards out.
 
@@ -185,57 +268,35 @@ class ShiftedHands:
         self.play, self.u, self.x, self.a, self.width = play, play.u, x, a, width
         self.shift = a * _STEP[x]
         self._memo: dict[int, int] = {}
+        self._hit_table: dict[int, bool] | None = None
 
     # -- the dealer numerators the strategy's stand leaves need ----------------
 
     def prepare(self, actions: dict[int, str]) -> None:
-        u, x, a = self.u, self.x, self.a
-        if a == 0:
-            return
+        if self.a:
+            self.u.ensure(self.needed(actions))
+
+    def needed(self, actions: dict[int, str]) -> list[tuple[tuple[int, ...], int]]:
+        """``(removed, key)`` of every hand the strategy stands on, ``a`` pair cards out."""
+        x, a, n = self.x, self.a, self.u.n
+        if n[x] - 2 - a < 0:
+            return []
         pairs = []
-        for key in self._leaves(actions):
-            removed = list(u.entry(x, key)[9])
-            removed[x] += a
-            if all(c <= n for c, n in zip(removed, u.n, strict=True)):
-                pairs.append((tuple(removed), key + self.shift))
-        u.ensure_pairs(pairs)
-
-    def _leaves(self, actions: dict[int, str]) -> set[int]:
-        """Keys (``a = 0``) of every hand the strategy stands on, from every second card."""
-        u, x = self.u, self.x
-        key0 = 2 * _STEP[x]
-        leaves: set[int] = set()
-        stack: list[int] = []
-        seen: set[int] = set()
-
-        def kids(key: int) -> list[int]:
-            return [kid for kid in u.entry(x, key)[4] if u.holds(x, kid)]
-
-        for y, action in actions.items():
-            key = key0 + _STEP[y]
-            if action == STAND:
-                leaves.add(key)
-            elif action == DOUBLE:
-                leaves.update(kids(key))
-            else:
-                stack.extend(kids(key))
-        while stack:
-            key = stack.pop()
-            if key in seen:
-                continue
-            seen.add(key)
-            if self._hits(key):
-                stack.extend(kids(key))
-            else:
-                leaves.add(key)
-        return leaves
+        for key, removed in _strategy_leaves(self.play, x, actions):
+            if removed[x] + a <= n[x]:
+                shifted = (*removed[:x], removed[x] + a, *removed[x + 1 :])
+                pairs.append((shifted, key + self.shift))
+        return pairs
 
     # -- values --------------------------------------------------------------
 
     def _hits(self, key: int) -> bool:
         """The first split's hit/stand decision for hand ``key`` (hands after a hit only)."""
-        self.play.context(self.x)
-        return self.play.hits[self.x].get(key, False)
+        hits = self._hit_table
+        if hits is None:
+            self.play.context(self.x)
+            hits = self._hit_table = self.play.hits[self.x]
+        return hits.get(key, False)
 
     def start(self, y: int, action: str) -> int:
         """The hand of second card ``y`` played by ``action`` (then by the decisions)."""
