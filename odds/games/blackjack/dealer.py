@@ -244,7 +244,7 @@ class RemovalTree:
     """
 
     def __init__(self, removed: Iterable[Counts]) -> None:
-        items = sorted(set(removed), key=lambda r: (*(r[d] for d in _ORDER), r[0]))
+        items = sorted(set(removed), key=itemgetter(*_ORDER, 0))
         self.items = tuple(items)
         self.root = self._build(items, 0)
 

@@ -277,7 +277,7 @@ class Family:
         """The context's hands the full shoe can hold, with their card weights.
 
         Entry: ``(key, s, total, soft, kids, kid_weights, kid_position,
-        bust_weight, bust_ranks, removed)`` with weights from the full shoe; an
+        bust_weight, bust_ranks, removed, kid_ranks)`` with weights from the full shoe; an
         up card ``u`` takes one card of rank ``u`` away, which the evaluation
         corrects with ``kid_position[u]`` (−1: not a child) and ``bust_ranks``.
         """
@@ -305,6 +305,7 @@ class Family:
                     sum(n[r] - removed[r] for r in node.bust_ranks),
                     frozenset(node.bust_ranks),
                     removed,
+                    node.kid_ranks,
                 )
             )
         self._prepared[ctx] = result
@@ -466,7 +467,7 @@ class Play:
 
     def _hit_sum(self, values: dict[int, int], entry: tuple) -> int:
         """Σ over cards of (count) · (child's value), busts included, at ``D[s]``."""
-        _, _s, _, _, kids, weights, position, _bust_w, _bust_ranks, _removed = entry
+        kids, weights, position = entry[4], entry[5], entry[6]
         get = values.get
         value = sum(map(mul, weights, map(get, kids, _ZEROS)))
         j = position[self.u.up]
@@ -495,9 +496,19 @@ class Play:
         stand_scale, scale = u.stand_scale, u.scale
         up, get = u.up, best.get
         peek_bj = u.blackjack_rank if self.peek else None
-        for key, s, total, soft, kids, weights, position, bust_w, bust_ranks, removed in u.prepared(
-            ctx
-        ):
+        for (
+            key,
+            s,
+            total,
+            soft,
+            kids,
+            weights,
+            position,
+            bust_w,
+            bust_ranks,
+            removed,
+            _,
+        ) in u.prepared(ctx):
             p = packed[key]
             lose, _, win = masks[total]
             stand = ((p & win) % q - (p & lose) % q) * stand_scale[s]

@@ -84,7 +84,10 @@ def prepare_resplits(play: Play, rules: BlackjackRules, chart: dict | None) -> N
             continue
         actions, _ = _post_split_play(play, rules, x, chart)
         for a in range(1, min(max_pair_removals(limit), pair_cards) + 1):
-            pairs.extend(ShiftedHands(play, x, a, None).needed(actions))
+            prepared = ("prepared", x, tuple(sorted(actions.items())), a)
+            if prepared not in play.memo:
+                play.memo[prepared] = {}
+                pairs.extend(ShiftedHands(play, x, a, None).needed(actions))
     u.ensure(pairs)
 
 
@@ -199,7 +202,8 @@ def shifted_values(
     found = play.memo.get(cache_key)
     if found is None:
         hands = ShiftedHands(play, x, a, width)
-        hands.prepare(actions)
+        if ("prepared", x, cache_key[2], a) not in play.memo:
+            hands.prepare(actions)
         found = play.memo[cache_key] = {
             y: hands.start(y, action)
             for y, action in actions.items()
@@ -323,26 +327,24 @@ class ShiftedHands:
         return self.play.stand_distribution(key, s, total, self.width)
 
     def _draw(self, entry: tuple, child: Callable[[int], int]) -> int:
-        """Σ over the next card of (cards of that rank left) · (value after it)."""
-        n, x = self.u.n, self.x
-        removed = list(entry[9])
-        removed[x] += self.a
-        s = entry[1] + self.a
-        kids, position = entry[4], entry[6]
+        """Σ over the next card of (cards of that rank left) · (value after it).
+
+        The entry's weights count the full shoe; the up card and the ``a``
+        further pair cards come off here.
+        """
+        _, s, _, _, kids, weights, _, bust_weight, bust_ranks, removed, kid_ranks = entry
+        up, x, a = self.u.up, self.x, self.a
         value = 0
-        for c in range(RANKS):
-            w = n[c] - removed[c]
-            if w <= 0:
-                continue
-            j = position[c]
-            if j >= 0:
-                value += w * child(kids[j])
-            else:
-                removed[c] += 1
-                bust = self.play.bust(removed, s + 1)
-                value += w * (bust if self.width is None else -bust)
-                removed[c] -= 1
-        return value
+        for kid, w, c in zip(kids, weights, kid_ranks, strict=True):
+            w -= (c == up) + (a if c == x else 0)
+            if w > 0:
+                value += w * child(kid)
+        if x in bust_ranks:
+            bust_weight -= a
+        if a:
+            removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
+        loss = self.play._busts(s + a, bust_weight, bust_ranks, removed)
+        return value - loss if self.width is None else value + loss
 
 
 # ---------------------------------------------------------------------------
