@@ -7,6 +7,7 @@ from functools import cache
 
 import pytest
 
+from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, key_of
 from odds.games.blackjack.rounds import analyse_round
@@ -206,3 +207,21 @@ def test_values_given_no_dealer_blackjack() -> None:
     assert (
         analyse_round(ONE_DECK, BlackjackRules()).hands[0].values_given_no_dealer_blackjack is None
     )
+
+
+def test_an_infinite_shoe(eight_decks) -> None:
+    """Dealing with replacement: the published dealer figures, and the limit of more decks."""
+    from math import inf
+
+    from odds.games.blackjack.infinite import dealer_outcomes
+    from odds.games.blackjack.rounds import analyse_decks
+
+    assert f"{float(dealer_outcomes(5, False)[5]):.4f}" == "0.4232"  # dealer 6 busts, S17
+    assert f"{float(dealer_outcomes(1, False)[5]):.4f}" == "0.3536"  # dealer 2 busts
+    assert sum(dealer_outcomes(0, True)) == 1
+    infinite = analyse_decks(inf)
+    assert sum(h.probability for h in infinite.hands) == 1
+    # The house edge grows with the decks, by about c/decks: 8 decks are 0.0854% short.
+    assert 0 < eight_decks.ev - infinite.ev < Fraction(1, 1000)
+    with pytest.raises(OddsError, match="whole number"):
+        analyse_decks(2.5)

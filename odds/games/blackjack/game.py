@@ -20,7 +20,7 @@ from odds.cards import Card, hand_text
 from odds.config import section
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game
-from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS, dealer_probabilities_reference
+from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
 from odds.games.blackjack.hands import (
     LOSE_LABEL,
     NATURAL_PUSH,
@@ -247,7 +247,7 @@ class Blackjack(Game[BlackjackConfig]):
             if counts[u] == 0:
                 continue
             up = fam.up(u)
-            up.ensure(_EMPTY)
+            up.ensure([((0,) * RANKS, 0)])
             lanes = up.lanes(0)
             denominator = up.plan.denominator(0)
             probs = [Fraction(c, denominator) for c in lanes]
@@ -431,63 +431,9 @@ class Blackjack(Game[BlackjackConfig]):
     # -- checks and timings ---------------------------------------------------------
 
     def bench_cases(self, config: BlackjackConfig) -> list[BenchCase]:
-        cases = []
-        for decks in (1, 2, 4, 6, 8):
-            shoe = dataclasses.replace(config.shoe, decks=decks, removed=(), counts={})
-            counts = rank_counts(shoe.build())
-            cases.append(
-                BenchCase(
-                    f"Blackjack optimal house edge, {decks} deck{'s' if decks > 1 else ''}",
-                    _fresh(counts, config.house),
-                    None,
-                    note="cold cache; no brute-force enumerator exists at this size (the dealer "
-                    "probabilities are compared with one below, the EVs by simulation)",
-                )
-            )
-        full = rank_counts(config.shoe.build())
-        cases.append(
-            BenchCase(
-                "Blackjack dealer probabilities, every up card, full shoe",
-                lambda: _dealer_fast(full, config.house.dealer_hits_soft_17),
-                lambda: _dealer_brute(full, config.house.dealer_hits_soft_17),
-            )
-        )
-        return cases
+        from odds.games.blackjack.bench import bench_cases
 
-
-_EMPTY = (((0,) * RANKS, 0),)
-
-
-def _fresh(counts: tuple[int, ...], rules: BlackjackRules):
-    """The optimal house edge from a cold cache (dealer numerators included)."""
-
-    def run() -> str:
-        from odds.games.blackjack import player
-
-        player._FAMILIES.clear()
-        return percent(-analyse_round(counts, rules).ev, 6)
-
-    return run
-
-
-def _dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
-    from odds.games.blackjack.dealer import dealer_probabilities
-
-    result = {}
-    for u in range(RANKS):
-        after = list(counts)
-        after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities(tuple(after), u, h17)
-    return result
-
-
-def _dealer_brute(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
-    result = {}
-    for u in range(RANKS):
-        after = list(counts)
-        after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities_reference(tuple(after), u, h17)
-    return result
+        return bench_cases(self, config, lambda shoe: rank_counts(shoe.build()))
 
 
 def hand_json(h: HandResult) -> dict[str, Any]:

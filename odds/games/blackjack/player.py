@@ -245,6 +245,17 @@ class Family:
         self.memos: dict[tuple, dict] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + _EXTRA
 
+    @property
+    def ready(self) -> bool:
+        """Whether some up card's tables are built (a warm shoe)."""
+        return bool(self._up)
+
+    def forget_passes(self) -> None:
+        """Drop the player passes (kept per up card for every rule set), keep the dealer's."""
+        self.memos.clear()
+        for u in range(RANKS):
+            self.owner(u).memos.clear()
+
     def check_round(self, rules: BlackjackRules) -> None:
         """Refuse a shoe a round could empty (with up to ``rules.split_hands`` hands).
 

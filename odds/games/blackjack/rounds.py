@@ -139,6 +139,32 @@ def deal_probability(counts: Counts, a: int, b: int, up: int) -> Fraction:
     return Fraction(ways * max(left, 0), comb(size, 2) * (size - 2))
 
 
+def shoe_counts(decks: float) -> Counts:
+    """Rank counts (A, 2–9, ten-value) of ``decks`` standard 52-card decks, any number."""
+    if decks < 1 or int(decks) != decks:
+        raise OddsError(f"decks must be a whole number of at least 1, not {decks}")
+    return (4 * int(decks),) * 9 + (16 * int(decks),)
+
+
+def analyse_decks(decks: float, rules: BlackjackRules | None = None) -> RoundAnalysis:
+    """Optimal play from ``decks`` standard decks: any whole number, or ``math.inf``.
+
+    The paytables stop at 8 decks (the live games); the Python API takes any
+    shoe, and ``math.inf`` deals with replacement (:mod:`.infinite`), the
+    limit analysts extrapolate to.
+
+    >>> from math import inf
+    >>> f"{float(-analyse_decks(inf).ev):.4%}"  # the paytable's rules: 8 decks give 0.7154%
+    '0.8001%'
+    """
+    rules = rules or BlackjackRules()
+    if decks == float("inf"):
+        from odds.games.blackjack.infinite import analyse_infinite
+
+        return analyse_infinite(rules)
+    return analyse_round(shoe_counts(decks), rules)
+
+
 def analyse_round(
     counts: Counts,
     rules: BlackjackRules,
