@@ -224,7 +224,8 @@ def plan(counts: Counts, up: int, hits_soft_17: bool) -> DealerPlan:
     init = tuple(entries[k] for k in keys)
     levels = []
     for d in _ORDER:
-        starts, rests = [], []
+        starts: list[int] = []
+        rests: list[tuple[int, ...]] = []
         for i, key in enumerate(keys):
             if not rests or rests[-1] != key[1:]:
                 rests.append(key[1:])
@@ -232,7 +233,8 @@ def plan(counts: Counts, up: int, hits_soft_17: bool) -> DealerPlan:
         ends = [*starts[1:], len(keys)]
         levels.append((d, tuple(k[0] for k in keys), _getter(ends), _getter(starts)))
         keys = rests
-    return DealerPlan(counts, kmax, lane_bits, init, tuple(levels), tuple(keys))
+    final = tuple((aces, length) for aces, length in keys)
+    return DealerPlan(counts, kmax, lane_bits, init, tuple(levels), final)
 
 
 class RemovalTree:

@@ -43,6 +43,7 @@ from odds.progress import track
 from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
+from odds.table import Table as TableModel
 from odds.table import legacy_table as Table
 
 
@@ -475,7 +476,7 @@ def _hand_rows(analysis: RoundAnalysis) -> list[tuple[str, tuple[int, int]]]:
     return [(label, cards) for _, label, cards in sorted(keys)]
 
 
-def hand_table(analysis: RoundAnalysis) -> Table:
+def hand_table(analysis: RoundAnalysis) -> TableModel:
     """Best action and its value for every two-card hand and up card (the published layout)."""
     peek = analysis.rules.peek
     by_hand = {(h.cards, h.up): h for h in analysis.hands}

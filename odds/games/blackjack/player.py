@@ -35,9 +35,8 @@ actions exactly as the conditional expectation does, and the round adds
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
 from operator import le, mul
+from typing import Any
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import (
@@ -51,53 +50,44 @@ from odds.games.blackjack.dealer import (
     plan,
     total_of,
 )
+from odds.games.blackjack.nodes import (
+    _STEP,
+    ACTION_NAMES,
+    DOUBLE,
+    EXTRA,
+    HIT,
+    NATURAL,
+    PAY_WEIGHTS,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    add,
+    context_nodes,
+    hand_multisets,
+    hard_total,
+    key_of,
+)
 from odds.games.blackjack.rules import BlackjackRules
 
-STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = "S", "H", "D", "P", "R", "BJ"
-ACTION_NAMES = {
-    STAND: "stand",
-    HIT: "hit",
-    DOUBLE: "double",
-    SPLIT: "split",
-    SURRENDER: "surrender",
-    NATURAL: "blackjack",
-}
-_BASE = 64  # composition keys: Σ R_i · 64^i
-_STEP = tuple(_BASE**i for i in range(RANKS))
-#: Room above the largest hand: the other pair card, up to four more pair cards
-#: out of the shoe while valuing resplits (``a`` in :mod:`.resplit`), a bust card.
-_EXTRA = 6
-
-
-def key_of(r: Counts) -> int:
-    return sum(map(mul, r, _STEP))
-
-
-@lru_cache(maxsize=1)
-def hand_multisets() -> tuple[Counts, ...]:
-    """Every multiset of ranks with hard total ≤ 21 (aces counted 1)."""
-    found: list[Counts] = []
-    counts = [0] * RANKS
-
-    def walk(start: int, total: int) -> None:
-        found.append(tuple(counts))
-        for r in range(start, RANKS):
-            if total + r + 1 <= 21:
-                counts[r] += 1
-                walk(r, total + r + 1)
-                counts[r] -= 1
-
-    walk(0, 0)
-    return tuple(found)
-
-
-def hard_total(r: Counts) -> int:
-    return sum((i + 1) * c for i, c in enumerate(r))
-
-
-def add(r: Counts, rank: int, times: int = 1) -> Counts:
-    return tuple(c + times if i == rank else c for i, c in enumerate(r))
-
+__all__ = [  # the engine's vocabulary, importable from here as before
+    "ACTION_NAMES",
+    "DOUBLE",
+    "HIT",
+    "NATURAL",
+    "SPLIT",
+    "STAND",
+    "SURRENDER",
+    "_STEP",
+    "Family",
+    "Play",
+    "UpCard",
+    "add",
+    "context_nodes",
+    "family",
+    "hand_multisets",
+    "hard_total",
+    "key_of",
+]
 
 # ---------------------------------------------------------------------------
 # One up card of one shoe: dealer numerators and the scale of every value.
@@ -138,10 +128,10 @@ class UpCard:
         self.modulus = (1 << self.plan.lane_bits) - 1
         self.masks = {
             (t, peek): tuple(
-                self.plan.lane_mask(o for o, w in enumerate(_WEIGHTS[t, peek]) if w == sign)
+                self.plan.lane_mask(o for o, w in enumerate(PAY_WEIGHTS[t, peek]) if w == sign)
                 for sign in (-1, 0, 1)
             )
-            for (t, peek) in _WEIGHTS
+            for (t, peek) in PAY_WEIGHTS
         }
         self._ensured: set[RemovalTree] = set()
         self._prepared: dict[int, list[tuple]] = {}
@@ -158,8 +148,8 @@ class UpCard:
         ``tree`` (optional) is the pairs' prefix tree, built once and shared by
         every up card and shoe; multisets the shoe cannot hold are skipped.
         """
-        shared = tree is not None
-        if shared and tree in self._ensured:
+        shared = tree
+        if shared is not None and shared in self._ensured:
             return
         missing = [(r, key) for r, key in pairs if key not in self._packed]
         if missing:
@@ -177,8 +167,8 @@ class UpCard:
                 if value % mask != denominators[sum(r)]:
                     raise AssertionError("dealer probabilities do not add up to 1")
                 self._packed[key] = value
-        if shared:  # a set shared for the whole process: remember it is done
-            self._ensured.add(tree)
+        if shared is not None:  # a set shared for the whole process: remember it is done
+            self._ensured.add(shared)
 
     def lanes(self, key: int) -> tuple[int, ...]:
         found = self._lanes.get(key)
@@ -243,7 +233,7 @@ class Family:
         self._prepared: dict[int, list[tuple]] = {}
         self._most: dict[int, tuple[int, ...]] = {}
         self.memos: dict[tuple, dict] = {}
-        self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + _EXTRA
+        self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
 
     @property
     def ready(self) -> bool:
@@ -347,79 +337,6 @@ def family(counts: Counts, hits_soft_17: bool) -> Family:
 # The recursion for one up card under one set of rules.
 
 
-def _pay_weights(total: int, peek: bool) -> tuple[int, ...]:
-    """Result per dealer lane for a standing total (per unit staked)."""
-    weights = []
-    for o in range(5):
-        dealer = 17 + o
-        weights.append(-1 if total < dealer else (0 if total == dealer else 1))
-    weights.append(1)  # dealer busts
-    weights.append(0 if peek else -1)  # dealer blackjack
-    return tuple(weights)
-
-
-_WEIGHTS = {(t, p): _pay_weights(t, p) for t in range(4, 22) for p in (False, True)}
-
-
-@dataclass(frozen=True)
-class Node:
-    """A hand in a context, with what the bottom-up pass needs (shoe-independent).
-
-    ``removed`` = the hand's cards (plus the other pair card for a split hand);
-    ``kids`` are the keys of the hands one card later that do not bust, drawn
-    by ``kid_ranks``; ``bust_ranks`` bust the hand.
-    """
-
-    key: int
-    removed: Counts
-    s: int
-    hard: int
-    total: int
-    soft: bool
-    kids: tuple[int, ...]
-    kid_ranks: tuple[int, ...]
-    bust_ranks: tuple[int, ...]
-
-
-@cache
-def context_nodes(ctx: int) -> tuple[Node, ...]:
-    """Every hand of a context, children before parents (highest hard total first).
-
-    ``ctx`` is −1 for ordinary hands, or the rank of a split pair (the hand
-    holds one pair card; the other is removed too).
-    """
-    extra = (0,) * RANKS if ctx < 0 else add((0,) * RANKS, ctx)
-    nodes = []
-    for hand in hand_multisets():
-        if sum(hand) < 2 or (ctx >= 0 and hand[ctx] < 1):
-            continue
-        removed = tuple(a + b for a, b in zip(hand, extra, strict=True))
-        hard = hard_total(hand)
-        total, soft = total_of(hard, hand[0] > 0)
-        kids, kid_ranks, bust_ranks = [], [], []
-        for r in range(RANKS):
-            if hard + r + 1 > 21:
-                bust_ranks.append(r)
-            else:
-                kids.append(key_of(removed) + _STEP[r])
-                kid_ranks.append(r)
-        nodes.append(
-            Node(
-                key_of(removed),
-                removed,
-                sum(removed),
-                hard,
-                total,
-                soft,
-                tuple(kids),
-                tuple(kid_ranks),
-                tuple(bust_ranks),
-            )
-        )
-    nodes.sort(key=lambda node: -node.hard)
-    return tuple(nodes)
-
-
 class Play:
     """Hit/stand values and decisions for one up card, shoe, soft-17 rule and peek rule.
 
@@ -438,7 +355,7 @@ class Play:
         self._dist: dict[int, dict[int, int]] = {}
         #: Results derived from this pass that several rule sets share (e.g. split hands
         #: valued with further pair cards out of the shoe, :mod:`.splits`).
-        self.memo: dict[tuple, dict[int, int]] = {}
+        self.memo: dict[tuple, Any] = {}
 
     # -- leaves -------------------------------------------------------------
 

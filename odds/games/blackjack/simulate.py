@@ -93,7 +93,7 @@ class _Shoe:
 
 def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float:
     action = result.best
-    hands: list[tuple[int, bool, int]] = []  # (total, soft-irrelevant, stake)
+    hands: list[tuple[int, int]] = []  # (total, stake)
     if action == NATURAL:
         if hole is None:
             hole = draw()
