@@ -88,16 +88,18 @@ class Brute:
 
         With a peek this is ``E[result · 1(no dealer blackjack)]``.
         """
+        return stake * self._stand_one(comp, total, hole)
+
+    @cache  # noqa: B019
+    def _stand_one(self, comp, total: int, hole: int | None) -> Fraction:
         value = Fraction(0)
         for outcome, p in self.dealer(comp, hole).items():
             if outcome == "bj":  # with a peek the round does not happen
-                value -= 0 if self.peek else stake * p
-            elif total > 21:
-                value -= stake * p
+                value -= 0 if self.peek else p
+            elif total > 21 or (outcome != "bust" and total < outcome):
+                value -= p
             elif outcome == "bust" or total > outcome:
-                value += stake * p
-            elif total < outcome:
-                value -= stake * p
+                value += p
         return value
 
     # -- the post-split strategy (one hand against the dealer) -----------------
@@ -208,6 +210,13 @@ class Brute:
         return self._draw(comp, drawn, waiting, hands, done, hole, stake=1, once=False)
 
     def _draw(self, comp, drawn, waiting, hands, done, hole, stake: int, once: bool) -> Fraction:
+        key = ("draw", comp, drawn, waiting, hands, done, hole, stake, once)
+        if key not in self._memo:
+            self._memo[key] = self._draw_card(comp, drawn, waiting, hands, done, hole, stake, once)
+        return self._memo[key]
+
+    def _draw_card(self, comp, drawn, waiting, hands, done, hole, stake, once) -> Fraction:
+        """The hand ``x + drawn`` takes one more card, then plays on (or stops, ``once``)."""
         left = sum(comp)
         value = Fraction(0)
         for r, c in enumerate(comp):
