@@ -52,6 +52,34 @@ class Paytable:
         notes = (self.description,) if self.description else ()
         return dataclasses.replace(result, title=self.title, notes=notes + result.notes)
 
+    def analyse(self) -> Analysis:
+        """The exact analysis (computed once per paytable object)."""
+        cached: Analysis | None = self.__dict__.get("_analysis")
+        if cached is None:
+            cached = self.analysis()
+            object.__setattr__(self, "_analysis", cached)
+        return cached
+
+    def replace(
+        self,
+        *,
+        decks: int | None = None,
+        overrides: Iterable[Override | str] = (),
+        **sections: Mapping[str, Any],
+    ) -> Paytable:
+        """A what-if: this paytable with options changed, validated again.
+
+        >>> from odds.paytable import load
+        >>> load("pok-deng").replace(payouts={"pair": 12}).config.payouts.pair
+        Fraction(12, 1)
+        """
+        from odds.api import overrides_of
+
+        return self.with_overrides(overrides_of(decks, overrides, sections))
+
+    def __repr__(self) -> str:
+        return f"Paytable({self.source!r}, game={self.game.name!r}, title={self.title!r})"
+
     def with_overrides(
         self, overrides: Iterable[Override | str], source: str | None = None
     ) -> Paytable:

@@ -6,7 +6,10 @@ floats formatted by ``repr``, no dict-order surprises).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -51,7 +54,7 @@ def _cell(value: Any, digits: int) -> str:
 
 def markdown_table(headers: tuple[str, ...] | list[str], rows: Any, digits: int) -> str:
     """A GitHub-flavoured Markdown table; numbers right-aligned, text left."""
-    rows = [[_cell(v, digits) for v in row] for row in rows]
+    rows = [[_cell(v, digits).replace("|", "\\|") for v in row] for row in rows]
     align = []
     for i in range(len(headers)):
         column = [row[i] for row in rows if i < len(row) and row[i] != ""]
@@ -322,17 +325,17 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
 
 
 def to_csv(analysis: Analysis) -> str:
-    """Every table of the analysis as CSV blocks (summary, outcome tables, game tables).
-
-    Each block starts with a ``# key: title`` line, then a header row; exact
-    numbers are fraction strings, counts integers: a spreadsheet reads them
-    without losing a digit.
-    """
-    import csv
-    import io
-
+    """Every table of the analysis as CSV blocks (summary, outcome tables, game tables)."""
     tables = [summary_table(analysis), *(outcome_table(b) for b in analysis.bets)]
-    tables += list(analysis.tables)
+    return tables_csv([*tables, *analysis.tables])
+
+
+def tables_csv(tables: Sequence[Table]) -> str:
+    """Tables as CSV blocks, each started by a ``# key: title`` line, then a header row.
+
+    Exact numbers are fraction strings and counts integers, so a spreadsheet
+    reads them without losing a digit.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for i, table in enumerate(tables):
@@ -341,6 +344,22 @@ def to_csv(analysis: Analysis) -> str:
         out.write(f"# {table.key}: {table.title}\n")
         writer.writerows(csv_rows(table))
     return out.getvalue()
+
+
+def tables_json(tables: Sequence[Table], **extra: Any) -> str:
+    """Tables as one JSON object keyed by each table's key (after any ``extra`` fields)."""
+    data: dict[str, Any] = dict(extra)
+    for table in tables:
+        data[table.key] = json_value(table)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def tables_markdown(tables: Sequence[Table], digits: int = 6) -> str:
+    """Tables as Markdown sections (title, table, note)."""
+    lines: list[str] = []
+    for table in tables:
+        lines += _table_section(table, digits)
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def to_json(analysis: Analysis) -> str:

@@ -47,7 +47,7 @@ def reports(
 def bench(
     games: Annotated[
         list[str] | None,
-        typer.Argument(metavar="[GAME_OR_PAYTABLE]...", help="What to time (default: every game)."),
+        typer.Argument(metavar="GAME_OR_PAYTABLE", help="What to time (default: every game)."),
     ] = None,
     repeat: Annotated[int, typer.Option(min=1, help="Engine runs; the best time is reported.")] = 5,
 ) -> None:
