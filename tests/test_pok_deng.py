@@ -30,7 +30,8 @@ GAME = PokDeng()
 NETS = {e.key: e.net(PokDengConfig().payouts) for e in PLAYER_EVENTS + PAIR_EVENTS}
 
 # ---------------------------------------------------------------------------
-# Rule-book examples 1-9 (RULES.md §2), stake 100, through the CLI.
+# Rule-book examples 1-9 (docs/rules/pok-deng.md §Rule-book examples), stake 100,
+# through the CLI.
 
 EXAMPLES = [
     (1, "4h 8c", "6c 7s", "player", 300),

@@ -1,12 +1,12 @@
-"""Goa Gae (Kao Gae, "9K"), three cards against the dealer (RULES.md §3).
+"""Goa Gae (Kao Gae, "9K"), three cards against the dealer (docs/rules/goa-gae.md).
 
 Rules only: the six hand categories, their tie-breaks and the readings
-RULES.md lists as options, and how the Player bet settles. Every hand is
+docs/rules/goa-gae.md §Readings lists as options, and how the Player bet settles. Every hand is
 reduced to a *strength key*, a tuple that sorts weakest to strongest (equal
 keys tie); the exact showdown is :func:`odds.engine.showdown`'s.
 
 The key is ``(position of the category in the chosen order, tie-break)``.
-The tie-breaks are those of RULES.md §3; where several decks let two hands
+The tie-breaks are docs/rules/goa-gae.md §Tie-breaks; where several decks let two hands
 share a top card, the next card decides, and identical hands tie, which the
 keys below do by listing the cards from the top down.
 """
@@ -48,7 +48,7 @@ class GoaGaeShoe(CardShoeOptions):
 
 @dataclass(frozen=True)
 class GoaGaeRules:
-    """The readings RULES.md §3 lists as alternatives (defaults: the rule text)."""
+    """The readings docs/rules/goa-gae.md §Readings lists (defaults: the rule text)."""
 
     straight_above_jqk: bool = option(
         False,
@@ -235,7 +235,7 @@ def _is_jqk(s: Shape) -> bool:
     return not f.is_kqj or s.rules.kqj_mixed == "jqk"
 
 
-#: The categories in the rule book's order, weakest first (RULES.md §3).
+#: The categories in the rule book's order, weakest first (docs/rules/goa-gae.md §Hand categories).
 CATEGORIES: tuple[Category, ...] = (
     Category(
         "points",

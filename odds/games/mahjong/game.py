@@ -1,4 +1,4 @@
-"""Mahjong 2-8 tiles ("Er Ba Gang", RULES.md §1): the game, its report and settlement.
+"""Mahjong 2-8 tiles ("Er Ba Gang", docs/rules/mahjong-28.md): the game, report, settlement.
 
 The rules (options, ranking, bet events) are in :mod:`odds.games.mahjong.rules`;
 the counting is :mod:`odds.engine`'s. This module asks the engine for

@@ -1,4 +1,4 @@
-"""Mahjong 2-8 tiles (RULES.md §1): options, the hand ranking and the bet events.
+"""Mahjong 2-8 tiles (docs/rules/mahjong-28.md): options, the hand ranking and the bet events.
 
 Everything the rule book leaves open is an option here, and the ranking is
 declared as data: an ordered tuple of hand categories (pairs, the 2-8 Kong,
@@ -76,7 +76,7 @@ class MahjongTiles:
 
 @dataclass(frozen=True)
 class MahjongRules:
-    """The readings of the rule book's open points (RULES.md §1)."""
+    """The readings of the rule book's open points (docs/rules/mahjong-28.md §Readings)."""
 
     two_eight_special: bool = option(
         True, "2-8 Kong (tiles 2 and 8) is the highest non-pair hand; off: it is 0 points."
@@ -218,7 +218,7 @@ def _points_label(r: Ranking, hi: Tile, lo: Tile) -> str:
     return f"{points_text(value)} point" + ("" if value == 1 else "s")
 
 
-#: The hand order, highest category first (RULES.md §1, rules 1-3).
+#: The hand order, highest category first (docs/rules/mahjong-28.md §Hand order).
 CATEGORIES: tuple[Category, ...] = (
     Category(
         "pair",
@@ -305,7 +305,10 @@ def _order(order: tuple[str, ...], where: str, codes: list[str], needed: list[st
 
 
 def showdown(player: HandInfo, banker: HandInfo, rules: MahjongRules) -> str:
-    """``win``, ``lose`` (for the position), ``tie`` or ``tie-banker`` (equal, banker takes it)."""
+    """``win``, ``lose`` (for the position), ``tie`` or ``tie-banker`` (equal, banker takes it).
+
+    Equal hands and who takes them: docs/rules/mahjong-28.md §Ties.
+    """
     if player.strength > banker.strength:
         return "win"
     if player.strength < banker.strength:
@@ -411,7 +414,7 @@ def bet_rules(config: MahjongConfig) -> tuple[BetRule, ...]:
                 "tie",
                 "Tie",
                 f"Stake 1; pays {points_text(p.tie)}:1{note('tie')} when the position and the "
-                "banker hold identical tiles (rule 5).",
+                "banker hold identical tiles (docs/rules/mahjong-28.md §Ties).",
                 (
                     Event("identical", "identical tiles", _win(p.tie, "tie", p)),
                     Event("different", "tiles not identical", Fraction(-1)),

@@ -1,4 +1,4 @@
-"""Pok Deng, live-dealer version with 8 decks (RULES.md §2).
+"""Pok Deng, live-dealer version with 8 decks (docs/rules/pok-deng.md).
 
 Rules only: how a two-card hand is valued, what a special pattern is, and how
 the Player and Player Pair bets settle. The counting is :mod:`odds.engine`'s.
@@ -44,7 +44,7 @@ class PokDengShoe(CardShoeOptions):
 
 @dataclass(frozen=True)
 class PokDengRules:
-    """The readings of the rule book's ambiguous sentences (RULES.md §2)."""
+    """The readings of the rule book's ambiguous sentences (docs/rules/pok-deng.md §Readings)."""
 
     banker_zero_or_six: str = option(
         "ordinary",
@@ -118,7 +118,7 @@ def _flush_no_point(a: Card, b: Card) -> bool:
     return a.suit == b.suit and not a.rank.is_face and not b.rank.is_face and points(a, b) == 0
 
 
-#: The combinations between 7 and 8 points, strongest first.
+#: The combinations between 7 and 8 points, strongest first (docs/rules/pok-deng.md §Hand order).
 COMBINATIONS: tuple[Combination, ...] = (
     Combination(
         75, "AK Flush", lambda a, b: a.suit == b.suit and {a.rank, b.rank} == {Rank.ACE, Rank.KING}
@@ -260,7 +260,10 @@ def banker_zero_or_six(banker: PokDengHand, rules: PokDengRules) -> bool:
 
 
 def settle_player(player: PokDengHand, banker: PokDengHand, rules: PokDengRules) -> str:
-    """The Player bet's event key for one player hand against the banker."""
+    """The Player bet's event key for one player hand against the banker.
+
+    The rows of docs/rules/pok-deng.md §Bets and payouts, in that order.
+    """
     if player.tenths == banker.tenths:
         return "push"
     if player.tenths < banker.tenths:
