@@ -102,7 +102,8 @@ def test_links_on_the_pages_resolve(page):
 
 
 def test_nothing_cites_a_rule_text_outside_the_repository():
-    outside = ("RULES" + ".md", "/work" + "/", "../" + "shared")
+    # Spelled in pieces, so that this file does not match itself.
+    outside = ("RULES" + ".md", "/work" + "/", ".." + "/sha" + "red")
     bad = [
         f"{path.relative_to(ROOT)}: {word}"
         for path in project_files()
