@@ -62,10 +62,8 @@ class Reporter:
 
     def track(self, items: Iterable[T], description: str, total: int | None) -> Iterator[T]:
         task = None
-        done = 0
-        for item in items:
+        for done, item in enumerate(items, start=1):
             yield item
-            done += 1
             if task is None and self.due():
                 task = self._bars().add_task(description, total=total, completed=done)
             elif task is not None:
