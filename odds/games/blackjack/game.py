@@ -90,9 +90,10 @@ STRATEGY_DEFINITION = (
 
 #: The one assumption the figures rest on (the report states it in one sentence).
 SPLIT_ASSUMPTION = (
-    "The only simplification: split hands do not re-optimise their play for the other split "
-    "hands' cards or for the number of pair cards already dealt (CDP1, not CDPN), which costs "
-    "the player a few millionths of a stake per round at most."
+    "The one assumption: split hands keep the first split's strategy instead of re-optimising "
+    "for the other split hands' cards or the number of pair cards already dealt (CDP1, not "
+    "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
+    "post-split play would earn."
 )
 
 
