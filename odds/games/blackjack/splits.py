@@ -6,7 +6,7 @@ the pair and ``y`` (later cards: the hit/stand decisions of the split
 context of :class:`odds.games.blackjack.player.Play`). Every split hand is
 played by it, however many pair cards the round has seen ("CDP1").
 
-With one split per round (the source's rule) the two hands are exchangeable
+With one split per round (the rule book's rule) the two hands are exchangeable
 and the split is worth twice one hand. With resplits, :mod:`.resplit` needs
 a split hand's value with ``a`` further pair cards out of the shoe, for the
 same strategy: :class:`ShiftedHands` evaluates the strategy's hands again
