@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -28,6 +29,15 @@ def report(
         bool,
         typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
     ] = False,
+    charts: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            metavar="DIR",
+            help="Write the report's charts as SVG files to DIR and link them from the Markdown "
+            "(as DIR/<file>: give DIR relative to where the Markdown will be read).",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable."""
     from odds.render import to_csv, to_json, to_markdown
@@ -38,12 +48,17 @@ def report(
         from odds.audit.solve import symbolic_table, with_symbolic
 
         analysis = with_symbolic(analysis, symbolic_table(paytable))
+    links = None
+    if charts is not None:
+        from odds.charts.report import write_charts
+
+        links = write_charts(analysis, Path(game).stem, charts)
     if format is Format.json:
         sys.stdout.write(to_json(analysis))
     elif format is Format.csv:
         sys.stdout.write(to_csv(analysis))
     else:
-        sys.stdout.write(to_markdown(analysis, digits))
+        sys.stdout.write(to_markdown(analysis, digits, links))
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "actions")
