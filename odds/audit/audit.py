@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -213,8 +214,8 @@ def p_is(p: float | None) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
-def audit_text(result: AuditResult) -> str:
-    """The audit as Markdown for the terminal."""
+def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> str:
+    """The audit as Markdown for the terminal; ``charts``: an image per test name (optional)."""
     from odds.render import markdown_table
 
     out = [
@@ -266,6 +267,8 @@ def audit_text(result: AuditResult) -> str:
             )
         )
         out += ["", f"Verdict, {test.name}: {_fit_verdict(result, test)}", ""]
+        if charts and test.name in charts:
+            out += [charts[test.name], ""]
     out += ["## Observed return", ""]
     rows = [
         (
