@@ -4,6 +4,7 @@ and ``odds reports --check`` notices a stale, missing or orphaned chart file."""
 from __future__ import annotations
 
 import decimal
+import functools
 import re
 import xml.etree.ElementTree as ET
 from decimal import Decimal
@@ -260,6 +261,8 @@ def one_report(tmp_path, monkeypatch) -> Path:
     table = TABLES / "goa-gae.toml"
     monkeypatch.setattr(regenerate, "REPORTS", reports)
     monkeypatch.setattr(regenerate, "table_files", lambda: [table])
+    # The file bookkeeping is under test, not the analysis: compute it once.
+    monkeypatch.setattr(regenerate, "report_output", functools.cache(regenerate.report_output))
     return reports
 
 
@@ -293,3 +296,11 @@ def test_markdown_places_each_chart_after_its_section(pok_deng_analysis) -> None
         funnel = text.index(f"(charts/pok-deng-{bet.name}-funnel.svg)")
         assert table < distribution < ranges < funnel
     assert to_markdown(pok_deng_analysis) == to_markdown(pok_deng_analysis, charts={})
+
+
+def test_readme_shows_a_committed_chart() -> None:
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    images = [line for line in readme.splitlines() if line.startswith("![")]
+    paths = [path for line in images for _, path in IMAGE.findall(line)]
+    assert paths and all((root / path).is_file() for path in paths)

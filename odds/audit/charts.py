@@ -14,7 +14,7 @@ from odds.audit.chisquare import Cell
 from odds.charts import svg_text
 from odds.charts.build import observed_expected_chart
 from odds.charts.model import BarChart
-from odds.charts.report import image_line, write_file
+from odds.charts.report import check_folder, image_line, write_file
 from odds.errors import OddsError
 
 
@@ -38,8 +38,7 @@ def write_fit_charts(
     log: str, tests: list[tuple[str, tuple[Cell, ...], int]], folder: Path
 ) -> dict[str, str]:
     """Write one chart per test (name, cells, rounds) to ``folder``; the Markdown image per test."""
-    if folder.exists() and not folder.is_dir():
-        raise OddsError(f"--charts {folder}: not a folder")
+    check_folder(folder)
     links = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -81,14 +81,19 @@ def write_file(path: Path, text: str) -> None:
     temporary.replace(path)
 
 
+def check_folder(folder: Path) -> None:
+    """Refuse a ``--charts`` path that is a file, before any work is done."""
+    if folder.exists() and not folder.is_dir():
+        raise OddsError(f"--charts {folder}: not a folder")
+
+
 def write_charts(analysis: Analysis, stem: str, folder: Path) -> dict[str, list[str]]:
     """``odds report --charts DIR``: every chart written to ``folder``; the links to them.
 
     The links use ``folder`` as given (POSIX separators), so a report saved
     where ``folder`` is relative to shows its images.
     """
-    if folder.exists() and not folder.is_dir():
-        raise OddsError(f"--charts {folder}: not a folder")
+    check_folder(folder)
     files = chart_files(analysis, stem)
     try:
         folder.mkdir(parents=True, exist_ok=True)

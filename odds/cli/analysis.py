@@ -51,6 +51,10 @@ def report(
     from odds.render import to_csv, to_json, to_markdown
 
     paytable = load_paytable(game, decks, settings)
+    if charts is not None:
+        from odds.charts.report import check_folder
+
+        check_folder(charts)
     analysis = paytable.analysis()
     if symbolic:
         from odds.audit.solve import symbolic_table, with_symbolic

@@ -93,6 +93,10 @@ def audit(
     from odds.audit.audit import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
+    if charts is not None:
+        from odds.charts.report import check_folder
+
+        check_folder(charts)
     result = run_audit(paytable, log, alpha)
     links = None
     if charts is not None:
