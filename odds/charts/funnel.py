@@ -66,7 +66,7 @@ def funnel_svg(chart: FunnelChart, key: str) -> str:
 
 def _value_axis(values: list[Fraction], bottom: Decimal, top: Decimal) -> Axis:
     """The return axis: nice percentage ticks around everything drawn (not from zero)."""
-    return Axis(values, Unit.PERCENT, Scale.LINEAR, bottom, top, from_zero=False)
+    return Axis(values, Unit.PERCENT, Scale.LINEAR, bottom, top, from_zero=False, vertical=True)
 
 
 def _grid(svg: Svg, chart: FunnelChart, x: Axis, y: Axis, top: Decimal, bottom: Decimal) -> None:

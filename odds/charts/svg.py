@@ -206,7 +206,9 @@ class Axis:
     """A value axis from ``start`` to ``end`` pixels: linear (nice ticks) or log (decades).
 
     A linear axis includes zero unless ``from_zero`` is false (a return axis
-    around 100% would waste its height on the way down to 0%).
+    around 100% would waste its height on the way down to 0%). Ticks are
+    thinned until their labels fit side by side (a ``vertical`` axis needs
+    only a line's height between them).
     """
 
     def __init__(
@@ -217,30 +219,50 @@ class Axis:
         start: Decimal,
         end: Decimal,
         from_zero: bool = True,
+        vertical: bool = False,
     ):
         self.unit, self.scale, self.start, self.end = unit, scale, start, end
+        self.vertical = vertical
         exacts = [Fraction(v) for v in values]
         self.signed = any(v < 0 for v in exacts)
         if scale is Scale.LOG:
-            positive = [v for v in exacts if v > 0] or [Fraction(1)]
-            low = int(log10(min(positive)).to_integral_value(rounding="ROUND_FLOOR"))
-            high = int(log10(max(positive)).to_integral_value(rounding="ROUND_CEILING"))
-            high = max(high, low + 1)
-            every = 1 if high - low <= 6 else 2
+            self._decades(exacts)
+        else:
+            anchor = [Fraction(0)] if from_zero or not exacts else []
+            low, high = min([*anchor, *exacts]), max([*anchor, *exacts])
+            self._linear(low, high if high > low else low + 1)
+
+    def _decades(self, values: list[Fraction]) -> None:
+        """Log ticks at powers of ten around the positive values, every k-th if crowded."""
+        positive = [v for v in values if v > 0] or [Fraction(1)]
+        low = int(log10(min(positive)).to_integral_value(rounding="ROUND_FLOOR"))
+        high = int(log10(max(positive)).to_integral_value(rounding="ROUND_CEILING"))
+        high = max(high, low + 1)
+        self.low, self.high = Decimal(low), Decimal(high)
+        for every in range(1, high - low + 1):
             self.ticks = [Fraction(10) ** e for e in range(low, high + 1, every)]
-            self.low, self.high = Decimal(low), Decimal(high)
-            return
-        anchor = [Fraction(0)] if from_zero or not exacts else []
-        low_value, high_value = min([*anchor, *exacts]), max([*anchor, *exacts])
-        if low_value == high_value:
-            high_value = low_value + 1
-        step = nice_step(high_value - low_value)
-        if unit is Unit.COUNT:
-            step = max(step, Fraction(1))
-        first = (low_value / step).__floor__()
-        last = (high_value / step).__ceil__()
-        self.ticks = [step * k for k in range(first, last + 1)]
-        self.low, self.high = exact(self.ticks[0]), exact(self.ticks[-1])
+            if self._fits():
+                return
+
+    def _linear(self, low: Fraction, high: Fraction) -> None:
+        """Nice linear ticks covering ``low`` … ``high``, fewer if their labels collide."""
+        for count in (5, 4, 3, 2, 1):
+            step = nice_step(high - low, count)
+            if self.unit is Unit.COUNT:
+                step = max(step, Fraction(1))
+            first, last = (low / step).__floor__(), (high / step).__ceil__()
+            self.ticks = [step * k for k in range(first, last + 1)]
+            self.low, self.high = exact(self.ticks[0]), exact(self.ticks[-1])
+            if self._fits():
+                return
+
+    def _fits(self) -> bool:
+        """Whether neighbouring tick labels keep clear of each other."""
+        if len(self.ticks) < 2:
+            return True
+        labels = [tick_label(t, self.unit, self.signed) for t in self.ticks]
+        need = Decimal(16) if self.vertical else max(text_width(x, 11) for x in labels) + 6
+        return abs(self.at(self.ticks[1]) - self.at(self.ticks[0])) >= need
 
     def at(self, value: Value | int) -> Decimal:
         """The pixel of ``value`` on this axis."""
