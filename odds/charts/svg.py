@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
+from functools import lru_cache
 from html import escape
 
 from odds.charts.model import Scale, Unit, Value
@@ -37,8 +38,12 @@ def exact(value: Value | int) -> Decimal:
     return Decimal(value)
 
 
+@lru_cache(maxsize=4096)
 def log10(value: Value | int) -> Decimal:
-    """log10 of a positive value, correctly rounded (a Fraction as log10(num) − log10(den))."""
+    """log10 of a positive value, correctly rounded (a Fraction as log10(num) − log10(den)).
+
+    Cached: a funnel asks for the same round counts once per band.
+    """
     if isinstance(value, Fraction):
         return CONTEXT.subtract(
             CONTEXT.log10(Decimal(value.numerator)), CONTEXT.log10(Decimal(value.denominator))
