@@ -183,25 +183,49 @@ def _report_text(path: Path) -> str:
     return to_markdown(load_file(path).analysis())
 
 
+def _quiet_worker() -> None:
+    """Report workers leave Ctrl-C to the parent, which stops them and exits with 130."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _report_texts(paths: list[Path]) -> list[str]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    # Reports are independent; the slowest (blackjack) dominates, so use every core.
+    workers = max(1, min(len(paths), os.cpu_count() or 1))
+    if workers == 1:
+        return [_report_text(path) for path in paths]
+    pool = ProcessPoolExecutor(workers, initializer=_quiet_worker)
+    try:
+        return list(pool.map(_report_text, paths))
+    except KeyboardInterrupt:
+        workers_ = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers_:
+            process.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
 @app.command()
 def reports(
     check: Annotated[
         bool, typer.Option("--check", help="Exit 1 when a committed report is stale or missing.")
     ] = False,
 ) -> None:
-    """Regenerate reports/*.md from tables/*.toml (or check that they are fresh)."""
-    from concurrent.futures import ProcessPoolExecutor
+    """Regenerate reports/*.md from tables/*.toml (or check that they are fresh).
 
+    Each report is replaced whole (written to a temporary file, then renamed).
+    A report without a paytable is an orphan: ``--check`` fails on it.
+    """
+    from odds.atomic import write_text
     from odds.paytable import REPORTS, table_files
 
     paths = table_files()
-    # Reports are independent; the slowest (blackjack) dominates, so use every core.
-    workers = max(1, min(len(paths), os.cpu_count() or 1))
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            texts = list(pool.map(_report_text, paths))
-    else:
-        texts = [_report_text(path) for path in paths]
+    texts = _report_texts(paths)
     stale = []
     for path, text in zip(paths, texts, strict=True):
         target = REPORTS / f"{path.stem}.md"
@@ -211,14 +235,26 @@ def reports(
         stale.append(target)
         if not check:
             REPORTS.mkdir(exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+            write_text(target, text)
             typer.echo(f"wrote {target.relative_to(REPORTS.parent)}")
-    if check and stale:
-        names = ", ".join(str(p.relative_to(REPORTS.parent)) for p in stale)
-        typer.echo(f"error: stale reports (run `odds reports`): {names}", err=True)
+    tables = {path.stem for path in paths}
+    orphans = sorted(p for p in REPORTS.glob("*.md") if p.stem not in tables)
+    if check and (stale or orphans):
+        problems = ["stale reports (run `odds reports`): " + _names(stale)] if stale else []
+        if orphans:
+            problems.append(f"reports without a paytable in tables/: {_names(orphans)}")
+        typer.echo(f"error: {'; '.join(problems)}", err=True)
         raise typer.Exit(1)
+    if orphans:
+        typer.echo(f"note: reports without a paytable in tables/: {_names(orphans)}", err=True)
     if check:
-        typer.echo(f"{len(table_files())} reports are fresh")
+        typer.echo(f"{len(paths)} reports are fresh")
+
+
+def _names(paths: list[Path]) -> str:
+    from odds.paytable import REPORTS
+
+    return ", ".join(str(p.relative_to(REPORTS.parent)) for p in paths)
 
 
 @app.command()
@@ -364,13 +400,26 @@ def audit(
         raise typer.Exit(1)
 
 
+class LogFormatOpt(StrEnum):
+    csv = "csv"
+    parquet = "parquet"
+
+
 @app.command()
 def simulate(
     game: GameArg,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffle.")] = 1,
     out: Annotated[
-        Path | None, typer.Option("--out", help="CSV file to write (default: stdout).")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Log file to write: .csv, .csv.gz or .parquet (default: CSV on stdout).",
+        ),
+    ] = None,
+    log_format: Annotated[
+        LogFormatOpt | None,
+        typer.Option("--format", help="csv or parquet (default: from the --out name)."),
     ] = None,
     penetration: Annotated[
         str | None,
@@ -383,8 +432,13 @@ def simulate(
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
-    """Deal an honest round log from a seeded shuffle of the real shoe (for odds audit)."""
+    """Deal an honest round log from a seeded shuffle of the real shoe (for odds audit).
+
+    Everything is checked before the output is opened, and a file is replaced only
+    once it is complete: an error or Ctrl-C leaves an existing log as it was.
+    """
     from odds.audit.logs import deal_rounds, write_log
+    from odds.audit.logs import log_format as format_of
 
     paytable = load_paytable(game, decks, settings)
     depth = None
@@ -392,8 +446,9 @@ def simulate(
         depth = parse_rational(penetration, "--penetration")
         if not 0 < depth <= 1:
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
+    form = format_of(out, None if log_format is None else log_format.value)
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
-    count = write_log(paytable.game, rows, out)
+    count = write_log(paytable.game, rows, out, form, rounds)
     if out is not None:
         typer.echo(f"wrote {count:,} rounds to {out}", err=True)
 
@@ -420,14 +475,20 @@ def solve(
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
-    """Solve a paytable entry for a target RTP, exactly (sympy)."""
+    """Solve a paytable entry for a target RTP, exactly (sympy).
+
+    Exit 0 with the solution, 1 when no value the paytable accepts reaches the target.
+    """
     from odds.audit.solve import solution_text
     from odds.audit.solve import solve as run_solve
     from odds.audit.verify import parse_percentage
 
     target = parse_percentage(target_rtp, "--target-rtp")
     paytable = load_paytable(game, decks, settings)
-    sys.stdout.write(solution_text(run_solve(paytable, bet, vary, target, basis.value)))
+    solution = run_solve(paytable, bet, vary, target, basis.value)
+    sys.stdout.write(solution_text(solution))
+    if not solution.solutions:
+        raise typer.Exit(1)
 
 
 def _handled(exc: Exception) -> int | None:
@@ -453,20 +514,53 @@ def _handled(exc: Exception) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, turning expected errors into one line and exit 2."""
+    """Entry point: run the app, turning expected errors into one line and exit 2.
+
+    Ctrl-C exits quietly with 130; output that cannot be written (a full disk,
+    a closed pipe, an encoding that cannot show a suit symbol) is one line too.
+    """
     try:
         result = app(args=argv, standalone_mode=False)
+        sys.stdout.flush()
     except OddsError as exc:
         typer.echo(f"error: {exc}", err=True)
         return 2
+    except KeyboardInterrupt:
+        _silence_stdout()
+        return 130
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except UnicodeEncodeError as exc:
+        _silence_stdout()
+        encoding = getattr(sys.stdout, "encoding", None) or exc.encoding
+        symbol = exc.object[exc.start : exc.end]
+        typer.echo(
+            f"error: the output encoding {encoding} cannot show {symbol!r} "
+            "(set PYTHONIOENCODING=utf-8)",
+            err=True,
+        )
+        return 2
+    except OSError as exc:
+        _silence_stdout()
+        typer.echo(f"error: cannot write the output ({exc.strerror or exc})", err=True)
+        return 2
     except Exception as exc:
         code = _handled(exc)
         if code is None:
             raise
         return code
     return result if isinstance(result, int) else 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

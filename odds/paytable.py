@@ -62,9 +62,14 @@ class Paytable:
 
 def from_data(data: dict[str, Any], source: str) -> Paytable:
     """Validate parsed TOML data into a :class:`Paytable`."""
-    name = data.get("game")
-    if not isinstance(name, str):
+    if "game" not in data:
         raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(GAMES)})")
+    name = data["game"]
+    if not isinstance(name, str):
+        raise OddsError(
+            f"{source}: game must be a game's name in quotes (one of {', '.join(GAMES)}), "
+            f"got {name!r}"
+        )
     game = game_named(name)
     title = data.get("title", game.title)
     description = data.get("description", "")
@@ -80,10 +85,7 @@ def from_data(data: dict[str, Any], source: str) -> Paytable:
 def load_file(path: Path) -> Paytable:
     """Read one paytable file; every problem is a one-line error naming the file."""
     label = _label(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
+    text = read_text(path, label)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -95,12 +97,56 @@ def load_file(path: Path) -> Paytable:
         raise OddsError(message if message.startswith(label) else f"{label}: {message}") from None
 
 
+def read_text(path: Path, label: str) -> str:
+    """A text file's contents; unreadable or non-UTF-8 files are one-line errors."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
+    return decode_utf8(data, label)
+
+
+def decode_utf8(data: bytes, label: str) -> str:
+    """UTF-8 text (a BOM allowed); UTF-16 and binary data are named, with the line.
+
+    >>> decode_utf8(b"game = 1\\n\\xff", "x.toml")
+    Traceback (most recent call last):
+    odds.errors.OddsError: x.toml: not UTF-8 text (byte 0xff on line 2); save it as UTF-8
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise OddsError(f"{label}: UTF-16 text; save it as UTF-8")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise OddsError(
+            f"{label}: not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+            "save it as UTF-8"
+        ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise OddsError(f"{label}: binary data (a NUL byte on line {line}), not a text file")
+    return text
+
+
+def _looks_like_path(text: str) -> bool:
+    """Whether an argument names a file rather than a game: a folder part or ``.toml``."""
+    return text.endswith(".toml") or "/" in text or "\\" in text
+
+
 def load(game_or_path: str, overrides: Iterable[str] = ()) -> Paytable:
-    """A game name or a paytable path, with optional ``--set`` overrides."""
+    """A game name or a paytable path, with optional ``--set`` overrides.
+
+    A game or paytable name (``blackjack``, ``mahjong-28-20``) wins over a file or
+    folder of that name in the working directory; write ``./blackjack`` for the file.
+    """
     path = Path(game_or_path)
-    if path.suffix == ".toml" or path.exists():
+    named = game_or_path in GAMES or (TABLES / f"{game_or_path}.toml").exists()
+    if _looks_like_path(game_or_path) or (path.exists() and not named):
         if not path.exists():
             raise OddsError(f"no paytable file {game_or_path!r}")
+        if path.is_dir():
+            raise OddsError(f"{game_or_path}: is a folder, not a paytable .toml file")
         paytable = load_file(path)
     elif (TABLES / f"{game_or_path}.toml").exists():
         paytable = load_file(TABLES / f"{game_or_path}.toml")

@@ -105,3 +105,15 @@ def check_entry(config: Any, key: str) -> Fraction:
     if key not in entries:
         raise OddsError(f"unknown payout key {key!r} (this paytable has: {', '.join(entries)})")
     return entries[key]
+
+
+def entry_bounds(config: Any, key: str) -> tuple[Fraction | int | None, Fraction | int | None]:
+    """The declared minimum and maximum of a paytable entry (``None``: unbounded)."""
+    section, _, rest = key.partition(".")
+    for f in dataclasses.fields(config):
+        if f.name != section:
+            continue
+        if f.metadata.get("section"):
+            return entry_bounds(getattr(config, f.name), rest)
+        return f.metadata.get("minimum"), f.metadata.get("maximum")
+    return None, None

@@ -48,7 +48,8 @@ class PokDengRules:
 
     banker_zero_or_six: str = option(
         "ordinary",
-        "When 'the Banker has 0 or 6 points' (a special-pattern win then stays 1:1):",
+        "When 'the Banker has 0 or 6 points' (a special-pattern win is then paid as an ordinary "
+        "win):",
         choices={
             "ordinary": "the Banker's hand is an ordinary 0- or 6-point hand; "
             "a 7.1–7.5 combination is not '0 points' (default).",
@@ -57,8 +58,9 @@ class PokDengRules:
     )
     eight_nine_override: bool = option(
         True,
-        "A player with 8 or 9 points and a flush or a pair wins 2:1 even against a Banker "
-        "0 or 6 (on = the rule text, default; off = rule-book example 9's arithmetic).",
+        "A player with 8 or 9 points and a flush or a pair is paid as a special-pattern win "
+        "even against a Banker 0 or 6 (on = the rule text, default; off = rule-book example "
+        "9's arithmetic).",
     )
 
 
@@ -235,7 +237,7 @@ PLAYER_EVENTS: tuple[Event, ...] = (
     ),
     Event(
         "win-special-banker-0-6",
-        "player wins with a special pattern, banker has 0 or 6 (win stays 1:1)",
+        "player wins with a special pattern, banker has 0 or 6 (paid as an ordinary win)",
         lambda p: p.player_win,
     ),
     Event("win", "player wins, no special pattern", lambda p: p.player_win),
@@ -364,7 +366,8 @@ class PokDeng(Game[PokDengConfig]):
             Bet(
                 "player",
                 "Player N",
-                "Stake 1 with 1 more withheld (debited 2); one position against the Banker.",
+                f"Stake 1 with {_withheld(payouts.player_withholding)}; one position against "
+                "the Banker.",
                 _outcomes(PLAYER_EVENTS, ways["player"], payouts),
                 withholding=payouts.player_withholding,
             ),
@@ -395,11 +398,13 @@ class PokDeng(Game[PokDengConfig]):
                 "nothing."
             ),
             bets=bets,
-            tables=(self._hand_class_table(classes),),
+            tables=(self._hand_class_table(classes, payouts),),
             hand_classes=by_label,
         )
 
-    def _hand_class_table(self, distribution: Mapping[PokDengHand, int]) -> Table:
+    def _hand_class_table(
+        self, distribution: Mapping[PokDengHand, int], payouts: PokDengPayouts
+    ) -> Table:
         total = sum(distribution.values())
         merged: dict[tuple[int, bool], int] = {}
         for hand, ways in distribution.items():
@@ -427,8 +432,9 @@ class PokDeng(Game[PokDengConfig]):
             title="Hand classes (one two-card hand)",
             headers=("hand", "value", "special pattern", "ways", "probability"),
             rows=tuple(body),
-            note="Special pattern: a flush, a pair, or a 7.1–7.5 combination (pays 2:1 "
-            "when it wins, costs 2 when the Banker holds it).",
+            note="Special pattern: a flush, a pair, or a 7.1–7.5 combination (pays "
+            f"{_ratio(payouts.player_win_special)} when it wins, costs "
+            f"{_ratio(payouts.player_lose_special, False)} when the Banker holds it).",
             json=json_rows,
         )
 
@@ -492,6 +498,23 @@ def _two_cards(hands: Mapping[str, str], position: str) -> tuple[Card, Card]:
     if len(cards) != 2:
         raise OddsError(f"--{position} must be two cards, got {len(cards)}: {text!r}")
     return cards[0], cards[1]
+
+
+def _withheld(amount: Fraction) -> str:
+    """``1 more withheld (debited 2)`` or ``nothing more withheld``."""
+    if not amount:
+        return "nothing more withheld"
+    return f"{_short(amount)} more withheld (debited {_short(1 + amount)})"
+
+
+def _ratio(amount: Fraction, to_one: bool = True) -> str:
+    return f"{_short(amount)}:1" if to_one else _short(amount)
+
+
+def _short(amount: Fraction) -> str:
+    from odds.numbers import payout_ratio
+
+    return payout_ratio(amount).split()[1].removesuffix(":1") if amount else "0"
 
 
 def _reason(event: Event, net: Fraction) -> str:
