@@ -372,23 +372,30 @@ def verify(
 def audit(
     game: GameArg,
     log: Annotated[
-        Path, typer.Option("--log", help="CSV: one row per round and position (see README).")
+        Path,
+        typer.Option(
+            "--log",
+            help="The log: .csv, .csv.gz or .parquet, one row per round and position (see README).",
+        ),
     ],
     format: Annotated[Format, typer.Option("--format", help="markdown or json.")] = Format.markdown,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="False-alarm rate of the whole audit (Bonferroni).")
+        float, typer.Option("--alpha", help="False-alarm rate of the whole audit (Tarone).")
     ] = 0.01,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
 
-    Exit 0 when the log is consistent with the exact odds, 1 when it is flagged.
+    Exit 0 when the log is consistent with the exact odds, 1 when it is flagged
+    (a test fails, or a row is impossible or unreadable), 3 when it has too few
+    rounds to test anything.
     """
     import json
 
+    from odds.audit.audit import EXIT_CODES
     from odds.audit.audit import audit as run_audit
-    from odds.audit.audit import audit_json, audit_text
+    from odds.audit.render import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
     result = run_audit(paytable, log, alpha)
@@ -396,8 +403,9 @@ def audit(
         sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(audit_text(result))
-    if result.flagged:
-        raise typer.Exit(1)
+    code = EXIT_CODES[result.verdict]
+    if code:
+        raise typer.Exit(code)
 
 
 class LogFormatOpt(StrEnum):

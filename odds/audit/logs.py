@@ -87,22 +87,32 @@ def deal_rounds(
 def _deal(
     game: Game, shoe: Any, rounds: int, seed: int, penetration: Fraction | None, size: int
 ) -> Iterator[dict[str, str]]:
-    cards = [t for t, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    # Physical cards as type indices: the shuffle depends only on the number of cards,
+    # so the deal is the same as shuffling the cards themselves; texts are cached per hand.
+    kinds = [i for i, n in enumerate(shoe.counts) for _ in range(n)]
+    texts: dict[tuple[int, ...], str] = {}
+
+    def text(hand: tuple[int, ...]) -> str:
+        found = texts.get(hand)
+        if found is None:
+            found = texts[hand] = game.hand_text(tuple(shoe.types[i] for i in hand))
+        return found
+
     per_round = size * len(game.positions)
     rng = random.Random(seed)
-    stack: list[Any] = []
-    limit = len(cards) if penetration is None else int(len(cards) * penetration)
+    stack: list[int] = []
+    limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
     for number in range(1, rounds + 1):
         if penetration is None:
-            dealt = rng.sample(cards, per_round)
+            dealt = [kinds[j] for j in rng.sample(range(len(kinds)), per_round)]
         else:
-            if len(stack) < per_round or len(cards) - len(stack) >= limit:
-                stack = cards[:]
+            if len(stack) < per_round or len(kinds) - len(stack) >= limit:
+                stack = kinds[:]
                 rng.shuffle(stack)
             dealt = [stack.pop() for _ in range(per_round)]
         row = {"round": str(number)}
         for i, position in enumerate(game.positions):
-            row[position] = game.hand_text(tuple(dealt[i * size : (i + 1) * size]))
+            row[position] = text(tuple(dealt[i * size : (i + 1) * size]))
         yield row
 
 

@@ -26,7 +26,7 @@ from odds.cards import STANDARD_DECK, Card, Rank, Suit, hand_text, parse_cards
 from odds.config import option, section
 from odds.engine import Hand, HandShowdown, StrengthIndex, deal_count, hands, showdown
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.base import BenchCase, Game, HandKey, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import StrengthFeature
 from odds.numbers import fraction_text, payout_ratio
@@ -712,8 +712,9 @@ def _simulate(
 
 def three_cards(text: str | None, position: str) -> tuple[Card, ...]:
     """Parse a three-card hand; one-line errors for a missing hand or a wrong count."""
-    if not text:
-        raise OddsError(f"missing --{position} (three cards, e.g. 'As Ks 8s')")
+    if not text or not text.strip():
+        what = "the hand is empty" if position == "hand" else f"missing --{position}"
+        raise OddsError(f"{what} (three cards, e.g. 'As Ks 8s')")
     cards = parse_cards(text)
     if len(cards) != HAND_SIZE:
         raise OddsError(f"{position} must be three cards, got {len(cards)}: {text!r}")
@@ -741,6 +742,7 @@ class GoaGae(Game[GoaGaeConfig]):
     config_type = GoaGaeConfig
     positions = ("dealer", "player")
     hand_size = HAND_SIZE
+    shared_positions = ("dealer",)
     strength = GoaGaeStrength()
 
     def validate(self, config: GoaGaeConfig) -> None:
@@ -805,6 +807,16 @@ class GoaGae(Game[GoaGaeConfig]):
         )
 
     # -- one round --------------------------------------------------------
+
+    def hand_keys(self, config: GoaGaeConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """A hand's class label and category, and which hand is stronger, decide a round."""
+        ranking = Ranking(config.rules)
+
+        def key(cards: tuple[Any, ...]) -> HandKey:
+            hand = ranking.rank(cards)
+            return HandKey((hand.label, hand.category), hand.strength)
+
+        return key
 
     def settle(self, config: GoaGaeConfig, hands: Mapping[str, str], stake: Fraction) -> Settlement:
         shoe = config.shoe.build()

@@ -14,7 +14,7 @@ and lays the results out as report tables.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -30,7 +30,7 @@ from odds.engine import (
 )
 from odds.engine import hands as engine_hands
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.base import BenchCase, Game, HandKey, SettledBet, SettledHand, Settlement
 from odds.games.mahjong.rules import (
     BetRule,
     HandInfo,
@@ -58,6 +58,7 @@ class Mahjong28(Game[MahjongConfig]):
     config_type = MahjongConfig
     positions = ("banker", "player")
     hand_size = 2
+    shared_positions = ("banker",)
 
     def validate(self, config: MahjongConfig) -> None:
         check_config(config)
@@ -211,6 +212,11 @@ class Mahjong28(Game[MahjongConfig]):
         )
 
     # -- one round --------------------------------------------------------
+
+    def hand_keys(self, config: MahjongConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """The two tiles (higher first) decide a round: there are only a few dozen hands."""
+        ranking = Ranking(config.tiles, config.rules, check_config(config))
+        return lambda tiles: HandKey(ranking.hand(*tiles).tiles)
 
     def settle(
         self, config: MahjongConfig, hands: Mapping[str, str], stake: Fraction

@@ -26,7 +26,7 @@ from odds.engine import (
     settle_distribution,
 )
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.base import BenchCase, Game, HandKey, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -293,6 +293,7 @@ class PokDeng(Game[PokDengConfig]):
     config_type = PokDengConfig
     positions = ("banker", "player")
     hand_size = 2
+    shared_positions = ("banker",)
 
     def validate(self, config: PokDengConfig) -> None:
         p = config.payouts
@@ -439,6 +440,10 @@ class PokDeng(Game[PokDengConfig]):
         )
 
     # -- one round --------------------------------------------------------
+
+    def hand_keys(self, config: PokDengConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """A hand's value (with its special pattern) and whether it is a pair decide a round."""
+        return lambda cards: HandKey((classify(*cards), cards[0].rank == cards[1].rank))
 
     def settle(
         self, config: PokDengConfig, hands: Mapping[str, str], stake: Fraction
