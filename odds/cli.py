@@ -128,7 +128,7 @@ def settle(
     from odds.render import settlement_json, settlement_text
 
     paytable = load_paytable(game, decks, settings)
-    amount = parse_rational(stake, "--stake")
+    amount = parse_rational(stake, "--stake", percent=False)
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
     given = (("banker", banker), ("player", player), ("dealer", dealer), ("actions", actions))
@@ -262,7 +262,9 @@ def bench(
     games: Annotated[
         list[str] | None, typer.Argument(help="Games or paytables to time (default: every game).")
     ] = None,
-    repeat: Annotated[int, typer.Option(help="Engine runs; the best time is reported.")] = 5,
+    repeat: Annotated[
+        int, typer.Option(min=1, help="Engine runs (at least 1); the best time is reported.")
+    ] = 5,
 ) -> None:
     """Time the exact engine against the independent brute-force enumerator."""
     from odds.games import GAMES
@@ -274,7 +276,7 @@ def bench(
         paytable = load_paytable(name)
         for case in paytable.game.bench_cases(paytable.config):
             engine_times = []
-            for _ in range(max(1, repeat)):
+            for _ in range(repeat):
                 start = time.perf_counter()
                 fast = case.engine()
                 engine_times.append(time.perf_counter() - start)

@@ -173,11 +173,14 @@ def audit(paytable: Paytable, log: Path, alpha: float = 0.01) -> AuditResult:
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
     counts = read_log(paytable.game, paytable.config, log)
-    if not counts.used:
-        raise OddsError(f"{log}: no valid rounds to audit ({counts.rejected_total:,} rejected)")
+    if not counts.rows:
+        raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.analysis()
-    tallied = tally(counts.groups)
-    fits, returns, notes = evaluate(analysis, tallied, alpha, paytable.game.positions)
+    if counts.used:
+        tallied = tally(counts.groups)
+        fits, returns, notes = evaluate(analysis, tallied, alpha, paytable.game.positions)
+    else:
+        fits, returns, notes = [], [], ["no valid rounds to test: every row was rejected"]
     if counts.untested:
         notes.append(
             f"{counts.untested:,} further positions of multi-position rounds were checked but "

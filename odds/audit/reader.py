@@ -365,7 +365,7 @@ class _Log:
             return
         shared = [self.positions.index(p) for p in self.game.shared_positions]
         own = [i for i in range(len(self.positions)) if i not in shared]
-        differs = " OR ".join(f"min(hid{i}) <> max(hid{i})" for i in shared) or "false"
+        differs = " OR ".join(f"min(h{i}.items) <> max(h{i}.items)" for i in shared) or "false"
         joins = " ".join(
             f"JOIN hands h{i} ON l.hid{i} = h{i}.hid" for i in range(len(self.positions))
         )
