@@ -3,38 +3,57 @@
 A paytable names its game, gives a title, and sets the game's option sections.
 Anything it leaves out takes the game's documented default, so the name of a
 game alone (``pok-deng``) means ``tables/pok-deng.toml`` when it exists and
-the built-in defaults otherwise.
+the built-in defaults otherwise. Overrides (:mod:`odds.overrides`) are merged
+into the data before it is validated, once.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from odds.analysis import Analysis
-from odds.config import build, merge, parse_override
+from odds.config import build
 from odds.errors import OddsError
-from odds.games import GAMES, game_named
+from odds.games import game_named, games
 from odds.games.base import Game
+from odds.overrides import Override, merged
 
-#: The repository's paytable folder (next to the package in a source checkout).
-TABLES = Path(__file__).resolve().parent.parent / "tables"
-#: Where generated reports go.
-REPORTS = TABLES.parent / "reports"
+_PACKAGE = Path(__file__).resolve().parent
+#: A source checkout's root (where ``pyproject.toml`` is), or ``None`` for an installed copy.
+CHECKOUT: Path | None = _PACKAGE.parent if (_PACKAGE.parent / "pyproject.toml").is_file() else None
+
+
+def _tables_folder() -> Path:
+    """The paytables: ``odds/tables`` (a link to the checkout's ``tables/``, and real files in
+    an installed wheel); the checkout's folder itself where the link did not survive a clone."""
+    inside = _PACKAGE / "tables"
+    if inside.is_dir() or CHECKOUT is None:
+        return inside
+    return CHECKOUT / "tables"
+
+
+#: The paytable folder the names ``pok-deng``, ``mahjong-28-20`` … refer to.
+TABLES = _tables_folder()
+#: Where generated reports go: only a source checkout has them.
+REPORTS: Path | None = CHECKOUT / "reports" if CHECKOUT is not None else None
 
 _TOP_LEVEL = ("game", "title", "description")
 
 
 @dataclass(frozen=True)
 class Paytable:
-    """A loaded, validated paytable."""
+    """A loaded, validated paytable.
 
-    game: Game
+    ``data`` is the TOML data it was built from (overrides included), so a
+    variant is the same data with more overrides, validated again.
+    """
+
+    game: Game[Any]
     title: str
     description: str
     source: str
@@ -47,29 +66,51 @@ class Paytable:
         notes = (self.description,) if self.description else ()
         return dataclasses.replace(result, title=self.title, notes=notes + result.notes)
 
-    def with_overrides(self, overrides: Iterable[str]) -> Paytable:
-        """The same paytable with ``section.key=value`` overrides applied."""
-        data = copy.deepcopy(self.data)
-        changed = False
-        for text in overrides:
-            keys, value = parse_override(text)
-            merge(data, keys, value)
-            changed = True
-        if not changed:
+    def analyse(self) -> Analysis:
+        """The exact analysis (computed once per paytable object)."""
+        cached: Analysis | None = self.__dict__.get("_analysis")
+        if cached is None:
+            cached = self.analysis()
+            object.__setattr__(self, "_analysis", cached)
+        return cached
+
+    def replace(
+        self,
+        *,
+        decks: int | None = None,
+        overrides: Iterable[Override | str] = (),
+        **sections: Mapping[str, Any],
+    ) -> Paytable:
+        """A what-if: this paytable with options changed, validated again.
+
+        >>> from odds.paytable import load
+        >>> load("pok-deng").replace(payouts={"pair": 12}).config.payouts.pair
+        Fraction(12, 1)
+        """
+        from odds.api import overrides_of
+
+        return self.with_overrides(overrides_of(decks, overrides, sections))
+
+    def __repr__(self) -> str:
+        return f"Paytable({self.source!r}, game={self.game.name!r}, title={self.title!r})"
+
+    def with_overrides(
+        self, overrides: Iterable[Override | str], source: str | None = None
+    ) -> Paytable:
+        """The same paytable with more overrides, validated again (a what-if)."""
+        overrides = game_overrides(self.game, overrides)
+        if not overrides:
             return self
-        return from_data(data, self.source + " (with overrides)")
+        return from_data(merged(self.data, overrides), source or self.source)
 
 
-def from_data(data: dict[str, Any], source: str) -> Paytable:
+def from_data(data: Mapping[str, Any], source: str) -> Paytable:
     """Validate parsed TOML data into a :class:`Paytable`."""
-    if "game" not in data:
-        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(GAMES)})")
-    name = data["game"]
+    name = data.get("game")
+    if name is None:
+        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(games())})")
     if not isinstance(name, str):
-        raise OddsError(
-            f"{source}: game must be a game's name in quotes (one of {', '.join(GAMES)}), "
-            f"got {name!r}"
-        )
+        raise OddsError(f"{source}: game must be a string naming a game, got {name!r}")
     game = game_named(name)
     title = data.get("title", game.title)
     description = data.get("description", "")
@@ -79,18 +120,56 @@ def from_data(data: dict[str, Any], source: str) -> Paytable:
     sections = {k: v for k, v in data.items() if k not in _TOP_LEVEL}
     config = build(game.config_type, sections, "")
     game.validate(config)
-    return Paytable(game, title, description, source, config, data)
+    return Paytable(game, title, description, source, config, dict(data))
 
 
-def load_file(path: Path) -> Paytable:
-    """Read one paytable file; every problem is a one-line error naming the file."""
+def as_overrides(items: Iterable[Override | str]) -> list[Override]:
+    """Overrides given as :class:`Override` s or as ``"section.key=value"`` text."""
+    return [item if isinstance(item, Override) else Override.parse(item) for item in items]
+
+
+def game_overrides(game: Game[Any], overrides: Iterable[Override | str]) -> list[Override]:
+    """Overrides as the game's options name them.
+
+    ``decks`` is a convenience every command offers; a game keeps its decks at
+    :attr:`Game.decks_path` (``shoe.decks``), and a game without decks (a tile
+    game) refuses it with a sentence saying what to set instead.
+    """
+    result = []
+    for override in as_overrides(overrides):
+        if override.path == ("decks",):
+            if game.decks_path is None:
+                raise OddsError(f"{override.source}: {game.name} {game.no_decks_reason}")
+            override = Override(game.decks_path, override.value, override.source)
+        result.append(override)
+    return result
+
+
+def read_file(path: Path) -> tuple[dict[str, Any], str]:
+    """A paytable file's TOML data and its label; every problem one line naming the file."""
     label = _label(path)
     text = read_text(path, label)
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text), label
     except tomllib.TOMLDecodeError as exc:
         raise OddsError(f"{label}: not valid TOML ({exc})") from None
+
+
+def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
+    """Read one paytable file, apply overrides, validate once."""
+    data, label = read_file(path)
+    return _validated(data, label, overrides)
+
+
+def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | str]) -> Paytable:
+    overrides = as_overrides(overrides)
     try:
+        if overrides:
+            name = data.get("game")
+            game = game_named(name) if isinstance(name, str) else None
+            if game is not None:
+                data = merged(data, game_overrides(game, overrides))
+            label += " (with overrides)"
         return from_data(data, label)
     except OddsError as exc:
         message = str(exc)
@@ -129,36 +208,36 @@ def decode_utf8(data: bytes, label: str) -> str:
     return text
 
 
-def _looks_like_path(text: str) -> bool:
-    """Whether an argument names a file rather than a game: a folder part or ``.toml``."""
-    return text.endswith(".toml") or "/" in text or "\\" in text
+def looks_like_path(text: str) -> bool:
+    """Whether a GAME_OR_PAYTABLE argument is written as a path (``x.toml``, ``./pok-deng``)."""
+    return text.endswith(".toml") or "/" in text or "\\" in text or text.startswith(".")
 
 
-def load(game_or_path: str, overrides: Iterable[str] = ()) -> Paytable:
-    """A game name or a paytable path, with optional ``--set`` overrides.
+def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytable:
+    """A game name, a paytable name in ``tables/``, or a paytable path, with overrides.
 
-    A game or paytable name (``blackjack``, ``mahjong-28-20``) wins over a file or
-    folder of that name in the working directory; write ``./blackjack`` for the file.
+    A name wins over a file or folder of the same name in the working
+    directory unless the argument is written as a path (``./blackjack``).
     """
     path = Path(game_or_path)
-    named = game_or_path in GAMES or (TABLES / f"{game_or_path}.toml").exists()
-    if _looks_like_path(game_or_path) or (path.exists() and not named):
+    named = TABLES / f"{game_or_path}.toml"
+    if looks_like_path(game_or_path):
         if not path.exists():
             raise OddsError(f"no paytable file {game_or_path!r}")
         if path.is_dir():
             raise OddsError(f"{game_or_path}: is a folder, not a paytable .toml file")
-        paytable = load_file(path)
-    elif (TABLES / f"{game_or_path}.toml").exists():
-        paytable = load_file(TABLES / f"{game_or_path}.toml")
-    elif game_or_path in GAMES:
-        game = GAMES[game_or_path]
-        paytable = from_data({"game": game.name}, f"{game.name} (built-in defaults)")
-    else:
-        raise OddsError(
-            f"unknown game or paytable {game_or_path!r} (games: {', '.join(GAMES)}; "
-            "or give a path to a .toml paytable)"
-        )
-    return paytable.with_overrides(overrides)
+        return load_file(path, overrides)
+    if named.exists():
+        return load_file(named, overrides)
+    if game_or_path in games():
+        game = games()[game_or_path]
+        return _validated({"game": game.name}, f"{game.name} (built-in defaults)", overrides)
+    if path.is_file():
+        return load_file(path, overrides)
+    raise OddsError(
+        f"unknown game or paytable {game_or_path!r} (games: {', '.join(games())}; "
+        "or give a path to a .toml paytable)"
+    )
 
 
 def table_files() -> list[Path]:
@@ -167,11 +246,14 @@ def table_files() -> list[Path]:
 
 
 def _label(path: Path) -> str:
-    """A paytable's name in messages and reports: repository-relative when it can be.
+    """A paytable's name in messages and reports: ``tables/<name>.toml`` for the built-in ones.
 
-    Reports print it, so it must not depend on the directory the command ran in.
+    Reports print it, so it must not depend on the directory the command ran
+    in, nor on where the package is installed.
     """
-    try:
-        return str(path.resolve().relative_to(TABLES.parent))
-    except ValueError:
-        return str(path)
+    resolved = path.resolve()
+    if resolved.parent == TABLES.resolve():
+        return f"tables/{resolved.name}"
+    if CHECKOUT is not None and resolved.is_relative_to(CHECKOUT):
+        return str(resolved.relative_to(CHECKOUT))
+    return str(path)

@@ -36,8 +36,9 @@ from typing import Any
 from odds.audit.logs import require_fixed_hands
 from odds.audit.sources import Source, database, first_line, open_source
 from odds.errors import OddsError
-from odds.games.base import Game, Settlement
+from odds.games.base import Game
 from odds.progress import Step, progress
+from odds.settlement import Settlement
 from odds.shoe import Shoe
 
 #: Rejected rows named by line in the result (all are counted).
