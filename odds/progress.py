@@ -1,77 +1,147 @@
-"""Progress for long commands: a bar on a terminal, nothing at all in a pipe.
+"""Progress for long work: a bar on a terminal, nothing in a pipe, no coupling in the library.
 
-Commands that can run for more than a couple of seconds (dealing a large log,
-auditing one) report their steps through :func:`progress`. When stderr is a
-terminal the steps show as a `rich` progress bar on stderr; otherwise (a pipe,
-a file, CI) nothing is printed and `rich` is not even imported, so scripted
-output stays byte-for-byte what the command prints.
+Library code marks its long loops with :func:`track` (``for flip in
+track(flips, "rule options"): …``) and never prints. Whether anything is shown
+is decided once, by the command line: :func:`shown_on_terminal` installs a
+reporter when standard error is a terminal, and the reporter draws a ``rich``
+bar only once the work has taken longer than :data:`DELAY` seconds, so quick
+commands stay clean. In a pipe, in CI and in tests nothing is installed and
+:func:`track` is a plain loop.
 """
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Iterator
-from typing import Any, Protocol
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Seconds of work before a bar appears.
+DELAY = 1.5
 
 
-class Step(Protocol):
-    """One step of a long command: ``advance`` by an amount, or ``update`` to a fraction."""
+class Reporter:
+    """Draws bars with ``rich`` on one console, lazily (after :data:`DELAY` seconds)."""
 
-    def advance(self, amount: float = 1) -> None: ...
+    def __init__(self, console: Any = None, delay: float = DELAY) -> None:
+        self.console = console
+        self.delay = delay
+        self.started = time.monotonic()
+        self._progress: Any = None
 
-    def update(self, completed: float) -> None: ...
+    def _bars(self) -> Any:
+        if self._progress is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            console = self.console or Console(stderr=True)
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
+            self._progress.start()
+        return self._progress
+
+    def due(self) -> bool:
+        """Whether enough time has passed to show a bar."""
+        return self._progress is not None or time.monotonic() - self.started >= self.delay
+
+    def track(self, items: Iterable[T], description: str, total: int | None) -> Iterator[T]:
+        task = None
+        for done, item in enumerate(items, start=1):
+            yield item
+            if task is None and self.due():
+                task = self._bars().add_task(description, total=total, completed=done)
+            elif task is not None:
+                self._progress.update(task, completed=done)
+        if task is not None:
+            self._progress.remove_task(task)
+
+    @contextmanager
+    def task(self, description: str, total: float) -> Iterator[Callable[[float], None]]:
+        """A bar for work that is not a loop: the caller reports how much is done."""
+        state: dict[str, Any] = {}
+
+        def update(completed: float) -> None:
+            if "task" not in state and self.due():
+                state["task"] = self._bars().add_task(description, total=total)
+            if "task" in state:
+                self._progress.update(state["task"], completed=completed)
+
+        try:
+            yield update
+        finally:
+            if "task" in state:
+                self._progress.remove_task(state["task"])
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
 
 
-class _Silent:
-    def advance(self, amount: float = 1) -> None:
-        pass
-
-    def update(self, completed: float) -> None:
-        pass
+_REPORTER: ContextVar[Reporter | None] = ContextVar("odds_progress", default=None)
 
 
-class _Bar:
-    def __init__(self, bar: Any, task: Any) -> None:
-        self._bar, self._task = bar, task
+def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
+    """Iterate ``items``, reporting progress when a reporter is installed.
 
-    def advance(self, amount: float = 1) -> None:
-        self._bar.advance(self._task, amount)
-
-    def update(self, completed: float) -> None:
-        self._bar.update(self._task, completed=completed)
-
-
-#: Tests set this to a ``rich.console.Console`` to see what a terminal would show.
-console_override: Any = None
-
-
-def _console() -> Any:
-    if console_override is not None:
-        return console_override
-    stream = sys.stderr
-    if stream is None or not stream.isatty():
-        return None
-    from rich.console import Console
-
-    return Console(file=stream)
-
-
-@contextlib.contextmanager
-def progress(description: str, total: float | None = None) -> Iterator[Step]:
-    """A progress step: a bar on a terminal (with ``total``: a known amount of work)."""
-    console = _console()
-    if console is None:
-        yield _Silent()
+    ``total`` defaults to ``len(items)`` when the items have a length.
+    """
+    reporter = _REPORTER.get()
+    if reporter is None:
+        yield from items
         return
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
+    if total is None and hasattr(items, "__len__"):
+        total = len(items)
+    yield from reporter.track(items, description, total)
 
-    columns = [TextColumn("{task.description}"), BarColumn(), TaskProgressColumn()]
-    with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
-        yield _Bar(bar, bar.add_task(description, total=total))
+
+@contextmanager
+def task(description: str, total: float = 100) -> Iterator[Callable[[float], None]]:
+    """Progress of work that is not a loop (a database query): call ``update(completed)``.
+
+    Without a reporter the update does nothing.
+    """
+    reporter = _REPORTER.get()
+    if reporter is None:
+        yield lambda completed: None
+        return
+    with reporter.task(description, total) as update:
+        yield update
+
+
+@contextmanager
+def reporting(console: Any = None, delay: float = DELAY) -> Iterator[Reporter]:
+    """Install a reporter for the duration (tests pass a recording ``rich`` console)."""
+    reporter = Reporter(console, delay)
+    token = _REPORTER.set(reporter)
+    try:
+        yield reporter
+    finally:
+        _REPORTER.reset(token)
+        reporter.close()
+
+
+@contextmanager
+def shown_on_terminal() -> Iterator[None]:
+    """Show progress bars when standard error is a terminal; otherwise nothing."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    if isatty is None or not isatty():
+        yield
+        return
+    with reporting():
+        yield

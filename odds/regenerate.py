@@ -14,6 +14,7 @@ from pathlib import Path
 
 from odds.errors import OddsError
 from odds.paytable import REPORTS, load_file, table_files
+from odds.progress import track
 from odds.render import to_markdown
 
 
@@ -59,10 +60,10 @@ def _texts(paths: list[Path]) -> list[str]:
     """Every report's text, on every core; Ctrl-C stops the workers without their tracebacks."""
     workers = max(1, min(len(paths), os.cpu_count() or 1))
     if workers == 1:
-        return [report_text(path) for path in paths]
+        return [report_text(path) for path in track(paths, "reports")]
     pool = ProcessPoolExecutor(workers, initializer=_leave_ctrl_c_to_the_parent)
     try:
-        return list(pool.map(report_text, paths))
+        return list(track(pool.map(report_text, paths), "reports", len(paths)))
     except KeyboardInterrupt:
         running = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)

@@ -210,24 +210,32 @@ def test_too_few_rounds_to_test_anything_is_inconclusive(capsys, tmp_path):
     assert "Overall verdict: INCONCLUSIVE" in out
 
 
-def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(
-    capsys, tmp_path, log20k, monkeypatch
-):
+def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, log20k):
     import io
 
     from rich.console import Console
 
-    import odds.progress
+    from odds.progress import reporting
 
     screen = io.StringIO()
-    monkeypatch.setattr(
-        odds.progress, "console_override", Console(file=screen, force_terminal=True, width=80)
-    )
-    assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
+    with reporting(Console(file=screen, force_terminal=True, width=80), delay=0):
+        assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
     assert "reading rounds.csv" in screen.getvalue()
-    monkeypatch.setattr(odds.progress, "console_override", None)
     assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_simulate_shows_progress_on_a_terminal(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from odds.progress import reporting
+
+    screen = io.StringIO()
+    with reporting(Console(file=screen, force_terminal=True, width=80), delay=0):
+        _simulate(tmp_path / "r.csv", "pok-deng", 2000, 1)
+    assert "dealing rounds" in screen.getvalue()
 
 
 # -- the games' promise: a round settles by its hands' keys and strength order --------------

@@ -326,4 +326,4 @@ def test_a_game_name_wins_over_a_folder_of_that_name(run, tmp_path, monkeypatch)
 
 def test_an_empty_strength_hand_names_no_missing_option(run):
     code, _, err = run("strength", "goa-gae", "")
-    assert code == 2 and "--hand" not in err and "the hand is empty" in err
+    assert code == 2 and "--hand" not in err and "missing HAND" in err

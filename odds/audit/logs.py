@@ -24,7 +24,7 @@ from typing import IO, Any
 from odds.atomic import atomic_path, check_output_path
 from odds.errors import OddsError
 from odds.games.base import Game
-from odds.progress import progress
+from odds.progress import track
 
 #: Columns that label a row without being a hand.
 LABEL_COLUMNS = ("round", "position")
@@ -151,12 +151,9 @@ def _write_csv(
     writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     count = 0
-    with progress("dealing rounds", total) as step:
-        for row in rows:
-            writer.writerow(row)
-            count += 1
-            if count % 10_000 == 0:
-                step.update(count)
+    for row in track(rows, "dealing rounds", total):
+        writer.writerow(row)
+        count += 1
     return count
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -37,7 +37,7 @@ from odds.audit.logs import require_fixed_hands
 from odds.audit.sources import Source, database, first_line, open_source
 from odds.errors import OddsError
 from odds.games.base import Game
-from odds.progress import Step, progress
+from odds.progress import task
 from odds.settlement import Settlement
 from odds.shoe import Shoe
 
@@ -92,9 +92,9 @@ class LogCounts:
 def read_log(game: Game, config: Any, path: Path) -> LogCounts:
     """Read, validate and settle a log (see the module docstring)."""
     require_fixed_hands(game)
-    with database() as con, progress(f"reading {path.name}", 100) as step:
+    with database() as con, task(f"reading {path.name}") as update:
         source = open_source(con, game, path)
-        return _Log(con, game, config, str(path), source, step).counts()
+        return _Log(con, game, config, str(path), source, update).counts()
 
 
 # ---------------------------------------------------------------------------
@@ -171,10 +171,16 @@ class _Log:
     """One open log: the queries that read it, with the progress bar they move."""
 
     def __init__(
-        self, con: Any, game: Game, config: Any, label: str, source: Source, step: Step
+        self,
+        con: Any,
+        game: Game,
+        config: Any,
+        label: str,
+        source: Source,
+        update: Callable[[float], None],
     ) -> None:
         self.con, self.game, self.config, self.label = con, game, config, label
-        self.step, self.unit = step, source.unit
+        self.update, self.unit = update, source.unit
         self.shoe = game.shoe(config)
         self.col = {name: f"f{i}" for i, name in enumerate(source.columns, 1)}
         self.width = len(source.columns)
@@ -224,9 +230,9 @@ class _Log:
             with contextlib.suppress(Exception):
                 done = self.con.query_progress()
                 if done >= 0:
-                    self.step.update(self._done + weight * min(done, 100) / 100)
+                    self.update(self._done + weight * min(done, 100) / 100)
         self._done += weight
-        self.step.update(self._done)
+        self.update(self._done)
         if "error" in result:
             raise self._error(result["error"])
         return result.get("rows", [])
