@@ -30,6 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from statistics import NormalDist
+from typing import TypeVar
 
 from odds.analysis import Analysis
 from odds.audit.chisquare import Cell, GoodnessOfFit, goodness_of_fit
@@ -40,6 +41,7 @@ from odds.paytable import Paytable
 from odds.stats import Bet
 
 Z95 = Decimal(repr(NormalDist().inv_cdf(0.975)))
+TestT = TypeVar("TestT", "FitTest", "ReturnTest")
 
 PASS = "PASS"
 FLAGGED = "FLAGGED"
@@ -137,7 +139,7 @@ class AuditResult:
 
     @property
     def tests(self) -> int:
-        return sum(1 for t in (*self.fits, *self.returns) if t.judged)
+        return sum(t.judged for t in self.fits) + sum(t.judged for t in self.returns)
 
     @property
     def threshold(self) -> float:
@@ -189,8 +191,9 @@ def audit(paytable: Paytable, log: Path, alpha: float = 0.01) -> AuditResult:
         )
     if not analysis.hand_classes:
         notes.append(f"{paytable.game.name} declares no hand classes; hand classes not tested")
-    k, judged = tarone([_floor(t) for t in (*fits, *returns)], alpha)
-    fits = [_judge(t, j) for t, j in zip(fits, judged, strict=False)]
+    floors = [_floor(t) for t in fits] + [_floor(t) for t in returns]
+    k, judged = tarone(floors, alpha)
+    fits = [_judge(t, j) for t, j in zip(fits, judged[: len(fits)], strict=True)]
     returns = [_judge(t, j) for t, j in zip(returns, judged[len(fits) :], strict=True)]
     return AuditResult(
         paytable=paytable.source,
@@ -211,7 +214,7 @@ def _floor(test: FitTest | ReturnTest) -> float:
     return 1.0 if test.p is None else test.p.floor
 
 
-def _judge(test, judged: bool):  # type: ignore[no-untyped-def]
+def _judge(test: TestT, judged: bool) -> TestT:
     from dataclasses import replace
 
     return replace(test, judged=judged and test.p is not None)

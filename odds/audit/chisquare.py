@@ -157,7 +157,7 @@ def merge_plan(probabilities: tuple[Fraction, ...], n: int) -> tuple[tuple[int, 
     Cells of probability 0 are left out. Groups keep the cells' order.
     """
     # Each group: (probability, order key, member indices); order = first cell's rank.
-    groups = [
+    groups: list[tuple[Fraction, int, tuple[int, ...]]] = [
         (p, rank, (i,))
         for rank, (i, p) in enumerate((i, p) for i, p in enumerate(probabilities) if p > 0)
     ]

@@ -225,12 +225,17 @@ class _Log:
 
         worker = threading.Thread(target=run, daemon=True)
         worker.start()
-        while worker.is_alive():
-            worker.join(0.2)
-            with contextlib.suppress(Exception):
-                done = self.con.query_progress()
-                if done >= 0:
-                    self.update(self._done + weight * min(done, 100) / 100)
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+                with contextlib.suppress(Exception):
+                    done = self.con.query_progress()
+                    if done >= 0:
+                        self.update(self._done + weight * min(done, 100) / 100)
+        except KeyboardInterrupt:  # stop the query before the connection closes
+            self.con.interrupt()
+            worker.join()
+            raise
         self._done += weight
         self.update(self._done)
         if "error" in result:
