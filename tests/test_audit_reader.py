@@ -294,3 +294,10 @@ def test_default_hand_keys_are_the_hands_themselves(pok_deng):
     a = pok_deng.game.parse_hand(pok_deng.config, "9d 7c")
     b = pok_deng.game.parse_hand(pok_deng.config, "7c 9d")
     assert keyer(a) == keyer(b) and keyer(a).strength is None
+
+
+def test_a_folder_or_a_missing_log_is_one_line(capsys, tmp_path):
+    assert main(["audit", "pok-deng", "--log", str(tmp_path)]) == 2
+    assert "cannot read (is a folder)" in capsys.readouterr().err
+    assert main(["audit", "pok-deng", "--log", str(tmp_path / "nope.parquet")]) == 2
+    assert "cannot read (No such file or directory)" in capsys.readouterr().err
