@@ -93,12 +93,7 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     """Every paytable's report and charts, generated now and compared with the files on disk."""
     folder = reports_folder()
     paths = table_files() if paths is None else paths
-    workers = max(1, min(len(paths), os.cpu_count() or 1))
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            outputs = list(track(pool.map(report_output, paths), "reports", len(paths)))
-    else:
-        outputs = [report_output(path) for path in track(paths, "reports")]
+    outputs = _outputs(paths)
     result = []
     for path, output in zip(paths, outputs, strict=True):
         target = folder / f"{path.stem}.md"
@@ -106,6 +101,31 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
         report = FileStatus.of(target, output.text)
         result.append(ReportStatus(target, output.text, report.fresh, path, charts))
     return result
+
+
+def _outputs(paths: list[Path]) -> list[ReportOutput]:
+    """Every report and its charts, on every core; Ctrl-C stops the workers without their
+    tracebacks."""
+    workers = max(1, min(len(paths), os.cpu_count() or 1))
+    if workers == 1:
+        return [report_output(path) for path in track(paths, "reports")]
+    pool = ProcessPoolExecutor(workers, initializer=_leave_ctrl_c_to_the_parent)
+    try:
+        return list(track(pool.map(report_output, paths), "reports", len(paths)))
+    except KeyboardInterrupt:
+        running = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            process.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def orphans(paths: list[Path] | None = None) -> list[Path]:
@@ -122,8 +142,9 @@ def orphan_charts(found: list[ReportStatus]) -> list[Path]:
 
 
 def write(status: FileStatus) -> None:
-    """Write one file: to a temporary file beside it, then renamed over the old one."""
+    """Write one report or chart whole: to a temporary file beside it, renamed over the old
+    one (:mod:`odds.atomic`; an error or Ctrl-C leaves the old file and no partial file)."""
+    from odds.atomic import write_text
+
     status.target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = status.target.with_name(f".{status.target.name}.tmp")
-    temporary.write_text(status.text, encoding="utf-8")
-    temporary.replace(status.target)
+    write_text(status.target, status.text)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from odds.atomic import write_text
 from odds.audit.chisquare import Cell
 from odds.charts import svg_text
 from odds.charts.build import observed_expected_chart
 from odds.charts.model import BarChart
-from odds.charts.report import check_folder, image_line, write_file
-from odds.errors import OddsError
+from odds.charts.report import check_folder, image_line, make_folder
 
 
 def fit_chart(name: str, cells: tuple[Cell, ...], rounds: int) -> BarChart:
@@ -39,14 +39,11 @@ def write_fit_charts(
 ) -> dict[str, str]:
     """Write one chart per test (name, cells, rounds) to ``folder``; the Markdown image per test."""
     check_folder(folder)
+    make_folder(folder)
     links = {}
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, cells, rounds in tests:
-            chart = fit_chart(name, cells, rounds)
-            file = chart_name(log, name)
-            write_file(folder / file, svg_text(chart, file.removesuffix(".svg")))
-            links[name] = image_line(f"{folder.as_posix()}/{file}", chart.alt)
-    except OSError as error:
-        raise OddsError(f"--charts {folder}: {error.strerror or error}") from None
+    for name, cells, rounds in tests:
+        chart = fit_chart(name, cells, rounds)
+        file = chart_name(log, name)
+        write_text(folder / file, svg_text(chart, file.removesuffix(".svg")))
+        links[name] = image_line(f"{folder.as_posix()}/{file}", chart.alt)
     return links

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from odds.analysis import Analysis
+from odds.atomic import write_text
 from odds.charts import svg_text
 from odds.charts.build import bet_charts
 from odds.charts.model import ReportChart
@@ -74,13 +75,6 @@ def chart_links(files: Sequence[ChartFile], folder: str) -> dict[str, list[str]]
     return links
 
 
-def write_file(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
-
-
 def check_folder(folder: Path) -> None:
     """Refuse a ``--charts`` path that is a file, before any work is done."""
     if folder.exists() and not folder.is_dir():
@@ -90,15 +84,22 @@ def check_folder(folder: Path) -> None:
 def write_charts(analysis: Analysis, stem: str, folder: Path) -> dict[str, list[str]]:
     """``odds report --charts DIR``: every chart written to ``folder``; the links to them.
 
+    Each file is written whole or not at all (:func:`odds.atomic.write_text`).
+
     The links use ``folder`` as given (POSIX separators), so a report saved
     where ``folder`` is relative to shows its images.
     """
     check_folder(folder)
     files = chart_files(analysis, stem)
+    make_folder(folder)
+    for item in files:
+        write_text(folder / item.name, item.text)
+    return chart_links(files, folder.as_posix())
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` (and its parents) for ``--charts``; a one-line error if it cannot be."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for item in files:
-            write_file(folder / item.name, item.text)
     except OSError as error:
         raise OddsError(f"--charts {folder}: {error.strerror or error}") from None
-    return chart_links(files, folder.as_posix())
