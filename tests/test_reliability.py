@@ -148,7 +148,13 @@ def tables(tmp_path, monkeypatch):
 
 def test_reports_are_written_whole_and_an_orphan_fails_the_check(run, tables):
     assert run("reports")[0] == 0
-    assert sorted(p.name for p in (tables / "reports").iterdir()) == ["small.md"]
+    assert sorted(p.name for p in (tables / "reports").iterdir()) == ["charts", "small.md"]
+    charts = sorted(p.name for p in (tables / "reports" / "charts").iterdir())
+    assert charts == [
+        f"small-{bet}-{kind}.svg"
+        for bet in ("player", "player-pair")
+        for kind in ("distribution", "funnel")
+    ]  # whole files, no partial ones
     assert run("reports", "--check")[0] == 0
     (tables / "reports" / "gone.md").write_text("# an old report\n", encoding="utf-8")
     code, _, err = run("reports", "--check")
