@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
 
@@ -194,3 +194,20 @@ def return_range(stats: BetStats, rounds: int, level: Fraction) -> tuple[Decimal
     half = z_value(level) * stats.sd / Decimal(rounds).sqrt()
     centre = Decimal(stats.rtp.numerator) / Decimal(stats.rtp.denominator)
     return centre - half, centre + half
+
+
+def rounds_to_clear(stats: BetStats, level: Fraction, target: Fraction = Fraction(1)) -> int | None:
+    """The fewest rounds after which the range at ``level`` no longer holds ``target``.
+
+    With ``target`` = 1 (break-even), how long until the observed return of a
+    bet with a house edge is, at ``level``, surely a loss (or, with a player
+    edge, surely a gain): the smallest n with z · SD / √n < |RTP − target|.
+    ``None`` when the RTP is the target (the range always holds it).
+    """
+    gap = abs(stats.rtp - target)
+    if gap == 0:
+        return None
+    with localcontext(Context(prec=50, rounding=ROUND_HALF_EVEN)):
+        gap_decimal = Decimal(gap.numerator) / Decimal(gap.denominator)
+        bound = (z_value(level) * stats.sd / gap_decimal) ** 2
+    return int(bound) + 1
