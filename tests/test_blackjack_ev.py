@@ -9,6 +9,7 @@ import pytest
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
+from odds.games.blackjack.game import hand_json, hand_table
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, key_of
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
@@ -204,6 +205,15 @@ def test_values_given_no_dealer_blackjack() -> None:
             assert value == given[action] * (1 - p) - p  # the unconditional value back
         checked += p > 0
     assert checked == 2 * 54  # against A and 10, every hand but the natural
+    # The report: both values in the JSON, the published one in the per-hand table.
+    sixteen = analysis.hand(5, 9, 0)
+    data = hand_json(sixteen)
+    assert Fraction(data["ev_given_no_dealer_blackjack"]["surrender"]) == Fraction(-1, 2)
+    assert Fraction(data["ev_unconditional"]["surrender"]) == sixteen.values["R"]
+    table = hand_table(analysis).json_data
+    assert table["given_no_dealer_blackjack"] is True
+    best = sixteen.values_given_no_dealer_blackjack[sixteen.best]
+    assert Fraction(table["hands"]["6-10"]["A"]["ev"]) == best
     assert (
         analyse_round(ONE_DECK, BlackjackRules()).hands[0].values_given_no_dealer_blackjack is None
     )
