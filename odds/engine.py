@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from itertools import accumulate, combinations_with_replacement, product
 from math import comb, prod
 from operator import itemgetter
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 Hand = tuple[int, ...]
 Composition = tuple[int, ...]
@@ -91,7 +91,7 @@ def hands(counts: Sequence[int], size: int) -> list[tuple[Hand, int]]:
     return result
 
 
-def check_total(distribution: Mapping[object, int], expected: int, what: str) -> None:
+def check_total(distribution: Mapping[Any, int], expected: int, what: str) -> None:
     """Assert that a distribution accounts for every deal exactly once."""
     total = sum(distribution.values())
     if total != expected:
@@ -205,6 +205,129 @@ def joint_class_distribution(
     result = {key: ways for key, ways in joint.items() if ways}
     check_total(result, deal_count(counts, (size, size)), "joint hand classes")
     return result
+
+
+@paused_gc()
+def triple_class_distribution(
+    counts: Sequence[int],
+    size: int,
+    classify: Callable[[Hand], C],
+    symmetries: Iterable[Sequence[int]] = (),
+) -> dict[tuple[C, C, C], int]:
+    """Ways per (first, second, third hand's class) for three hands from one shoe.
+
+    A banker and two positions: with it, every pair of positions' joint (and
+    so the exact EV and SD of any set of positions) is known. Card removal is
+    exact. The first hand is fixed one orbit at a time (``symmetries`` as in
+    :func:`joint_class_distribution`, checked); for each, the two hands that
+    follow are counted as :func:`joint_class_distribution` counts two hands —
+    the product of the class totals of what the first hand left, corrected by
+    the pairs of hands that share a type — but over every such pair at once,
+    as numpy arrays (about 140,000 pairs for two cards from 52 types, the
+    same list for every first hand, only the counts change).
+
+    Integers are int64 when the number of deals is below 2**62 (no sum can
+    overflow then: every partial sum is bounded by it), Python integers
+    otherwise. The total is asserted as everywhere else.
+    """
+    import numpy as np
+
+    counts = tuple(counts)
+    all_hands = hands(counts, size)
+    classes = [classify(hand) for hand, _ in all_hands]
+    representatives = orbits(all_hands, classes, counts, symmetries)
+    names = list(dict.fromkeys(classes))
+    number = {cls: k for k, cls in enumerate(names)}
+    kinds = len(names)
+    total = deal_count(counts, (size, size, size))
+    dtype: Any = np.int64 if comb(sum(counts), size) ** 3 < 2**62 else object
+
+    grouped = _HandArrays(all_hands, size, np)
+    hand_class = np.array([number[cls] for cls in classes], dtype=np.int64)
+    binomials = np.array(
+        [[comb(n, a) for a in range(size + 1)] for n in range(max(counts) + 1)], dtype=dtype
+    )
+    first, second = _touching_pairs(all_hands, len(counts))
+    first_arr, second_arr = np.array(first), np.array(second)
+    overlap = grouped.overlap(first_arr, second_arr)
+    second_types, second_mult = grouped.types[second_arr], grouped.mult[second_arr]
+    pair_key = hand_class[first_arr] * kinds + hand_class[second_arr]
+    order = np.argsort(pair_key, kind="stable")
+    keys, starts = np.unique(pair_key[order], return_index=True)
+    first_arr, second_arr = first_arr[order], second_arr[order]
+    overlap, second_types, second_mult = overlap[order], second_types[order], second_mult[order]
+
+    result = np.zeros((kinds, kinds * kinds), dtype=dtype)
+    full = np.array(counts, dtype=np.int64)
+    for i, orbit_size in representatives:
+        removed, ways = all_hands[i]
+        left = full.copy()
+        for t in removed:
+            left[t] -= 1
+        weights = grouped.weights(left, binomials)
+        marginal = np.zeros(kinds, dtype=dtype)
+        np.add.at(marginal, hand_class, weights)
+        after = np.ones(len(first_arr), dtype=dtype)
+        for j in range(size):
+            remaining = np.maximum(left[second_types[:, j]] - overlap[:, j], 0)
+            after = after * binomials[remaining, second_mult[:, j]]
+        change = weights[first_arr] * (after - weights[second_arr])
+        joint = np.outer(marginal, marginal).reshape(-1)
+        joint[keys] += np.add.reduceat(change, starts)
+        result[hand_class[i]] += joint * (ways * orbit_size)
+
+    found: dict[tuple[C, C, C], int] = {}
+    for a, b_c in zip(*np.nonzero(result), strict=True):
+        b, c = divmod(int(b_c), kinds)
+        found[names[int(a)], names[b], names[c]] = int(result[a, b_c])
+    check_total(found, total, "three hands' classes")
+    return found
+
+
+class _HandArrays:
+    """Hands as arrays for :func:`triple_class_distribution`.
+
+    ``types[h, j]`` is the ``j``-th type of hand ``h`` (sorted); ``mult[h, j]``
+    is that type's multiplicity at its first position and 0 elsewhere, so that
+    a hand's weight in a composition ``c`` is ``∏_j C(c[types[h, j]], mult[h, j])``.
+    """
+
+    def __init__(self, all_hands: Sequence[tuple[Hand, int]], size: int, np: Any) -> None:
+        self.np = np
+        self.types = np.array([hand for hand, _ in all_hands], dtype=np.int64).reshape(-1, size)
+        mult = np.zeros_like(self.types)
+        for h, (hand, _) in enumerate(all_hands):
+            for j, t in enumerate(hand):
+                if j == 0 or hand[j - 1] != t:
+                    mult[h, j] = hand.count(t)
+        self.mult = mult
+
+    def weights(self, composition: Any, binomials: Any) -> Any:
+        """Every hand's ways to be dealt from ``composition``."""
+        result = binomials[composition[self.types[:, 0]], self.mult[:, 0]]
+        for j in range(1, self.types.shape[1]):
+            result = result * binomials[composition[self.types[:, j]], self.mult[:, j]]
+        return result
+
+    def overlap(self, first: Any, second: Any) -> Any:
+        """``[p, j]``: copies of the second hand's ``j``-th type in the first hand of pair ``p``."""
+        ones = self.types[first][:, :, None] == self.types[second][:, None, :]
+        return ones.sum(axis=1)
+
+
+def _touching_pairs(all_hands: Sequence[tuple[Hand, int]], type_count: int) -> tuple[list, list]:
+    """Every (first hand, second hand) index pair sharing at least one type."""
+    containing: list[list[int]] = [[] for _ in range(type_count)]
+    for j, (hand, _) in enumerate(all_hands):
+        for t in set(hand):
+            containing[t].append(j)
+    first: list[int] = []
+    second: list[int] = []
+    for i, (hand, _) in enumerate(all_hands):
+        touched = sorted({j for t in set(hand) for j in containing[t]})
+        first.extend([i] * len(touched))
+        second.extend(touched)
+    return first, second
 
 
 def settle_distribution(distribution: Mapping[C, int], settle: Callable[[C], E]) -> dict[E, int]:
@@ -553,6 +676,7 @@ def sequential_distribution(
     classify: Callable[[Hand], C],
     fold: Callable[[S, C], S],
     start: S,
+    symmetric: bool = False,
 ) -> dict[S, int]:
     """Ways per final state of ``number`` hands of ``size`` dealt one after another.
 
@@ -569,12 +693,20 @@ def sequential_distribution(
     hand needs no composition after it, so it is added from the class
     distribution of the composition left, computed once per composition.
 
+    ``symmetric``: the classifier sees only a hand's shape (how many copies
+    of how many types, e.g. "a pair" at the rank level), so relabelling the
+    types changes nothing, and compositions are merged by their sorted counts
+    (ENGINE-NOTES: "symmetric bets collapse"). The shape rule is checked on
+    every hand, not trusted; the fold's state must not name types either.
+
     Ways are exact with card removal, hands unordered inside and ordered
     between each other; the total is asserted to equal
     ``deal_count(counts, [size] * number)``.
     """
     if number < 1:
         raise ValueError("sequential_distribution needs at least one hand")
+    if symmetric:
+        _check_shape_classifier(len(counts), size, classify)
     class_of: dict[Hand, C] = {}
     moves: dict[Composition, list[tuple[Composition, int, C]]] = {}
     final: dict[Composition, list[tuple[C, int]]] = {}
@@ -594,6 +726,8 @@ def sequential_distribution(
                 after = list(comp)
                 for t in hand:
                     after[t] -= 1
+                if symmetric:
+                    after.sort()
                 found.append((tuple(after), weight, hand_class(hand)))
             moves[comp] = found
         return found
@@ -614,7 +748,8 @@ def sequential_distribution(
             found = folded[key] = fold(state, cls)
         return found  # type: ignore[return-value]
 
-    layer: dict[tuple[Composition, S], int] = {(tuple(counts), start): 1}
+    first = tuple(sorted(counts)) if symmetric else tuple(counts)
+    layer: dict[tuple[Composition, S], int] = {(first, start): 1}
     for _ in range(number - 1):
         following: Counter[tuple[Composition, S]] = Counter()
         for (comp, state), ways in layer.items():
@@ -628,6 +763,16 @@ def sequential_distribution(
     distribution = {state: ways for state, ways in result.items() if ways}
     check_total(distribution, deal_count(counts, [size] * number), "sequential hand states")
     return distribution
+
+
+def _check_shape_classifier(type_count: int, size: int, classify: Callable[[Hand], C]) -> None:
+    """Fail loudly unless every hand of one shape (sorted multiplicities) has one class."""
+    seen: dict[tuple[int, ...], C] = {}
+    for hand in combinations_with_replacement(range(type_count), size):
+        shape = tuple(sorted(Counter(hand).values()))
+        cls = classify(hand)
+        if seen.setdefault(shape, cls) != cls:
+            raise AssertionError(f"classifier is not symmetric: {hand} differs from its shape")
 
 
 _MISSING = object()

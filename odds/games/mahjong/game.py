@@ -46,7 +46,7 @@ from odds.games.mahjong.rules import (
 )
 from odds.numbers import fraction_text, payout_ratio, percent
 from odds.shoe import Shoe
-from odds.stats import Bet, BetStats, Outcome, sqrt_decimal
+from odds.stats import Bet, BetStats, Outcome, PositionMoments, sqrt_decimal
 from odds.tiles import Tile, parse_tiles, tiles_text
 
 
@@ -431,21 +431,15 @@ def _positions_table(
 ) -> Table:
     """Correlation between two positions and the same bet on all ``k`` positions."""
     total = sum(pairs.values())
+    moments = _position_moments(pairs, rules_)
     rows, json_rows = [], []
-    for rule, bet in zip(rules_, bets, strict=True):
-        net = {e.key: e.net for e in rule.events}
-
-        def value(r: Result, rule: BetRule = rule, net: dict = net) -> Fraction:
-            return net[rule.settle(r)]
-
-        mean = Fraction(sum(w * (value(a) + value(b)) for (a, b), w in pairs.items()), 2 * total)
+    for bet in bets:
         stats: BetStats = bet.stats
-        if mean != stats.ev:
-            raise AssertionError(f"{bet.name}: positions' marginal EV differs from the bet's")
-        product = Fraction(sum(w * value(a) * value(b) for (a, b), w in pairs.items()), total)
-        covariance = product - mean * mean
+        if (moments.mean[bet.name], moments.variance(bet.name)) != (stats.ev, stats.variance):
+            raise AssertionError(f"{bet.name}: positions' marginal differs from the bet's table")
+        covariance = moments.covariance(bet.name, bet.name, same_position=False)
         correlation = covariance / stats.variance if stats.variance else Fraction(0)
-        variance_k = k * stats.variance + k * (k - 1) * covariance
+        variance_k = moments.selection([{bet.name: Fraction(1)}] * k)[1]
         rows.append(
             (
                 bet.title,
@@ -486,6 +480,22 @@ def _positions_table(
         ),
         json=json_rows,
     )
+
+
+def _position_moments(
+    pairs: Mapping[tuple[Result, ...], int], rules_: tuple[BetRule, ...]
+) -> PositionMoments:
+    """Every bet's moments on two positions, from the ways per pair of results."""
+    nets = [{e.key: e.net for e in rule.events} for rule in rules_]
+
+    def values(r: Result) -> tuple[Fraction, ...]:
+        return tuple(net[rule.settle(r)] for rule, net in zip(rules_, nets, strict=True))
+
+    joint: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], int] = {}
+    for (a, b), w in pairs.items():
+        key = (values(a), values(b))
+        joint[key] = joint.get(key, 0) + w
+    return PositionMoments.of(tuple(rule.name for rule in rules_), joint)
 
 
 def _two_tiles(hands: Mapping[str, str], position: str, shoe: Shoe[Tile]) -> tuple[Tile, Tile]:
