@@ -315,7 +315,9 @@ class _HandArrays:
         return ones.sum(axis=1)
 
 
-def _touching_pairs(all_hands: Sequence[tuple[Hand, int]], type_count: int) -> tuple[list, list]:
+def _touching_pairs(
+    all_hands: Sequence[tuple[Hand, int]], type_count: int
+) -> tuple[list[int], list[int]]:
     """Every (first hand, second hand) index pair sharing at least one type."""
     containing: list[list[int]] = [[] for _ in range(type_count)]
     for j, (hand, _) in enumerate(all_hands):

@@ -317,7 +317,12 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
         "bets": [bet_json(b) for b in analysis.bets],
     }
     for table in analysis.tables:
-        data[table.key] = json_value(table)
+        # Dotted keys nest, as column keys do: positions.combined → data["positions"]["combined"].
+        target = data
+        *parents, leaf = table.key.split(".")
+        for part in parents:
+            target = target.setdefault(part, {})
+        target[leaf] = json_value(table)
     return data
 
 

@@ -7,6 +7,7 @@ plain rules of ``reference_pok_deng``.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from fractions import Fraction
 from math import comb
@@ -18,11 +19,8 @@ from odds.audit.chisquare import Cell, goodness_of_fit
 from odds.cards import Card, Rank, Suit, card_shoe
 from odds.engine import deal_count
 from odds.errors import OddsError
-from odds.games.pok_deng.game import PokDengConfig
+from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.positions import (
-    PAIR,
-    PLAYER,
-    Stakes,
     event_net,
     pair_count_ways,
     position_moments,
@@ -32,6 +30,7 @@ from odds.games.pok_deng.positions import (
     whole_table,
 )
 from odds.games.pok_deng.simulate import simulate_table
+from odds.games.pok_deng.stakes import PAIR, PLAYER, Stakes
 from odds.paytable import load
 from odds.shoe import Shoe
 
@@ -166,7 +165,7 @@ def single():
 
 def test_marginals_equal_the_single_position_analysis(table, single):
     shoe = table.shoe
-    two = table.two_positions
+    two = table.counts.two_positions
     third_hand = comb(shoe.size - 4, 2)  # the other position's hand, after two are dealt
     banker_and_other = deal_count(shoe.counts, (2, 2, 2)) // comb(shoe.size, 2)
     for bet, index, scale in ((PLAYER, 0, third_hand), (PAIR, 1, banker_and_other)):
@@ -186,24 +185,21 @@ def test_marginals_equal_the_single_position_analysis(table, single):
 
 
 def test_combined_table_is_the_single_analysis_on_one_hand(table, single):
-    player = Counter()
-    pair = Counter()
+    """Player N + Player N Pair: each bet's marginal is its own outcome table."""
+    player: Counter = Counter()
+    pair: Counter = Counter()
     for row in table.combined:
-        player[row.player_net] += row.ways
-        pair[row.pair_net] += row.ways
-    assert dict(player) == {o.net: o.ways for o in single.bet(PLAYER).outcomes if o.ways} | {
-        Fraction(1): sum(o.ways for o in single.bet(PLAYER).outcomes if o.net == 1),
-        Fraction(2): sum(o.ways for o in single.bet(PLAYER).outcomes if o.net == 2),
-    }
-    hands = comb(table.shoe.size, 2)
-    assert {k: v * hands // sum(pair.values()) for k, v in pair.items()} == {
-        o.net: o.ways for o in single.bet(PAIR).outcomes
-    }
+        player[row.player.label] += row.ways
+        pair[row.pair.label] += row.ways
+    assert player == {o.event: o.ways for o in single.bet(PLAYER).outcomes if o.ways}
+    # The Pair table counts one hand; the combined table counts it with the Banker's.
+    banker = comb(table.shoe.size - 2, 2)
+    assert pair == {o.event: o.ways * banker for o in single.bet(PAIR).outcomes}
 
 
 def test_ev_of_a_combination_is_the_sum_of_evs(table, single):
     ev_player, ev_pair = single.bet(PLAYER).stats.ev, single.bet(PAIR).stats.ev
-    for stakes, bet in zip(table.stakes, table.combined_bets(CONFIG), strict=True):
+    for stakes, bet in zip(table.stakes, table.combined_bets(), strict=True):
         assert bet.stats.ev * stakes.staked == stakes.player * ev_player + stakes.pair * ev_pair
     for chosen in table.selections():
         s = chosen.stakes
@@ -213,9 +209,9 @@ def test_ev_of_a_combination_is_the_sum_of_evs(table, single):
 def test_variance_of_a_sum_is_the_variances_plus_twice_the_covariances(table):
     """Var(Σ) = Σ Var + 2 Σ Cov, against the variance of the exact distribution of the sum."""
     stakes = table.stakes[1]  # player 1, pair 1/5
-    total = sum(table.two_positions.values())
+    total = sum(table.counts.two_positions.values())
     sums: Counter = Counter()
-    for (one, two), w in table.two_positions.items():
+    for (one, two), w in table.counts.two_positions.items():
         nets = [event_net(e, CONFIG) for e in (*one, *two)]
         sums[stakes.player * (nets[0] + nets[2]) + stakes.pair * (nets[1] + nets[3])] += w
     mean = sum(v * w for v, w in sums.items()) / Fraction(total)
@@ -242,7 +238,7 @@ def test_positions_are_positively_correlated(table):
 
 def test_pairs_on_five_positions_match_the_two_position_moments(table):
     """The exact count of pairs among five hands (rank level) has the moments' EV and SD."""
-    ways = table.pair_counts
+    ways = table.counts.pair_counts
     total = sum(ways.values())
     assert total == deal_count(table.shoe.counts, (2,) * 5)
     nets = {k: 12 * k - 5 for k in ways}  # k pairs win 11 each, the others lose 1
@@ -252,7 +248,7 @@ def test_pairs_on_five_positions_match_the_two_position_moments(table):
 
 
 def test_simulated_totals_are_consistent_with_the_exact_moments(table):
-    sim = table.simulation
+    sim = table.counts.simulation
     assert sim is not None and sim.rounds == 20_000 and sim.seed == 1
     for player, pair in ((1, 0), (0, 1), (1, Fraction(1, 5))):
         ev, var = table.moments.selection([{PLAYER: Fraction(player), PAIR: Fraction(pair)}] * 5)
@@ -282,11 +278,11 @@ def test_eight_decks_are_out_of_exact_reach():
     assert not totals_reachable(card_shoe(8), 5)
 
 
-def test_moments_are_exchangeable_between_positions(table):
-    """Position 1's and position 2's views of the joint give the same moments."""
-    moments = position_moments(table.two_positions, CONFIG)
-    swapped = position_moments({(b, a): w for (a, b), w in table.two_positions.items()}, CONFIG)
-    assert moments == swapped
+def test_two_positions_are_exchangeable(table):
+    """The engine deals position 1 before position 2; swapping them changes no count."""
+    two = table.counts.two_positions
+    assert all(two.get((b, a)) == w for (a, b), w in two.items())
+    assert position_moments(two, CONFIG).same == table.moments.same
 
 
 # ---------------------------------------------------------------------------
@@ -319,3 +315,38 @@ def test_stakes_parse(text, expected):
 def test_bad_stakes_are_one_line_errors(text, message):
     with pytest.raises(OddsError, match=message):
         Stakes.parse(text)
+
+
+# ---------------------------------------------------------------------------
+# Through the command line
+
+
+def test_report_with_stakes_adds_the_users_ratio(run, single):
+    code, out, err = run(
+        "report", "pok-deng", "--stakes", "player=1,player-pair=0.2", "--format", "json"
+    )
+    assert code == 0, err
+    positions = json.loads(out)["positions"]
+    stats = positions["combined_stats"]
+    assert [row["stakes"] for row in stats] == [
+        "player 1, player-pair 1",
+        "player 1, player-pair 0.2",
+    ]
+    expected = single.bet(PLAYER).stats.ev + Fraction(1, 5) * single.bet(PAIR).stats.ev
+    assert Fraction(stats[1]["ev_per_round"]) == expected
+    assert {"combined", "correlations", "several", "pairs", "five_players"} <= set(positions)
+
+
+@pytest.mark.parametrize(
+    ("game", "stakes", "message"),
+    [
+        ("pok-deng", "player=1;player-pair=2", "expected a number"),
+        ("pok-deng", "player-pair", "expected bet=amount"),
+        ("pok-deng", "banker=1", "unknown bet 'banker'"),
+        ("mahjong-28", "player=1", "mahjong-28 has no --stakes"),
+    ],
+)
+def test_bad_stakes_on_the_command_line(run, game, stakes, message):
+    code, out, err = run("report", game, "--stakes", stakes)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err

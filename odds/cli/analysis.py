@@ -28,12 +28,27 @@ def report(
         bool,
         typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
     ] = False,
+    stakes: Annotated[
+        str | None,
+        typer.Option(
+            "--stakes",
+            metavar="BET=STAKE,…",
+            help="Bets played together on one position, e.g. player=1,player-pair=0.2 "
+            "(Pok Deng): the whole-table figures at these stakes too.",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable."""
     from odds.render import to_csv, to_json, to_markdown
 
     paytable = load_paytable(game, decks, settings)
+    feature = paytable.game.stakes
+    if stakes is not None and feature is None:
+        raise OddsError(f"{paytable.game.name} has no --stakes (it combines no bets)")
+    chosen = feature.parse(stakes) if stakes is not None and feature is not None else None
     analysis = paytable.analysis()
+    if feature is not None and chosen is not None:
+        analysis = feature.with_stakes(paytable.config, analysis, chosen)
     if symbolic:
         from odds.audit.solve import symbolic_table, with_symbolic
 

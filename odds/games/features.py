@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from odds.analysis import Analysis
 
 ConfigT = TypeVar("ConfigT")
 
@@ -58,3 +61,18 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def simulate(self, config: ConfigT, rounds: int, seed: int) -> SimulationResult:
         """Play ``rounds`` seeded rounds of the analysed strategy."""
+
+
+class StakesFeature(ABC, Generic[ConfigT]):
+    """``odds report --stakes``: several bets played together, at the stakes the user gives."""
+
+    #: The bet names ``--stakes`` accepts (``player=1,player-pair=0.2``).
+    bets: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """The stakes ``text`` names, validated: one-line :class:`odds.errors.OddsError` if not."""
+
+    @abstractmethod
+    def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:
+        """The analysis with its combined-bet tables at ``stakes`` as well as the paytable's."""

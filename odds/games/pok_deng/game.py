@@ -11,6 +11,7 @@ from odds.games.base import BenchCase, Game
 from odds.games.events import by_key, reason, settled_bet
 from odds.games.pok_deng import analysis, bench
 from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.positions import PokDengStakes
 from odds.games.pok_deng.rules import (
     check_paytable,
     class_label,
@@ -33,6 +34,8 @@ class PokDeng(Game[PokDengConfig]):
     positions = ("banker", "player")
     hand_size = 2
     hand_example = "two cards, e.g. '9d 7c'"
+    #: ``odds report --stakes``: Player N and Player N Pair at the user's stakes.
+    stakes = PokDengStakes()
 
     def validate(self, config: PokDengConfig) -> None:
         check_paytable(config)

@@ -30,14 +30,16 @@ decisions) the order does not change the odds; a test shows it on a reduced shoe
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from typing import TYPE_CHECKING, Any
 
-from odds.bruteforce import brute_force, ordering_factor
 from odds.cards import Card, suit_symmetries
+from odds.config import to_plain
 from odds.engine import (
     Hand,
     deal_count,
@@ -47,93 +49,35 @@ from odds.engine import (
     triple_class_distribution,
 )
 from odds.errors import OddsError
-from odds.games.pok_deng.game import (
-    PAIR_EVENTS,
-    PLAYER_EVENTS,
-    PokDengConfig,
+from odds.games.events import Event, by_key
+from odds.games.features import StakesFeature
+from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.rules import (
     PokDengHand,
     classify,
+    pair_events,
+    player_events,
     settle_player,
 )
-from odds.numbers import fraction_text, parse_rational
+from odds.games.pok_deng.stakes import BETS, Stakes
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome, PositionMoments
 
 if TYPE_CHECKING:
+    from odds.analysis import Analysis
     from odds.games.pok_deng.simulate import TableSimulation
 
-#: Player positions at the table (RULES.md §2: Player 1 … Player 5).
+#: Player positions at the table (the rule book's Player 1 … Player 5).
 TABLE_POSITIONS = 5
-PLAYER, PAIR = "player", "player-pair"
-BETS = (PLAYER, PAIR)
+#: Cards one whole-table round deals: the Banker's two and every position's two.
+TABLE_CARDS = 2 * (TABLE_POSITIONS + 1)
+#: The report's tables sit under this JSON key (``positions.combined`` …).
+JSON_KEY = "positions"
 
 #: A two-card hand as the whole table needs it: its value, and whether it is a pair.
 HandKey = tuple[PokDengHand, bool]
 #: Events of one position: (Player bet event, Player Pair bet event).
 PositionEvents = tuple[str, str]
-
-_EVENTS = {event.key: event for event in PLAYER_EVENTS + PAIR_EVENTS}
-
-
-# ---------------------------------------------------------------------------
-# Stakes
-
-
-@dataclass(frozen=True)
-class Stakes:
-    """What one position stakes on the Player bet and on the Player Pair bet.
-
-    The paytable's stakes are one unit on each bet (the Player bet also
-    withholds ``payouts.player_withholding`` per unit). ``Stakes.parse``
-    reads the command line's ``player=1,player-pair=0.2``.
-    """
-
-    player: Fraction = Fraction(1)
-    pair: Fraction = Fraction(1)
-
-    def __post_init__(self) -> None:
-        for name, value in ((PLAYER, self.player), (PAIR, self.pair)):
-            if value < 0:
-                raise OddsError(f"--stakes: the {name} stake must not be negative, got {value}")
-        if self.player == 0 and self.pair == 0:
-            raise OddsError("--stakes: at least one stake must be positive")
-
-    @classmethod
-    def parse(cls, text: str) -> Stakes:
-        """``player=1,player-pair=0.2`` (a bet left out stakes 0).
-
-        >>> Stakes.parse("player=1, player-pair=0.2")
-        Stakes(player=Fraction(1, 1), pair=Fraction(1, 5))
-        """
-        found: dict[str, Fraction] = {}
-        for part in text.split(","):
-            name, sep, value = part.partition("=")
-            name = name.strip()
-            if not sep or not name or not value.strip():
-                raise OddsError(
-                    f"--stakes: expected bet=amount pairs such as 'player=1,player-pair=0.2', "
-                    f"got {text!r}"
-                )
-            if name not in BETS:
-                raise OddsError(f"--stakes: unknown bet {name!r} (bets: {', '.join(BETS)})")
-            if name in found:
-                raise OddsError(f"--stakes: {name} is given twice")
-            found[name] = parse_rational(value.strip(), f"--stakes {name}")
-        return cls(found.get(PLAYER, Fraction(0)), found.get(PAIR, Fraction(0)))
-
-    @property
-    def text(self) -> str:
-        """``player 1, player-pair 1/5``."""
-        return f"{PLAYER} {fraction_text(self.player)}, {PAIR} {fraction_text(self.pair)}"
-
-    @property
-    def staked(self) -> Fraction:
-        """Total stake per position."""
-        return self.player + self.pair
-
-    def per_position(self) -> dict[str, Fraction]:
-        """``{bet: stake}`` for :meth:`odds.stats.PositionMoments.selection`."""
-        return {PLAYER: self.player, PAIR: self.pair}
 
 
 # ---------------------------------------------------------------------------
@@ -191,22 +135,6 @@ def two_position_ways(
             position_events(bpp[2], bpp[0], config),
         ),
     )
-
-
-def brute_two_position_ways(
-    config: PokDengConfig, shoe: Shoe[Card]
-) -> dict[tuple[PositionEvents, PositionEvents], int]:
-    """The same table by the plain enumerator (every ordered sequence of six cards)."""
-    key = hand_keys(shoe)
-
-    def settle(deal: tuple[Hand, ...]) -> dict[str, tuple[PositionEvents, PositionEvents]]:
-        banker, one, two = (key(hand) for hand in deal)
-        events = (position_events(one, banker, config), position_events(two, banker, config))
-        return {"positions": events}
-
-    found = brute_force(shoe.counts, (2, 2, 2), settle)["positions"]
-    factor = ordering_factor((2, 2, 2))
-    return {key: ways // factor for key, ways in found.items()}  # type: ignore[misc]
 
 
 def pair_count_ways(shoe: Shoe[Card], positions: int) -> dict[int, int]:
@@ -294,9 +222,14 @@ def totals_reachable(shoe: Shoe[Card], positions: int) -> bool:
 # Settling into nets and statistics
 
 
+def events(config: PokDengConfig) -> dict[str, Event]:
+    """Both bets' events by key (the keys do not overlap)."""
+    return by_key(player_events(config.payouts) + pair_events(config.payouts))
+
+
 def event_net(event: str, config: PokDengConfig) -> Fraction:
     """The net per unit staked of a Player or Pair event."""
-    return Fraction(_EVENTS[event].net(config.payouts))
+    return Fraction(events(config)[event].net)
 
 
 def position_moments(
@@ -317,75 +250,52 @@ def position_moments(
 class CombinedRow:
     """One (Player event, Pair event) of one hand, with its nets per unit on each bet."""
 
-    player_event: str
-    pair_event: str
-    player_net: Fraction
-    pair_net: Fraction
+    player: Event
+    pair: Event
     ways: int
 
     @property
     def label(self) -> str:
-        return f"{_EVENTS[self.player_event].label}; {_EVENTS[self.pair_event].label}"
+        return f"{self.player.label}; {self.pair.label}"
 
     def net(self, stakes: Stakes) -> Fraction:
         """The round's net for these stakes."""
-        return stakes.player * self.player_net + stakes.pair * self.pair_net
+        return stakes.player * self.player.net + stakes.pair * self.pair.net
 
 
 def combined_rows(
     ways: Mapping[PositionEvents, int], config: PokDengConfig
 ) -> tuple[CombinedRow, ...]:
-    """Every possible (Player event, Pair event) in declaration order."""
-    rows = []
-    for player in PLAYER_EVENTS:
-        for pair in PAIR_EVENTS:
-            w = ways.get((player.key, pair.key), 0)
-            if w:
-                rows.append(
-                    CombinedRow(
-                        player.key,
-                        pair.key,
-                        event_net(player.key, config),
-                        event_net(pair.key, config),
-                        w,
-                    )
-                )
-    return tuple(rows)
+    """Every possible (Player event, Pair event), in the bets' declaration order."""
+    return tuple(
+        CombinedRow(player, pair, ways[player.key, pair.key])
+        for player in player_events(config.payouts)
+        for pair in pair_events(config.payouts)
+        if ways.get((player.key, pair.key))
+    )
 
 
 def combined_bet(rows: tuple[CombinedRow, ...], stakes: Stakes, config: PokDengConfig) -> Bet:
     """Player N and Player N Pair on one hand as one bet, per unit staked in total.
 
-    Nets are the round's net divided by the total stake, so the bet's EV is
-    per unit staked; the Player bet's withholding (per unit staked on it)
+    Nets are the round's net divided by the total stake, so the bet's EV, SD
+    and volatility index are per unit staked; the Player bet's withholding
     becomes ``stakes.player · withholding / total`` per unit staked.
     """
     staked = stakes.staked
     outcomes = tuple(Outcome(row.label, row.net(stakes) / staked, row.ways) for row in rows)
-    withholding = stakes.player * config.payouts.player_withholding / staked
     return Bet(
         "player+player-pair",
         f"Player N + Player N Pair ({stakes.text})",
         "Both bets on one position's hand.",
         outcomes,
-        withholding=withholding,
+        withholding=stakes.player * config.payouts.player_withholding / staked,
     )
-
-
-def player_sum_ways(
-    ways: Mapping[tuple[PositionEvents, PositionEvents], int], config: PokDengConfig
-) -> dict[Fraction, int]:
-    """Ways per total net of the Player bet on two positions (stake 1 on each)."""
-    found: dict[Fraction, int] = {}
-    for (one, two), w in ways.items():
-        total = event_net(one[0], config) + event_net(two[0], config)
-        found[total] = found.get(total, 0) + w
-    return dict(sorted(found.items()))
 
 
 @dataclass(frozen=True)
 class Selection:
-    """A set of bets on ``positions`` positions (the same stakes on each): exact EV and variance."""
+    """The same stakes on each of ``positions`` positions: exact EV and variance."""
 
     label: str
     positions: int
@@ -395,21 +305,13 @@ class Selection:
     variance_if_independent: Fraction
 
 
-def selection(moments: PositionMoments, label: str, stakes: Stakes, positions: int) -> Selection:
-    """The same stakes on each of ``positions`` positions."""
-    per_position = stakes.per_position()
-    ev, variance = moments.selection([per_position] * positions)
-    single = moments.selection([per_position])[1]
-    return Selection(label, positions, stakes, ev, variance, positions * single)
-
-
 # ---------------------------------------------------------------------------
-# Everything the report shows
+# The whole table: counts (stake-free, computed once per paytable) and stakes
 
 
 @dataclass(frozen=True)
-class WholeTable:
-    """The whole-table analysis of one paytable (see the module's docstring).
+class TableCounts:
+    """Everything counted for the whole table; nothing here depends on stakes.
 
     ``totals`` is the distribution of (total Player net, total Pair net) over
     all five positions, stake 1 each: exact ways when the shoe is small enough
@@ -417,35 +319,113 @@ class WholeTable:
     """
 
     shoe: Shoe[Card]
-    stakes: tuple[Stakes, ...]
-    combined: tuple[CombinedRow, ...]
+    one_position: dict[PositionEvents, int]
     two_positions: dict[tuple[PositionEvents, PositionEvents], int]
-    moments: PositionMoments
     pair_counts: dict[int, int]
     totals: dict[tuple[Fraction, Fraction], int]
     simulation: TableSimulation | None
 
-    def combined_bets(self, config: PokDengConfig) -> tuple[Bet, ...]:
-        """Player N + Player N Pair as one bet, for each stake setting."""
-        return tuple(combined_bet(self.combined, s, config) for s in self.stakes)
 
-    def selections(self) -> list[Selection]:
-        """Player, Pair and each stake setting's pair of bets on 1 … 5 positions."""
+#: Counts of the paytables analysed in this process (``odds report --stakes`` analyses
+#: the paytable, then re-derives the stake-dependent tables: the counting is done once).
+_COUNTED: dict[str, TableCounts] = {}
+
+
+def table_counts(
+    config: PokDengConfig, rounds: int | None = None, seed: int | None = None
+) -> TableCounts:
+    """The whole table's counts for one paytable (remembered for the process)."""
+    from odds.games.pok_deng import simulate
+
+    rounds = simulate.DEFAULT_ROUNDS if rounds is None else rounds
+    seed = simulate.DEFAULT_SEED if seed is None else seed
+    key = json.dumps([to_plain(config), rounds, seed], sort_keys=True)
+    found = _COUNTED.get(key)
+    if found is not None:
+        return found
+    shoe = config.shoe.build()
+    if shoe.size < TABLE_CARDS:
+        raise OddsError(
+            f"the whole table needs {TABLE_CARDS} cards (the Banker and {TABLE_POSITIONS} "
+            f"positions); the shoe ({shoe.description}) has {shoe.size}"
+        )
+    one = one_position_ways(config, shoe)
+    two = two_position_ways(config, shoe)
+    check_marginals(one, two, shoe)
+    simulation = None
+    if totals_reachable(shoe, TABLE_POSITIONS):
+        totals = position_total_ways(config, shoe, TABLE_POSITIONS)
+    else:
+        simulation = simulate.simulate_table(config, shoe, rounds, seed)
+        totals = simulation.totals
+    found = TableCounts(shoe, one, two, pair_count_ways(shoe, TABLE_POSITIONS), totals, simulation)
+    if len(_COUNTED) >= 8:
+        _COUNTED.clear()
+    _COUNTED[key] = found
+    return found
+
+
+@dataclass(frozen=True)
+class WholeTable:
+    """The whole-table analysis of one paytable at one or two stake settings.
+
+    ``stakes`` are the paytable's (one unit on each bet) and, when the user
+    gives a ratio, theirs.
+    """
+
+    config: PokDengConfig
+    counts: TableCounts
+    stakes: tuple[Stakes, ...]
+
+    @property
+    def shoe(self) -> Shoe[Card]:
+        return self.counts.shoe
+
+    @property
+    def moments(self) -> PositionMoments:
+        """Both bets' moments on one position and on two (the two-position joint)."""
+        return position_moments(self.counts.two_positions, self.config)
+
+    @property
+    def combined(self) -> tuple[CombinedRow, ...]:
+        return combined_rows(self.counts.one_position, self.config)
+
+    def combined_bets(self) -> tuple[Bet, ...]:
+        """Player N + Player N Pair as one bet, for each stake setting."""
+        rows = self.combined
+        return tuple(combined_bet(rows, s, self.config) for s in self.stakes)
+
+    def bet_sets(self) -> list[tuple[str, Stakes]]:
+        """The bets the tables follow: Player, Pair, and both at each stake setting."""
         chosen = [
             ("Player N", Stakes(Fraction(1), Fraction(0))),
             ("Player N Pair", Stakes(Fraction(0), Fraction(1))),
         ]
-        chosen += [(f"Player N + Pair ({s.text})", s) for s in self.stakes]
-        return [
-            selection(self.moments, label, stakes, k)
-            for label, stakes in chosen
-            for k in range(1, TABLE_POSITIONS + 1)
-        ]
+        return chosen + [(f"Player N + Player N Pair ({s.text})", s) for s in self.stakes]
 
-    def total_distribution(self, stakes: Stakes) -> dict[Fraction, int]:
+    def selections(self) -> list[Selection]:
+        """Each set of bets on 1 … 5 positions, exact EV and variance."""
+        moments = self.moments
+        found = []
+        for label, stakes in self.bet_sets():
+            single = moments.selection([stakes.per_position()])[1]
+            for k in range(1, TABLE_POSITIONS + 1):
+                ev, variance = moments.selection([stakes.per_position()] * k)
+                found.append(Selection(label, k, stakes, ev, variance, k * single))
+        return found
+
+    def two_player_totals(self) -> dict[Fraction, int]:
+        """Ways per total net of the Player bet on two positions (stake 1 on each)."""
+        found: dict[Fraction, int] = {}
+        for (one, two), w in self.counts.two_positions.items():
+            total = event_net(one[0], self.config) + event_net(two[0], self.config)
+            found[total] = found.get(total, 0) + w
+        return dict(sorted(found.items()))
+
+    def five_totals(self, stakes: Stakes) -> dict[Fraction, int]:
         """Ways (or simulated rounds) per total net of all five positions at ``stakes``."""
         found: dict[Fraction, int] = {}
-        for (player, pair), n in self.totals.items():
+        for (player, pair), n in self.counts.totals.items():
             net = stakes.player * player + stakes.pair * pair
             found[net] = found.get(net, 0) + n
         return dict(sorted(found.items()))
@@ -457,45 +437,19 @@ def whole_table(
     rounds: int | None = None,
     seed: int | None = None,
 ) -> WholeTable:
-    """The whole-table analysis: the paytable's stakes (1 and 1), and ``stakes`` when given.
+    """The whole-table analysis at the paytable's stakes (1 and 1), and ``stakes`` when given.
 
-    ``rounds`` and ``seed`` set the simulation of the five-position totals
-    (used only when their exact distribution is out of reach).
+    The Python API of ``odds report --stakes``; ``rounds`` and ``seed`` set the
+    simulation of the five-position totals (used only when their exact
+    distribution is out of reach).
+
+    >>> from odds.paytable import load
+    >>> table = whole_table(load("pok-deng").config, Stakes.parse("player=1,player-pair=0.2"))
+    >>> [bet.stats.ev for bet in table.combined_bets()]
+    [Fraction(-11864185, 184489578), Fraction(-105446749, 2767343670)]
     """
-    from odds.games.pok_deng import simulate
-
-    shoe = config.shoe.build()
-    need = 2 * (TABLE_POSITIONS + 1)
-    if shoe.size < need:
-        raise OddsError(
-            f"the whole table needs {need} cards (the Banker and {TABLE_POSITIONS} positions); "
-            f"the shoe ({shoe.description}) has {shoe.size}"
-        )
     settings = (Stakes(),) if stakes is None or stakes == Stakes() else (Stakes(), stakes)
-    one = one_position_ways(config, shoe)
-    two = two_position_ways(config, shoe)
-    check_marginals(one, two, shoe)
-    simulation = None
-    if totals_reachable(shoe, TABLE_POSITIONS):
-        totals = position_total_ways(config, shoe, TABLE_POSITIONS)
-    else:
-        simulation = simulate.simulate_table(
-            config,
-            shoe,
-            simulate.DEFAULT_ROUNDS if rounds is None else rounds,
-            simulate.DEFAULT_SEED if seed is None else seed,
-        )
-        totals = simulation.totals
-    return WholeTable(
-        shoe,
-        settings,
-        combined_rows(one, config),
-        two,
-        position_moments(two, config),
-        pair_count_ways(shoe, TABLE_POSITIONS),
-        totals,
-        simulation,
-    )
+    return WholeTable(config, table_counts(config, rounds, seed), settings)
 
 
 def check_marginals(
@@ -513,8 +467,26 @@ def check_marginals(
         for key, w in two.items():
             marginal[key[position]] = marginal.get(key[position], 0) + w
         if marginal != {k: w * rest for k, w in one.items() if w}:
-            raise AssertionError(
-                f"position {position + 1}'s marginal is not the one-position table"
-            )
+            raise AssertionError(f"position {position + 1}: marginal is not the one-position table")
     if sum(two.values()) != deal_count(shoe.counts, (2, 2, 2)):
         raise AssertionError("two positions: the ways do not add up to the deals")
+
+
+# ---------------------------------------------------------------------------
+# ``odds report --stakes``
+
+
+class PokDengStakes(StakesFeature[PokDengConfig]):
+    """The whole-table section at the stakes the user gives (``player=1,player-pair=0.2``)."""
+
+    bets = BETS
+
+    def parse(self, text: str) -> Stakes:
+        return Stakes.parse(text)
+
+    def with_stakes(self, config: PokDengConfig, analysis: Analysis, stakes: Any) -> Analysis:
+        from odds.games.pok_deng.tables import whole_table_tables
+
+        table = whole_table(config, stakes)
+        kept = tuple(t for t in analysis.tables if not t.key.startswith(f"{JSON_KEY}."))
+        return dataclasses.replace(analysis, tables=kept + whole_table_tables(table))

@@ -23,7 +23,7 @@ from fractions import Fraction
 from math import lcm
 
 from odds.cards import Card
-from odds.games.pok_deng.game import PokDengConfig
+from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.positions import (
     TABLE_POSITIONS,
     HandKey,
