@@ -18,10 +18,15 @@ positions; card removal between every hand dealt). This module counts
   among k hands (:func:`pair_count_ways`), at the rank level where the
   counting collapses (only ranks decide a pair).
 
-The full distribution of the sum of five Player bets is a six-hand problem the
-engine cannot reach (the compositions left after the Banker and two positions
-already number in the millions); :mod:`odds.games.pok_deng.simulate` samples it,
-seeded and labelled, and checks its mean and SD against the exact ones here.
+The full distribution of the total of five Player bets is a six-hand count
+the engine reaches only on small shoes (:func:`position_total_ways`: the
+compositions a deal of ten cards can leave from eight decks number about
+10¹²); otherwise :mod:`odds.games.pok_deng.simulate` samples it, seeded and
+labelled approximate, and its mean and SD are checked against the exact ones.
+
+Counts do not depend on stakes: :func:`table_counts` does them once per
+paytable, and :class:`WholeTable` settles them for the stakes asked
+(the paytable's one unit on each bet, and the user's ratio).
 
 The rule book deals one card at a time to Player 1 … 5 and the Banker, twice.
 The engine deals whole hands, the Banker first: by exchangeability (no drawing
@@ -179,10 +184,10 @@ def position_total_ways(
         banker, player, pair = state
         found = nets.get((hand, banker))
         if found is None:
-            events = position_events(hand, banker, config)
+            settled = position_events(hand, banker, config)
             found = nets[hand, banker] = (
-                event_net(events[0], config),
-                event_net(events[1], config),
+                event_net(settled[0], config),
+                event_net(settled[1], config),
             )
         return (banker, player + found[0], pair + found[1])
 
