@@ -343,10 +343,23 @@ def test_report_with_stakes_adds_the_users_ratio(run, single):
         ("pok-deng", "player=1;player-pair=2", "expected a number"),
         ("pok-deng", "player-pair", "expected bet=amount"),
         ("pok-deng", "banker=1", "unknown bet 'banker'"),
-        ("mahjong-28", "player=1", "mahjong-28 has no --stakes"),
+        ("mahjong-28", "player=1", "mahjong-28 has no stakes to combine"),
     ],
 )
 def test_bad_stakes_on_the_command_line(run, game, stakes, message):
     code, out, err = run("report", game, "--stakes", stakes)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_python_api_takes_the_same_stakes():
+    import odds
+
+    analysis = odds.load("pok-deng").analyse(stakes="player=1,player-pair=0.2")
+    rows = analysis.table("positions.combined_stats").rows
+    assert [row["stakes"] for row in rows] == [
+        "player 1, player-pair 1",
+        "player 1, player-pair 0.2",
+    ]
+    with pytest.raises(OddsError, match="unknown bet"):
+        odds.load("pok-deng").analyse(stakes="tie=1")

@@ -42,13 +42,7 @@ def report(
     from odds.render import to_csv, to_json, to_markdown
 
     paytable = load_paytable(game, decks, settings)
-    feature = paytable.game.stakes
-    if stakes is not None and feature is None:
-        raise OddsError(f"{paytable.game.name} has no --stakes (it combines no bets)")
-    chosen = feature.parse(stakes) if stakes is not None and feature is not None else None
-    analysis = paytable.analysis()
-    if feature is not None and chosen is not None:
-        analysis = feature.with_stakes(paytable.config, analysis, chosen)
+    analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if symbolic:
         from odds.audit.solve import symbolic_table, with_symbolic
 
