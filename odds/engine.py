@@ -223,14 +223,10 @@ def triple_class_distribution(
     follow are counted as :func:`joint_class_distribution` counts two hands —
     the product of the class totals of what the first hand left, corrected by
     the pairs of hands that share a type — but over every such pair at once,
-    as numpy arrays (about 140,000 pairs for two cards from 52 types, the
-    same list for every first hand, only the counts change).
-
-    Integers are int64 when the number of deals is below 2**62 (no sum can
-    overflow then: every partial sum is bounded by it), Python integers
-    otherwise. The total is asserted as everywhere else.
+    as arrays (:mod:`odds.engine_arrays`: about 140,000 pairs for two cards
+    from 52 types, the same list for every first hand, only the counts change).
     """
-    import numpy as np
+    from odds.engine_arrays import TwoAfterOne
 
     counts = tuple(counts)
     all_hands = hands(counts, size)
@@ -238,98 +234,13 @@ def triple_class_distribution(
     representatives = orbits(all_hands, classes, counts, symmetries)
     names = list(dict.fromkeys(classes))
     number = {cls: k for k, cls in enumerate(names)}
-    kinds = len(names)
-    total = deal_count(counts, (size, size, size))
-    dtype: Any = np.int64 if comb(sum(counts), size) ** 3 < 2**62 else object
-
-    grouped = _HandArrays(all_hands, size, np)
-    hand_class = np.array([number[cls] for cls in classes], dtype=np.int64)
-    binomials = np.array(
-        [[comb(n, a) for a in range(size + 1)] for n in range(max(counts) + 1)], dtype=dtype
-    )
-    first, second = _touching_pairs(all_hands, len(counts))
-    first_arr, second_arr = np.array(first), np.array(second)
-    overlap = grouped.overlap(first_arr, second_arr)
-    second_types, second_mult = grouped.types[second_arr], grouped.mult[second_arr]
-    pair_key = hand_class[first_arr] * kinds + hand_class[second_arr]
-    order = np.argsort(pair_key, kind="stable")
-    keys, starts = np.unique(pair_key[order], return_index=True)
-    first_arr, second_arr = first_arr[order], second_arr[order]
-    overlap, second_types, second_mult = overlap[order], second_types[order], second_mult[order]
-
-    result = np.zeros((kinds, kinds * kinds), dtype=dtype)
-    full = np.array(counts, dtype=np.int64)
-    for i, orbit_size in representatives:
-        removed, ways = all_hands[i]
-        left = full.copy()
-        for t in removed:
-            left[t] -= 1
-        weights = grouped.weights(left, binomials)
-        marginal = np.zeros(kinds, dtype=dtype)
-        np.add.at(marginal, hand_class, weights)
-        after = np.ones(len(first_arr), dtype=dtype)
-        for j in range(size):
-            remaining = np.maximum(left[second_types[:, j]] - overlap[:, j], 0)
-            after = after * binomials[remaining, second_mult[:, j]]
-        change = weights[first_arr] * (after - weights[second_arr])
-        joint = np.outer(marginal, marginal).reshape(-1)
-        joint[keys] += np.add.reduceat(change, starts)
-        result[hand_class[i]] += joint * (ways * orbit_size)
-
-    found: dict[tuple[C, C, C], int] = {}
-    for a, b_c in zip(*np.nonzero(result), strict=True):
-        b, c = divmod(int(b_c), kinds)
-        found[names[int(a)], names[b], names[c]] = int(result[a, b_c])
-    check_total(found, total, "three hands' classes")
+    counter = TwoAfterOne(counts, size, all_hands, [number[cls] for cls in classes])
+    found = {
+        (names[a], names[b], names[c]): ways
+        for (a, b, c), ways in counter.by_first_class(representatives).items()
+    }
+    check_total(found, deal_count(counts, (size, size, size)), "three hands' classes")
     return found
-
-
-class _HandArrays:
-    """Hands as arrays for :func:`triple_class_distribution`.
-
-    ``types[h, j]`` is the ``j``-th type of hand ``h`` (sorted); ``mult[h, j]``
-    is that type's multiplicity at its first position and 0 elsewhere, so that
-    a hand's weight in a composition ``c`` is ``∏_j C(c[types[h, j]], mult[h, j])``.
-    """
-
-    def __init__(self, all_hands: Sequence[tuple[Hand, int]], size: int, np: Any) -> None:
-        self.np = np
-        self.types = np.array([hand for hand, _ in all_hands], dtype=np.int64).reshape(-1, size)
-        mult = np.zeros_like(self.types)
-        for h, (hand, _) in enumerate(all_hands):
-            for j, t in enumerate(hand):
-                if j == 0 or hand[j - 1] != t:
-                    mult[h, j] = hand.count(t)
-        self.mult = mult
-
-    def weights(self, composition: Any, binomials: Any) -> Any:
-        """Every hand's ways to be dealt from ``composition``."""
-        result = binomials[composition[self.types[:, 0]], self.mult[:, 0]]
-        for j in range(1, self.types.shape[1]):
-            result = result * binomials[composition[self.types[:, j]], self.mult[:, j]]
-        return result
-
-    def overlap(self, first: Any, second: Any) -> Any:
-        """``[p, j]``: copies of the second hand's ``j``-th type in the first hand of pair ``p``."""
-        ones = self.types[first][:, :, None] == self.types[second][:, None, :]
-        return ones.sum(axis=1)
-
-
-def _touching_pairs(
-    all_hands: Sequence[tuple[Hand, int]], type_count: int
-) -> tuple[list[int], list[int]]:
-    """Every (first hand, second hand) index pair sharing at least one type."""
-    containing: list[list[int]] = [[] for _ in range(type_count)]
-    for j, (hand, _) in enumerate(all_hands):
-        for t in set(hand):
-            containing[t].append(j)
-    first: list[int] = []
-    second: list[int] = []
-    for i, (hand, _) in enumerate(all_hands):
-        touched = sorted({j for t in set(hand) for j in containing[t]})
-        first.extend([i] * len(touched))
-        second.extend(touched)
-    return first, second
 
 
 def settle_distribution(distribution: Mapping[C, int], settle: Callable[[C], E]) -> dict[E, int]:
