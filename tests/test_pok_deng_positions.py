@@ -22,9 +22,11 @@ from odds.errors import OddsError
 from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.positions import (
     event_net,
+    outcome_net,
     pair_count_ways,
     position_moments,
-    position_total_ways,
+    position_outcome_ways,
+    settle_table,
     totals_reachable,
     two_position_ways,
     whole_table,
@@ -141,9 +143,13 @@ def test_three_positions_equal_reference_brute_force():
     for key, p in reference_nets(deals, banker=3).items():
         expected[sum(x for x, _ in key), sum(y for _, y in key)] += p
         pairs[sum(1 for _, y in key if y > 0)] += p
-    ways = position_total_ways(CONFIG, shoe, 3)
-    assert sum(ways.values()) == deal_count(shoe.counts, (2, 2, 2, 2))
-    assert {k: Fraction(w, sum(ways.values())) for k, w in ways.items()} == dict(expected)
+    outcomes = position_outcome_ways(CONFIG, shoe, 3)
+    assert sum(outcomes.values()) == deal_count(shoe.counts, (2, 2, 2, 2))
+    found: Counter = Counter()
+    for outcome, w in outcomes.items():
+        nets = (outcome_net(outcome, s, CONFIG) for s in (Stakes(1, 0), Stakes(0, 1)))
+        found[tuple(nets)] += Fraction(w, sum(outcomes.values()))
+    assert found == expected
     pair_ways = pair_count_ways(shoe, 3)
     assert {k: Fraction(w, sum(pair_ways.values())) for k, w in pair_ways.items()} == dict(pairs)
     assert total > 0
@@ -250,10 +256,11 @@ def test_pairs_on_five_positions_match_the_two_position_moments(table):
 def test_simulated_totals_are_consistent_with_the_exact_moments(table):
     sim = table.counts.simulation
     assert sim is not None and sim.rounds == 20_000 and sim.seed == 1
-    for player, pair in ((1, 0), (0, 1), (1, Fraction(1, 5))):
-        ev, var = table.moments.selection([{PLAYER: Fraction(player), PAIR: Fraction(pair)}] * 5)
-        check = sim.check(Fraction(player), Fraction(pair), ev, var)
-        assert check.consistent, (player, pair, check)
+    for stakes in (Stakes(1, 0), Stakes(0, 1), Stakes(1, Fraction(1, 5))):
+        check = table.simulation_check(stakes)
+        ev, variance = table.moments.selection([stakes.per_position()] * 5)
+        assert (check.exact_mean, check.exact_variance) == (ev, variance)
+        assert check.rounds == 20_000 and check.consistent, (stakes, check)
 
 
 def test_simulation_deals_the_exact_distribution_on_a_small_shoe():
@@ -263,13 +270,13 @@ def test_simulation_deals_the_exact_distribution_on_a_small_shoe():
     )
     shoe = Shoe(types, (2, 2, 2, 2, 2, 3), "13 cards")
     assert totals_reachable(shoe, 5)
-    exact = position_total_ways(CONFIG, shoe, 5)
+    exact = position_outcome_ways(CONFIG, shoe, 5)
     total = sum(exact.values())
-    sim = simulate_table(CONFIG, shoe, rounds=20_000, seed=3)
+    simulated = settle_table(simulate_table(shoe, rounds=20_000, seed=3).hands, CONFIG)
     cells = [
-        Cell((str(key),), Fraction(w, total), sim.totals.get(key, 0)) for key, w in exact.items()
+        Cell((str(key),), Fraction(w, total), simulated.get(key, 0)) for key, w in exact.items()
     ]
-    assert set(sim.totals) <= set(exact)
+    assert set(simulated) <= set(exact)
     fit = goodness_of_fit(cells)
     assert fit.p_value is not None and fit.p_value > 0.001, fit
 

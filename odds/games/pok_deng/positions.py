@@ -24,9 +24,10 @@ compositions a deal of ten cards can leave from eight decks number about
 10¹²); otherwise :mod:`odds.games.pok_deng.simulate` samples it, seeded and
 labelled approximate, and its mean and SD are checked against the exact ones.
 
-Counts do not depend on stakes: :func:`table_counts` does them once per
-paytable, and :class:`WholeTable` settles them for the stakes asked
-(the paytable's one unit on each bet, and the user's ratio).
+Counts depend on the shoe alone: :func:`shoe_counts` counts hand keys once
+per shoe; :func:`table_counts` settles them by a paytable's rule readings,
+and :class:`WholeTable` pays them for the stakes asked (the paytable's one
+unit on each bet, and the user's ratio).
 
 The rule book deals one card at a time to Player 1 … 5 and the Banker, twice.
 The engine deals whole hands, the Banker first: by exchangeability (no drawing
@@ -36,15 +37,14 @@ decisions) the order does not change the odds; a test shows it on a reduced shoe
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from math import comb
 from typing import TYPE_CHECKING, Any
 
 from odds.cards import Card, suit_symmetries
-from odds.config import to_plain
 from odds.engine import (
     Hand,
     deal_count,
@@ -70,7 +70,7 @@ from odds.stats import Bet, Outcome, PositionMoments
 
 if TYPE_CHECKING:
     from odds.analysis import Analysis
-    from odds.games.pok_deng.simulate import TableSimulation
+    from odds.games.pok_deng.simulate import SimulationCheck, TableSimulation
 
 #: Player positions at the table (the rule book's Player 1 … Player 5).
 TABLE_POSITIONS = 5
@@ -83,6 +83,10 @@ JSON_KEY = "positions"
 HandKey = tuple[PokDengHand, bool]
 #: Events of one position: (Player bet event, Player Pair bet event).
 PositionEvents = tuple[str, str]
+#: A round of the whole table: every position's Player event (sorted) and the number of pairs.
+TableOutcome = tuple[tuple[str, ...], int]
+#: A round of the whole table as hands: the Banker's hand key and the positions' (sorted).
+TableHands = tuple[HandKey, tuple[HandKey, ...]]
 
 
 # ---------------------------------------------------------------------------
@@ -112,34 +116,67 @@ def position_events(player: HandKey, banker: HandKey, config: PokDengConfig) -> 
     )
 
 
-def one_position_ways(config: PokDengConfig, shoe: Shoe[Card]) -> dict[PositionEvents, int]:
-    """Ways per (Player event, Pair event) of one position's hand against the Banker's.
+def one_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandKey, HandKey], int]:
+    """Ways per (position's hand key, Banker's hand key): the position first, then the Banker.
 
-    The position's hand is dealt first, then the Banker's: the same deals as
-    the single-bet analysis, so each bet's marginal is its outcome table.
+    The same deals as the single-bet analysis, so each bet's marginal is its
+    outcome table. Rules are applied later (:func:`one_position_ways`).
     """
     key = hand_keys(shoe)
-    joint = joint_class_distribution(shoe.counts, 2, key, suit_symmetries(shoe.types))
-    return settle_distribution(joint, lambda pb: position_events(pb[0], pb[1], config))
+    return joint_class_distribution(shoe.counts, 2, key, suit_symmetries(shoe.types))
 
 
-def two_position_ways(
-    config: PokDengConfig, shoe: Shoe[Card]
-) -> dict[tuple[PositionEvents, PositionEvents], int]:
-    """Ways per (position 1's events, position 2's events): the Banker and two positions.
+def two_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandKey, HandKey, HandKey], int]:
+    """Ways per (Banker's, position 1's, position 2's hand key): the Banker and two positions.
 
     Hands dealt one after another with card removal, the Banker's first:
     C(N,2)·C(N−2,2)·C(N−4,2) deals. Exact (the engine's three-hand joint).
     """
     key = hand_keys(shoe)
-    joint = triple_class_distribution(shoe.counts, 2, key, suit_symmetries(shoe.types))
+    return triple_class_distribution(shoe.counts, 2, key, suit_symmetries(shoe.types))
+
+
+def one_position_ways(config: PokDengConfig, shoe: Shoe[Card]) -> dict[PositionEvents, int]:
+    """Ways per (Player event, Pair event) of one position's hand against the Banker's."""
     return settle_distribution(
-        joint,
+        one_position_hands(shoe), lambda pb: position_events(pb[0], pb[1], config)
+    )
+
+
+def two_position_ways(
+    config: PokDengConfig, shoe: Shoe[Card]
+) -> dict[tuple[PositionEvents, PositionEvents], int]:
+    """Ways per (position 1's events, position 2's events) against one Banker."""
+    return settle_two(two_position_hands(shoe), config)
+
+
+def settle_two(
+    hands: Mapping[tuple[HandKey, HandKey, HandKey], int], config: PokDengConfig
+) -> dict[tuple[PositionEvents, PositionEvents], int]:
+    """The Banker-and-two-positions hand keys settled into both positions' events."""
+    return settle_distribution(
+        hands,
         lambda bpp: (
             position_events(bpp[1], bpp[0], config),
             position_events(bpp[2], bpp[0], config),
         ),
     )
+
+
+def settle_table(hands: Mapping[TableHands, int], config: PokDengConfig) -> dict[TableOutcome, int]:
+    """Whole-table hand keys (the Banker's, the positions' sorted) settled into table outcomes."""
+    events: dict[tuple[HandKey, HandKey], str] = {}
+    found: dict[TableOutcome, int] = {}
+    for (banker, players), n in hands.items():
+        settled = []
+        for player in players:
+            event = events.get((player, banker))
+            if event is None:
+                event = events[player, banker] = settle_player(player[0], banker[0], config.rules)
+            settled.append(event)
+        outcome = (tuple(sorted(settled)), sum(player[1] for player in players))
+        found[outcome] = found.get(outcome, 0) + n
+    return dict(sorted(found.items()))
 
 
 def pair_count_ways(shoe: Shoe[Card], positions: int) -> dict[int, int]:
@@ -165,37 +202,39 @@ def pair_count_ways(shoe: Shoe[Card], positions: int) -> dict[int, int]:
     )
 
 
-def position_total_ways(
-    config: PokDengConfig, shoe: Shoe[Card], positions: int
-) -> dict[tuple[Fraction, Fraction], int]:
-    """Ways per (total Player net, total Pair net) of ``positions`` positions, stake 1 each.
+def position_hand_ways(shoe: Shoe[Card], positions: int) -> dict[TableHands, int]:
+    """Ways per (Banker's hand key, the positions' hand keys sorted), ``positions`` positions.
 
     Exact: the Banker and every position dealt one after another with card
     removal (:func:`odds.engine.sequential_distribution`). The compositions it
     walks grow like the number of ways to take ``2·positions`` cards from the
     types, so this is for shoes with few types (see :func:`totals_reachable`).
     """
-    key = hand_keys(shoe)
-    nets: dict[tuple[HandKey, HandKey], tuple[Fraction, Fraction]] = {}
 
     def fold(state: Any, hand: HandKey) -> Any:
         if state is None:  # the Banker's hand comes first
-            return (hand, Fraction(0), Fraction(0))
-        banker, player, pair = state
-        found = nets.get((hand, banker))
-        if found is None:
-            settled = position_events(hand, banker, config)
-            found = nets[hand, banker] = (
-                event_net(settled[0], config),
-                event_net(settled[1], config),
-            )
-        return (banker, player + found[0], pair + found[1])
+            return (hand, ())
+        banker, players = state
+        return (banker, tuple(sorted((*players, hand))))
 
-    ways = sequential_distribution(shoe.counts, 2, positions + 1, key, fold, None)
-    totals: dict[tuple[Fraction, Fraction], int] = {}
-    for (_, player, pair), w in ways.items():
-        totals[player, pair] = totals.get((player, pair), 0) + w
-    return dict(sorted(totals.items()))
+    return sequential_distribution(shoe.counts, 2, positions + 1, hand_keys(shoe), fold, None)
+
+
+def position_outcome_ways(
+    config: PokDengConfig, shoe: Shoe[Card], positions: int
+) -> dict[TableOutcome, int]:
+    """Ways per table outcome of ``positions`` positions (exact; small shoes only)."""
+    return settle_table(position_hand_ways(shoe, positions), config)
+
+
+def outcome_net(outcome: TableOutcome, stakes: Stakes, config: PokDengConfig) -> Fraction:
+    """The round's net of a table outcome when every position stakes ``stakes``."""
+    player, pairs = outcome
+    table = events(config)
+    pair_total = pairs * table["pair"].net + (len(player) - pairs) * table["no-pair"].net
+    return (
+        stakes.player * sum((table[e].net for e in player), Fraction(0)) + stakes.pair * pair_total
+    )
 
 
 #: The most (composition, hand) steps :func:`position_total_ways` may take before the
@@ -318,55 +357,103 @@ class Selection:
 class TableCounts:
     """Everything counted for the whole table; nothing here depends on stakes.
 
-    ``totals`` is the distribution of (total Player net, total Pair net) over
-    all five positions, stake 1 each: exact ways when the shoe is small enough
-    (``simulation`` is None), otherwise rounds of the seeded ``simulation``.
+    ``five`` is the distribution of table outcomes of all five positions
+    (their Player events and the number of pairs): exact ways when the shoe is
+    small enough (``simulation`` is None), otherwise rounds of the seeded
+    ``simulation``. Events, not nets: payouts are applied by :class:`WholeTable`.
     """
 
     shoe: Shoe[Card]
     one_position: dict[PositionEvents, int]
     two_positions: dict[tuple[PositionEvents, PositionEvents], int]
     pair_counts: dict[int, int]
-    totals: dict[tuple[Fraction, Fraction], int]
+    five: dict[TableOutcome, int]
     simulation: TableSimulation | None
 
 
-#: Counts of the paytables analysed in this process (``odds report --stakes`` analyses
-#: the paytable, then re-derives the stake-dependent tables: the counting is done once).
-_COUNTED: dict[str, TableCounts] = {}
+@dataclass(frozen=True)
+class ShoeCounts:
+    """The whole table's counts as hand keys: they depend on the shoe alone.
+
+    Rule readings and payouts are applied afterwards, so the readings an audit
+    compares (``odds verify``) and the payouts a solver varies reuse them.
+    ``five`` holds exact ways when :func:`totals_reachable` (``simulation``
+    is None), else is empty and ``simulation`` holds the rounds.
+    """
+
+    shoe: Shoe[Card]
+    one: dict[tuple[HandKey, HandKey], int]
+    two: dict[tuple[HandKey, HandKey, HandKey], int]
+    pair_counts: dict[int, int]
+    five: dict[TableHands, int]
+    simulation: TableSimulation | None
 
 
-def table_counts(
-    config: PokDengConfig, rounds: int | None = None, seed: int | None = None
-) -> TableCounts:
-    """The whole table's counts for one paytable (remembered for the process)."""
+#: Shoes counted in this process (a few: what-ifs and ``--stakes`` reuse them).
+_COUNTED: dict[tuple[Any, ...], ShoeCounts] = {}
+
+
+def shoe_counts(shoe: Shoe[Card], rounds: int, seed: int) -> ShoeCounts:
+    """The whole table's hand-key counts for one shoe (remembered for the process)."""
     from odds.games.pok_deng import simulate
 
-    rounds = simulate.DEFAULT_ROUNDS if rounds is None else rounds
-    seed = simulate.DEFAULT_SEED if seed is None else seed
-    key = json.dumps([to_plain(config), rounds, seed], sort_keys=True)
+    key = (shoe.types, shoe.counts, rounds, seed)
     found = _COUNTED.get(key)
     if found is not None:
         return found
-    shoe = config.shoe.build()
     if shoe.size < TABLE_CARDS:
         raise OddsError(
             f"the whole table needs {TABLE_CARDS} cards (the Banker and {TABLE_POSITIONS} "
             f"positions); the shoe ({shoe.description}) has {shoe.size}"
         )
-    one = one_position_ways(config, shoe)
-    two = two_position_ways(config, shoe)
-    check_marginals(one, two, shoe)
-    simulation = None
+    simulation, five = None, {}
     if totals_reachable(shoe, TABLE_POSITIONS):
-        totals = position_total_ways(config, shoe, TABLE_POSITIONS)
+        five = position_hand_ways(shoe, TABLE_POSITIONS)
     else:
-        simulation = simulate.simulate_table(config, shoe, rounds, seed)
-        totals = simulation.totals
-    found = TableCounts(shoe, one, two, pair_count_ways(shoe, TABLE_POSITIONS), totals, simulation)
-    if len(_COUNTED) >= 8:
+        simulation = simulate.simulate_table(shoe, rounds, seed)
+    found = ShoeCounts(
+        shoe,
+        one_position_hands(shoe),
+        two_position_hands(shoe),
+        pair_count_ways(shoe, TABLE_POSITIONS),
+        five,
+        simulation,
+    )
+    if len(_COUNTED) >= 4:
         _COUNTED.clear()
     _COUNTED[key] = found
+    return found
+
+
+#: Settled counts by shoe and rule readings (payouts and stakes change none of them).
+_SETTLED: dict[tuple[Any, ...], TableCounts] = {}
+
+
+def table_counts(
+    config: PokDengConfig, rounds: int | None = None, seed: int | None = None
+) -> TableCounts:
+    """The whole table's counts for one paytable's shoe and rule readings (no payouts)."""
+    from odds.games.pok_deng import simulate
+
+    shoe = config.shoe.build()
+    rounds = simulate.DEFAULT_ROUNDS if rounds is None else rounds
+    seed = simulate.DEFAULT_SEED if seed is None else seed
+    key = (shoe.types, shoe.counts, rounds, seed, config.rules)
+    found = _SETTLED.get(key)
+    if found is not None:
+        return found
+    counted = shoe_counts(shoe, rounds, seed)
+    one = settle_distribution(counted.one, lambda pb: position_events(pb[0], pb[1], config))
+    two = settle_two(counted.two, config)
+    check_marginals(one, two, shoe)
+    if counted.simulation is not None:
+        five = counted.simulation.outcomes(config.rules)
+    else:
+        five = settle_table(counted.five, config)
+    found = TableCounts(shoe, one, two, counted.pair_counts, five, counted.simulation)
+    if len(_SETTLED) >= 8:
+        _SETTLED.clear()
+    _SETTLED[key] = found
     return found
 
 
@@ -386,7 +473,7 @@ class WholeTable:
     def shoe(self) -> Shoe[Card]:
         return self.counts.shoe
 
-    @property
+    @cached_property
     def moments(self) -> PositionMoments:
         """Both bets' moments on one position and on two (the two-position joint)."""
         return position_moments(self.counts.two_positions, self.config)
@@ -429,11 +516,21 @@ class WholeTable:
 
     def five_totals(self, stakes: Stakes) -> dict[Fraction, int]:
         """Ways (or simulated rounds) per total net of all five positions at ``stakes``."""
+        nets = {key: event.net for key, event in events(self.config).items()}
+        pair, no_pair = nets["pair"], nets["no-pair"]
         found: dict[Fraction, int] = {}
-        for (player, pair), n in self.counts.totals.items():
-            net = stakes.player * player + stakes.pair * pair
+        for (player, pairs), n in self.counts.five.items():
+            pair_total = pairs * pair + (len(player) - pairs) * no_pair
+            net = stakes.player * sum(nets[e] for e in player) + stakes.pair * pair_total
             found[net] = found.get(net, 0) + n
         return dict(sorted(found.items()))
+
+    def simulation_check(self, stakes: Stakes) -> SimulationCheck:
+        """The simulated five-position total at ``stakes`` against its exact mean and SD."""
+        from odds.games.pok_deng.simulate import SimulationCheck
+
+        ev, variance = self.moments.selection([stakes.per_position()] * TABLE_POSITIONS)
+        return SimulationCheck.of(self.five_totals(stakes), ev, variance)
 
 
 def whole_table(

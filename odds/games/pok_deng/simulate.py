@@ -6,7 +6,7 @@ engine (see :mod:`odds.games.pok_deng.positions`). This module deals rounds
 from a fresh shuffle of the shoe (``random.Random(seed)``, as ``odds
 simulate`` does: off the top, every round independent), one card at a time
 to Player 1 … 5 and the Banker, twice, as the rule book deals, and tallies
-each round's total net on the five Player bets and on the five Pair bets.
+each round's hands (the Banker's, and the positions' as a sorted tuple).
 
 The result is approximate and labelled so. Its mean and SD are compared with
 the exact ones (from the two-position joint): a z-score for each, with the
@@ -20,17 +20,17 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from math import lcm
 
 from odds.cards import Card
-from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.options import PokDengRules
 from odds.games.pok_deng.positions import (
     TABLE_POSITIONS,
     HandKey,
-    event_net,
+    TableHands,
+    TableOutcome,
     hand_keys,
-    position_events,
 )
+from odds.games.pok_deng.rules import settle_player
 from odds.progress import track
 from odds.shoe import Shoe
 from odds.stats import sqrt_decimal
@@ -47,21 +47,38 @@ Z_LIMIT = Decimal("3.29")
 
 @dataclass(frozen=True)
 class TableSimulation:
-    """Rounds per (total Player net, total Pair net) over all five positions, stake 1 each."""
+    """Rounds per whole-table hands, as indices into ``keys`` (the hand keys seen).
+
+    ``tally[banker, positions]``: the Banker's hand and the positions' hands
+    (sorted indices). Small integers keep the settling of ~10^5 distinct
+    rounds fast (:meth:`outcomes`).
+    """
 
     rounds: int
     seed: int
     positions: int
-    totals: dict[tuple[Fraction, Fraction], int]
+    keys: tuple[HandKey, ...]
+    tally: dict[tuple[int, tuple[int, ...]], int]
 
-    def check(
-        self, player: Fraction, pair: Fraction, mean: Fraction, variance: Fraction
-    ) -> SimulationCheck:
-        """The simulated total at stakes ``player``, ``pair`` against the exact mean, variance."""
-        found: Counter[Fraction] = Counter()
-        for (x, y), n in self.totals.items():
-            found[player * x + pair * y] += n
-        return SimulationCheck.of(dict(found), mean, variance)
+    @property
+    def hands(self) -> dict[TableHands, int]:
+        """The tally with hand keys, the positions' sorted as the exact count sorts them."""
+        found: dict[TableHands, int] = {}
+        for (banker, seated), n in self.tally.items():
+            entry = (self.keys[banker], tuple(sorted(self.keys[h] for h in seated)))
+            found[entry] = found.get(entry, 0) + n
+        return found
+
+    def outcomes(self, rules: PokDengRules) -> dict[TableOutcome, int]:
+        """Rounds per table outcome (Player events sorted, pairs) under ``rules``."""
+        kinds = len(self.keys)
+        event = [settle_player(p[0], b[0], rules) for p in self.keys for b in self.keys]
+        pair = [int(k[1]) for k in self.keys]
+        found: Counter[TableOutcome] = Counter()
+        for (banker, seated), n in self.tally.items():
+            events = tuple(sorted(event[p * kinds + banker] for p in seated))
+            found[events, sum(pair[p] for p in seated)] += n
+        return dict(sorted(found.items()))
 
 
 @dataclass(frozen=True)
@@ -108,52 +125,36 @@ def _ratio(value: Fraction, scale: Decimal) -> Decimal:
 
 
 def simulate_table(
-    config: PokDengConfig,
     shoe: Shoe[Card],
     rounds: int = DEFAULT_ROUNDS,
     seed: int = DEFAULT_SEED,
     positions: int = TABLE_POSITIONS,
 ) -> TableSimulation:
-    """Deal ``rounds`` seeded rounds of the Banker and ``positions`` players; tally the nets."""
+    """Deal ``rounds`` seeded rounds of the Banker and ``positions`` players; tally their hands.
+
+    Hand keys (value class and pair), not results, are tallied: rule readings
+    and payouts are applied afterwards, so one simulation serves every
+    paytable of the same shoe.
+    """
     seats = positions + 1  # the Banker is dealt after the players, in each pass
     key = hand_keys(shoe)
     types = len(shoe.types)
     cards = [t for t, n in enumerate(shoe.counts) for _ in range(n)]
-    # Hands as small integers, nets as integers (scaled by a common denominator): the
-    # loop runs ~10^6 times.
+    # Hands as small integers: the loop runs ~10^6 times.
     keys: dict[HandKey, int] = {}
     hand_index = [
         keys.setdefault(key(tuple(sorted((a, b)))), len(keys))
         for a in range(types)
         for b in range(types)
     ]
-    named = list(keys)
-    player_nets = {
-        (p, b): event_net(position_events(named[p], named[b], config)[0], config)
-        for p in range(len(named))
-        for b in range(len(named))
-    }
-    pair_nets = [event_net(position_events(k, k, config)[1], config) for k in named]
-    scale = lcm(*(v.denominator for v in [*player_nets.values(), *pair_nets]))
-    player_table = [
-        int(player_nets[p, b] * scale) for p in range(len(named)) for b in range(len(named))
-    ]
-    pair_table = [int(v * scale) for v in pair_nets]
-    kinds = len(named)
-
     rng = random.Random(seed)
     draw, everything = rng.sample, range(len(cards))
-    tally: Counter[tuple[int, int]] = Counter()
+    tally: Counter[tuple[int, tuple[int, ...]]] = Counter()
     chunks = range(0, rounds, CHUNK)
     for start in track(chunks, "Pok Deng whole table: simulated rounds (thousands)"):
         for _ in range(min(CHUNK, rounds - start)):
             dealt = [cards[i] for i in draw(everything, 2 * seats)]
             banker = hand_index[dealt[positions] * types + dealt[seats + positions]]
-            player_total = pair_total = 0
-            for seat in range(positions):
-                hand = hand_index[dealt[seat] * types + dealt[seats + seat]]
-                player_total += player_table[hand * kinds + banker]
-                pair_total += pair_table[hand]
-            tally[player_total, pair_total] += 1
-    totals = {(Fraction(a, scale), Fraction(b, scale)): n for (a, b), n in sorted(tally.items())}
-    return TableSimulation(rounds, seed, positions, totals)
+            seated = [hand_index[dealt[s] * types + dealt[seats + s]] for s in range(positions)]
+            tally[banker, tuple(sorted(seated))] += 1
+    return TableSimulation(rounds, seed, positions, tuple(keys), dict(tally))

@@ -341,15 +341,9 @@ def pairs_table(table: WholeTable) -> Table:
 
 
 def _simulated_pairs(table: WholeTable) -> dict[int, int]:
-    """Simulated rounds per number of pairs, read off the total Pair net."""
-    win, lose = event_net("pair", table.config), event_net("no-pair", table.config)
-    by_net = {
-        pairs * win + (TABLE_POSITIONS - pairs) * lose: pairs
-        for pairs in range(TABLE_POSITIONS + 1)
-    }
+    """Simulated rounds per number of pairs among the five positions."""
     found: dict[int, int] = {}
-    for (_, pair_total), n in table.counts.totals.items():
-        pairs = by_net[pair_total]
+    for (_, pairs), n in table.counts.five.items():
         found[pairs] = found.get(pairs, 0) + n
     return found
 
@@ -412,8 +406,7 @@ def simulation_table(table: WholeTable) -> Table:
     assert sim is not None
     records = []
     for label, stakes in table.bet_sets():
-        ev, variance = table.moments.selection([stakes.per_position()] * TABLE_POSITIONS)
-        check = sim.check(stakes.player, stakes.pair, ev, variance)
+        check = table.simulation_check(stakes)
         records.append(
             {
                 "bets": label,
