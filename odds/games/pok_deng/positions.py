@@ -19,7 +19,7 @@ positions; card removal between every hand dealt). This module counts
   counting collapses (only ranks decide a pair).
 
 The full distribution of the total of five Player bets is a six-hand count
-the engine reaches only on small shoes (:func:`position_total_ways`: the
+the engine reaches only on small shoes (:func:`position_hand_ways`: the
 compositions a deal of ten cards can leave from eight decks number about
 10¹²); otherwise :mod:`odds.games.pok_deng.simulate` samples it, seeded and
 labelled approximate, and its mean and SD are checked against the exact ones.
@@ -237,7 +237,7 @@ def outcome_net(outcome: TableOutcome, stakes: Stakes, config: PokDengConfig) ->
     )
 
 
-#: The most (composition, hand) steps :func:`position_total_ways` may take before the
+#: The most (composition, hand) steps :func:`position_hand_ways` may take before the
 #: whole table falls back to a simulation (about a second of work).
 REACHABLE_STEPS = 5_000
 
@@ -516,12 +516,9 @@ class WholeTable:
 
     def five_totals(self, stakes: Stakes) -> dict[Fraction, int]:
         """Ways (or simulated rounds) per total net of all five positions at ``stakes``."""
-        nets = {key: event.net for key, event in events(self.config).items()}
-        pair, no_pair = nets["pair"], nets["no-pair"]
         found: dict[Fraction, int] = {}
-        for (player, pairs), n in self.counts.five.items():
-            pair_total = pairs * pair + (len(player) - pairs) * no_pair
-            net = stakes.player * sum(nets[e] for e in player) + stakes.pair * pair_total
+        for outcome, n in self.counts.five.items():
+            net = outcome_net(outcome, stakes, self.config)
             found[net] = found.get(net, 0) + n
         return dict(sorted(found.items()))
 
