@@ -33,7 +33,7 @@ from odds.games.pok_deng.rules import (
     settle_pair,
     settle_player,
 )
-from odds.games.pok_deng.tables import hand_class_table, whole_table_tables
+from odds.games.pok_deng.tables import hand_class_table, whole_table_tables, withheld
 from odds.shoe import Shoe
 from odds.stats import Bet
 from odds.table import Table
@@ -79,7 +79,8 @@ def bets(config: PokDengConfig, ways: dict[str, dict[str, int]]) -> tuple[Bet, B
         Bet(
             "player",
             "Player N",
-            "Stake 1 with 1 more withheld (debited 2); one position against the Banker.",
+            f"Stake 1 with {withheld(payouts.player_withholding)}; one position against the "
+            "Banker.",
             outcomes(player_events(payouts), ways["player"]),
             withholding=payouts.player_withholding,
         ),
@@ -102,7 +103,7 @@ def analyse(game: Game[PokDengConfig], config: PokDengConfig, paytable: str) -> 
     by_label: dict[str, int] = {}
     for hand, count in sorted(classes.items(), reverse=True):
         by_label[class_label(hand)] = by_label.get(class_label(hand), 0) + count
-    tables: tuple[Table, ...] = (hand_class_table(classes),)
+    tables: tuple[Table, ...] = (hand_class_table(classes, config.payouts),)
     notes: tuple[str, ...] = ()
     if shoe.size >= TABLE_CARDS:
         tables += whole_table_tables(whole_table(config))
