@@ -18,7 +18,7 @@ from odds.games.pok_deng.analysis import event_ways
 from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.positions import (
     PositionEvents,
-    hand_keys,
+    hand_classifier,
     position_events,
     two_position_ways,
 )
@@ -53,7 +53,7 @@ def brute_two_position_ways(
     config: PokDengConfig, shoe: Shoe[Card]
 ) -> dict[tuple[PositionEvents, PositionEvents], int]:
     """The Banker and two positions by the plain enumerator (every ordered six-card sequence)."""
-    key = hand_keys(shoe)
+    key = hand_classifier(shoe)
 
     def settle(deal: tuple[Hand, ...]) -> dict[str, tuple[PositionEvents, PositionEvents]]:
         banker, one, two = (key(hand) for hand in deal)

@@ -24,7 +24,7 @@ compositions a deal of ten cards can leave from eight decks number about
 10¹²); otherwise :mod:`odds.games.pok_deng.simulate` samples it, seeded and
 labelled approximate, and its mean and SD are checked against the exact ones.
 
-Counts depend on the shoe alone: :func:`shoe_counts` counts hand keys once
+Counts depend on the shoe alone: :func:`shoe_counts` counts hand classes once
 per shoe; :func:`table_counts` settles them by a paytable's rule readings,
 and :class:`WholeTable` pays them for the stakes asked (the paytable's one
 unit on each bet, and the user's ratio).
@@ -80,25 +80,25 @@ TABLE_CARDS = 2 * (TABLE_POSITIONS + 1)
 JSON_KEY = "positions"
 
 #: A two-card hand as the whole table needs it: its value, and whether it is a pair.
-HandKey = tuple[PokDengHand, bool]
+HandClass = tuple[PokDengHand, bool]
 #: Events of one position: (Player bet event, Player Pair bet event).
 PositionEvents = tuple[str, str]
 #: A round of the whole table: every position's Player event (sorted) and the number of pairs.
 TableOutcome = tuple[tuple[str, ...], int]
-#: A round of the whole table as hands: the Banker's hand key and the positions' (sorted).
-TableHands = tuple[HandKey, tuple[HandKey, ...]]
+#: A round of the whole table as hands: the Banker's hand class and the positions' (sorted).
+TableHands = tuple[HandClass, tuple[HandClass, ...]]
 
 
 # ---------------------------------------------------------------------------
 # Counting
 
 
-def hand_keys(shoe: Shoe[Card]) -> Callable[[Hand], HandKey]:
+def hand_classifier(shoe: Shoe[Card]) -> Callable[[Hand], HandClass]:
     """The classifier of the whole-table counts: value class and pair, per hand of type indices."""
     types = shoe.types
-    cache: dict[Hand, HandKey] = {}
+    cache: dict[Hand, HandClass] = {}
 
-    def key(hand: Hand) -> HandKey:
+    def key(hand: Hand) -> HandClass:
         found = cache.get(hand)
         if found is None:
             a, b = types[hand[0]], types[hand[1]]
@@ -108,7 +108,7 @@ def hand_keys(shoe: Shoe[Card]) -> Callable[[Hand], HandKey]:
     return key
 
 
-def position_events(player: HandKey, banker: HandKey, config: PokDengConfig) -> PositionEvents:
+def position_events(player: HandClass, banker: HandClass, config: PokDengConfig) -> PositionEvents:
     """One position's events on both bets."""
     return (
         settle_player(player[0], banker[0], config.rules),
@@ -116,23 +116,23 @@ def position_events(player: HandKey, banker: HandKey, config: PokDengConfig) -> 
     )
 
 
-def one_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandKey, HandKey], int]:
-    """Ways per (position's hand key, Banker's hand key): the position first, then the Banker.
+def one_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandClass, HandClass], int]:
+    """Ways per (position's hand class, Banker's hand class): the position first, then the Banker.
 
     The same deals as the single-bet analysis, so each bet's marginal is its
     outcome table. Rules are applied later (:func:`one_position_ways`).
     """
-    key = hand_keys(shoe)
+    key = hand_classifier(shoe)
     return joint_class_distribution(shoe.counts, 2, key, suit_symmetries(shoe.types))
 
 
-def two_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandKey, HandKey, HandKey], int]:
-    """Ways per (Banker's, position 1's, position 2's hand key): the Banker and two positions.
+def two_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandClass, HandClass, HandClass], int]:
+    """Ways per (Banker's, position 1's, position 2's hand class): the Banker and two positions.
 
     Hands dealt one after another with card removal, the Banker's first:
     C(N,2)·C(N−2,2)·C(N−4,2) deals. Exact (the engine's three-hand joint).
     """
-    key = hand_keys(shoe)
+    key = hand_classifier(shoe)
     return triple_class_distribution(shoe.counts, 2, key, suit_symmetries(shoe.types))
 
 
@@ -151,9 +151,9 @@ def two_position_ways(
 
 
 def settle_two(
-    hands: Mapping[tuple[HandKey, HandKey, HandKey], int], config: PokDengConfig
+    hands: Mapping[tuple[HandClass, HandClass, HandClass], int], config: PokDengConfig
 ) -> dict[tuple[PositionEvents, PositionEvents], int]:
-    """The Banker-and-two-positions hand keys settled into both positions' events."""
+    """The Banker-and-two-positions hand classes settled into both positions' events."""
     return settle_distribution(
         hands,
         lambda bpp: (
@@ -164,8 +164,8 @@ def settle_two(
 
 
 def settle_table(hands: Mapping[TableHands, int], config: PokDengConfig) -> dict[TableOutcome, int]:
-    """Whole-table hand keys (the Banker's, the positions' sorted) settled into table outcomes."""
-    events: dict[tuple[HandKey, HandKey], str] = {}
+    """Whole-table hand classes (the Banker's, the positions' sorted) settled into outcomes."""
+    events: dict[tuple[HandClass, HandClass], str] = {}
     found: dict[TableOutcome, int] = {}
     for (banker, players), n in hands.items():
         settled = []
@@ -203,7 +203,7 @@ def pair_count_ways(shoe: Shoe[Card], positions: int) -> dict[int, int]:
 
 
 def position_hand_ways(shoe: Shoe[Card], positions: int) -> dict[TableHands, int]:
-    """Ways per (Banker's hand key, the positions' hand keys sorted), ``positions`` positions.
+    """Ways per (Banker's hand class, the positions' hand classes sorted), ``positions`` positions.
 
     Exact: the Banker and every position dealt one after another with card
     removal (:func:`odds.engine.sequential_distribution`). The compositions it
@@ -211,13 +211,13 @@ def position_hand_ways(shoe: Shoe[Card], positions: int) -> dict[TableHands, int
     types, so this is for shoes with few types (see :func:`totals_reachable`).
     """
 
-    def fold(state: Any, hand: HandKey) -> Any:
+    def fold(state: Any, hand: HandClass) -> Any:
         if state is None:  # the Banker's hand comes first
             return (hand, ())
         banker, players = state
         return (banker, tuple(sorted((*players, hand))))
 
-    return sequential_distribution(shoe.counts, 2, positions + 1, hand_keys(shoe), fold, None)
+    return sequential_distribution(shoe.counts, 2, positions + 1, hand_classifier(shoe), fold, None)
 
 
 def position_outcome_ways(
@@ -373,7 +373,7 @@ class TableCounts:
 
 @dataclass(frozen=True)
 class ShoeCounts:
-    """The whole table's counts as hand keys: they depend on the shoe alone.
+    """The whole table's counts as hand classes: they depend on the shoe alone.
 
     Rule readings and payouts are applied afterwards, so the readings an audit
     compares (``odds verify``) and the payouts a solver varies reuse them.
@@ -382,8 +382,8 @@ class ShoeCounts:
     """
 
     shoe: Shoe[Card]
-    one: dict[tuple[HandKey, HandKey], int]
-    two: dict[tuple[HandKey, HandKey, HandKey], int]
+    one: dict[tuple[HandClass, HandClass], int]
+    two: dict[tuple[HandClass, HandClass, HandClass], int]
     pair_counts: dict[int, int]
     five: dict[TableHands, int]
     simulation: TableSimulation | None

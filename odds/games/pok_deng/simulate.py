@@ -25,10 +25,10 @@ from odds.cards import Card
 from odds.games.pok_deng.options import PokDengRules
 from odds.games.pok_deng.positions import (
     TABLE_POSITIONS,
-    HandKey,
+    HandClass,
     TableHands,
     TableOutcome,
-    hand_keys,
+    hand_classifier,
 )
 from odds.games.pok_deng.rules import settle_player
 from odds.progress import track
@@ -47,7 +47,7 @@ Z_LIMIT = Decimal("3.29")
 
 @dataclass(frozen=True)
 class TableSimulation:
-    """Rounds per whole-table hands, as indices into ``keys`` (the hand keys seen).
+    """Rounds per whole-table hands, as indices into ``keys`` (the hand classes seen).
 
     ``tally[banker, positions]``: the Banker's hand and the positions' hands
     (sorted indices). Small integers keep the settling of ~10^5 distinct
@@ -57,12 +57,12 @@ class TableSimulation:
     rounds: int
     seed: int
     positions: int
-    keys: tuple[HandKey, ...]
+    keys: tuple[HandClass, ...]
     tally: dict[tuple[int, tuple[int, ...]], int]
 
     @property
     def hands(self) -> dict[TableHands, int]:
-        """The tally with hand keys, the positions' sorted as the exact count sorts them."""
+        """The tally with hand classes, the positions' sorted as the exact count sorts them."""
         found: dict[TableHands, int] = {}
         for (banker, seated), n in self.tally.items():
             entry = (self.keys[banker], tuple(sorted(self.keys[h] for h in seated)))
@@ -137,11 +137,11 @@ def simulate_table(
     paytable of the same shoe.
     """
     seats = positions + 1  # the Banker is dealt after the players, in each pass
-    key = hand_keys(shoe)
+    key = hand_classifier(shoe)
     types = len(shoe.types)
     cards = [t for t, n in enumerate(shoe.counts) for _ in range(n)]
     # Hands as small integers: the loop runs ~10^6 times.
-    keys: dict[HandKey, int] = {}
+    keys: dict[HandClass, int] = {}
     hand_index = [
         keys.setdefault(key(tuple(sorted((a, b)))), len(keys))
         for a in range(types)
