@@ -370,3 +370,28 @@ def test_python_api_takes_the_same_stakes():
     ]
     with pytest.raises(OddsError, match="unknown bet"):
         odds.load("pok-deng").analyse(stakes="tie=1")
+
+
+def test_small_custom_shoe_gets_the_exact_five_position_total():
+    """A composition small enough: the five Player bets' total is counted, not simulated."""
+    import odds
+    from odds.cards import STANDARD_DECK
+
+    kept = {"Ac": 2, "Ah": 2, "6c": 2, "6h": 2, "Kc": 2, "Kh": 3}
+    counts = {card.code: kept.get(card.code, 0) for card in STANDARD_DECK}
+    analysis = odds.load("pok-deng", decks=1, shoe={"counts": counts}).analyse()
+    keys = [table.key for table in analysis.tables]
+    assert "positions.five_players" in keys and "positions.simulation_check" not in keys
+    five = analysis.table("positions.five_players")
+    assert "(exact)" in five.title
+    assert sum(row["ways"] for row in five.rows) == deal_count((2, 2, 2, 2, 2, 3), (2,) * 6)
+
+
+def test_shoe_too_small_for_the_whole_table_is_named():
+    import odds
+    from odds.cards import STANDARD_DECK
+
+    removed = [card.code for card in STANDARD_DECK][:42]
+    analysis = odds.load("pok-deng", decks=1, shoe={"removed": removed}).analyse()
+    assert not [t for t in analysis.tables if t.key.startswith("positions.")]
+    assert any("Whole table: not analysed" in note for note in analysis.notes)
