@@ -19,16 +19,18 @@ from odds.audit.chisquare import Cell, goodness_of_fit
 from odds.cards import Card, Rank, Suit, card_shoe
 from odds.engine import deal_count
 from odds.errors import OddsError
-from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.positions import (
-    event_net,
-    outcome_net,
+from odds.games.pok_deng.counting import (
     pair_count_ways,
-    position_moments,
     position_outcome_ways,
     settle_table,
     totals_reachable,
     two_position_ways,
+)
+from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.positions import (
+    event_net,
+    outcome_net,
+    position_moments,
     whole_table,
 )
 from odds.games.pok_deng.simulate import simulate_table

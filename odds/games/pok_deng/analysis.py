@@ -22,8 +22,9 @@ from odds.engine import (
     settle_distribution,
 )
 from odds.games.events import outcomes
+from odds.games.pok_deng.counting import TABLE_CARDS
 from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.positions import TABLE_CARDS, whole_table
+from odds.games.pok_deng.positions import whole_table
 from odds.games.pok_deng.rules import (
     PokDengHand,
     class_label,

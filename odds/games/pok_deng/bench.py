@@ -15,13 +15,13 @@ from odds.engine import Hand, deal_count
 from odds.games.base import BenchCase
 from odds.games.events import probabilities
 from odds.games.pok_deng.analysis import event_ways
-from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.positions import (
+from odds.games.pok_deng.counting import (
     PositionEvents,
     hand_classifier,
     position_events,
     two_position_ways,
 )
+from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.rules import classify, settle_pair, settle_player
 from odds.shoe import Shoe
 

@@ -22,14 +22,14 @@ from decimal import Decimal
 from fractions import Fraction
 
 from odds.cards import Card
-from odds.games.pok_deng.options import PokDengRules
-from odds.games.pok_deng.positions import (
+from odds.games.pok_deng.counting import (
     TABLE_POSITIONS,
     HandClass,
     TableHands,
     TableOutcome,
     hand_classifier,
 )
+from odds.games.pok_deng.options import PokDengRules
 from odds.games.pok_deng.rules import settle_player
 from odds.progress import track
 from odds.shoe import Shoe

@@ -7,8 +7,9 @@ from fractions import Fraction
 from typing import Any
 
 from odds.audit.chisquare import MERGE_RULE, Cell, goodness_of_fit
+from odds.games.pok_deng.counting import TABLE_POSITIONS
 from odds.games.pok_deng.options import PokDengPayouts
-from odds.games.pok_deng.positions import TABLE_POSITIONS, WholeTable, event_net
+from odds.games.pok_deng.positions import WholeTable, event_net
 from odds.games.pok_deng.rules import PokDengHand, class_label
 from odds.games.pok_deng.simulate import Z_LIMIT
 from odds.games.pok_deng.stakes import PAIR, PLAYER, Stakes
