@@ -415,7 +415,12 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
     }
     data["top_awards"] = json_value(top_award_table(analysis))
     for table in analysis.tables:
-        data[table.key] = json_value(table)
+        # Dotted keys nest, as column keys do: positions.combined → data["positions"]["combined"].
+        target = data
+        *parents, leaf = table.key.split(".")
+        for part in parents:
+            target = target.setdefault(part, {})
+        target[leaf] = json_value(table)
     return data
 
 

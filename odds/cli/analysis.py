@@ -46,6 +46,15 @@ def report(
             "(as DIR/<file>: give DIR relative to where the Markdown will be read).",
         ),
     ] = None,
+    stakes: Annotated[
+        str | None,
+        typer.Option(
+            "--stakes",
+            metavar="BET=STAKE,…",
+            help="Bets played together on one position, e.g. player=1,player-pair=0.2 "
+            "(Pok Deng): the whole-table figures at these stakes too.",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable."""
     from odds.render import to_csv, to_json, to_markdown
@@ -55,7 +64,7 @@ def report(
         from odds.charts.report import check_folder
 
         check_folder(charts)
-    analysis = paytable.analysis()
+    analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if symbolic:
         from odds.audit.solve import symbolic_table, with_symbolic
 

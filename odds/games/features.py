@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from odds.analysis import Analysis
@@ -75,3 +75,18 @@ class ChartsFeature(ABC):
     @abstractmethod
     def charts(self, analysis: Analysis) -> list[ReportChart]:
         """The game's charts, each anchored after the table it draws (``table:<key>``)."""
+
+
+class StakesFeature(ABC, Generic[ConfigT]):
+    """``odds report --stakes``: several bets played together, at the stakes the user gives."""
+
+    #: The bet names ``--stakes`` accepts (``player=1,player-pair=0.2``).
+    bets: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """The stakes ``text`` names, validated: one-line :class:`odds.errors.OddsError` if not."""
+
+    @abstractmethod
+    def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:
+        """The analysis with its combined-bet tables at ``stakes`` as well as the paytable's."""
