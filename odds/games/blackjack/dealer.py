@@ -29,8 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from itertools import accumulate, groupby
-from operator import itemgetter, mul, sub
+from itertools import groupby
+from operator import add, itemgetter, mul
 from typing import Any
 
 #: Dealer outcomes, in lane order.
@@ -152,24 +152,40 @@ _ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1)  # contraction order; aces and length last
 
 
 @dataclass(frozen=True)
-class DealerPlan:
-    """A dealer table laid out for contraction over one shoe (after the up card).
+class _Level:
+    """How one rank is summed out of a table (see :func:`plan`).
 
-    ``lane_bits`` separates the packed outcome counts; ``kmax`` is the longest
-    possible dealer draw from this shoe; numerators for a player's removed
-    cards ``R`` (``s`` cards) are over the denominator ``(N−s)^(kmax)``.
-    ``levels`` hold, per contracted rank, the entries' counts of that rank and
-    the bounds of the groups that merge; ``final`` the (aces, cards drawn) of
-    what is left.
+    Entries whose count ``μ`` of the rank is 0 carry over unchanged (their
+    factor is 1); the others are multiplied by ``(n − R)^(μ)``. Each output
+    entry (a group: the entries that agree on everything still to contract)
+    is the sum of its *terms*; groups are ordered by how many terms they have,
+    so the ``t``-th terms of the groups that have one are a prefix.
+    """
+
+    rank: int
+    mus: tuple[int, ...]  # μ ≥ 1 of each product, in the order ``take`` gathers them
+    take: Any  # table → the entries to multiply
+    first: Any  # table + products → each group's first term
+    more: tuple[tuple[int, Any], ...]  # (groups with ≥ t terms, their t-th terms), t = 2, 3, …
+
+
+@dataclass(frozen=True)
+class DealerPlan:
+    """A dealer table's numerators over one shoe (after the up card): scale and lanes.
+
+    ``lane_bits`` separates the packed outcome counts; ``kmax`` is at least the
+    longest possible dealer draw from this shoe (several up cards may share one);
+    numerators for a player's removed cards ``R`` (``s`` cards) are over the
+    denominator ``(N−s)^(kmax)``. The table laid out for :func:`dealer_numerators`
+    (levels that sum out one rank each, :class:`_Level`) is built on first use.
     """
 
     counts: Counts
+    up: int
+    hits_soft_17: bool
     kmax: int
     lane_bits: int
-    init: tuple[int, ...]
-    levels: tuple[tuple[int, tuple[int, ...], Any, Any], ...]
-    final: tuple[tuple[int, int], ...]
-    #: Factor rows and last-step weights, kept for every later call on this plan.
+    #: The contraction layout, factor rows and last-step weights, kept for later calls.
     cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -189,6 +205,20 @@ class DealerPlan:
         mask = (1 << self.lane_bits) - 1
         return tuple((packed >> (self.lane_bits * i)) & mask for i in range(len(OUTCOMES)))
 
+    def contraction(self) -> tuple[tuple[int, ...], tuple[_Level, ...], tuple]:
+        """``(initial table, levels, final (aces, length) keys)`` for :func:`dealer_numerators`."""
+        found = self.cache.get("contraction")
+        if found is None:
+            hands, levels, final = _layout(self.up, self.hits_soft_17, self.counts)
+            table = dealer_table(self.up, self.hits_soft_17)
+            bits = self.lane_bits
+            init = tuple(
+                sum(c << (bits * i) for m in group for i, c in enumerate(table[m]))
+                for group in hands
+            )
+            found = self.cache["contraction"] = (init, levels, final)
+        return found
+
 
 def _getter(indices: Sequence[int]):
     """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
@@ -198,43 +228,90 @@ def _getter(indices: Sequence[int]):
     return itemgetter(*indices)
 
 
-def plan(counts: Counts, up: int, hits_soft_17: bool) -> DealerPlan:
-    """Lay out the dealer table for the shoe ``counts`` (after the up card).
+def _level(rank: int, keys: list[tuple[int, ...]]) -> tuple[_Level, list[tuple[int, ...]]]:
+    """Sum the first component (the count of ``rank``) out of ``keys``.
 
-    Entries are sorted with the first rank to contract least significant, so
-    the entries that merge when a rank is summed out are adjacent at every level.
+    Returns the level and the keys of its output, in output order.
     """
-    table = {
-        m: lanes
-        for m, lanes in dealer_table(up, hits_soft_17).items()
+    products = [i for i, key in enumerate(keys) if key[0]]
+    position = {i: len(keys) + j for j, i in enumerate(products)}
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key[1:], []).append(position.get(i, i))
+    order = sorted(groups, key=lambda g: -len(groups[g]))  # stable: ties keep first-seen order
+    terms = [groups[g] for g in order]
+    more = []
+    for t in range(1, len(terms[0])):
+        having = [members[t] for members in terms if len(members) > t]
+        more.append((len(having), _getter(having)))
+    level = _Level(
+        rank,
+        tuple(keys[i][0] for i in products),
+        _getter(products) if products else None,
+        _getter([members[0] for members in terms]),
+        tuple(more),
+    )
+    return level, order
+
+
+def longest_draw(counts: Counts, up: int, hits_soft_17: bool) -> int:
+    """The most cards the dealer can draw after ``up`` from the shoe ``counts``."""
+    kept = tuple(min(c, cap) for c, cap in zip(counts, _caps(up, hits_soft_17), strict=True))
+    return _longest(up, hits_soft_17, kept)
+
+
+@cache
+def _longest(up: int, hits_soft_17: bool, counts: Counts) -> int:
+    return max(
+        sum(m)
+        for m in dealer_table(up, hits_soft_17)
         if all(m[i] <= counts[i] for i in range(RANKS))
-    }
-    kmax = max(sum(m) for m in table)
+    )
+
+
+def plan(counts: Counts, up: int, hits_soft_17: bool, kmax: int | None = None) -> DealerPlan:
+    """The dealer's numerators for the shoe ``counts`` (after the up card), over
+    ``(N−s)^(kmax)``: ``kmax`` defaults to the longest draw (a larger one is shared
+    by several up cards)."""
+    longest = longest_draw(counts, up, hits_soft_17)
+    if kmax is None:
+        kmax = longest
+    elif kmax < longest:
+        raise ValueError(f"kmax {kmax} is below the longest dealer draw {longest}")
     size = sum(counts)
     # Every partial sum is at most Σ_k (sequences of k cards, weighted) ≤ (kmax+1)·N^kmax.
     lane_bits = ((kmax + 1) * size**kmax).bit_length() + 1
-    entries: dict[tuple[int, ...], int] = {}
-    for m, lanes in table.items():
-        packed = 0
-        for i, c in enumerate(lanes):
-            packed |= c << (lane_bits * i)
-        key = (*(m[d] for d in _ORDER), m[0], sum(m))
-        entries[key] = entries.get(key, 0) + packed
-    keys = sorted(entries, key=lambda k: k[::-1])
-    init = tuple(entries[k] for k in keys)
+    return DealerPlan(tuple(counts), up, hits_soft_17, kmax, lane_bits)
+
+
+def _layout(up: int, hits_soft_17: bool, counts: Counts) -> tuple:
+    """The contraction's shape for the hands the shoe can hold (cached by what it keeps)."""
+    kept = tuple(min(c, cap) for c, cap in zip(counts, _caps(up, hits_soft_17), strict=True))
+    return _layout_for(up, hits_soft_17, kept)
+
+
+@cache
+def _caps(up: int, hits_soft_17: bool) -> tuple[int, ...]:
+    table = dealer_table(up, hits_soft_17)
+    return tuple(max(m[i] for m in table) for i in range(RANKS))
+
+
+@cache
+def _layout_for(up: int, hits_soft_17: bool, counts: Counts) -> tuple:
+    """An entry's key lists its counts of the ranks in contraction order, then its
+    aces and its length; each level sums out the leading count."""
+    groups: dict[tuple[int, ...], list[Counts]] = {}
+    for m in dealer_table(up, hits_soft_17):
+        if all(m[i] <= counts[i] for i in range(RANKS)):
+            groups.setdefault((*(m[d] for d in _ORDER), m[0], sum(m)), []).append(m)
+    keys = sorted(groups, key=lambda k: k[::-1])
+    hands = tuple(tuple(groups[k]) for k in keys)
     levels = []
     for d in _ORDER:
-        starts: list[int] = []
-        rests: list[tuple[int, ...]] = []
-        for i, key in enumerate(keys):
-            if not rests or rests[-1] != key[1:]:
-                rests.append(key[1:])
-                starts.append(i)
-        ends = [*starts[1:], len(keys)]
-        levels.append((d, tuple(k[0] for k in keys), _getter(ends), _getter(starts)))
-        keys = rests
+        level, keys = _level(d, keys)
+        levels.append(level)
     final = tuple((aces, length) for aces, length in keys)
-    return DealerPlan(counts, kmax, lane_bits, init, tuple(levels), final)
+    return hands, tuple(levels), final
 
 
 class RemovalTree:
@@ -269,15 +346,14 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -
     """
     tree = removed if isinstance(removed, RemovalTree) else RemovalTree(removed)
     n, size, kmax = dp.counts, dp.size, dp.kmax
-    final = dp.final
-    levels = dp.levels
+    init, levels, final = dp.contraction()
     last = len(levels)
     rows: list[dict[int, list[int]]] = dp.cache.setdefault("rows", [{} for _ in levels])
     # Last step: aces and length together, one weight per (aces left, cards removed).
     weights: dict[tuple[int, int], list[int]] = dp.cache.setdefault("weights", {})
     out: dict[Counts, int] = {}
 
-    def contract(level: int, table: list[int] | tuple[int, ...], node: tuple) -> None:
+    def contract(level: int, table: list[int], node: tuple) -> None:
         if level == last:
             for r, aces, s in node:
                 left = n[0] - aces
@@ -291,20 +367,27 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -
                     ]
                 out[r] = sum(map(mul, w, table))
             return
-        d, firsts, ends, starts = levels[level]
+        step = levels[level]
         level_rows = rows[level]
+        take, first, more = step.take, step.first, step.more
         for count, child in node:
-            left = n[d] - count
+            left = n[step.rank] - count
             if left < 0:
                 continue
-            factors = level_rows.get(left)
-            if factors is None:
-                row = falling_row(left, kmax)
-                factors = level_rows[left] = [row[j] for j in firsts]
-            prefix = list(accumulate(map(mul, factors, table), initial=0))
-            contract(level + 1, list(map(sub, ends(prefix), starts(prefix))), child)
+            if take is None:
+                terms = table
+            else:
+                factors = level_rows.get(left)
+                if factors is None:
+                    row = falling_row(left, kmax)
+                    factors = level_rows[left] = [row[mu] for mu in step.mus]
+                terms = table + list(map(mul, factors, take(table)))
+            summed = list(first(terms))
+            for having, nth in more:
+                summed[:having] = map(add, summed[:having], nth(terms))
+            contract(level + 1, summed, child)
 
-    contract(0, dp.init, tree.root)
+    contract(0, list(init), tree.root)
     return out
 
 

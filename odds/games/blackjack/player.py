@@ -35,7 +35,8 @@ actions exactly as the conditional expectation does, and the round adds
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import le, mul
+from itertools import repeat
+from operator import ge, gt, itemgetter, le, mod, mul
 from typing import Any
 
 from odds.errors import OddsError
@@ -47,6 +48,7 @@ from odds.games.blackjack.dealer import (
     RemovalTree,
     dealer_numerators,
     falling,
+    longest_draw,
     plan,
     total_of,
 )
@@ -68,6 +70,8 @@ from odds.games.blackjack.nodes import (
     key_of,
 )
 from odds.games.blackjack.options import BlackjackRules
+from odds.games.blackjack.removal import RemovalSet
+from odds.games.blackjack.removal import numerators as packed_numerators
 
 __all__ = [  # the engine's vocabulary, importable from here as before
     "ACTION_NAMES",
@@ -110,7 +114,7 @@ class UpCard:
         self.up = up
         self.n: Counts = tuple(after)
         self.size = sum(after)
-        self.plan: DealerPlan = plan(self.n, up, hits_soft_17)
+        self.plan: DealerPlan = plan(self.n, up, hits_soft_17, fam.kmax)
         self.smax = fam.smax
         self.top = self.smax + self.plan.kmax
         if self.size < self.top:
@@ -234,6 +238,78 @@ class Family:
         self._most: dict[int, tuple[int, ...]] = {}
         self.memos: dict[tuple, dict] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
+        self._kmax: int | None = None
+        self._sets: set[RemovalSet] = set()
+
+    @property
+    def ups(self) -> tuple[int, ...]:
+        """The up cards this family computes (the shoe holds one; see :meth:`owner`)."""
+        return tuple(u for u in range(RANKS) if self.counts[u] and self.owner(u) is self)
+
+    @property
+    def kmax(self) -> int | None:
+        """One numerator scale for all of the family's up cards (so that they can be
+        computed together, :mod:`.removal`): the longest dealer draw of any of them;
+        ``None`` (each up card its own) when a shoe this small could not hold a
+        round at that scale."""
+        if self._kmax is None:
+            longest = [
+                longest_draw(
+                    tuple(c - (i == u) for i, c in enumerate(self.counts)), u, self.hits_soft_17
+                )
+                for u in self.ups
+            ]
+            self._kmax = max(longest, default=0)
+            if self.size - 1 < self.smax + self._kmax:
+                self._kmax = -1
+        return self._kmax if self._kmax >= 0 else None
+
+    def ensure_set(self, removal: RemovalSet, keys: dict[Counts, int]) -> None:
+        """Dealer numerators of every multiset of ``removal`` (key by multiset) for
+        every up card, computed together for the family's own up cards.
+
+        A multiset the walk cannot value for every up card (it holds every card of
+        some rank) goes to each up card it leaves possible, one at a time.
+        """
+        for owner in {self.owner(u) for u in range(RANKS)}:
+            owner._ensure_own(removal, keys)
+
+    def _ensure_own(self, removal: RemovalSet, keys: dict[Counts, int]) -> None:
+        if removal in self._sets:
+            return
+        ups, n = self.ups, self.counts
+        kmax = self.kmax
+        if kmax is None:
+            for u in ups:
+                self.up(u).ensure([(r, keys[r]) for r in removal.items])
+            self._sets.add(removal)
+            return
+        numerators, lanes = packed_numerators(removal, n, ups, self.hits_soft_17, kmax)
+        safe: list[Counts] = []
+        rest: dict[int, list[tuple[Counts, int]]] = {}
+        for r in removal.items:
+            if not any(map(ge, r, n)):
+                safe.append(r)
+            elif not any(map(gt, r, n)):  # it holds every card of a rank: not every up card
+                for u in ups:
+                    if r[u] < n[u]:
+                        rest.setdefault(u, []).append((r, keys[r]))
+        width = repeat(lanes.bytes)
+        data = list(map(int.to_bytes, map(numerators.__getitem__, safe), width, repeat("little")))
+        safe_keys = [keys[r] for r in safe]
+        denominators = [falling(self.size - 1 - s, kmax) for s in range(self.smax + 1)]
+        expected = [denominators[sum(r)] for r in safe]
+        for u in ups:
+            card = self.up(u)
+            start, end = lanes.block(u)
+            values = list(map(_from_bytes, map(itemgetter(slice(start, end)), data)))
+            # 2^bits ≡ 1 (mod 2^bits − 1): the residue is the sum of the lanes.
+            if list(map(mod, values, repeat(card.modulus))) != expected:
+                raise AssertionError("dealer probabilities do not add up to 1")
+            card._packed.update(zip(safe_keys, values, strict=True))
+        for u, pairs in rest.items():
+            self.up(u).ensure(pairs)
+        self._sets.add(removal)
 
     @property
     def ready(self) -> bool:
@@ -542,3 +618,7 @@ class Play:
 
 
 _ZEROS = (0,) * RANKS
+
+
+def _from_bytes(data: bytes) -> int:
+    return int.from_bytes(data, "little")

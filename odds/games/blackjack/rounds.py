@@ -24,7 +24,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from odds.errors import OddsError
-from odds.games.blackjack.dealer import RANKS, Counts, RemovalTree, total_of
+from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import (
     _STEP,
@@ -34,6 +34,7 @@ from odds.games.blackjack.player import (
     SPLIT,
     STAND,
     SURRENDER,
+    Family,
     Play,
     UpCard,
     add,
@@ -41,6 +42,7 @@ from odds.games.blackjack.player import (
     hand_multisets,
     key_of,
 )
+from odds.games.blackjack.removal import RemovalSet
 from odds.games.blackjack.splits import (
     SplitResult,
     prepare_resplits,
@@ -187,13 +189,13 @@ def analyse_round(
         raise OddsError("a shoe is ten non-negative rank counts (A, 2–9, ten-value)")
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
+    _ensure_sets(fam, rules)
     hands: list[HandResult] = []
     plays: dict[int, Play] = {}
     for u in range(RANKS):
         if counts[u] == 0:
             continue
         up = fam.up(u)
-        _ensure_sets(up, rules)
         play = _play(fam, up, rules, chart)
         plays[u] = play
         if rules.split_hands > 2:
@@ -228,24 +230,25 @@ def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
 
 
 @lru_cache(maxsize=2)
-def _reachable(split_aces_one_card: bool) -> tuple[tuple[tuple[Counts, int], ...], RemovalTree]:
+def _reachable(split_aces_one_card: bool) -> tuple[RemovalSet, dict[Counts, int]]:
     """Every removed multiset a round can reach (hands, and split hands plus their pair
-    card), with its prefix tree: built once per process, shared by every shoe."""
+    card; and none, for the dealer's own table), laid out once per process for every
+    shoe, with its composition key."""
     hands = [h for h in hand_multisets() if sum(h) >= 2]
     wanted = set(hands)
+    wanted.add((0,) * RANKS)
     for x in range(RANKS):
         if x == 0 and split_aces_one_card:
             wanted.update(add(add((0,) * RANKS, 0, 2), y) for y in range(RANKS))
         else:
             wanted.update(add(h, x) for h in hands if h[x] >= 1)
-    tree = RemovalTree(wanted)
-    return tuple((r, key_of(r)) for r in tree.items), tree
+    removal = RemovalSet(wanted)
+    return removal, {r: key_of(r) for r in removal.items}
 
 
-def _ensure_sets(up: UpCard, rules: BlackjackRules) -> None:
-    """Dealer numerators for every composition the play can reach."""
-    pairs, tree = _reachable(rules.split_aces_one_card)
-    up.ensure(pairs, tree)
+def _ensure_sets(fam: Family, rules: BlackjackRules) -> None:
+    """Dealer numerators for every composition the play can reach, every up card."""
+    fam.ensure_set(*_reachable(rules.split_aces_one_card))
 
 
 def _initial(

@@ -1,0 +1,460 @@
+"""Dealer numerators for thousands of removed multisets at once, every up card together.
+
+The player's analysis needs, for every up card ``u`` and every multiset ``R``
+of cards the player can hold (``s`` cards), the dealer's outcome numerators
+over ``(N−s)^(kmax)`` for the shoe ``n − R`` (``n``: the shoe after the up
+card; see :mod:`odds.games.blackjack.dealer` for the table ``c[m][o]`` of
+draw sequences)::
+
+    Num(R) = Σ_m c[m] · Π_i (n_i − R_i)^(m_i) · (N − s − |m|)^(kmax − |m|)
+
+Inclusion–exclusion over the player's cards
+-------------------------------------------
+``(n − R)^(m) · n^(R) = n^(R+m) = (n − m)^(R) · n^(m)`` (falling factorials,
+one rank), and ``(n − m)^(R) / n^(R)`` expands in the falling factorials of
+``m``: ``Σ_{x ≤ R} (−1)^x · C(R, x) · m^(x) / n^(x)``. Hence, exactly::
+
+    Num(R) = Σ_{j ≤ R} Π_i (−1)^(j_i) · C(R_i, j_i) · Q_s[j]
+    Q_s[j] = Σ_k (N − s − k)^(kmax − k) · M[j, k]
+    M[j, k] = Σ_{m ⊇ j, |m| = k} c[m] · Π_i (n_i − j_i)^(m_i − j_i) · m_i^(j_i)
+
+``M`` is a table over the sub-multisets ``j`` of dealer hands (a few
+thousand: dealer hands are short), shoe-dependent but independent of ``R``;
+the sum over ``j ≤ R`` has small signed binomial coefficients and depends on
+neither the shoe nor the up card. So one pass over a prefix tree of the
+``R`` (grouped by size ``s``; ranks summed out one at a time, tens first, the
+last two together) serves every up card at once: each table entry packs the
+seven outcome lanes of all ten up cards into one integer, and entries the
+tree's lower levels cannot use are never formed (``j`` has at most as many
+cards of the remaining ranks as are left to the ``R`` below; it is a
+sub-multiset of some dealer hand). Intermediate lanes may be negative or
+overflow into their neighbours — the arithmetic is linear and exact — but the
+final lanes are the true numerators, non-negative and within their width.
+
+A multiset that uses every card of some rank of the full shoe is left out
+here (with that up card it is impossible, and its lane would not be a
+numerator); :func:`odds.games.blackjack.dealer.dealer_numerators` handles
+those one up card at a time. The tests compare both methods with the plain
+recursion over draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import groupby, repeat
+from math import comb
+from operator import add, itemgetter, lshift, mul, sub
+from typing import Any
+
+from odds.games.blackjack.dealer import OUTCOMES, RANKS, Counts, dealer_table, falling, falling_row
+
+#: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
+ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+_DEPTH = len(ORDER) - 2  # levels before the last two ranks
+_LANES = len(OUTCOMES)
+
+
+def _getter(indices: Sequence[int]) -> Any:
+    """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
+    if len(indices) == 1:
+        (only,) = indices
+        return lambda seq: (seq[only],)
+    return itemgetter(*indices)
+
+
+def _ordered(r: Sequence[int]) -> tuple[int, ...]:
+    return tuple(r[i] for i in ORDER)
+
+
+@cache
+def dealer_subsets() -> frozenset[tuple[int, ...]]:
+    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``."""
+    found: set[tuple[int, ...]] = set()
+    for up in range(RANKS):
+        for hits_soft_17 in (False, True):
+            found.update(_ordered(m) for m in dealer_table(up, hits_soft_17))
+    stack = list(found)
+    while stack:
+        j = stack.pop()
+        for i, c in enumerate(j):
+            if c:
+                smaller = (*j[:i], c - 1, *j[i + 1 :])
+                if smaller not in found:
+                    found.add(smaller)
+                    stack.append(smaller)
+    return frozenset(found)
+
+
+# ---------------------------------------------------------------------------
+# Shoe-independent layout: the tables of every level and how one feeds the next
+
+
+class _Layout:
+    """Tables ``T(d, r)``: the suffixes ``t`` (ranks ``ORDER[d:]``) of sub-multisets of dealer
+    hands with no card of the ranks before ``d``, at most ``r`` cards; and the steps between.
+
+    ``T(d+1, ·)`` is ordered by how many terms its entries get from level ``d`` (most
+    first), so the entries with an ``x``-th term form a prefix.
+    """
+
+    def __init__(self) -> None:
+        subsets = dealer_subsets()
+        self.levels: list[dict[tuple[int, ...], int]] = []  # per d: suffix → max x before it
+        for d in range(len(ORDER)):
+            suffixes = {j[d:] for j in subsets if not any(j[:d])}
+            if d == 0:
+                self.levels.append(dict.fromkeys(suffixes, 0))
+                continue
+            previous = {j[d - 1 :] for j in subsets if not any(j[: d - 1])}
+            most = {t: 0 for t in suffixes}
+            for j in previous:
+                if j[0] > most.get(j[1:], -1):
+                    most[j[1:]] = j[0]
+            self.levels.append(most)
+        self._tables: dict[tuple[int, int], tuple[list[tuple[int, ...]], dict]] = {}
+        self._steps: dict[tuple[int, int, int], tuple[Any, tuple]] = {}
+        self._leaves: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {}
+
+    def table(self, d: int, r: int) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]:
+        found = self._tables.get((d, r))
+        if found is None:
+            most = self.levels[d]
+            entries = sorted((t for t in most if sum(t) <= r), key=lambda t: (-most[t], t))
+            found = self._tables[d, r] = (entries, {t: i for i, t in enumerate(entries)})
+        return found
+
+    def step(self, d: int, r: int, c: int) -> tuple[Any, tuple]:
+        """From ``T(d, r)`` to ``T(d+1, r−c)`` for ``c`` cards of rank ``ORDER[d]``."""
+        found = self._steps.get((d, r, c))
+        if found is None:
+            entries, position = self.table(d, r)
+            out = self.table(d + 1, r - c)[0]
+            found = _step(position, out, self.levels[d + 1], c, len(entries))
+            self._steps[d, r, c] = found
+        return found
+
+    def leaf(self, r: int, c: int) -> tuple[tuple[int, ...], Any]:
+        """The last two ranks: ``c`` of ``ORDER[-2]`` and ``r − c`` of ``ORDER[-1]``."""
+        found = self._leaves.get((r, c))
+        if found is None:
+            entries, _ = self.table(_DEPTH, r)
+            terms = [
+                (i, (-1) ** (x + y) * comb(c, x) * comb(r - c, y))
+                for i, (x, y) in enumerate(entries)
+                if x <= c and y <= r - c
+            ]
+            found = self._leaves[r, c] = (
+                tuple(coef for _, coef in terms),
+                _getter([i for i, _ in terms]),
+            )
+        return found
+
+
+def _step(position: dict, out: list[tuple[int, ...]], most: dict, c: int, missing: int) -> tuple:
+    """``out[t] = Σ_{x ≤ c} (−1)^x C(c, x) · in[(x,) + t]`` as gathers and prefix updates.
+
+    ``most[t]`` is the largest ``x`` with ``(x,) + t`` a sub-multiset of a dealer hand;
+    ``out`` is ordered by it (largest first), so the entries with an ``x``-th term come
+    first. Terms the input does not hold (a root pruned to what its tree uses) read
+    the zero at ``missing``.
+    """
+    first = _getter([position.get((0, *t), missing) for t in out])
+    more = []
+    for x in range(1, c + 1):
+        having = [position.get((x, *t), missing) for t in out if most[t] >= x]
+        if not having:
+            break
+        more.append((len(having), _getter(having), (-1) ** x * comb(c, x)))
+    return first, tuple(more)
+
+
+@cache
+def _layout() -> _Layout:
+    return _Layout()
+
+
+# ---------------------------------------------------------------------------
+# One set of removed multisets: a prefix tree per size, and the root entries
+
+
+class RemovalSet:
+    """The multisets ``R`` to value, as one prefix tree per size ``s`` (shoe-independent).
+
+    A tree node is a tuple of ``(step, child)`` (levels ``0 … _DEPTH−1``); the
+    last level lists ``(coefficients, gather, R)``. ``roots[s]`` lists the ``j``
+    whose ``Q_s[j]`` the tree uses: sub-multisets of some ``R`` of that size.
+    """
+
+    def __init__(self, removed: Iterable[Counts]) -> None:
+        layout = _layout()
+        self.items = tuple(sorted(set(map(tuple, removed))))
+        by_size: dict[int, list[tuple[int, ...]]] = {}
+        for r in self.items:
+            by_size.setdefault(sum(r), []).append(r)
+        self.trees: dict[int, tuple] = {}
+        self.roots: dict[int, list[tuple[int, ...]]] = {}
+        for s, items in sorted(by_size.items()):
+            ordered = sorted((_ordered(r), r) for r in items)
+            root = _roots(layout, ordered)
+            self.roots[s] = root
+            position = {j: i for i, j in enumerate(root)}
+            self.trees[s] = tuple(
+                (
+                    _step(position, layout.table(1, s - c)[0], layout.levels[1], c, len(root)),
+                    self._tree(group, 1, s - c),
+                )
+                for c, group in _groups(ordered, 0)
+            )
+
+    def _tree(self, ordered: list, d: int, r: int) -> tuple:
+        layout = _layout()
+        if d == _DEPTH:
+            return tuple((*layout.leaf(r, key[d]), r_) for key, r_ in ordered)
+        return tuple(
+            (layout.step(d, r, c), self._tree(group, d + 1, r - c))
+            for c, group in _groups(ordered, d)
+        )
+
+
+def _groups(ordered: list, d: int) -> Iterable[tuple[int, list]]:
+    for c, group in groupby(ordered, key=lambda item: item[0][d]):
+        yield c, list(group)
+
+
+def _roots(layout: _Layout, ordered: list) -> list[tuple[int, ...]]:
+    """The ``j`` (in ``ORDER``) below some ``R`` of the list: sub-multisets of dealer hands."""
+    subsets = dealer_subsets()
+    found: set[tuple[int, ...]] = set()
+    frontier = {key for key, _ in ordered} & subsets
+    found |= frontier
+    seen = {key for key, _ in ordered}
+    stack = [key for key, _ in ordered]
+    while stack:
+        j = stack.pop()
+        for i, c in enumerate(j):
+            if c:
+                smaller = (*j[:i], c - 1, *j[i + 1 :])
+                if smaller not in seen:
+                    seen.add(smaller)
+                    stack.append(smaller)
+                    if smaller in subsets:
+                        found.add(smaller)
+    return sorted(found)
+
+
+# ---------------------------------------------------------------------------
+# Numbers for one shoe
+
+
+class Lanes:
+    """Where each up card's outcome lanes sit in a packed integer.
+
+    Every up card has its seven lanes of ``lane_bits`` (the blackjack lane left out
+    for 2–9: it is always 0), in a block of whole bytes; :meth:`block` is its byte
+    range, :meth:`unpack` its lanes in the usual seven-lane layout.
+    """
+
+    def __init__(self, ups: Sequence[int], lane_bits: int) -> None:
+        self.ups = tuple(ups)
+        self.lane_bits = lane_bits
+        self.offset: dict[int, int] = {}
+        self._blocks: dict[int, tuple[int, int]] = {}
+        at = 0
+        for u in self.ups:
+            lanes = _LANES if u in (0, RANKS - 1) else _LANES - 1
+            width = -(-lane_bits * lanes // 8)
+            self.offset[u] = 8 * at
+            self._blocks[u] = (at, at + width)
+            at += width
+        self.bytes = at
+
+    def block(self, u: int) -> tuple[int, int]:
+        return self._blocks[u]
+
+    def unpack(self, packed: int, u: int) -> int:
+        start, end = self._blocks[u]
+        return (packed >> (8 * start)) & ((1 << (8 * (end - start))) - 1)
+
+
+class _MomentStep:
+    """One rank of :func:`_moments`, laid out once per dealer table (shoe-independent).
+
+    An entry whose count ``μ`` of the rank is 0 carries over (``x = 0``, factor 1);
+    the others give one product per ``x ≤ μ``. Output entries are ordered by how
+    many terms they sum (most first), so the ``t``-th terms form a prefix.
+    """
+
+    def __init__(self, d: int, keys: list[tuple]) -> None:
+        self.rank = ORDER[d]
+        products: list[tuple[int, int, int]] = []  # (input index, μ, x)
+        terms: dict[tuple, list[int]] = {}
+        for i, key in enumerate(keys):
+            mu = key[d]
+            if not mu:
+                terms.setdefault(key, []).insert(0, i)
+                continue
+            for x in range(mu + 1):
+                terms.setdefault((*key[:d], x, *key[d + 1 :]), []).append(len(keys) + len(products))
+                products.append((i, mu, x))
+        self.keys = sorted(terms, key=lambda k: -len(terms[k]))
+        ordered = [terms[k] for k in self.keys]
+        self.pairs = tuple((mu, x) for _, mu, x in products)
+        self.take = _getter([i for i, _, _ in products]) if products else None
+        self.first = _getter([t[0] for t in ordered])
+        self.more = tuple(
+            (len(having), _getter(having))
+            for t in range(1, len(ordered[0]))
+            if (having := [members[t] for members in ordered if len(members) > t])
+        )
+        self._factors: dict[int, list[int]] = {}
+
+    def apply(self, values: list[int], count: int) -> list[int]:
+        """The next table, for ``count`` cards of the rank in the shoe."""
+        if self.take is None:
+            terms = values
+        else:
+            factors = self._factors.get(count)
+            if factors is None:
+                factors = self._factors[count] = [
+                    falling(count - x, mu - x) * falling(mu, x) for mu, x in self.pairs
+                ]
+            terms = values + list(map(mul, factors, self.take(values)))
+        out = list(self.first(terms))
+        for having, nth in self.more:
+            out[:having] = map(add, out[:having], nth(terms))
+        return out
+
+
+class _MomentPlan:
+    """:func:`_moments` laid out for one dealer table (every rank's step, the keys)."""
+
+    def __init__(self, table: dict[Counts, tuple[int, ...]]) -> None:
+        grouped: dict[tuple, list[Counts]] = {}
+        for m in table:
+            grouped.setdefault((*_ordered(m), sum(m)), []).append(m)
+        keys = sorted(grouped)
+        self.hands = [grouped[k] for k in keys]
+        self.steps = []
+        for d in range(len(ORDER)):
+            step = _MomentStep(d, keys)
+            self.steps.append(step)
+            keys = step.keys
+        self.keys = keys  # (j in ORDER, k)
+        self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
+
+
+@cache
+def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
+    return _MomentPlan(dealer_table(up, hits_soft_17))
+
+
+def _moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int]:
+    """``M[j, k]`` (packed outcome lanes) of one up card's dealer table on the shoe ``n``.
+
+    Rank by rank: a hand's count ``μ`` of a rank becomes ``x ≤ μ`` with the factor
+    ``(n − x)^(μ−x) · μ^(x)`` (zero for a hand the shoe cannot hold).
+    """
+    plan = _moment_plan(up, hits_soft_17)
+    values = plan.initial.get(lane_bits)
+    if values is None:
+        table = dealer_table(up, hits_soft_17)
+        values = plan.initial[lane_bits] = [
+            sum(c << (lane_bits * i) for m in hands for i, c in enumerate(table[m]))
+            for hands in plan.hands
+        ]
+    for step in plan.steps:
+        values = step.apply(values, n[step.rank])
+    return values
+
+
+class _Moments:
+    """The union of some up cards' ``M`` keys, sorted by ``(j, k)``: how each up card's
+    table lands in it, and each ``j``'s slice and lengths (shoe-independent)."""
+
+    def __init__(self, ups: tuple[int, ...], hits_soft_17: bool) -> None:
+        plans = [_moment_plan(u, hits_soft_17) for u in ups]
+        keys = sorted({key for plan in plans for key in plan.keys})
+        where = {key: i for i, key in enumerate(keys)}
+        self.size = len(keys)
+        self.gathers = []
+        for plan in plans:
+            index = {key: i for i, key in enumerate(plan.keys)}
+            missing = len(plan.keys)
+            self.gathers.append(_getter([index.get(key, missing) for key in keys]))
+        self.where = where
+        self._roots: dict[tuple[int, int, int], tuple[int, tuple]] = {}
+
+    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[int, tuple]:
+        """For Horner's rule over lengths: the shortest length and, per length from
+        there to ``kmax``, a gather of ``M[j, k]`` for the root entries ``j`` of size ``s``."""
+        found = self._roots.get((id(removal), s, kmax))
+        if found is None:
+            where, missing = self.where, self.size
+            roots = removal.roots[s]
+            lengths = [k for k in range(kmax + 1) if any((*j, k) in where for j in roots)]
+            shortest = lengths[0] if lengths else kmax
+            gathers = tuple(
+                _getter([where.get((*j, k), missing) for j in roots])
+                for k in range(shortest, kmax + 1)
+            )
+            found = self._roots[id(removal), s, kmax] = (shortest, gathers)
+        return found
+
+
+@cache
+def _moments_of(ups: tuple[int, ...], hits_soft_17: bool) -> _Moments:
+    return _Moments(ups, hits_soft_17)
+
+
+def numerators(
+    removal: RemovalSet, counts: Counts, ups: Sequence[int], hits_soft_17: bool, kmax: int
+) -> tuple[dict[Counts, int], Lanes]:
+    """Packed numerators (all ``ups`` at once, see :class:`Lanes`) for every ``R`` of the set.
+
+    ``counts`` is the full shoe (before the up card); each up card's numerators are
+    for ``counts − up − R`` over ``(N − 1 − s)^(kmax)``, ``kmax`` at least the longest
+    dealer hand of every up card.
+    """
+    ups = tuple(ups)
+    size = sum(counts) - 1
+    lane_bits = ((kmax + 1) * size**kmax).bit_length() + 1
+    lanes = Lanes(ups, lane_bits)
+    union = _moments_of(ups, hits_soft_17)
+    packed: list[int] = [0] * union.size
+    for u, gather in zip(ups, union.gathers, strict=True):
+        n = tuple(c - (i == u) for i, c in enumerate(counts))
+        values = _moments(u, hits_soft_17, n, lane_bits)
+        values.append(0)
+        packed = list(map(add, packed, map(lshift, gather(values), repeat(lanes.offset[u]))))
+    packed.append(0)
+    out: dict[Counts, int] = {}
+    for s, tree in removal.trees.items():
+        # Q_s[j] = Σ_k (N−s−k)^(kmax−k) M[j, k], by Horner's rule over k.
+        shortest, gathers = union.roots(removal, s, kmax)
+        root = list(gathers[0](packed))
+        for k, gather in enumerate(gathers[1:], start=shortest + 1):
+            root = list(map(add, map(mul, root, repeat(size - s - k + 1)), gather(packed)))
+        root.append(0)
+        _walk(tree, root, 0, out)
+    return out, lanes
+
+
+def _walk(tree: tuple, table: list[int], d: int, out: dict[Counts, int]) -> None:
+    if d == _DEPTH:
+        for coefs, gather, r in tree:
+            out[r] = sum(map(mul, coefs, gather(table)))
+        return
+    for (first, more), child in tree:
+        summed = list(first(table))
+        for having, nth, coef in more:
+            if coef == -1:
+                summed[:having] = map(sub, summed[:having], nth(table))
+            elif coef == 1:
+                summed[:having] = map(add, summed[:having], nth(table))
+            else:
+                summed[:having] = map(add, summed[:having], map(mul, repeat(coef), nth(table)))
+        _walk(child, summed, d + 1, out)
+
+
+__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "falling_row", "numerators"]
