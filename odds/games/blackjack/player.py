@@ -239,7 +239,7 @@ class Family:
         self.memos: dict[tuple, dict] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
         self._kmax: int | None = None
-        self._sets: set[RemovalSet] = set()
+        self._sets: set[tuple[RemovalSet, tuple[int, ...]]] = set()
 
     @property
     def ups(self) -> tuple[int, ...]:
@@ -264,25 +264,30 @@ class Family:
                 self._kmax = -1
         return self._kmax if self._kmax >= 0 else None
 
-    def ensure_set(self, removal: RemovalSet, keys: dict[Counts, int]) -> None:
-        """Dealer numerators of every multiset of ``removal`` (key by multiset) for
-        every up card, computed together for the family's own up cards.
+    def ensure_set(
+        self, removal: RemovalSet, keys: dict[Counts, int], ups: Sequence[int] | None = None
+    ) -> None:
+        """Dealer numerators of every multiset of ``removal`` (key by multiset) for the
+        up cards ``ups`` (default: all), computed together per owning family.
 
         A multiset the walk cannot value for every up card (it holds every card of
         some rank) goes to each up card it leaves possible, one at a time.
         """
-        for owner in {self.owner(u) for u in range(RANKS)}:
-            owner._ensure_own(removal, keys)
+        wanted = range(RANKS) if ups is None else ups
+        for owner in {self.owner(u) for u in wanted}:
+            owner._ensure_own(removal, keys, tuple(u for u in owner.ups if u in wanted))
 
-    def _ensure_own(self, removal: RemovalSet, keys: dict[Counts, int]) -> None:
-        if removal in self._sets:
+    def _ensure_own(
+        self, removal: RemovalSet, keys: dict[Counts, int], ups: tuple[int, ...]
+    ) -> None:
+        if (removal, ups) in self._sets:
             return
-        ups, n = self.ups, self.counts
+        n = self.counts
         kmax = self.kmax
         if kmax is None:
             for u in ups:
                 self.up(u).ensure([(r, keys[r]) for r in removal.items])
-            self._sets.add(removal)
+            self._sets.add((removal, ups))
             return
         numerators, lanes = packed_numerators(removal, n, ups, self.hits_soft_17, kmax)
         safe: list[Counts] = []
@@ -309,7 +314,7 @@ class Family:
             card._packed.update(zip(safe_keys, values, strict=True))
         for u, pairs in rest.items():
             self.up(u).ensure(pairs)
-        self._sets.add(removal)
+        self._sets.add((removal, ups))
 
     @property
     def ready(self) -> bool:

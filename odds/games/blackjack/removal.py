@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from itertools import groupby, repeat
+from itertools import count, groupby, repeat
 from math import comb
 from operator import add, itemgetter, lshift, mul, sub
 from typing import Any
@@ -101,27 +101,42 @@ class _Layout:
     def __init__(self) -> None:
         subsets = dealer_subsets()
         self.levels: list[dict[tuple[int, ...], int]] = []  # per d: suffix → max x before it
+        self._order: list[list[tuple[tuple[int, ...], int]]] = []  # per d: (suffix, size)
+        previous: set[tuple[int, ...]] = set()
         for d in range(len(ORDER)):
             suffixes = {j[d:] for j in subsets if not any(j[:d])}
-            if d == 0:
-                self.levels.append(dict.fromkeys(suffixes, 0))
-                continue
-            previous = {j[d - 1 :] for j in subsets if not any(j[: d - 1])}
-            most = {t: 0 for t in suffixes}
+            most = dict.fromkeys(suffixes, 0)
             for j in previous:
-                if j[0] > most.get(j[1:], -1):
+                if j[0] > most[j[1:]]:
                     most[j[1:]] = j[0]
             self.levels.append(most)
-        self._tables: dict[tuple[int, int], tuple[list[tuple[int, ...]], dict]] = {}
-        self._steps: dict[tuple[int, int, int], tuple[Any, tuple]] = {}
+            ordered = sorted(suffixes, key=lambda t: (-most[t], t))
+            self._order.append([(t, sum(t)) for t in ordered])
+            previous = suffixes
+        self._hard = {
+            j: sum((rank + 1) * c for rank, c in zip(ORDER, j, strict=True)) for j in subsets
+        }
+        self._tables: dict[tuple, tuple[list[tuple[int, ...]], dict]] = {}
+        self._steps: dict[tuple, tuple[Any, tuple]] = {}
         self._leaves: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {}
 
     def table(self, d: int, r: int) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]:
         found = self._tables.get((d, r))
         if found is None:
-            most = self.levels[d]
-            entries = sorted((t for t in most if sum(t) <= r), key=lambda t: (-most[t], t))
+            entries = [t for t, size in self._order[d] if size <= r]
             found = self._tables[d, r] = (entries, {t: i for i, t in enumerate(entries)})
+        return found
+
+    def root(self, s: int, hard: int) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]:
+        """``T(0, s)`` less the ``j`` no multiset of ``s`` cards with hard total at most
+        ``hard`` can hold (each card it adds counts at least 1)."""
+        found = self._tables.get((s, hard, "root"))
+        if found is None:
+            totals = self._hard
+            entries = [
+                j for j, size in self._order[0] if size <= s and totals[j] + s - size <= hard
+            ]
+            found = self._tables[s, hard, "root"] = (entries, {j: i for i, j in enumerate(entries)})
         return found
 
     def step(self, d: int, r: int, c: int) -> tuple[Any, tuple]:
@@ -132,6 +147,16 @@ class _Layout:
             out = self.table(d + 1, r - c)[0]
             found = _step(position, out, self.levels[d + 1], c, len(entries))
             self._steps[d, r, c] = found
+        return found
+
+    def root_step(self, s: int, hard: int, c: int) -> tuple[Any, tuple]:
+        """From :meth:`root` to ``T(1, s−c)``."""
+        found = self._steps.get((s, hard, c, "root"))
+        if found is None:
+            entries, position = self.root(s, hard)
+            out = self.table(1, s - c)[0]
+            found = _step(position, out, self.levels[1], c, len(entries))
+            self._steps[s, hard, c, "root"] = found
         return found
 
     def leaf(self, r: int, c: int) -> tuple[tuple[int, ...], Any]:
@@ -183,28 +208,47 @@ class RemovalSet:
 
     A tree node is a tuple of ``(step, child)`` (levels ``0 … _DEPTH−1``); the
     last level lists ``(coefficients, gather, R)``. ``roots[s]`` lists the ``j``
-    whose ``Q_s[j]`` the tree uses: sub-multisets of some ``R`` of that size.
+    whose ``Q_s[j]`` the tree reads: with ``exact_roots`` only sub-multisets of some
+    ``R`` of that size (worth working out for a set kept for the whole process),
+    otherwise a cheaper superset shared by every set (:meth:`_Layout.root`);
+    ``root_keys[s]`` names that list for caches.
     """
 
-    def __init__(self, removed: Iterable[Counts]) -> None:
+    serials = count()
+
+    def __init__(self, removed: Iterable[Counts], exact_roots: bool = True) -> None:
         layout = _layout()
+        serial = next(self.serials)
         self.items = tuple(sorted(set(map(tuple, removed))))
         by_size: dict[int, list[tuple[int, ...]]] = {}
         for r in self.items:
             by_size.setdefault(sum(r), []).append(r)
         self.trees: dict[int, tuple] = {}
         self.roots: dict[int, list[tuple[int, ...]]] = {}
+        self.root_keys: dict[int, tuple] = {}
         for s, items in sorted(by_size.items()):
             ordered = sorted((_ordered(r), r) for r in items)
-            root = _roots(layout, ordered)
-            self.roots[s] = root
-            position = {j: i for i, j in enumerate(root)}
-            self.trees[s] = tuple(
-                (
-                    _step(position, layout.table(1, s - c)[0], layout.levels[1], c, len(root)),
-                    self._tree(group, 1, s - c),
+            groups = list(_groups(ordered, 0))
+            if exact_roots:
+                root = _roots(ordered)
+                position = {j: i for i, j in enumerate(root)}
+                steps = [
+                    _step(position, layout.table(1, s - c)[0], layout.levels[1], c, len(root))
+                    for c, _ in groups
+                ]
+                self.root_keys[s] = ("set", serial, s)
+            else:
+                hard = max(
+                    sum((rank + 1) * c for rank, c in zip(ORDER, key, strict=True))
+                    for key, _ in ordered
                 )
-                for c, group in _groups(ordered, 0)
+                root = layout.root(s, hard)[0]
+                steps = [layout.root_step(s, hard, c) for c, _ in groups]
+                self.root_keys[s] = ("hard", s, hard)
+            self.roots[s] = root
+            self.trees[s] = tuple(
+                (step, self._tree(group, 1, s - c))
+                for step, (c, group) in zip(steps, groups, strict=True)
             )
 
     def _tree(self, ordered: list, d: int, r: int) -> tuple:
@@ -222,7 +266,7 @@ def _groups(ordered: list, d: int) -> Iterable[tuple[int, list]]:
         yield c, list(group)
 
 
-def _roots(layout: _Layout, ordered: list) -> list[tuple[int, ...]]:
+def _roots(ordered: list) -> list[tuple[int, ...]]:
     """The ``j`` (in ``ORDER``) below some ``R`` of the list: sub-multisets of dealer hands."""
     subsets = dealer_subsets()
     found: set[tuple[int, ...]] = set()
@@ -383,12 +427,12 @@ class _Moments:
             missing = len(plan.keys)
             self.gathers.append(_getter([index.get(key, missing) for key in keys]))
         self.where = where
-        self._roots: dict[tuple[int, int, int], tuple[int, tuple]] = {}
+        self._roots: dict[tuple, tuple[int, tuple]] = {}
 
     def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[int, tuple]:
         """For Horner's rule over lengths: the shortest length and, per length from
         there to ``kmax``, a gather of ``M[j, k]`` for the root entries ``j`` of size ``s``."""
-        found = self._roots.get((id(removal), s, kmax))
+        found = self._roots.get((removal.root_keys[s], kmax))
         if found is None:
             where, missing = self.where, self.size
             roots = removal.roots[s]
@@ -398,7 +442,7 @@ class _Moments:
                 _getter([where.get((*j, k), missing) for j in roots])
                 for k in range(shortest, kmax + 1)
             )
-            found = self._roots[id(removal), s, kmax] = (shortest, gathers)
+            found = self._roots[removal.root_keys[s], kmax] = (shortest, gathers)
         return found
 
 

@@ -45,7 +45,7 @@ from odds.games.blackjack.player import (
 from odds.games.blackjack.removal import RemovalSet
 from odds.games.blackjack.splits import (
     SplitResult,
-    prepare_resplits,
+    resplit_needs,
     split_distribution,
     split_pair,
 )
@@ -191,15 +191,10 @@ def analyse_round(
     fam.check_round(rules)
     _ensure_sets(fam, rules)
     hands: list[HandResult] = []
-    plays: dict[int, Play] = {}
-    for u in range(RANKS):
-        if counts[u] == 0:
-            continue
-        up = fam.up(u)
-        play = _play(fam, up, rules, chart)
-        plays[u] = play
-        if rules.split_hands > 2:
-            prepare_resplits(play, rules, chart)
+    plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
+    if rules.split_hands > 2:
+        _ensure_resplits(fam, plays, rules, chart)
+    for u, play in plays.items():
         for a, b in initial_hands():
             p = deal_probability(counts, a, b, u)
             if p == 0:
@@ -249,6 +244,22 @@ def _reachable(split_aces_one_card: bool) -> tuple[RemovalSet, dict[Counts, int]
 def _ensure_sets(fam: Family, rules: BlackjackRules) -> None:
     """Dealer numerators for every composition the play can reach, every up card."""
     fam.ensure_set(*_reachable(rules.split_aces_one_card))
+
+
+def _ensure_resplits(
+    fam: Family, plays: dict[int, Play], rules: BlackjackRules, chart: Chart | None
+) -> None:
+    """Dealer numerators of every up card's split hands with further pair cards out
+    (:mod:`.resplit`), computed together (:meth:`Family.ensure_set`)."""
+    needed: dict[int, list[tuple[Counts, int]]] = {
+        u: resplit_needs(play, rules, chart) for u, play in plays.items()
+    }
+    wanted = {r for pairs in needed.values() for r, _ in pairs}
+    if wanted:
+        keys = {r: key_of(r) for r in wanted}
+        fam.ensure_set(
+            RemovalSet(wanted, exact_roots=False), keys, [u for u in needed if needed[u]]
+        )
 
 
 def _initial(

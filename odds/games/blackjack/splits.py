@@ -15,9 +15,9 @@ with those cards removed (the hands are the same, the shoe is smaller).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import mul
 from typing import TYPE_CHECKING
 
 from odds.games.blackjack.dealer import RANKS, total_of
@@ -73,12 +73,11 @@ def split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -
     return SplitResult(value, actions, best, counts)
 
 
-def prepare_resplits(play: Play, rules: BlackjackRules, chart: Chart | None) -> None:
-    """Dealer numerators for every pair's hands with further pair cards out, in one pass.
-
-    One contraction over all of them shares the work their common prefixes
-    allow (:class:`odds.games.blackjack.dealer.RemovalTree`).
-    """
+def resplit_needs(
+    play: Play, rules: BlackjackRules, chart: Chart | None
+) -> list[tuple[tuple[int, ...], int]]:
+    """``(multiset, key)`` of every pair's hands with further pair cards out whose dealer
+    numerators this up card lacks (the caller computes them, every up card together)."""
     u = play.u
     pairs: list = []
     for x in range(RANKS):
@@ -92,7 +91,8 @@ def prepare_resplits(play: Play, rules: BlackjackRules, chart: Chart | None) -> 
             if prepared not in play.memo:
                 play.memo[prepared] = {}
                 pairs.extend(ShiftedHands(play, x, a, None).needed(actions))
-    u.ensure(pairs)
+    known = u.packed_table
+    return [(r, key) for r, key in pairs if key not in known]
 
 
 def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Fraction]:
@@ -208,23 +208,20 @@ def shifted_values(
         hands = ShiftedHands(play, x, a, width)
         if ("prepared", x, cache_key[2], a) not in play.memo:
             hands.prepare(actions)
-        found = play.memo[cache_key] = {
-            y: hands.start(y, action)
-            for y, action in actions.items()
-            if _weight(play.u.n, x, y, a) > 0
-        }
+        found = play.memo[cache_key] = hands.values(actions)
     return found
 
 
-def _strategy_leaves(
-    play: Play, x: int, actions: dict[int, str]
-) -> list[tuple[int, tuple[int, ...]]]:
-    """``(key, removed)`` of every split hand the strategy stands on (``a = 0``).
+def _strategy_tree(play: Play, x: int, actions: dict[int, str]) -> tuple[list[tuple], set[int]]:
+    """The split hands the strategy hits after a first hit, and its stand leaves (``a = 0``).
 
-    From every second card: its action, then the first split's hit/stand
-    decisions. Cached on the play (the same for every ``a``).
+    Returns the hands that follow the first split's hit/stand decisions (reached
+    from a hand whose first action is a hit), children before parents, as entries of
+    :meth:`UpCard.prepared`; and the keys of every hand the strategy stands on (a
+    standing second card, a double's third card, a decision to stand). Cached on the
+    play (the same for every ``a``).
     """
-    memo_key = ("leaves", x, tuple(sorted(actions.items())))
+    memo_key = ("tree", x, tuple(sorted(actions.items())))
     found = play.memo.get(memo_key)
     if found is not None:
         return found
@@ -234,7 +231,7 @@ def _strategy_leaves(
     key0 = 2 * _STEP[x]
     leaves: set[int] = set()
     stack: list[int] = []
-    seen: set[int] = set()
+    reached: set[int] = set()
 
     def kids(key: int) -> list[int]:
         return [kid for kid in index[key][4] if kid in index]
@@ -253,15 +250,25 @@ def _strategy_leaves(
             stack.extend(kids(key))
     while stack:
         key = stack.pop()
-        if key in seen:
+        if key in reached:
             continue
-        seen.add(key)
+        reached.add(key)
         if hits.get(key, False):
             stack.extend(kids(key))
         else:
             leaves.add(key)
-    found = play.memo[memo_key] = [(key, index[key][9]) for key in sorted(leaves)]
+    order = [entry for entry in u.prepared(x) if entry[0] in reached]
+    found = play.memo[memo_key] = (order, leaves)
     return found
+
+
+def _strategy_leaves(
+    play: Play, x: int, actions: dict[int, str]
+) -> list[tuple[int, tuple[int, ...]]]:
+    """``(key, removed)`` of every split hand the strategy stands on (``a = 0``)."""
+    _, leaves = _strategy_tree(play, x, actions)
+    index = play.u.index(x)
+    return [(key, index[key][9]) for key in sorted(leaves)]
 
 
 class ShiftedHands:
@@ -298,31 +305,46 @@ class ShiftedHands:
 
     # -- values --------------------------------------------------------------
 
-    def _hits(self, key: int) -> bool:
-        """The first split's hit/stand decision for hand ``key`` (hands after a hit only)."""
-        hits = self._hit_table
-        if hits is None:
-            self.play.context(self.x)
-            hits = self._hit_table = self.play.hits[self.x]
-        return hits.get(key, False)
+    def values(self, actions: dict[int, str]) -> dict[int, int]:
+        """Each second card's hand played by its action (then by the decisions).
 
-    def start(self, y: int, action: str) -> int:
-        """The hand of second card ``y`` played by ``action`` (then by the decisions)."""
-        entry = self.u.entry(self.x, 2 * _STEP[self.x] + _STEP[y])
-        if action == STAND:
-            return self._stand(entry)
-        if action == DOUBLE:
-            value = self._draw(entry, lambda key: self._stand(self.u.entry(self.x, key)))
-            return 2 * value if self.width is None else value
-        return self._draw(entry, self._node)
+        One pass over the strategy's hands, children first; a hand the shoe
+        cannot hold once the ``a`` pair cards are out is worth 0 (it is never
+        reached: the weight of the card that leads to it is 0).
+        """
+        u, x, a = self.u, self.x, self.a
+        order, _ = _strategy_tree(self.play, x, actions)
+        hits = self.play.hits.get(x, {}) if order else {}
+        limit = u.n[x] - a
+        worth: dict[int, int] = {}
+        for entry in order:
+            if entry[9][x] > limit:
+                worth[entry[0]] = 0
+            elif hits.get(entry[0], False):
+                worth[entry[0]] = self._draw(entry, worth)
+            else:
+                worth[entry[0]] = self._stand(entry)
+        out = {}
+        key0 = 2 * _STEP[x]
+        for y, action in actions.items():
+            if _weight(u.n, x, y, a) <= 0:
+                continue
+            entry = u.entry(x, key0 + _STEP[y])
+            if action == STAND:
+                out[y] = self._stand(entry)
+            elif action == DOUBLE:
+                stands = {kid: self._stand(u.entry(x, kid)) for kid in self._possible(entry)}
+                value = self._draw(entry, stands)
+                out[y] = 2 * value if self.width is None else value
+            else:
+                out[y] = self._draw(entry, worth)
+        return out
 
-    def _node(self, key: int) -> int:
-        found = self._memo.get(key)
-        if found is None:
-            entry = self.u.entry(self.x, key)
-            found = self._draw(entry, self._node) if self._hits(key) else self._stand(entry)
-            self._memo[key] = found
-        return found
+    def _possible(self, entry: tuple) -> list[int]:
+        """The hand's next hands that the shoe (less the ``a`` pair cards) can hold."""
+        u, x, limit = self.u, self.x, self.u.n[self.x] - self.a
+        index = u.index(x)
+        return [kid for kid in entry[4] if kid in index and index[kid][9][x] <= limit]
 
     def _stand(self, entry: tuple) -> int:
         key, s, total = entry[0] + self.shift, entry[1] + self.a, entry[2]
@@ -330,25 +352,31 @@ class ShiftedHands:
             return self.play.stand(key, s, total)
         return self.play.stand_distribution(key, s, total, self.width)
 
-    def _draw(self, entry: tuple, child: Callable[[int], int]) -> int:
+    def _draw(self, entry: tuple, worth: dict[int, int]) -> int:
         """Σ over the next card of (cards of that rank left) · (value after it).
 
         The entry's weights count the full shoe; the up card and the ``a``
-        further pair cards come off here.
+        further pair cards come off here (hands not in ``worth`` count 0).
         """
-        _, s, _, _, kids, weights, _, bust_weight, bust_ranks, removed, kid_ranks = entry
+        _, s, _, _, kids, weights, position, bust_weight, bust_ranks, removed, _ = entry
         up, x, a = self.u.up, self.x, self.a
-        value = 0
-        for kid, w, c in zip(kids, weights, kid_ranks, strict=True):
-            w -= (c == up) + (a if c == x else 0)
-            if w > 0:
-                value += w * child(kid)
+        get = worth.get
+        value = sum(map(mul, weights, map(get, kids, _ZEROS)))
+        j = position[up]
+        if j >= 0:
+            value -= get(kids[j], 0)
+        j = position[x]
+        if j >= 0 and a:
+            value -= a * get(kids[j], 0)
         if x in bust_ranks:
             bust_weight -= a
         if a:
             removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
         loss = self.play._busts(s + a, bust_weight, bust_ranks, removed)
         return value - loss if self.width is None else value + loss
+
+
+_ZEROS = (0,) * RANKS
 
 
 # ---------------------------------------------------------------------------
