@@ -72,12 +72,10 @@ def test_a_few_against_every_draw_sequence():
     after = {u: tuple(c - (i == u) for i, c in enumerate(counts)) for u in ups}
     kmax = max(longest_draw(after[u], u, False) for u in ups)
     packed, lanes = numerators(removal, counts, ups, False, kmax)
-    mask = (1 << lanes.lane_bits) - 1
     for r in removal.items:
         denominator = falling(sum(counts) - 1 - sum(r), kmax)
         for u in ups:
-            value = lanes.unpack(packed[r], u)
-            lanes_ = [(value >> (lanes.lane_bits * i)) & mask for i in range(len(OUTCOMES))]
+            lanes_ = plan(after[u], u, False, kmax).unpack(lanes.unpack(packed[r], u))
             left = tuple(n - c for n, c in zip(after[u], r, strict=True))
             reference = dealer_probabilities_reference(left, u, False)
             assert [Fraction(c, denominator) for c in lanes_] == [reference[o] for o in OUTCOMES]

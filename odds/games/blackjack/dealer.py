@@ -33,9 +33,37 @@ from itertools import groupby
 from operator import add, itemgetter, mul
 from typing import Any
 
-#: Dealer outcomes, in lane order.
+#: Dealer outcomes (the order of :func:`dealer_table`'s counts and of :meth:`DealerPlan.unpack`).
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST, BLACKJACK = 5, 6
+#: Packed numerators hold *cumulative* lanes: lane ``j`` counts the outcomes
+#: ``CUMULATIVE[: j + 1]`` (bust, then 17 … 21, then blackjack). A stand value is then
+#: a sum of two lanes less a third, whatever the total (:func:`stand_lanes`), and the
+#: last lane is the denominator.
+CUMULATIVE = (BUST, 0, 1, 2, 3, 4, BLACKJACK)
+
+
+def pack_lanes(counts: Sequence[int], bits: int) -> int:
+    """Outcome counts (in :data:`OUTCOMES` order) as cumulative lanes of ``bits`` each."""
+    packed = running = 0
+    for j, o in enumerate(CUMULATIVE):
+        running += counts[o]
+        packed |= running << (bits * j)
+    return packed
+
+
+def stand_lanes(total: int, peek: bool) -> tuple[int, int, int]:
+    """Lanes ``(a, b, c)`` with ``stand = C_a + C_b − C_c`` (wins less losses, per unit).
+
+    Standing on ``t``: wins are bust and the totals below ``t`` (``C_{t−17}``, or
+    ``C_0`` below 17), pushes the lane of ``t`` itself, and losses the rest, the
+    dealer's blackjack included unless a peek voided the round (then the rest stops
+    at 21, ``C_5``): ``W − L = 2W + pushes − (C_5 or C_6)``.
+    """
+    last = 5 if peek else 6
+    if total <= 16:
+        return 0, 0, last
+    return total - 17, total - 16, last
 RANKS = 10
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
@@ -196,14 +224,14 @@ class DealerPlan:
         """Denominator of the numerators for ``s`` removed player cards."""
         return falling(self.size - s, self.kmax)
 
-    def lane_mask(self, lanes: Iterable[int]) -> int:
-        """All-ones in the given lanes: ``(packed & mask) % (2^bits − 1)`` sums those lanes."""
-        ones = (1 << self.lane_bits) - 1
-        return sum(ones << (self.lane_bits * i) for i in lanes)
-
     def unpack(self, packed: int) -> tuple[int, ...]:
+        """The seven outcome counts (in :data:`OUTCOMES` order) of cumulative lanes."""
         mask = (1 << self.lane_bits) - 1
-        return tuple((packed >> (self.lane_bits * i)) & mask for i in range(len(OUTCOMES)))
+        cumulative = [(packed >> (self.lane_bits * j)) & mask for j in range(len(OUTCOMES))]
+        counts = [0] * len(OUTCOMES)
+        for j, o in enumerate(CUMULATIVE):
+            counts[o] = cumulative[j] - (cumulative[j - 1] if j else 0)
+        return tuple(counts)
 
     def contraction(self) -> tuple[tuple[int, ...], tuple[_Level, ...], tuple]:
         """``(initial table, levels, final (aces, length) keys)`` for :func:`dealer_numerators`."""
@@ -212,10 +240,7 @@ class DealerPlan:
             hands, levels, final = _layout(self.up, self.hits_soft_17, self.counts)
             table = dealer_table(self.up, self.hits_soft_17)
             bits = self.lane_bits
-            init = tuple(
-                sum(c << (bits * i) for m in group for i, c in enumerate(table[m]))
-                for group in hands
-            )
+            init = tuple(sum(pack_lanes(table[m], bits) for m in group) for group in hands)
             found = self.cache["contraction"] = (init, levels, final)
         return found
 

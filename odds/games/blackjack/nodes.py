@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import groupby
 from operator import mul
 
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
@@ -129,5 +130,49 @@ def context_nodes(ctx: int) -> tuple[Node, ...]:
                 tuple(bust_ranks),
             )
         )
-    nodes.sort(key=lambda node: -node.hard)
+    nodes.sort(key=lambda node: (-node.hard, node.total))
     return tuple(nodes)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Hands of a context with one hard total and one best total, in parallel tuples.
+
+    Their next hands all have higher hard totals, so a whole group can be valued
+    at once once the groups before it are (:meth:`~odds.games.blackjack.player.Play.context`).
+    A card of rank ``first_bust`` or above busts every hand of the group.
+    """
+
+    hard: int
+    total: int
+    soft: bool
+    keys: tuple[int, ...]
+    sizes: tuple[int, ...]
+    kids: tuple[tuple[int, ...], ...]  # per rank below first_bust: each hand's next hand
+    removed: tuple[tuple[int, ...], ...]  # per rank: each hand's count of it (pair card too)
+    bust_removed: tuple[int, ...]  # each hand's count of the busting ranks
+    first_bust: int
+
+
+@cache
+def context_groups(ctx: int) -> tuple[Group, ...]:
+    """:func:`context_nodes` as :class:`Group` s, children's groups first."""
+    groups = []
+    nodes = context_nodes(ctx)
+    for (hard, total), members in groupby(nodes, key=lambda node: (node.hard, node.total)):
+        members = list(members)
+        first_bust = max(0, min(RANKS, 21 - hard))
+        groups.append(
+            Group(
+                hard,
+                total,
+                total != hard,
+                tuple(node.key for node in members),
+                tuple(node.s for node in members),
+                tuple(tuple(node.key + _STEP[r] for node in members) for r in range(first_bust)),
+                tuple(tuple(node.removed[r] for node in members) for r in range(RANKS)),
+                tuple(sum(node.removed[first_bust:]) for node in members),
+                first_bust,
+            )
+        )
+    return tuple(groups)

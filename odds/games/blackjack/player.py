@@ -36,12 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from operator import ge, gt, itemgetter, le, mod, mul
+from operator import add as plus
+from operator import and_, floordiv, ge, gt, itemgetter, le, mul, rshift, sub
 from typing import Any
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import (
-    BLACKJACK,
+    OUTCOMES,
     RANKS,
     Counts,
     DealerPlan,
@@ -50,6 +51,7 @@ from odds.games.blackjack.dealer import (
     falling,
     longest_draw,
     plan,
+    stand_lanes,
     total_of,
 )
 from odds.games.blackjack.nodes import (
@@ -59,11 +61,12 @@ from odds.games.blackjack.nodes import (
     EXTRA,
     HIT,
     NATURAL,
-    PAY_WEIGHTS,
     SPLIT,
     STAND,
     SURRENDER,
+    Group,
     add,
+    context_groups,
     context_nodes,
     hand_multisets,
     hard_total,
@@ -129,14 +132,15 @@ class UpCard:
         ]
         self._lanes: dict[int, tuple[int, ...]] = {}
         self._packed: dict[int, int] = {}
-        self.modulus = (1 << self.plan.lane_bits) - 1
-        self.masks = {
-            (t, peek): tuple(
-                self.plan.lane_mask(o for o, w in enumerate(PAY_WEIGHTS[t, peek]) if w == sign)
-                for sign in (-1, 0, 1)
-            )
-            for (t, peek) in PAY_WEIGHTS
+        self.lane_mask = (1 << self.plan.lane_bits) - 1
+        #: Per (total, peek): the shifts of the lanes ``(a, b, c)`` of :func:`.dealer.stand_lanes`.
+        self.stand_shifts = {
+            (t, peek): tuple(self.plan.lane_bits * j for j in stand_lanes(t, peek))
+            for t in range(2, 22)
+            for peek in (False, True)
         }
+        self.last_lane = self.plan.lane_bits * (len(OUTCOMES) - 1)
+        self.denominators = [self.plan.denominator(s) for s in range(self.smax + 1)]
         self._ensured: set[RemovalTree] = set()
         self._prepared: dict[int, list[tuple]] = {}
         self._index: dict[int, dict[int, tuple]] = {}
@@ -160,15 +164,14 @@ class UpCard:
             if tree is None or 2 * len(missing) < len(pairs):
                 tree = RemovalTree(r for r, _ in missing)
             plan_ = self.plan
-            mask = (1 << plan_.lane_bits) - 1
             denominators = [plan_.denominator(s) for s in range(self.smax + 1)]
             numerators = dealer_numerators(plan_, tree)
             for r, key in missing:
                 value = numerators.get(r)
                 if value is None:
                     continue
-                # 2^bits ≡ 1 (mod 2^bits − 1): the residue is the sum of the lanes.
-                if value % mask != denominators[sum(r)]:
+                # The last cumulative lane counts every outcome.
+                if value >> self.last_lane != denominators[sum(r)]:
                     raise AssertionError("dealer probabilities do not add up to 1")
                 self._packed[key] = value
         if shared is not None:  # a set shared for the whole process: remember it is done
@@ -239,6 +242,7 @@ class Family:
         self.memos: dict[tuple, dict] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
         self._kmax: int | None = None
+        self._weights: dict[int, list] = {}
         self._sets: set[tuple[RemovalSet, tuple[int, ...]]] = set()
 
     @property
@@ -308,8 +312,8 @@ class Family:
             card = self.up(u)
             start, end = lanes.block(u)
             values = list(map(_from_bytes, map(itemgetter(slice(start, end)), data)))
-            # 2^bits ≡ 1 (mod 2^bits − 1): the residue is the sum of the lanes.
-            if list(map(mod, values, repeat(card.modulus))) != expected:
+            # The last cumulative lane counts every outcome.
+            if list(map(rshift, values, repeat(card.last_lane))) != expected:
                 raise AssertionError("dealer probabilities do not add up to 1")
             card._packed.update(zip(safe_keys, values, strict=True))
         for u, pairs in rest.items():
@@ -394,6 +398,26 @@ class Family:
         self._most[ctx] = tuple(max((e[9][r] for e in result), default=0) for r in range(RANKS))
         return result
 
+    def weights(self, ctx: int) -> list[tuple[Group, tuple[list[int], ...], list[int]]]:
+        """Per group of the context (:func:`.nodes.context_groups`): for each rank below
+        the busting ones, the cards of that rank each hand can draw, and each hand's
+        count of busting cards, from the full shoe (the up card comes off in the pass)."""
+        found = self._weights.get(ctx)
+        if found is None:
+            n = self.counts
+            found = self._weights[ctx] = [
+                (
+                    group,
+                    tuple(
+                        list(map(sub, repeat(n[r]), group.removed[r]))
+                        for r in range(group.first_bust)
+                    ),
+                    list(map(sub, repeat(sum(n[group.first_bust :])), group.bust_removed)),
+                )
+                for group in context_groups(ctx)
+            ]
+        return found
+
     def most(self, ctx: int) -> tuple[int, ...]:
         """Largest count of each rank among the context's hands."""
         self.prepared(ctx)
@@ -444,9 +468,10 @@ class Play:
 
     def stand(self, key: int, s: int, total: int) -> int:
         u = self.u
-        packed, q = u.packed(key), u.modulus
-        lose, _, win = u.masks[max(total, 4), self.peek]
-        return ((packed & win) % q - (packed & lose) % q) * u.stand_scale[s]
+        packed, mask = u.packed(key), u.lane_mask
+        a, b, c = u.stand_shifts[total, self.peek]
+        lanes = ((packed >> a) & mask) + ((packed >> b) & mask) - ((packed >> c) & mask)
+        return lanes * u.stand_scale[s]
 
     def bust(self, removed: list[int] | Counts, s: int) -> int:
         """Value of a busted hand with ``s`` removed cards (per unit staked)."""
@@ -491,8 +516,11 @@ class Play:
     def context(self, ctx: int) -> dict[int, int]:
         """Best hit/stand value of every hand of the context (computed once).
 
-        The hot loop of the engine: :meth:`stand`, :meth:`_hit_sum` and
-        :meth:`_busts` inlined, with the up card's constants bound locally.
+        The hot loop of the engine, a group of hands with one hard total at a
+        time (:meth:`Family.weights`): every step is one pass over the group's
+        hands (``map``), so the interpreter's cost is per group, not per hand.
+        A hand the shoe cannot hold with this up card gets a value that is never
+        used (every card leading to it has weight 0).
         """
         found = self.best.get(ctx)
         if found is not None:
@@ -502,50 +530,62 @@ class Play:
         hit_values: dict[int, int] = {}
         hits: dict[int, bool] = {}
         chart = self.chart
-        packed, q = u.packed_table, u.modulus
-        masks = {t: u.masks[max(t, 4), self.peek] for t in range(2, 22)}
-        stand_scale, scale = u.stand_scale, u.scale
-        up, get = u.up, best.get
-        peek_bj = u.blackjack_rank if self.peek else None
-        for (
-            key,
-            s,
-            total,
-            soft,
-            kids,
-            weights,
-            position,
-            bust_w,
-            bust_ranks,
-            removed,
-            _,
-        ) in u.prepared(ctx):
-            p = packed[key]
-            lose, _, win = masks[total]
-            stand = ((p & win) % q - (p & lose) % q) * stand_scale[s]
-            if total >= 21:
-                best[key] = stand
+        mask, up = u.lane_mask, u.up
+        known, get = u.packed_table.get, best.get
+        extra = [0] * (RANKS * 3)  # hands the shoe cannot hold: 0
+        stand_scale, denominators = u.stand_scale + extra, u.denominators + extra
+        for group, weights, busting in u.family.weights(ctx):
+            keys, sizes = group.keys, group.sizes
+            a, b, c = u.stand_shifts[group.total, self.peek]
+            packed = list(map(known, keys, repeat(0)))
+            first = list(map(and_, map(rshift, packed, repeat(a)), repeat(mask)))
+            second = first if b == a else map(and_, map(rshift, packed, repeat(b)), repeat(mask))
+            if self.peek:
+                last = map(and_, map(rshift, packed, repeat(c)), repeat(mask))
+            else:  # the last lane is the denominator
+                last = map(denominators.__getitem__, sizes)
+            lanes = map(sub, map(plus, first, second), last)
+            stands = list(map(mul, lanes, map(stand_scale.__getitem__, sizes)))
+            if group.total >= 21:
+                best.update(zip(keys, stands, strict=True))
                 continue
-            hit = sum(map(mul, weights, map(get, kids, _ZEROS)))
-            j = position[up]
-            if j >= 0:
-                hit -= get(kids[j], 0)
-            if up in bust_ranks:
-                bust_w -= 1
-            if bust_w:
-                if peek_bj is None:
-                    hit -= bust_w * scale[s + 1]
-                else:
-                    left = u.size - s - 1
-                    bj_left = u.n[peek_bj] - removed[peek_bj]
-                    avoid = (left - bj_left) * bust_w + (bj_left if peek_bj in bust_ranks else 0)
-                    hit -= (scale[s + 1] // left) * avoid
-            hit_values[key] = hit
-            take = chart[total, soft] if chart is not None else hit > stand
-            hits[key] = take
-            best[key] = hit if take else stand
+            value: Any = repeat(0)
+            for r, (kids, count) in enumerate(zip(group.kids, weights, strict=True)):
+                if r == up:
+                    count = map(sub, count, repeat(1))
+                value = map(plus, value, map(mul, count, map(get, kids, repeat(0))))
+            loss = self._losses(group, busting)
+            hit = list(map(sub, value, loss)) if loss is not None else list(value)
+            hit_values.update(zip(keys, hit, strict=True))
+            if chart is not None:
+                take = chart[group.total, group.soft]
+                hits.update(zip(keys, repeat(take)))
+                best.update(zip(keys, hit if take else stands, strict=True))
+            else:
+                hits.update(zip(keys, map(gt, hit, stands), strict=True))
+                best.update(zip(keys, map(max, hit, stands), strict=True))
         self.best[ctx], self.hit_values[ctx], self.hits[ctx] = best, hit_values, hits
         return best
+
+    def _losses(self, group: Group, busting: list[int]) -> Any:
+        """Σ over busting cards of (their count) · (loss), per hand of the group (``None``: 0)."""
+        u = self.u
+        if not busting or group.first_bust >= RANKS:
+            return None
+        if u.up >= group.first_bust:
+            busting = list(map(sub, busting, repeat(1)))
+        scale = u.scale + [0] * (RANKS * 3)  # hands the shoe cannot hold: 0
+        steps = map(scale.__getitem__, map(plus, group.sizes, repeat(1)))
+        bj = u.blackjack_rank
+        if not self.peek or bj is None:
+            return map(mul, busting, steps)
+        # Under a peek a bust loses only when the dealer has no blackjack.
+        left = [max(u.size - s - 1, 1) for s in group.sizes]  # (1: a hand beyond the shoe)
+        bj_left = list(map(sub, repeat(u.n[bj]), group.removed[bj]))
+        avoid = map(mul, map(sub, left, bj_left), busting)
+        if bj >= group.first_bust:
+            avoid = map(plus, avoid, bj_left)
+        return map(mul, map(floordiv, steps, left), avoid)
 
     def hit(self, ctx: int, key: int) -> int:
         self.context(ctx)
@@ -595,11 +635,14 @@ class Play:
         return self._hit_sum(dist, entry) + self._busts(entry[1], entry[7], entry[8], entry[9])
 
     def stand_distribution(self, key: int, s: int, total: int, width: int) -> int:
+        """Packed ``(lose, push, win)`` of standing: the dealer's blackjack voided by a
+        peek is none of them (the round never happened)."""
         u = self.u
-        packed, q = u.packed(key), u.modulus
-        lose, push, win = ((packed & m) % q for m in u.masks[max(total, 4), self.peek])
-        if self.peek:  # the blackjack lane weighs 0 but is not a push: the round never happened
-            push -= (packed >> (BLACKJACK * u.plan.lane_bits)) & q
+        packed, mask = u.packed(key), u.lane_mask
+        a, b, c = u.stand_shifts[total, self.peek]
+        win, above, last = ((packed >> shift) & mask for shift in (a, b, c))
+        push = above - win if a != b else 0
+        lose = last - above
         scale = u.stand_scale[s]
         return (lose * scale) | ((push * scale) << width) | ((win * scale) << (2 * width))
 

@@ -47,7 +47,15 @@ from math import comb
 from operator import add, itemgetter, lshift, mul, sub
 from typing import Any
 
-from odds.games.blackjack.dealer import OUTCOMES, RANKS, Counts, dealer_table, falling, falling_row
+from odds.games.blackjack.dealer import (
+    OUTCOMES,
+    RANKS,
+    Counts,
+    dealer_table,
+    falling,
+    falling_row,
+    pack_lanes,
+)
 
 #: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
 ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -294,9 +302,8 @@ def _roots(ordered: list) -> list[tuple[int, ...]]:
 class Lanes:
     """Where each up card's outcome lanes sit in a packed integer.
 
-    Every up card has its seven lanes of ``lane_bits`` (the blackjack lane left out
-    for 2–9: it is always 0), in a block of whole bytes; :meth:`block` is its byte
-    range, :meth:`unpack` its lanes in the usual seven-lane layout.
+    Every up card has its seven (cumulative) lanes of ``lane_bits``, in a block of
+    whole bytes; :meth:`block` is its byte range, :meth:`unpack` its lanes.
     """
 
     def __init__(self, ups: Sequence[int], lane_bits: int) -> None:
@@ -306,8 +313,7 @@ class Lanes:
         self._blocks: dict[int, tuple[int, int]] = {}
         at = 0
         for u in self.ups:
-            lanes = _LANES if u in (0, RANKS - 1) else _LANES - 1
-            width = -(-lane_bits * lanes // 8)
+            width = -(-lane_bits * _LANES // 8)
             self.offset[u] = 8 * at
             self._blocks[u] = (at, at + width)
             at += width
@@ -404,8 +410,7 @@ def _moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int
     if values is None:
         table = dealer_table(up, hits_soft_17)
         values = plan.initial[lane_bits] = [
-            sum(c << (lane_bits * i) for m in hands for i, c in enumerate(table[m]))
-            for hands in plan.hands
+            sum(pack_lanes(table[m], lane_bits) for m in hands) for hands in plan.hands
         ]
     for step in plan.steps:
         values = step.apply(values, n[step.rank])
