@@ -20,7 +20,7 @@ from odds.cards import Card
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import NATURAL, SPLIT
-from odds.games.blackjack.rounds import RoundAnalysis, analyse_round
+from odds.games.blackjack.rounds import RoundAnalysis, analyse_round, no_cycle_collection
 from odds.games.blackjack.rules import (
     LOSE_LABEL,
     NATURAL_PUSH,
@@ -230,10 +230,12 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
     shoe = config.shoe.build()
     counts = rank_counts(shoe)
     rules = config.house
-    optimal = analyse_round(counts, rules, distributions=True)
-    chart = build_chart(optimal)
-    charted = analyse_round(counts, rules, chart=chart)
-    bet = main_bet(optimal)
+    with no_cycle_collection():
+        optimal = analyse_round(counts, rules, distributions=True)
+        chart = build_chart(optimal)
+        charted = analyse_round(counts, rules, chart=chart)
+        bet = main_bet(optimal)
+        options = option_values(config, optimal.ev)
     return game.new_analysis(
         config,
         paytable,
@@ -246,7 +248,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
             tables.strategy_table(optimal, charted, bet),
             *tables.chart_tables(chart),
             tables.hand_table(optimal),
-            tables.option_table(option_values(config, optimal.ev)),
+            tables.option_table(options),
             tables.strategy_data(optimal, charted, chart, bet),
         ),
         notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),

@@ -64,6 +64,8 @@ def stand_lanes(total: int, peek: bool) -> tuple[int, int, int]:
     if total <= 16:
         return 0, 0, last
     return total - 17, total - 16, last
+
+
 RANKS = 10
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
@@ -279,6 +281,13 @@ def _level(rank: int, keys: list[tuple[int, ...]]) -> tuple[_Level, list[tuple[i
     return level, order
 
 
+def lane_width(size: int, kmax: int) -> int:
+    """Bits per lane: every final lane is at most the denominator with no card removed,
+    ``N^(kmax)``. (Partial sums of the contraction are at most their final sum; the
+    linear combinations of :mod:`.removal` only need their results to fit.)"""
+    return falling(size, kmax).bit_length()
+
+
 def longest_draw(counts: Counts, up: int, hits_soft_17: bool) -> int:
     """The most cards the dealer can draw after ``up`` from the shoe ``counts``."""
     kept = tuple(min(c, cap) for c, cap in zip(counts, _caps(up, hits_soft_17), strict=True))
@@ -303,9 +312,7 @@ def plan(counts: Counts, up: int, hits_soft_17: bool, kmax: int | None = None) -
         kmax = longest
     elif kmax < longest:
         raise ValueError(f"kmax {kmax} is below the longest dealer draw {longest}")
-    size = sum(counts)
-    # Every partial sum is at most Σ_k (sequences of k cards, weighted) ≤ (kmax+1)·N^kmax.
-    lane_bits = ((kmax + 1) * size**kmax).bit_length() + 1
+    lane_bits = lane_width(sum(counts), kmax)
     return DealerPlan(tuple(counts), up, hits_soft_17, kmax, lane_bits)
 
 

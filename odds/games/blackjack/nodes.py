@@ -35,6 +35,11 @@ def key_of(r: Counts) -> int:
     return sum(map(mul, r, _STEP))
 
 
+def counts_of(key: int) -> Counts:
+    """The multiset of a composition key (:func:`key_of` inverted)."""
+    return tuple((key >> (6 * i)) & (_BASE - 1) for i in range(RANKS))
+
+
 @lru_cache(maxsize=1)
 def hand_multisets() -> tuple[Counts, ...]:
     """Every multiset of ranks with hard total ≤ 21 (aces counted 1)."""

@@ -54,6 +54,7 @@ from odds.games.blackjack.dealer import (
     dealer_table,
     falling,
     falling_row,
+    lane_width,
     pack_lanes,
 )
 
@@ -71,8 +72,8 @@ def _getter(indices: Sequence[int]) -> Any:
     return itemgetter(*indices)
 
 
-def _ordered(r: Sequence[int]) -> tuple[int, ...]:
-    return tuple(r[i] for i in ORDER)
+_ordered = itemgetter(*ORDER)  # a multiset's counts in ORDER
+_VALUES = tuple(rank + 1 for rank in ORDER)  # hard value of each rank in ORDER
 
 
 @cache
@@ -235,7 +236,7 @@ class RemovalSet:
         self.roots: dict[int, list[tuple[int, ...]]] = {}
         self.root_keys: dict[int, tuple] = {}
         for s, items in sorted(by_size.items()):
-            ordered = sorted((_ordered(r), r) for r in items)
+            ordered = sorted((*_ordered(r), r) for r in items)
             groups = list(_groups(ordered, 0))
             if exact_roots:
                 root = _roots(ordered)
@@ -246,10 +247,7 @@ class RemovalSet:
                 ]
                 self.root_keys[s] = ("set", serial, s)
             else:
-                hard = max(
-                    sum((rank + 1) * c for rank, c in zip(ORDER, key, strict=True))
-                    for key, _ in ordered
-                )
+                hard = max(sum(map(mul, item, _VALUES)) for item in ordered)
                 root = layout.root(s, hard)[0]
                 steps = [layout.root_step(s, hard, c) for c, _ in groups]
                 self.root_keys[s] = ("hard", s, hard)
@@ -262,15 +260,19 @@ class RemovalSet:
     def _tree(self, ordered: list, d: int, r: int) -> tuple:
         layout = _layout()
         if d == _DEPTH:
-            return tuple((*layout.leaf(r, key[d]), r_) for key, r_ in ordered)
+            return tuple((*layout.leaf(r, item[d]), item[-1]) for item in ordered)
         return tuple(
             (layout.step(d, r, c), self._tree(group, d + 1, r - c))
             for c, group in _groups(ordered, d)
         )
 
 
+_COUNT = [itemgetter(d) for d in range(len(ORDER))]
+
+
 def _groups(ordered: list, d: int) -> Iterable[tuple[int, list]]:
-    for c, group in groupby(ordered, key=lambda item: item[0][d]):
+    """Consecutive items with the same count of ``ORDER[d]`` (items: ``(*ordered key, R)``)."""
+    for c, group in groupby(ordered, key=_COUNT[d]):
         yield c, list(group)
 
 
@@ -278,10 +280,10 @@ def _roots(ordered: list) -> list[tuple[int, ...]]:
     """The ``j`` (in ``ORDER``) below some ``R`` of the list: sub-multisets of dealer hands."""
     subsets = dealer_subsets()
     found: set[tuple[int, ...]] = set()
-    frontier = {key for key, _ in ordered} & subsets
-    found |= frontier
-    seen = {key for key, _ in ordered}
-    stack = [key for key, _ in ordered]
+    keys = [item[:-1] for item in ordered]
+    found |= subsets.intersection(keys)
+    seen = set(keys)
+    stack = list(seen)
     while stack:
         j = stack.pop()
         for i, c in enumerate(j):
@@ -467,7 +469,7 @@ def numerators(
     """
     ups = tuple(ups)
     size = sum(counts) - 1
-    lane_bits = ((kmax + 1) * size**kmax).bit_length() + 1
+    lane_bits = lane_width(size, kmax)
     lanes = Lanes(ups, lane_bits)
     union = _moments_of(ups, hits_soft_17)
     packed: list[int] = [0] * union.size

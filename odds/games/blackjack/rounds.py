@@ -16,7 +16,9 @@ exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -38,6 +40,7 @@ from odds.games.blackjack.player import (
     Play,
     UpCard,
     add,
+    counts_of,
     family,
     hand_multisets,
     key_of,
@@ -189,20 +192,36 @@ def analyse_round(
         raise OddsError("a shoe is ten non-negative rank counts (A, 2–9, ten-value)")
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
-    _ensure_sets(fam, rules)
-    hands: list[HandResult] = []
-    plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
-    if rules.split_hands > 2:
-        _ensure_resplits(fam, plays, rules, chart)
-    for u, play in plays.items():
-        for a, b in initial_hands():
-            p = deal_probability(counts, a, b, u)
-            if p == 0:
-                continue
-            result = _initial(play, rules, a, b, chart, distributions)
-            result.probability = p
-            hands.append(result)
+    with no_cycle_collection():
+        _ensure_sets(fam, rules)
+        hands: list[HandResult] = []
+        plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
+        if rules.split_hands > 2:
+            _ensure_resplits(fam, plays, rules, chart)
+        for u, play in plays.items():
+            for a, b in initial_hands():
+                p = deal_probability(counts, a, b, u)
+                if p == 0:
+                    continue
+                result = _initial(play, rules, a, b, chart, distributions)
+                result.probability = p
+                hands.append(result)
     return RoundAnalysis(rules, counts, hands, plays)
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector: an analysis builds millions of short-lived tuples
+    and no reference cycles, and each full collection would walk every table kept for
+    later analyses (about a tenth of a report's time). Reference counting still frees
+    everything; the collector's previous state is restored."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
@@ -250,16 +269,18 @@ def _ensure_resplits(
     fam: Family, plays: dict[int, Play], rules: BlackjackRules, chart: Chart | None
 ) -> None:
     """Dealer numerators of every up card's split hands with further pair cards out
-    (:mod:`.resplit`), computed together (:meth:`Family.ensure_set`)."""
-    needed: dict[int, list[tuple[Counts, int]]] = {
-        u: resplit_needs(play, rules, chart) for u, play in plays.items()
-    }
-    wanted = {r for pairs in needed.values() for r, _ in pairs}
-    if wanted:
-        keys = {r: key_of(r) for r in wanted}
-        fam.ensure_set(
-            RemovalSet(wanted, exact_roots=False), keys, [u for u in needed if needed[u]]
-        )
+    (:mod:`.resplit`), computed together (:meth:`Family.ensure_set`): the up cards that
+    need many (the strategy hits on against them) apart from those that need few."""
+    needed = {u: resplit_needs(play, rules, chart) for u, play in plays.items()}
+    most = max(map(len, needed.values()), default=0)
+    for group in (
+        [u for u in needed if 2 * len(needed[u]) >= most],
+        [u for u in needed if 0 < 2 * len(needed[u]) < most],
+    ):
+        wanted = set().union(*(needed[u] for u in group))
+        if wanted:
+            keys = {counts_of(key): key for key in wanted}
+            fam.ensure_set(RemovalSet(keys, exact_roots=False), keys, group)
 
 
 def _initial(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play
+from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play, counts_of
 from odds.games.blackjack.resplit import (
     DISTRIBUTIONS,
     NUMBERS,
@@ -73,13 +73,11 @@ def split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -
     return SplitResult(value, actions, best, counts)
 
 
-def resplit_needs(
-    play: Play, rules: BlackjackRules, chart: Chart | None
-) -> list[tuple[tuple[int, ...], int]]:
-    """``(multiset, key)`` of every pair's hands with further pair cards out whose dealer
+def resplit_needs(play: Play, rules: BlackjackRules, chart: Chart | None) -> set[int]:
+    """Composition keys of every pair's hands with further pair cards out whose dealer
     numerators this up card lacks (the caller computes them, every up card together)."""
     u = play.u
-    pairs: list = []
+    keys: list[int] = []
     for x in range(RANKS):
         pair_cards = u.n[x] - 2
         limit = rules.split_limit(x)
@@ -90,9 +88,8 @@ def resplit_needs(
             prepared = ("prepared", x, tuple(sorted(actions.items())), a)
             if prepared not in play.memo:
                 play.memo[prepared] = {}
-                pairs.extend(ShiftedHands(play, x, a, None).needed(actions))
-    known = u.packed_table
-    return [(r, key) for r, key in pairs if key not in known]
+                keys.extend(ShiftedHands(play, x, a, None).needed(actions))
+    return set(keys).difference(u.packed_table)
 
 
 def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Fraction]:
@@ -289,19 +286,19 @@ class ShiftedHands:
 
     def prepare(self, actions: dict[int, str]) -> None:
         if self.a:
-            self.u.ensure(self.needed(actions))
+            self.u.ensure([(counts_of(key), key) for key in self.needed(actions)])
 
-    def needed(self, actions: dict[int, str]) -> list[tuple[tuple[int, ...], int]]:
-        """``(removed, key)`` of every hand the strategy stands on, ``a`` pair cards out."""
+    def needed(self, actions: dict[int, str]) -> list[int]:
+        """Composition keys of every hand the strategy stands on, ``a`` pair cards out."""
         x, a, n = self.x, self.a, self.u.n
         if n[x] - 2 - a < 0:
             return []
-        pairs = []
-        for key, removed in _strategy_leaves(self.play, x, actions):
-            if removed[x] + a <= n[x]:
-                shifted = (*removed[:x], removed[x] + a, *removed[x + 1 :])
-                pairs.append((shifted, key + self.shift))
-        return pairs
+        limit, shift = n[x] - a, self.shift
+        return [
+            key + shift
+            for key, removed in _strategy_leaves(self.play, x, actions)
+            if removed[x] <= limit
+        ]
 
     # -- values --------------------------------------------------------------
 
