@@ -74,6 +74,7 @@ def _getter(indices: Sequence[int]) -> Any:
 
 _ordered = itemgetter(*ORDER)  # a multiset's counts in ORDER
 _VALUES = tuple(rank + 1 for rank in ORDER)  # hard value of each rank in ORDER
+_SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an integer key
 
 
 @cache
@@ -332,26 +333,33 @@ class Lanes:
 class _MomentStep:
     """One rank of :func:`_moments`, laid out once per dealer table (shoe-independent).
 
-    An entry whose count ``μ`` of the rank is 0 carries over (``x = 0``, factor 1);
-    the others give one product per ``x ≤ μ``. Output entries are ordered by how
-    many terms they sum (most first), so the ``t``-th terms form a prefix.
+    Keys are integers: the count of ``ORDER[d]`` in bits ``6d … 6d+5``, the length
+    above. An entry whose count ``μ`` of the rank is 0 carries over (``x = 0``,
+    factor 1); the others give one product per ``x ≤ μ``. Output entries are ordered
+    by how many terms they sum (most first), so the ``t``-th terms form a prefix.
     """
 
-    def __init__(self, d: int, keys: list[tuple]) -> None:
+    def __init__(self, d: int, keys: list[int]) -> None:
         self.rank = ORDER[d]
+        shift, step = 6 * d, 1 << (6 * d)
         products: list[tuple[int, int, int]] = []  # (input index, μ, x)
-        terms: dict[tuple, list[int]] = {}
+        terms: dict[int, list[int]] = {}
+        at = len(keys)
         for i, key in enumerate(keys):
-            mu = key[d]
+            mu = (key >> shift) & 63
             if not mu:
                 terms.setdefault(key, []).insert(0, i)
                 continue
+            base = key - mu * step
             for x in range(mu + 1):
-                terms.setdefault((*key[:d], x, *key[d + 1 :]), []).append(len(keys) + len(products))
+                terms.setdefault(base + x * step, []).append(at)
                 products.append((i, mu, x))
+                at += 1
         self.keys = sorted(terms, key=lambda k: -len(terms[k]))
         ordered = [terms[k] for k in self.keys]
-        self.pairs = tuple((mu, x) for _, mu, x in products)
+        self.pairs = (
+            _getter([mu * (mu + 1) // 2 + x for _, mu, x in products]) if products else None
+        )
         self.take = _getter([i for i, _, _ in products]) if products else None
         self.first = _getter([t[0] for t in ordered])
         self.more = tuple(
@@ -368,9 +376,7 @@ class _MomentStep:
         else:
             factors = self._factors.get(count)
             if factors is None:
-                factors = self._factors[count] = [
-                    falling(count - x, mu - x) * falling(mu, x) for mu, x in self.pairs
-                ]
+                factors = self._factors[count] = self.pairs(_moment_factors(count))
             terms = values + list(map(mul, factors, self.take(values)))
         out = list(self.first(terms))
         for having, nth in self.more:
@@ -378,13 +384,28 @@ class _MomentStep:
         return out
 
 
+@cache
+def _moment_factors(count: int) -> tuple[int, ...]:
+    """``(count − x)^(μ−x) · μ^(x)`` for ``x ≤ μ ≤ 2·RANKS``, flat (index ``μ(μ+1)/2 + x``)."""
+    return tuple(
+        falling(count - x, mu - x) * falling(mu, x)
+        for mu in range(2 * RANKS + 1)
+        for x in range(mu + 1)
+    )
+
+
+def _key(m: Sequence[int]) -> int:
+    """An integer key: counts in ``ORDER`` six bits each, then the length."""
+    return sum(c << (6 * d) for d, c in enumerate(_ordered(m))) + (sum(m) << (6 * len(ORDER)))
+
+
 class _MomentPlan:
     """:func:`_moments` laid out for one dealer table (every rank's step, the keys)."""
 
     def __init__(self, table: dict[Counts, tuple[int, ...]]) -> None:
-        grouped: dict[tuple, list[Counts]] = {}
+        grouped: dict[int, list[Counts]] = {}
         for m in table:
-            grouped.setdefault((*_ordered(m), sum(m)), []).append(m)
+            grouped.setdefault(_key(m), []).append(m)
         keys = sorted(grouped)
         self.hands = [grouped[k] for k in keys]
         self.steps = []
@@ -392,7 +413,7 @@ class _MomentPlan:
             step = _MomentStep(d, keys)
             self.steps.append(step)
             keys = step.keys
-        self.keys = keys  # (j in ORDER, k)
+        self.keys = keys  # each output entry's (j, k), as in :func:`_key`
         self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
 
 
@@ -433,24 +454,31 @@ class _Moments:
             index = {key: i for i, key in enumerate(plan.keys)}
             missing = len(plan.keys)
             self.gathers.append(_getter([index.get(key, missing) for key in keys]))
-        self.where = where
-        self._roots: dict[tuple, tuple[int, tuple]] = {}
+        # Per length k: the position of M[j, k] for every j of dealer_subsets() (index of
+        # _subset_index), or the zero at the end.
+        last = 6 * len(ORDER)
+        index = _subset_index()
+        self.by_length: list[list[int]] = [[self.size] * len(index) for _ in range(2 * RANKS + 1)]
+        for key, at in where.items():
+            self.by_length[key >> last][index[key & ((1 << last) - 1)]] = at
+        self._roots: dict[tuple, tuple[tuple, ...]] = {}
 
-    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[int, tuple]:
-        """For Horner's rule over lengths: the shortest length and, per length from
-        there to ``kmax``, a gather of ``M[j, k]`` for the root entries ``j`` of size ``s``."""
+    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[tuple, ...]:
+        """For Horner's rule over lengths: per length ``1 … kmax``, a gather of ``M[j, k]``
+        for the root entries ``j`` of size ``s``."""
         found = self._roots.get((removal.root_keys[s], kmax))
         if found is None:
-            where, missing = self.where, self.size
-            roots = removal.roots[s]
-            lengths = [k for k in range(kmax + 1) if any((*j, k) in where for j in roots)]
-            shortest = lengths[0] if lengths else kmax
-            gathers = tuple(
-                _getter([where.get((*j, k), missing) for j in roots])
-                for k in range(shortest, kmax + 1)
-            )
-            found = self._roots[removal.root_keys[s], kmax] = (shortest, gathers)
+            index = _subset_index()
+            take = _getter([index[sum(map(lshift, j, _SHIFTS))] for j in removal.roots[s]])
+            found = tuple(_getter(take(self.by_length[k])) for k in range(1, kmax + 1))
+            self._roots[removal.root_keys[s], kmax] = found
         return found
+
+
+@cache
+def _subset_index() -> dict[int, int]:
+    """Every sub-multiset of a dealer hand (:func:`dealer_subsets`), by its integer key."""
+    return {sum(map(lshift, j, _SHIFTS)): i for i, j in enumerate(sorted(dealer_subsets()))}
 
 
 @cache
@@ -482,9 +510,9 @@ def numerators(
     out: dict[Counts, int] = {}
     for s, tree in removal.trees.items():
         # Q_s[j] = Σ_k (N−s−k)^(kmax−k) M[j, k], by Horner's rule over k.
-        shortest, gathers = union.roots(removal, s, kmax)
+        gathers = union.roots(removal, s, kmax)
         root = list(gathers[0](packed))
-        for k, gather in enumerate(gathers[1:], start=shortest + 1):
+        for k, gather in enumerate(gathers[1:], start=2):
             root = list(map(add, map(mul, root, repeat(size - s - k + 1)), gather(packed)))
         root.append(0)
         _walk(tree, root, 0, out)

@@ -193,7 +193,7 @@ def analyse_round(
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
     with no_cycle_collection():
-        _ensure_sets(fam, rules)
+        _ensure_sets(fam)
         hands: list[HandResult] = []
         plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
         if rules.split_hands > 2:
@@ -243,26 +243,25 @@ def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
     return play
 
 
-@lru_cache(maxsize=2)
-def _reachable(split_aces_one_card: bool) -> tuple[RemovalSet, dict[Counts, int]]:
+@lru_cache(maxsize=1)
+def _reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     """Every removed multiset a round can reach (hands, and split hands plus their pair
     card; and none, for the dealer's own table), laid out once per process for every
-    shoe, with its composition key."""
+    shoe, with its composition key. Split aces that take one card reach only
+    ``{A, A, y}``, a few of these: one set serves either rule (and a shoe analysed
+    under one has the other's numerators too)."""
     hands = [h for h in hand_multisets() if sum(h) >= 2]
     wanted = set(hands)
     wanted.add((0,) * RANKS)
     for x in range(RANKS):
-        if x == 0 and split_aces_one_card:
-            wanted.update(add(add((0,) * RANKS, 0, 2), y) for y in range(RANKS))
-        else:
-            wanted.update(add(h, x) for h in hands if h[x] >= 1)
+        wanted.update(add(h, x) for h in hands if h[x] >= 1)
     removal = RemovalSet(wanted)
     return removal, {r: key_of(r) for r in removal.items}
 
 
-def _ensure_sets(fam: Family, rules: BlackjackRules) -> None:
-    """Dealer numerators for every composition the play can reach, every up card."""
-    fam.ensure_set(*_reachable(rules.split_aces_one_card))
+def _ensure_sets(fam: Family) -> None:
+    """Dealer numerators for every composition a play can reach, every up card."""
+    fam.ensure_set(*_reachable())
 
 
 def _ensure_resplits(
