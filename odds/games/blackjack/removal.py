@@ -169,8 +169,12 @@ class _Layout:
             self._steps[s, hard, c, "root"] = found
         return found
 
-    def leaf(self, r: int, c: int) -> tuple[tuple[int, ...], Any]:
-        """The last two ranks: ``c`` of ``ORDER[-2]`` and ``r − c`` of ``ORDER[-1]``."""
+    def leaf(self, r: int, c: int) -> tuple[Any, Any, tuple[int, ...], Any]:
+        """The last two ranks: ``c`` of ``ORDER[-2]`` and ``r − c`` of ``ORDER[-1]``.
+
+        Gathers of the terms with coefficient +1 and −1 (summed as they are), then the
+        other coefficients and a gather of their terms (``None`` for no term).
+        """
         found = self._leaves.get((r, c))
         if found is None:
             entries, _ = self.table(_DEPTH, r)
@@ -179,9 +183,14 @@ class _Layout:
                 for i, (x, y) in enumerate(entries)
                 if x <= c and y <= r - c
             ]
+            plus = [i for i, coef in terms if coef == 1]
+            minus = [i for i, coef in terms if coef == -1]
+            other = [(i, coef) for i, coef in terms if coef not in (1, -1)]
             found = self._leaves[r, c] = (
-                tuple(coef for _, coef in terms),
-                _getter([i for i, _ in terms]),
+                _getter(plus),
+                _getter(minus) if minus else None,
+                tuple(coef for _, coef in other),
+                _getter([i for i, _ in other]) if other else None,
             )
         return found
 
@@ -521,8 +530,13 @@ def numerators(
 
 def _walk(tree: tuple, table: list[int], d: int, out: dict[Counts, int]) -> None:
     if d == _DEPTH:
-        for coefs, gather, r in tree:
-            out[r] = sum(map(mul, coefs, gather(table)))
+        for plus, minus, coefs, others, r in tree:
+            value = sum(plus(table))
+            if minus is not None:
+                value -= sum(minus(table))
+            if others is not None:
+                value += sum(map(mul, coefs, others(table)))
+            out[r] = value
         return
     for (first, more), child in tree:
         summed = list(first(table))

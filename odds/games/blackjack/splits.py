@@ -314,13 +314,29 @@ class ShiftedHands:
         hits = self.play.hits.get(x, {}) if order else {}
         limit = u.n[x] - a
         worth: dict[int, int] = {}
-        for entry in order:
-            if entry[9][x] > limit:
-                worth[entry[0]] = 0
-            elif hits.get(entry[0], False):
-                worth[entry[0]] = self._draw(entry, worth)
-            else:
-                worth[entry[0]] = self._stand(entry)
+        if self.width is None:  # the stand values inlined (the common case)
+            known, mask, shift = u.packed_table, u.lane_mask, self.shift
+            shifts, scale = u.stand_shifts, u.stand_scale
+            peek = self.play.peek
+            for entry in order:
+                key = entry[0]
+                if entry[9][x] > limit:
+                    worth[key] = 0
+                elif hits.get(key, False):
+                    worth[key] = self._draw(entry, worth)
+                else:
+                    p = known[key + shift]
+                    first, second, last = shifts[entry[2], peek]
+                    lanes = ((p >> first) & mask) + ((p >> second) & mask) - ((p >> last) & mask)
+                    worth[key] = lanes * scale[entry[1] + a]
+        else:
+            for entry in order:
+                if entry[9][x] > limit:
+                    worth[entry[0]] = 0
+                elif hits.get(entry[0], False):
+                    worth[entry[0]] = self._draw(entry, worth)
+                else:
+                    worth[entry[0]] = self._stand(entry)
         out = {}
         key0 = 2 * _STEP[x]
         for y, action in actions.items():
