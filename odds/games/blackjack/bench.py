@@ -92,14 +92,14 @@ def bench_cases(game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ..
 
 
 def _forget_shoes() -> None:
-    from odds.games.blackjack import player
+    from odds.games.blackjack import shoes
 
-    player._FAMILIES.clear()
+    shoes._FAMILIES.clear()
 
 
 def _forget_layouts() -> None:
     """Drop every table kept for the whole process, as if it had just started."""
-    from odds.games.blackjack import dealer, nodes, removal, rounds
+    from odds.games.blackjack import dealer, moments, nodes, removal, rounds
 
     for cached in (
         dealer.dealer_table,
@@ -109,12 +109,12 @@ def _forget_layouts() -> None:
         nodes.hand_multisets,
         nodes.context_nodes,
         nodes.context_groups,
-        removal.dealer_subsets,
+        moments.dealer_subsets,
+        moments._subset_index,
+        moments._moment_factors,
+        moments._moment_plan,
+        moments.moment_union,
         removal._layout,
-        removal._subset_index,
-        removal._moment_factors,
-        removal._moment_plan,
-        removal._moments_of,
         rounds._reachable,
     ):
         cached.cache_clear()

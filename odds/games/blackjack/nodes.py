@@ -164,8 +164,8 @@ def context_groups(ctx: int) -> tuple[Group, ...]:
     """:func:`context_nodes` as :class:`Group` s, children's groups first."""
     groups = []
     nodes = context_nodes(ctx)
-    for (hard, total), members in groupby(nodes, key=lambda node: (node.hard, node.total)):
-        members = list(members)
+    for (hard, total), grouped in groupby(nodes, key=lambda node: (node.hard, node.total)):
+        members = list(grouped)
         first_bust = max(0, min(RANKS, 21 - hard))
         groups.append(
             Group(

@@ -11,8 +11,8 @@ Strategy definition (what the numbers are exact for)
   cards choose the best of hit and stand. A total of 21 is never hit.
 
 This module is the engine under both: for one up card and one shoe, every
-hand's stand value (from the dealer's exact outcome numerators,
-:mod:`odds.games.blackjack.dealer`) and best hit/stand value, bottom-up.
+hand's stand value (from the dealer's exact outcome numerators kept per shoe,
+:mod:`odds.games.blackjack.shoes`) and best hit/stand value, bottom-up.
 
 Exact integers instead of fractions
 -----------------------------------
@@ -34,31 +34,20 @@ actions exactly as the conditional expectation does, and the round adds
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import repeat
 from operator import add as plus
-from operator import and_, floordiv, ge, gt, itemgetter, le, mul, rshift, sub
+from operator import and_, floordiv, gt, mul, rshift, sub
 from typing import Any
 
-from odds.errors import OddsError
 from odds.games.blackjack.dealer import (
-    OUTCOMES,
     RANKS,
     Counts,
-    DealerPlan,
-    RemovalTree,
-    dealer_numerators,
-    falling,
-    longest_draw,
-    plan,
-    stand_lanes,
     total_of,
 )
 from odds.games.blackjack.nodes import (
     _STEP,
     ACTION_NAMES,
     DOUBLE,
-    EXTRA,
     HIT,
     NATURAL,
     SPLIT,
@@ -66,16 +55,13 @@ from odds.games.blackjack.nodes import (
     SURRENDER,
     Group,
     add,
-    context_groups,
     context_nodes,
     counts_of,
     hand_multisets,
     hard_total,
     key_of,
 )
-from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.removal import RemovalSet
-from odds.games.blackjack.removal import numerators as packed_numerators
+from odds.games.blackjack.shoes import _FAMILIES, Family, UpCard, family
 
 __all__ = [  # the engine's vocabulary, importable from here as before
     "ACTION_NAMES",
@@ -85,6 +71,7 @@ __all__ = [  # the engine's vocabulary, importable from here as before
     "SPLIT",
     "STAND",
     "SURRENDER",
+    "_FAMILIES",
     "_STEP",
     "Family",
     "Play",
@@ -97,348 +84,6 @@ __all__ = [  # the engine's vocabulary, importable from here as before
     "hard_total",
     "key_of",
 ]
-
-# ---------------------------------------------------------------------------
-# One up card of one shoe: dealer numerators and the scale of every value.
-
-
-class UpCard:
-    """Dealer numerators and scales for one up card and one shoe (after the up card).
-
-    Shared by every rule variant with the same shoe and soft-17 rule; packed
-    dealer numerators are computed lazily for the removed multisets asked for.
-    """
-
-    def __init__(self, fam: Family, up: int) -> None:
-        counts, hits_soft_17 = fam.counts, fam.hits_soft_17
-        self.family = fam
-        after = list(counts)
-        if after[up] <= 0:
-            raise OddsError(f"the shoe has no {RANK_LABEL[up]} for the dealer's up card")
-        after[up] -= 1
-        self.up = up
-        self.n: Counts = tuple(after)
-        self.size = sum(after)
-        self.plan: DealerPlan = plan(self.n, up, hits_soft_17, fam.kmax)
-        self.smax = fam.smax
-        self.top = self.smax + self.plan.kmax
-        if self.size < self.top:
-            raise OddsError(
-                f"impossible composition: a shoe of {self.size + 1} cards may run out during "
-                "a round; use at least one full deck"
-            )
-        self.scale = [falling(self.size - s, self.top - s) for s in range(self.smax + 1)]
-        self.stand_scale = [
-            falling(self.size - s - self.plan.kmax, self.top - s - self.plan.kmax)
-            for s in range(self.smax + 1)
-        ]
-        self._lanes: dict[int, tuple[int, ...]] = {}
-        self._packed: dict[int, int] = {}
-        self.lane_mask = (1 << self.plan.lane_bits) - 1
-        #: Per (total, peek): the shifts of the lanes ``(a, b, c)`` of :func:`.dealer.stand_lanes`.
-        self.stand_shifts = {
-            (t, peek): tuple(self.plan.lane_bits * j for j in stand_lanes(t, peek))
-            for t in range(2, 22)
-            for peek in (False, True)
-        }
-        self.last_lane = self.plan.lane_bits * (len(OUTCOMES) - 1)
-        self.denominators = [self.plan.denominator(s) for s in range(self.smax + 1)]
-        self._ensured: set[RemovalTree] = set()
-        self._prepared: dict[int, list[tuple]] = {}
-        self._index: dict[int, dict[int, tuple]] = {}
-        # Rank that completes a dealer blackjack with this up card (None: impossible).
-        self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
-
-    def _fits(self, r: Counts) -> bool:
-        return all(c <= self.n[i] for i, c in enumerate(r))
-
-    def ensure(self, pairs: Sequence[tuple[Counts, int]], tree: RemovalTree | None = None) -> None:
-        """Dealer numerators for the ``(multiset, key)`` pairs not computed yet.
-
-        ``tree`` (optional) is the pairs' prefix tree, built once and shared by
-        every up card and shoe; multisets the shoe cannot hold are skipped.
-        """
-        shared = tree
-        if shared is not None and shared in self._ensured:
-            return
-        missing = [(r, key) for r, key in pairs if key not in self._packed]
-        if missing:
-            if tree is None or 2 * len(missing) < len(pairs):
-                tree = RemovalTree(r for r, _ in missing)
-            plan_ = self.plan
-            denominators = [plan_.denominator(s) for s in range(self.smax + 1)]
-            numerators = dealer_numerators(plan_, tree)
-            for r, key in missing:
-                value = numerators.get(r)
-                if value is None:
-                    continue
-                # The last cumulative lane counts every outcome.
-                if value >> self.last_lane != denominators[sum(r)]:
-                    raise AssertionError("dealer probabilities do not add up to 1")
-                self._packed[key] = value
-        if shared is not None:  # a set shared for the whole process: remember it is done
-            self._ensured.add(shared)
-
-    def lanes(self, key: int) -> tuple[int, ...]:
-        found = self._lanes.get(key)
-        if found is None:
-            found = self._lanes[key] = self.plan.unpack(self._packed[key])
-        return found
-
-    def packed(self, key: int) -> int:
-        return self._packed[key]
-
-    @property
-    def packed_table(self) -> dict[int, int]:
-        """Packed dealer numerators by composition key (see :meth:`ensure`)."""
-        return self._packed
-
-    def prepared(self, ctx: int) -> list[tuple]:
-        """The context's hands this shoe can hold (see :meth:`Family.prepared`)."""
-        found = self._prepared.get(ctx)
-        if found is None:
-            u, limit = self.up, self.n[self.up]
-            entries, most = self.family.prepared(ctx), self.family.most(ctx)
-            if most[u] <= limit:
-                found = entries
-            else:
-                found = [entry for entry in entries if entry[9][u] <= limit]
-            self._prepared[ctx] = found
-            self._index[ctx] = {entry[0]: entry for entry in found}
-        return found
-
-    def entry(self, ctx: int, key: int) -> tuple:
-        self.prepared(ctx)
-        return self._index[ctx][key]
-
-    def index(self, ctx: int) -> dict[int, tuple]:
-        """The context's hands this shoe can hold, by key (after :meth:`prepared`)."""
-        return self._index[ctx]
-
-    def holds(self, ctx: int, key: int) -> bool:
-        """Whether the shoe (after the up card) can hold the context's hand ``key``."""
-        self.prepared(ctx)
-        return key in self._index[ctx]
-
-    def no_blackjack(self, removed: list[int], s: int) -> tuple[int, int]:
-        """``(cards that avoid a dealer blackjack, cards left)`` after ``s`` removed cards."""
-        left = self.size - s
-        if self.blackjack_rank is None:
-            return left, left
-        return left - (self.n[self.blackjack_rank] - removed[self.blackjack_rank]), left
-
-
-RANK_LABEL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
-
-
-class Family:
-    """Everything that depends only on the shoe and the soft-17 rule."""
-
-    def __init__(self, counts: Counts, hits_soft_17: bool) -> None:
-        self.counts = counts
-        self.hits_soft_17 = hits_soft_17
-        self.size = sum(counts)
-        self._up: dict[int, UpCard] = {}
-        self._prepared: dict[int, list[tuple]] = {}
-        self._most: dict[int, tuple[int, ...]] = {}
-        self.memos: dict[tuple, dict] = {}
-        self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
-        self._kmax: int | None = None
-        self._weights: dict[int, list] = {}
-        self._sets: set[tuple[RemovalSet, tuple[int, ...]]] = set()
-
-    @property
-    def ups(self) -> tuple[int, ...]:
-        """The up cards this family computes (the shoe holds one; see :meth:`owner`)."""
-        return tuple(u for u in range(RANKS) if self.counts[u] and self.owner(u) is self)
-
-    @property
-    def kmax(self) -> int | None:
-        """One numerator scale for all of the family's up cards (so that they can be
-        computed together, :mod:`.removal`): the longest dealer draw of any of them;
-        ``None`` (each up card its own) when a shoe this small could not hold a
-        round at that scale."""
-        if self._kmax is None:
-            longest = [
-                longest_draw(
-                    tuple(c - (i == u) for i, c in enumerate(self.counts)), u, self.hits_soft_17
-                )
-                for u in self.ups
-            ]
-            self._kmax = max(longest, default=0)
-            if self.size - 1 < self.smax + self._kmax:
-                self._kmax = -1
-        return self._kmax if self._kmax >= 0 else None
-
-    def ensure_set(
-        self, removal: RemovalSet, keys: dict[Counts, int], ups: Sequence[int] | None = None
-    ) -> None:
-        """Dealer numerators of every multiset of ``removal`` (key by multiset) for the
-        up cards ``ups`` (default: all), computed together per owning family.
-
-        A multiset the walk cannot value for every up card (it holds every card of
-        some rank) goes to each up card it leaves possible, one at a time.
-        """
-        wanted = range(RANKS) if ups is None else ups
-        for owner in {self.owner(u) for u in wanted}:
-            owner._ensure_own(removal, keys, tuple(u for u in owner.ups if u in wanted))
-
-    def _ensure_own(
-        self, removal: RemovalSet, keys: dict[Counts, int], ups: tuple[int, ...]
-    ) -> None:
-        if (removal, ups) in self._sets:
-            return
-        n = self.counts
-        kmax = self.kmax
-        if kmax is None:
-            for u in ups:
-                self.up(u).ensure([(r, keys[r]) for r in removal.items])
-            self._sets.add((removal, ups))
-            return
-        numerators, lanes = packed_numerators(removal, n, ups, self.hits_soft_17, kmax)
-        safe: list[Counts] = []
-        rest: dict[int, list[tuple[Counts, int]]] = {}
-        for r in removal.items:
-            if not any(map(ge, r, n)):
-                safe.append(r)
-            elif not any(map(gt, r, n)):  # it holds every card of a rank: not every up card
-                for u in ups:
-                    if r[u] < n[u]:
-                        rest.setdefault(u, []).append((r, keys[r]))
-        width = repeat(lanes.bytes)
-        data = list(map(int.to_bytes, map(numerators.__getitem__, safe), width, repeat("little")))
-        safe_keys = [keys[r] for r in safe]
-        denominators = [falling(self.size - 1 - s, kmax) for s in range(self.smax + 1)]
-        expected = [denominators[sum(r)] for r in safe]
-        for u in ups:
-            card = self.up(u)
-            start, end = lanes.block(u)
-            values = list(map(_from_bytes, map(itemgetter(slice(start, end)), data)))
-            # The last cumulative lane counts every outcome.
-            if list(map(rshift, values, repeat(card.last_lane))) != expected:
-                raise AssertionError("dealer probabilities do not add up to 1")
-            card._packed.update(zip(safe_keys, values, strict=True))
-        for u, pairs in rest.items():
-            self.up(u).ensure(pairs)
-        self._sets.add((removal, ups))
-
-    @property
-    def ready(self) -> bool:
-        """Whether some up card's tables are built (a warm shoe)."""
-        return bool(self._up)
-
-    def forget_passes(self) -> None:
-        """Drop the player passes (kept per up card for every rule set), keep the dealer's."""
-        self.memos.clear()
-        for u in range(RANKS):
-            self.owner(u).memos.clear()
-
-    def check_round(self, rules: BlackjackRules) -> None:
-        """Refuse a shoe a round could empty (with up to ``rules.split_hands`` hands).
-
-        A player hand draws only below 21, so its cards add up to at most 30
-        (aces counted 1); the dealer's, up card included, to at most 26. A
-        round whose cards could add up to the whole shoe's could run out.
-        """
-        budget = 30 * max(2, rules.split_hands) + 26
-        if sum((r + 1) * c for r, c in enumerate(self.counts)) <= budget:
-            raise OddsError(
-                f"impossible composition: a shoe of {self.size} cards may run out during a round"
-            )
-
-    def up(self, u: int) -> UpCard:
-        found = self._up.get(u)
-        if found is None:
-            owner = self.owner(u)
-            found = self._up[u] = UpCard(self, u) if owner is self else owner.up(u)
-        return found
-
-    def owner(self, u: int) -> Family:
-        """The family that computes up card ``u``: a soft 17 needs an up card of 6 or less
-        (or an ace), so against 7–10 hitting soft 17 changes nothing and H17 shares S17's work.
-        """
-        if self.hits_soft_17 and u >= 6:
-            return family(self.counts, False)
-        return self
-
-    def prepared(self, ctx: int) -> list[tuple]:
-        """The context's hands the full shoe can hold, with their card weights.
-
-        Entry: ``(key, s, total, soft, kids, kid_weights, kid_position,
-        bust_weight, bust_ranks, removed, kid_ranks)`` with weights from the full shoe; an
-        up card ``u`` takes one card of rank ``u`` away, which the evaluation
-        corrects with ``kid_position[u]`` (−1: not a child) and ``bust_ranks``.
-        """
-        found = self._prepared.get(ctx)
-        if found is not None:
-            return found
-        n = self.counts
-        result = []
-        for node in context_nodes(ctx):
-            removed = node.removed
-            if any(c > n[i] for i, c in enumerate(removed)):
-                continue
-            position = [-1] * RANKS
-            for j, r in enumerate(node.kid_ranks):
-                position[r] = j
-            result.append(
-                (
-                    node.key,
-                    node.s,
-                    node.total,
-                    node.soft,
-                    node.kids,
-                    tuple(n[r] - removed[r] for r in node.kid_ranks),
-                    tuple(position),
-                    sum(n[r] - removed[r] for r in node.bust_ranks),
-                    frozenset(node.bust_ranks),
-                    removed,
-                    node.kid_ranks,
-                )
-            )
-        self._prepared[ctx] = result
-        self._most[ctx] = tuple(max((e[9][r] for e in result), default=0) for r in range(RANKS))
-        return result
-
-    def weights(self, ctx: int) -> list[tuple[Group, tuple[list[int], ...], list[int]]]:
-        """Per group of the context (:func:`.nodes.context_groups`): for each rank below
-        the busting ones, the cards of that rank each hand can draw, and each hand's
-        count of busting cards, from the full shoe (the up card comes off in the pass)."""
-        found = self._weights.get(ctx)
-        if found is None:
-            n = self.counts
-            found = self._weights[ctx] = [
-                (
-                    group,
-                    tuple(
-                        list(map(sub, repeat(n[r]), group.removed[r]))
-                        for r in range(group.first_bust)
-                    ),
-                    list(map(sub, repeat(sum(n[group.first_bust :])), group.bust_removed)),
-                )
-                for group in context_groups(ctx)
-            ]
-        return found
-
-    def most(self, ctx: int) -> tuple[int, ...]:
-        """Largest count of each rank among the context's hands."""
-        self.prepared(ctx)
-        return self._most[ctx]
-
-
-_FAMILIES: dict[tuple[Counts, bool], Family] = {}
-
-
-def family(counts: Counts, hits_soft_17: bool) -> Family:
-    """The (process-wide, cached) family of a shoe and soft-17 rule."""
-    key = (tuple(counts), hits_soft_17)
-    found = _FAMILIES.get(key)
-    if found is None:
-        if len(_FAMILIES) >= 8:
-            _FAMILIES.pop(next(iter(_FAMILIES)))
-        found = _FAMILIES[key] = Family(tuple(counts), hits_soft_17)
-    return found
-
 
 # ---------------------------------------------------------------------------
 # The recursion for one up card under one set of rules.
@@ -553,9 +198,8 @@ class Play:
                 continue
             value: Any = repeat(0)
             for r, (kids, count) in enumerate(zip(group.kids, weights, strict=True)):
-                if r == up:
-                    count = map(sub, count, repeat(1))
-                value = map(plus, value, map(mul, count, map(get, kids, repeat(0))))
+                drawn = map(sub, count, repeat(1)) if r == up else count  # the up card is out
+                value = map(plus, value, map(mul, drawn, map(get, kids, repeat(0))))
             loss = self._losses(group, busting)
             hit = list(map(sub, value, loss)) if loss is not None else list(value)
             hit_values.update(zip(keys, hit, strict=True))
@@ -668,7 +312,3 @@ class Play:
 
 
 _ZEROS = (0,) * RANKS
-
-
-def _from_bytes(data: bytes) -> int:
-    return int.from_bytes(data, "little")

@@ -19,7 +19,8 @@ one rank), and ``(n − m)^(R) / n^(R)`` expands in the falling factorials of
     M[j, k] = Σ_{m ⊇ j, |m| = k} c[m] · Π_i (n_i − j_i)^(m_i − j_i) · m_i^(j_i)
 
 ``M`` is a table over the sub-multisets ``j`` of dealer hands (a few
-thousand: dealer hands are short), shoe-dependent but independent of ``R``;
+thousand: dealer hands are short), shoe-dependent but independent of ``R``
+(:mod:`odds.games.blackjack.moments`); ``Q_s`` follows by Horner's rule;
 the sum over ``j ≤ R`` has small signed binomial coefficients and depends on
 neither the shoe nor the up card. So one pass over a prefix tree of the
 ``R`` (grouped by size ``s``; ranks summed out one at a time, tens first, the
@@ -31,11 +32,12 @@ sub-multiset of some dealer hand). Intermediate lanes may be negative or
 overflow into their neighbours — the arithmetic is linear and exact — but the
 final lanes are the true numerators, non-negative and within their width.
 
-A multiset that uses every card of some rank of the full shoe is left out
-here (with that up card it is impossible, and its lane would not be a
-numerator); :func:`odds.games.blackjack.dealer.dealer_numerators` handles
-those one up card at a time. The tests compare both methods with the plain
-recursion over draws.
+A multiset that uses every card of some rank of the full shoe (small shoes
+only) makes that up card impossible; its lanes there are not numerators and may
+spoil the lanes above them, so the caller values such a multiset with
+:func:`odds.games.blackjack.dealer.dealer_numerators`, one up card at a time
+(:meth:`odds.games.blackjack.shoes.Family.ensure_set`). The tests compare both
+methods with the plain recursion over draws.
 """
 
 from __future__ import annotations
@@ -47,54 +49,19 @@ from math import comb
 from operator import add, itemgetter, lshift, mul, sub
 from typing import Any
 
-from odds.games.blackjack.dealer import (
-    OUTCOMES,
-    RANKS,
-    Counts,
-    dealer_table,
-    falling,
-    falling_row,
-    lane_width,
-    pack_lanes,
+from odds.games.blackjack.dealer import OUTCOMES, Counts, falling_row, lane_width
+from odds.games.blackjack.moments import (
+    ORDER,
+    dealer_moments,
+    dealer_subsets,
+    getter,
+    in_order,
+    moment_union,
 )
 
-#: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
-ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 _DEPTH = len(ORDER) - 2  # levels before the last two ranks
 _LANES = len(OUTCOMES)
-
-
-def _getter(indices: Sequence[int]) -> Any:
-    """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
-    if len(indices) == 1:
-        (only,) = indices
-        return lambda seq: (seq[only],)
-    return itemgetter(*indices)
-
-
-_ordered = itemgetter(*ORDER)  # a multiset's counts in ORDER
 _VALUES = tuple(rank + 1 for rank in ORDER)  # hard value of each rank in ORDER
-_SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an integer key
-
-
-@cache
-def dealer_subsets() -> frozenset[tuple[int, ...]]:
-    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``."""
-    found: set[tuple[int, ...]] = set()
-    for up in range(RANKS):
-        for hits_soft_17 in (False, True):
-            found.update(_ordered(m) for m in dealer_table(up, hits_soft_17))
-    stack = list(found)
-    while stack:
-        j = stack.pop()
-        for i, c in enumerate(j):
-            if c:
-                smaller = (*j[:i], c - 1, *j[i + 1 :])
-                if smaller not in found:
-                    found.add(smaller)
-                    stack.append(smaller)
-    return frozenset(found)
-
 
 # ---------------------------------------------------------------------------
 # Shoe-independent layout: the tables of every level and how one feeds the next
@@ -128,7 +95,7 @@ class _Layout:
         }
         self._tables: dict[tuple, tuple[list[tuple[int, ...]], dict]] = {}
         self._steps: dict[tuple, tuple[Any, tuple]] = {}
-        self._leaves: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {}
+        self._leaves: dict[tuple[int, int], tuple[Any, Any, tuple[int, ...], Any]] = {}
 
     def table(self, d: int, r: int) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]:
         found = self._tables.get((d, r))
@@ -187,10 +154,10 @@ class _Layout:
             minus = [i for i, coef in terms if coef == -1]
             other = [(i, coef) for i, coef in terms if coef not in (1, -1)]
             found = self._leaves[r, c] = (
-                _getter(plus),
-                _getter(minus) if minus else None,
+                getter(plus),
+                getter(minus) if minus else None,
                 tuple(coef for _, coef in other),
-                _getter([i for i, _ in other]) if other else None,
+                getter([i for i, _ in other]) if other else None,
             )
         return found
 
@@ -203,13 +170,13 @@ def _step(position: dict, out: list[tuple[int, ...]], most: dict, c: int, missin
     first. Terms the input does not hold (a root pruned to what its tree uses) read
     the zero at ``missing``.
     """
-    first = _getter([position.get((0, *t), missing) for t in out])
+    first = getter([position.get((0, *t), missing) for t in out])
     more = []
     for x in range(1, c + 1):
         having = [position.get((x, *t), missing) for t in out if most[t] >= x]
         if not having:
             break
-        more.append((len(having), _getter(having), (-1) ** x * comb(c, x)))
+        more.append((len(having), getter(having), (-1) ** x * comb(c, x)))
     return first, tuple(more)
 
 
@@ -246,7 +213,7 @@ class RemovalSet:
         self.roots: dict[int, list[tuple[int, ...]]] = {}
         self.root_keys: dict[int, tuple] = {}
         for s, items in sorted(by_size.items()):
-            ordered = sorted((*_ordered(r), r) for r in items)
+            ordered = sorted((*in_order(r), r) for r in items)
             groups = list(_groups(ordered, 0))
             if exact_roots:
                 root = _roots(ordered)
@@ -339,162 +306,6 @@ class Lanes:
         return (packed >> (8 * start)) & ((1 << (8 * (end - start))) - 1)
 
 
-class _MomentStep:
-    """One rank of :func:`_moments`, laid out once per dealer table (shoe-independent).
-
-    Keys are integers: the count of ``ORDER[d]`` in bits ``6d … 6d+5``, the length
-    above. An entry whose count ``μ`` of the rank is 0 carries over (``x = 0``,
-    factor 1); the others give one product per ``x ≤ μ``. Output entries are ordered
-    by how many terms they sum (most first), so the ``t``-th terms form a prefix.
-    """
-
-    def __init__(self, d: int, keys: list[int]) -> None:
-        self.rank = ORDER[d]
-        shift, step = 6 * d, 1 << (6 * d)
-        products: list[tuple[int, int, int]] = []  # (input index, μ, x)
-        terms: dict[int, list[int]] = {}
-        at = len(keys)
-        for i, key in enumerate(keys):
-            mu = (key >> shift) & 63
-            if not mu:
-                terms.setdefault(key, []).insert(0, i)
-                continue
-            base = key - mu * step
-            for x in range(mu + 1):
-                terms.setdefault(base + x * step, []).append(at)
-                products.append((i, mu, x))
-                at += 1
-        self.keys = sorted(terms, key=lambda k: -len(terms[k]))
-        ordered = [terms[k] for k in self.keys]
-        self.pairs = (
-            _getter([mu * (mu + 1) // 2 + x for _, mu, x in products]) if products else None
-        )
-        self.take = _getter([i for i, _, _ in products]) if products else None
-        self.first = _getter([t[0] for t in ordered])
-        self.more = tuple(
-            (len(having), _getter(having))
-            for t in range(1, len(ordered[0]))
-            if (having := [members[t] for members in ordered if len(members) > t])
-        )
-        self._factors: dict[int, list[int]] = {}
-
-    def apply(self, values: list[int], count: int) -> list[int]:
-        """The next table, for ``count`` cards of the rank in the shoe."""
-        if self.take is None:
-            terms = values
-        else:
-            factors = self._factors.get(count)
-            if factors is None:
-                factors = self._factors[count] = self.pairs(_moment_factors(count))
-            terms = values + list(map(mul, factors, self.take(values)))
-        out = list(self.first(terms))
-        for having, nth in self.more:
-            out[:having] = map(add, out[:having], nth(terms))
-        return out
-
-
-@cache
-def _moment_factors(count: int) -> tuple[int, ...]:
-    """``(count − x)^(μ−x) · μ^(x)`` for ``x ≤ μ ≤ 2·RANKS``, flat (index ``μ(μ+1)/2 + x``)."""
-    return tuple(
-        falling(count - x, mu - x) * falling(mu, x)
-        for mu in range(2 * RANKS + 1)
-        for x in range(mu + 1)
-    )
-
-
-def _key(m: Sequence[int]) -> int:
-    """An integer key: counts in ``ORDER`` six bits each, then the length."""
-    return sum(c << (6 * d) for d, c in enumerate(_ordered(m))) + (sum(m) << (6 * len(ORDER)))
-
-
-class _MomentPlan:
-    """:func:`_moments` laid out for one dealer table (every rank's step, the keys)."""
-
-    def __init__(self, table: dict[Counts, tuple[int, ...]]) -> None:
-        grouped: dict[int, list[Counts]] = {}
-        for m in table:
-            grouped.setdefault(_key(m), []).append(m)
-        keys = sorted(grouped)
-        self.hands = [grouped[k] for k in keys]
-        self.steps = []
-        for d in range(len(ORDER)):
-            step = _MomentStep(d, keys)
-            self.steps.append(step)
-            keys = step.keys
-        self.keys = keys  # each output entry's (j, k), as in :func:`_key`
-        self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
-
-
-@cache
-def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
-    return _MomentPlan(dealer_table(up, hits_soft_17))
-
-
-def _moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int]:
-    """``M[j, k]`` (packed outcome lanes) of one up card's dealer table on the shoe ``n``.
-
-    Rank by rank: a hand's count ``μ`` of a rank becomes ``x ≤ μ`` with the factor
-    ``(n − x)^(μ−x) · μ^(x)`` (zero for a hand the shoe cannot hold).
-    """
-    plan = _moment_plan(up, hits_soft_17)
-    values = plan.initial.get(lane_bits)
-    if values is None:
-        table = dealer_table(up, hits_soft_17)
-        values = plan.initial[lane_bits] = [
-            sum(pack_lanes(table[m], lane_bits) for m in hands) for hands in plan.hands
-        ]
-    for step in plan.steps:
-        values = step.apply(values, n[step.rank])
-    return values
-
-
-class _Moments:
-    """The union of some up cards' ``M`` keys, sorted by ``(j, k)``: how each up card's
-    table lands in it, and each ``j``'s slice and lengths (shoe-independent)."""
-
-    def __init__(self, ups: tuple[int, ...], hits_soft_17: bool) -> None:
-        plans = [_moment_plan(u, hits_soft_17) for u in ups]
-        keys = sorted({key for plan in plans for key in plan.keys})
-        where = {key: i for i, key in enumerate(keys)}
-        self.size = len(keys)
-        self.gathers = []
-        for plan in plans:
-            index = {key: i for i, key in enumerate(plan.keys)}
-            missing = len(plan.keys)
-            self.gathers.append(_getter([index.get(key, missing) for key in keys]))
-        # Per length k: the position of M[j, k] for every j of dealer_subsets() (index of
-        # _subset_index), or the zero at the end.
-        last = 6 * len(ORDER)
-        index = _subset_index()
-        self.by_length: list[list[int]] = [[self.size] * len(index) for _ in range(2 * RANKS + 1)]
-        for key, at in where.items():
-            self.by_length[key >> last][index[key & ((1 << last) - 1)]] = at
-        self._roots: dict[tuple, tuple[tuple, ...]] = {}
-
-    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[tuple, ...]:
-        """For Horner's rule over lengths: per length ``1 … kmax``, a gather of ``M[j, k]``
-        for the root entries ``j`` of size ``s``."""
-        found = self._roots.get((removal.root_keys[s], kmax))
-        if found is None:
-            index = _subset_index()
-            take = _getter([index[sum(map(lshift, j, _SHIFTS))] for j in removal.roots[s]])
-            found = tuple(_getter(take(self.by_length[k])) for k in range(1, kmax + 1))
-            self._roots[removal.root_keys[s], kmax] = found
-        return found
-
-
-@cache
-def _subset_index() -> dict[int, int]:
-    """Every sub-multiset of a dealer hand (:func:`dealer_subsets`), by its integer key."""
-    return {sum(map(lshift, j, _SHIFTS)): i for i, j in enumerate(sorted(dealer_subsets()))}
-
-
-@cache
-def _moments_of(ups: tuple[int, ...], hits_soft_17: bool) -> _Moments:
-    return _Moments(ups, hits_soft_17)
-
-
 def numerators(
     removal: RemovalSet, counts: Counts, ups: Sequence[int], hits_soft_17: bool, kmax: int
 ) -> tuple[dict[Counts, int], Lanes]:
@@ -508,11 +319,11 @@ def numerators(
     size = sum(counts) - 1
     lane_bits = lane_width(size, kmax)
     lanes = Lanes(ups, lane_bits)
-    union = _moments_of(ups, hits_soft_17)
+    union = moment_union(ups, hits_soft_17)
     packed: list[int] = [0] * union.size
     for u, gather in zip(ups, union.gathers, strict=True):
         n = tuple(c - (i == u) for i, c in enumerate(counts))
-        values = _moments(u, hits_soft_17, n, lane_bits)
+        values = dealer_moments(u, hits_soft_17, n, lane_bits)
         values.append(0)
         packed = list(map(add, packed, map(lshift, gather(values), repeat(lanes.offset[u]))))
     packed.append(0)
