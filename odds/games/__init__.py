@@ -6,6 +6,7 @@ A new game adds one module under ``odds/games/`` and one line here.
 from __future__ import annotations
 
 from odds.errors import OddsError
+from odds.games.baccarat.game import Baccarat
 from odds.games.base import Game
 from odds.games.blackjack.game import Blackjack
 from odds.games.goa_gae.game import GoaGae
@@ -13,7 +14,7 @@ from odds.games.mahjong.game import Mahjong28
 from odds.games.pok_deng.game import PokDeng
 
 GAMES: dict[str, Game] = {
-    game.name: game for game in (PokDeng(), Mahjong28(), GoaGae(), Blackjack())
+    game.name: game for game in (PokDeng(), Mahjong28(), GoaGae(), Blackjack(), Baccarat())
 }
 
 

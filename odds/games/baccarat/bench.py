@@ -1,0 +1,143 @@
+"""``odds bench baccarat``: the engine against the brute force, and the per-state EV.
+
+* Every bet, full shoe. The engine starts from nothing each run (the
+  tableau's counting table is rebuilt, not taken from the cache). The brute
+  force shares none of its counting: it walks every ordered sequence of
+  *ranks* the tableau deals (replaying the coup from the first card, so only
+  the rules decide when it stops) for the coup bets and the rank pairs, and
+  every ordered sequence of four *cards* (52 types) for the perfect pair.
+  Both give ordered ways extended to six cards, so they must be equal.
+* Per-state EV of every bet for a partly dealt shoe (the exposure hook),
+  against the full analysis of the same composition.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any
+
+from odds.bruteforce import brute_force, brute_force_drawing
+from odds.cards import STANDARD_DECK, Card
+from odds.drawing import group_counts
+from odds.games.baccarat import analysis as a
+from odds.games.baccarat import rules as r
+from odds.games.baccarat.options import BaccaratConfig
+from odds.games.base import BenchCase
+from odds.shoe import Shoe
+
+#: Cards seen before the per-state timing: a few coups out of the shoe.
+SEEN = ("Kh", "9d", "4c", "4s", "7h", "Qs", "Ac", "2d", "9h", "8c", "5s", "Jd", "6h", "3c")
+
+
+def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
+    """The engine's event ways with the tableau's counting table built anew (for timing)."""
+    drawing = r.DrawingRules.of(config.tableau)
+    specs = a.bet_specs(config)
+    polynomial = a.regroup_by_events(a.build_coup_polynomial(drawing), specs)
+    groups = a.TypeGroups.of(shoe.types, config.rules.perfect_pair)
+    ways = polynomial.ways(group_counts(shoe.counts, groups.value, a.VALUES))
+    result = {
+        s.name: {e.key: ways.get((s.name, e.key), 0) for e in s.events}
+        for s in specs
+        if s.settle is not None
+    }
+    pairs = [s.name for s in specs if s.settle is None]
+    result.update(a.pair_event_ways(shoe.counts, groups, pairs))
+    return {bet: {e: w for e, w in events.items() if w} for bet, events in result.items()}
+
+
+def brute_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
+    """Every offered bet by plain enumeration of card sequences (see the module docstring)."""
+    drawing = r.DrawingRules.of(config.tableau)
+    specs = a.bet_specs(config)
+    offered = {s.name for s in specs}
+    ranks = sorted({card.rank for card in shoe.types})
+    rank_counts = [sum(n for c, n in zip(shoe.types, shoe.counts, strict=True) if c.rank == k)
+                   for k in ranks]  # fmt: skip
+    values = [r.card_value(k) for k in ranks]
+    coup_specs = [s for s in specs if s.settle is not None]
+
+    def play(draw: Any) -> dict[str, Hashable]:
+        dealt: list[int] = []
+
+        def next_value(_: str) -> int:
+            dealt.append(draw())
+            return values[dealt[-1]]
+
+        coup = r.deal_coup(next_value, drawing).coup
+        events: dict[str, Hashable] = {s.name: s.settle(coup) for s in coup_specs}  # type: ignore[misc]
+        player_pair, banker_pair = dealt[0] == dealt[2], dealt[1] == dealt[3]
+        events["player-pair"] = "win" if player_pair else "lose"
+        events["banker-pair"] = "win" if banker_pair else "lose"
+        both, one = player_pair and banker_pair, player_pair or banker_pair
+        events["either-pair"] = "both" if both else ("one" if one else "lose")
+        return events
+
+    found = brute_force_drawing(rank_counts, play, a.COUP_CARDS)
+    result = {bet: events for bet, events in found.items() if bet in offered}
+    if "perfect-pair" in offered:
+        result["perfect-pair"] = _brute_perfect_pair(config, shoe)
+    return {bet: {str(e): w for e, w in events.items()} for bet, events in result.items()}
+
+
+def _brute_perfect_pair(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[Hashable, int]:
+    """Every ordered four-card sequence of the 52 card types: Player 1st, 3rd; Banker 2nd, 4th."""
+    types = shoe.types
+
+    def settle(deal: tuple[tuple[int, ...], ...]) -> dict[str, Hashable]:
+        # brute_force deals hand 1 then hand 2; the order between the hands does not
+        # matter to a pair, so hand 1 plays the Player's two cards and hand 2 the Banker's.
+        player = (types[deal[0][0]], types[deal[0][1]])
+        banker = (types[deal[1][0]], types[deal[1][1]])
+        return {"perfect-pair": r.settle_pairs(player, banker, config.rules)["perfect-pair"]}
+
+    found = brute_force(shoe.counts, (2, 2), settle)["perfect-pair"]
+    extend = (shoe.size - 4) * (shoe.size - 5)
+    return {event: ways * extend for event, ways in found.items()}
+
+
+def bench_cases(config: BaccaratConfig) -> list[BenchCase]:
+    from odds.games.baccarat.state import state_ev
+
+    shoe = config.shoe.build()
+    seen = shoe.without([_card(text) for text in SEEN]) if shoe.size > 40 else shoe
+    seen_config = dataclasses.replace(
+        config, shoe=dataclasses.replace(config.shoe, removed=(*config.shoe.removed, *SEEN))
+    )
+    state_ev(config, seen.counts)  # build the counting table once, as a simulation would
+
+    def analysed() -> dict[str, Fraction]:
+        from odds.games.baccarat.game import Baccarat
+
+        return {b.name: b.stats.ev for b in Baccarat().analyse(seen_config, "bench").bets}
+
+    cases = [
+        BenchCase(
+            f"Baccarat, every bet ({len(a.bet_specs(config))}), {shoe.description}",
+            lambda: fresh_event_ways(config, shoe),
+            lambda: brute_event_ways(config, shoe),
+            note="engine: counting table built from scratch each run; brute force: every "
+            "ordered rank sequence the tableau deals, and every ordered 4-card sequence of "
+            "the 52 cards for the perfect pair",
+        ),
+    ]
+    if shoe.size > 40:
+        cases.append(
+            BenchCase(
+                f"Baccarat per-state EV, every bet, {shoe.size - len(SEEN)} cards left",
+                lambda: state_ev(config, seen.counts),
+                analysed,
+                note="against the full analysis of the same composition (shoe.removed)",
+            )
+        )
+    return cases
+
+
+def _card(text: str) -> Card:
+    from odds.cards import parse_card
+
+    card = parse_card(text)
+    assert card in STANDARD_DECK
+    return card
