@@ -115,6 +115,8 @@ def settle(
     banker: Annotated[str | None, typer.Option(help="The banker's cards, e.g. '9d 7c'.")] = None,
     player: Annotated[str | None, typer.Option(help="The player's cards, e.g. 'Kh 9h'.")] = None,
     dealer: Annotated[str | None, typer.Option(help="The dealer's cards (dealer games).")] = None,
+    dragon: Annotated[str | None, typer.Option(help="Dragon Tiger: the Dragon's card.")] = None,
+    tiger: Annotated[str | None, typer.Option(help="Dragon Tiger: the Tiger's card.")] = None,
     actions: Annotated[
         str | None,
         typer.Option(help="Blackjack: the player's actions in order, e.g. 'split, hit, stand'."),
@@ -131,7 +133,14 @@ def settle(
     amount = parse_rational(stake, "--stake")
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
-    given = (("banker", banker), ("player", player), ("dealer", dealer), ("actions", actions))
+    given = (
+        ("banker", banker),
+        ("player", player),
+        ("dealer", dealer),
+        ("dragon", dragon),
+        ("tiger", tiger),
+        ("actions", actions),
+    )
     hands = {k: v for k, v in given if v}
     unused = sorted(set(hands) - set(paytable.game.positions))
     if unused:

@@ -9,12 +9,14 @@ from odds.errors import OddsError
 from odds.games.baccarat.game import Baccarat
 from odds.games.base import Game
 from odds.games.blackjack.game import Blackjack
+from odds.games.dragon_tiger.game import DragonTiger
 from odds.games.goa_gae.game import GoaGae
 from odds.games.mahjong.game import Mahjong28
 from odds.games.pok_deng.game import PokDeng
 
 GAMES: dict[str, Game] = {
-    game.name: game for game in (PokDeng(), Mahjong28(), GoaGae(), Blackjack(), Baccarat())
+    game.name: game
+    for game in (PokDeng(), Mahjong28(), GoaGae(), Blackjack(), Baccarat(), DragonTiger())
 }
 
 

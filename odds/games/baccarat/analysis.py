@@ -17,7 +17,7 @@ every bet's ways add up to ``(N)_6`` (416·415·414·413·412·411 for 8 decks).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -329,8 +329,7 @@ def event_polynomial(config: BaccaratConfig, specs: Sequence[BetSpec]) -> DealPo
     )
     found = _EVENT_POLYNOMIALS.get(key)
     if found is None:
-        coup_specs = [s for s in specs if s.settle is not None]
-        found = regroup_by_events(coup_polynomial(drawing), coup_specs)
+        found = regroup_by_events(coup_polynomial(drawing), specs)
         _EVENT_POLYNOMIALS[key] = found
     return found
 
@@ -341,12 +340,16 @@ _EVENT_POLYNOMIALS: dict[tuple[Any, ...], DealPolynomial[Any]] = {}
 def regroup_by_events(
     polynomial: DealPolynomial[Coup], specs: Sequence[BetSpec]
 ) -> DealPolynomial[Any]:
-    """Each coup counts once towards one event of every bet: ``(bet, event)`` keys."""
+    """Each coup counts once towards one event of every coup bet: ``(bet, event)`` keys.
+
+    Pair bets (no ``settle``) are left out: they are not settled from the coup.
+    """
+    coup_specs = [s for s in specs if s.settle is not None]
 
     def assign(coup: Coup) -> list[tuple[str, str]]:
-        return [(s.name, s.settle(coup)) for s in specs if s.settle is not None]
+        return [(s.name, s.settle(coup)) for s in coup_specs if s.settle is not None]
 
-    partitions = [[(s.name, e.key) for e in s.events] for s in specs]
+    partitions = [[(s.name, e.key) for e in s.events] for s in coup_specs]
     return polynomial.regroup(assign, partitions)
 
 
@@ -391,14 +394,3 @@ def event_nets(config: BaccaratConfig) -> dict[str, dict[str, Fraction]]:
         spec.name: {e.key: Fraction(e.net(config.payouts)) for e in spec.events}
         for spec in bet_specs(config)
     }
-
-
-def evs_from_ways(
-    ways: Mapping[str, Mapping[str, int]], nets: Mapping[str, Mapping[str, Fraction]]
-) -> dict[str, Fraction]:
-    """EV per unit staked of every bet from its event ways."""
-    result = {}
-    for bet, events in ways.items():
-        total = sum(events.values())
-        result[bet] = Fraction(sum(nets[bet][e] * w for e, w in events.items()), total)
-    return result

@@ -20,9 +20,9 @@ from odds.games.baccarat.analysis import (
     TypeGroups,
     coup_event_ways,
     event_nets,
-    evs_from_ways,
 )
 from odds.games.baccarat.options import BaccaratConfig
+from odds.stats import expected_values
 
 
 @lru_cache(maxsize=16)
@@ -52,4 +52,4 @@ def state_ev(config: BaccaratConfig, counts: Sequence[int]) -> dict[str, Fractio
     ``counts`` has one count per card type of the paytable's shoe, in the
     shoe's order (:attr:`odds.shoe.Shoe.types`: A♣ A♦ A♥ A♠ 2♣ …).
     """
-    return evs_from_ways(state_event_ways(config, counts), event_nets(config))
+    return expected_values(state_event_ways(config, counts), event_nets(config))

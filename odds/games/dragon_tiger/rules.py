@@ -1,0 +1,132 @@
+"""Dragon Tiger rules: one card each, rank against rank, and every bet's events.
+
+Rules only (docs/rules/dragon-tiger.md). A round deals one card to the
+Dragon, then one to the Tiger. Ranks order A (low), 2, …, 10, J, Q, K (high);
+suits matter only to the suited tie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from odds.cards import Card, Rank
+from odds.games.dragon_tiger.options import DragonTigerPayouts, DragonTigerRules
+
+#: The two sides, in dealing order.
+SIDES: tuple[str, str] = ("dragon", "tiger")
+
+BIG: frozenset[Rank] = frozenset(
+    {Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING}
+)
+SMALL: frozenset[Rank] = frozenset({Rank.ACE, *(Rank(v) for v in range(2, 7))})
+ODD: frozenset[Rank] = frozenset(r for r in Rank if r % 2 == 1 and r != Rank.SEVEN)
+EVEN: frozenset[Rank] = frozenset(r for r in Rank if r % 2 == 0)
+#: Which ranks win each kind of per-side bet (a 7 is in none of them).
+KINDS: dict[str, frozenset[Rank]] = {"big": BIG, "small": SMALL, "odd": ODD, "even": EVEN}
+
+
+def order(rank: Rank) -> int:
+    """A card's place in the ranking: A = 1 (lowest) … K = 13 (highest)."""
+    return int(rank)
+
+
+@dataclass(frozen=True, order=True)
+class Round:
+    """What the bets need to know about a round: both ranks, and whether the suits match."""
+
+    dragon: Rank
+    tiger: Rank
+    same_suit: bool
+
+    @classmethod
+    def of(cls, dragon: Card, tiger: Card) -> Round:
+        return cls(dragon.rank, tiger.rank, dragon.suit == tiger.suit)
+
+    @property
+    def winner(self) -> str:
+        """``"dragon"``, ``"tiger"`` or ``"tie"``."""
+        if self.dragon == self.tiger:
+            return "tie"
+        return "dragon" if order(self.dragon) > order(self.tiger) else "tiger"
+
+    def card(self, side: str) -> Rank:
+        return self.dragon if side == "dragon" else self.tiger
+
+
+@dataclass(frozen=True)
+class Event:
+    """A bet event: a key, the label a report prints, and its net payout per unit staked."""
+
+    key: str
+    label: str
+    net: Callable[[DragonTigerPayouts], Fraction]
+
+
+def _lose(_: DragonTigerPayouts) -> Fraction:
+    return Fraction(-1)
+
+
+def side_events(side: str, rules: DragonTigerRules) -> tuple[Event, ...]:
+    """The Dragon or Tiger bet: a win, a tie (loses half or all), a loss."""
+    other = "tiger" if side == "dragon" else "dragon"
+    half = rules.tie_on_main_bets == "lose-half"
+    return (
+        Event("win", f"{side.capitalize()} ranks higher", lambda p: getattr(p, side)),
+        Event(
+            "tie",
+            "tie (loses half)" if half else "tie (loses all)",
+            (lambda p: Fraction(-1, 2)) if half else _lose,
+        ),
+        Event("lose", f"{other.capitalize()} ranks higher", _lose),
+    )
+
+
+def settle_side(side: str, round_: Round) -> str:
+    winner = round_.winner
+    return "tie" if winner == "tie" else ("win" if winner == side else "lose")
+
+
+TIE_EVENTS: tuple[Event, ...] = (
+    Event("win", "same rank", lambda p: p.tie),
+    Event("lose", "different ranks", _lose),
+)
+SUITED_TIE_EVENTS: tuple[Event, ...] = (
+    Event("win", "same rank and suit", lambda p: p.suited_tie),
+    Event("lose", "not a suited tie", _lose),
+)
+
+
+def settle_tie(round_: Round) -> str:
+    return "win" if round_.winner == "tie" else "lose"
+
+
+def settle_suited_tie(round_: Round) -> str:
+    return "win" if round_.winner == "tie" and round_.same_suit else "lose"
+
+
+KIND_TEXT = {"big": "8–K", "small": "A–6", "odd": "A 3 5 9 J K", "even": "2 4 6 8 10 Q"}
+
+
+_OPPOSITE = {"big": "small", "small": "big", "odd": "even", "even": "odd"}
+
+
+def kind_events(side: str, kind: str) -> tuple[Event, ...]:
+    """Big, small, odd or even on one side's card; a 7 loses."""
+    name = side.capitalize()
+    pays: Callable[[DragonTigerPayouts], Fraction] = (
+        (lambda p: p.big_small) if kind in ("big", "small") else (lambda p: p.odd_even)
+    )
+    return (
+        Event("win", f"{name} card {KIND_TEXT[kind]}", pays),
+        Event("seven", f"{name} card 7", _lose),
+        Event("lose", f"{name} card {KIND_TEXT[_OPPOSITE[kind]]}", _lose),
+    )
+
+
+def settle_kind(side: str, kind: str, round_: Round) -> str:
+    rank = round_.card(side)
+    if rank == Rank.SEVEN:
+        return "seven"
+    return "win" if rank in KINDS[kind] else "lose"
