@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S", bound=Hashable)
@@ -105,6 +105,7 @@ class DealPolynomial(Generic[K]):
     exponents: Any  # numpy int64, rows × types
     coefficients: Any  # numpy int64, rows × keys
     groups: tuple[tuple[int, ...], ...]
+    _plan: Any = field(default=None, init=False, repr=False)
 
     def total(self, counts: Sequence[int]) -> int:
         """``(N)_length``: ordered sequences of ``length`` cards from the composition."""
@@ -187,18 +188,38 @@ class DealPolynomial(Generic[K]):
         """
         import numpy as np
 
-        table = np.ones((self.types, self.length + 1), dtype=np.int64)
+        sizes, factors, columns = self._evaluation_plan()
+        width = self.length + 1
+        table = np.ones(self.types * width, dtype=np.int64)
         for t, c in enumerate(counts):
-            for j in range(1, self.length + 1):
-                table[t, j] = table[t, j - 1] * max(c - j + 1, 0)
+            for j in range(1, width):
+                table[t * width + j] = table[t * width + j - 1] * max(c - j + 1, 0)
         size = sum(counts)
-        extend = np.array(
-            [falling(size - k, self.length - k) for k in range(self.length + 1)], dtype=np.int64
-        )
-        weights = extend[self.exponents.sum(axis=1)]
-        for t in range(self.types):
-            weights = weights * table[t, self.exponents[:, t]]
-        return [int(v) for v in weights @ self.coefficients]
+        extend = np.array([falling(size - k, self.length - k) for k in range(width)], np.int64)
+        weights = extend[sizes] * table[factors].prod(axis=1)
+        return [int(v) for v in columns @ weights]
+
+    def _evaluation_plan(self) -> Any:
+        """Per row: its size, and where its factors sit in the flat falling-factorial table.
+
+        Row ``i``'s weight is ``∏_t table[t, m_t]``; only the types it uses
+        matter (at most ``length`` of them), the others point at ``table[0, 0]
+        = 1``. Worked out once; the coefficients are kept transposed so that
+        each key's sum runs over contiguous memory.
+        """
+        if self._plan is None:
+            import numpy as np
+
+            width = self.length + 1
+            rows = self.exponents.shape[0]
+            factors = np.zeros((rows, max(self.length, 1)), dtype=np.int64)
+            for i, exponents in enumerate(self.exponents.tolist()):
+                used = [t * width + j for t, j in enumerate(exponents) if j]
+                factors[i, : len(used)] = used
+            sizes = self.exponents.sum(axis=1)
+            columns = np.ascontiguousarray(self.coefficients.T)
+            object.__setattr__(self, "_plan", (sizes, factors, columns))
+        return self._plan
 
 
 def ordered_deal_polynomial(

@@ -25,14 +25,22 @@ from odds.games.base import Game, Settlement
 LABEL_COLUMNS = ("round", "position")
 
 
-def require_fixed_hands(game: Game) -> int:
-    """The game's hand size; a one-line refusal for drawing games (hand size 0)."""
+def log_hand_sizes(game: Game) -> tuple[int, ...]:
+    """The sizes a logged hand may have; a one-line refusal for games a log cannot show.
+
+    A fixed-hand game has one size (``hand_size``); a game whose rules draw
+    cards declares its sizes (baccarat: 2 or 3). A drawing game whose play is
+    a player's choice (blackjack, hand size 0, no sizes) is refused.
+    """
+    sizes = tuple(getattr(game, "log_hand_sizes", ()))
+    if sizes:
+        return sizes
     if game.hand_size <= 0:
         raise OddsError(
             f"{game.name} is a drawing game (hands grow card by card); round logs need a "
             "fixed number of cards or tiles per position"
         )
-    return game.hand_size
+    return (game.hand_size,)
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,7 @@ def read_log(game: Game, config: Any, path: Path) -> tuple[list[LoggedRound], li
     hold (or that the game refuses to settle) is rejected with its line number
     and excluded from every test.
     """
-    size = require_fixed_hands(game)
+    sizes = log_hand_sizes(game)
     shoe = game.shoe(config)
     known = set(shoe.types)
     label = str(path)
@@ -88,10 +96,11 @@ def read_log(game: Game, config: Any, path: Path) -> tuple[list[LoggedRound], li
                     parsed = game.parse_hand(config, text)
                 except OddsError as exc:
                     raise OddsError(f"{label} line {line}, column {position}: {exc}") from None
-                if len(parsed) != size:
+                if len(parsed) not in sizes:
                     raise OddsError(
                         f"{label} line {line}, column {position}: {len(parsed)} cards or tiles "
-                        f"({text!r}); {game.name} deals {size} per position"
+                        f"({text!r}); {game.name} deals {' or '.join(map(str, sizes))} per "
+                        "position"
                     )
                 for item in parsed:
                     if item not in known:
@@ -140,25 +149,26 @@ def deal_rounds(
     every round then still has the exact distribution, but rounds of one shoe
     are slightly dependent.
     """
-    size = require_fixed_hands(game)
+    log_hand_sizes(game)
     shoe = game.shoe(config)
     cards = [t for t, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
-    per_round = size * len(game.positions)
+    per_round = game.max_round_cards or game.hand_size * len(game.positions)
     shoe.require(per_round)
     rng = random.Random(seed)
     stack: list[Any] = []
     limit = len(cards) if penetration is None else int(len(cards) * penetration)
     for number in range(1, rounds + 1):
         if penetration is None:
-            dealt = rng.sample(cards, per_round)
+            draw = iter(rng.sample(cards, per_round)).__next__
         else:
             if len(stack) < per_round or len(cards) - len(stack) >= limit:
                 stack = cards[:]
                 rng.shuffle(stack)
-            dealt = [stack.pop() for _ in range(per_round)]
+            draw = stack.pop
+        hands = game.deal_round(config, draw)
         row = {"round": str(number)}
-        for i, position in enumerate(game.positions):
-            row[position] = game.hand_text(tuple(dealt[i * size : (i + 1) * size]))
+        for position in game.positions:
+            row[position] = game.hand_text(hands[position])
         yield row
 
 

@@ -100,6 +100,13 @@ class Game(ABC, Generic[ConfigT]):
     positions: ClassVar[tuple[str, ...]]
     hand_size: ClassVar[int] = 0
 
+    #: Hand sizes a round log may show when the rules draw cards (baccarat: 2 or 3);
+    #: empty when every hand has ``hand_size`` cards.
+    log_hand_sizes: ClassVar[tuple[int, ...]] = ()
+    #: The most cards one round can take when the rules draw (baccarat: 6);
+    #: 0 means ``hand_size`` × the number of positions.
+    max_round_cards: ClassVar[int] = 0
+
     #: ``odds strength``: one hand's chance against the dealer.
     strength: StrengthFeature[ConfigT] | None = None
     #: ``odds crosscheck``: a seeded simulation against the exact EV.
@@ -152,6 +159,16 @@ class Game(ABC, Generic[ConfigT]):
         Unknown symbols raise :class:`odds.errors.OddsError`.
         """
         return parse_cards(text)
+
+    def deal_round(self, config: ConfigT, draw: Callable[[], Any]) -> dict[str, tuple[Any, ...]]:
+        """One round dealt card by card (``draw()`` gives the next card), as hands per position.
+
+        Default: ``hand_size`` cards to each position in turn. A game whose
+        rules draw cards (baccarat's tableau) overrides it (``odds simulate``).
+        """
+        return {
+            position: tuple(draw() for _ in range(self.hand_size)) for position in self.positions
+        }
 
     def hand_text(self, items: tuple[Any, ...]) -> str:
         """Shoe types written so that :meth:`parse_hand` reads them back (logs)."""

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from odds.cards import Card
 from odds.drawing import (
@@ -143,6 +143,30 @@ class BetSpec:
     settle: Callable[[Coup], str] | None  # None: a pair bet (first two cards of each hand)
 
 
+T = TypeVar("T")
+
+
+def per_config(function: Callable[[BaccaratConfig], T]) -> Callable[[BaccaratConfig], T]:
+    """Remember ``function``'s answer for the last few config objects (by identity).
+
+    A config is frozen but holds dicts, so it cannot be a dict key; the
+    per-state EV asks the same config thousands of times, and the bets'
+    texts and closures need not be rebuilt each time.
+    """
+    memory: dict[int, tuple[BaccaratConfig, T]] = {}
+
+    def remembered(config: BaccaratConfig) -> T:
+        found = memory.get(id(config))
+        if found is None or found[0] is not config:
+            if len(memory) >= 32:
+                memory.clear()
+            found = memory[id(config)] = (config, function(config))
+        return found[1]
+
+    return remembered
+
+
+@per_config
 def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
     """Every offered bet in report order: Banker, Player, Tie, then the side bets."""
     rules, payouts = config.rules, config.payouts
@@ -304,7 +328,7 @@ def coup_event_ways(
     ``counts`` are per card type of the shoe (aligned with ``groups``).
     """
     specs = bet_specs(config)
-    polynomial = event_polynomial(config, specs)
+    polynomial = event_polynomial(config)
     values = group_counts(counts, groups.value, VALUES)
     ways = polynomial.ways(values)
     result: dict[str, dict[str, int]] = {}
@@ -317,8 +341,10 @@ def coup_event_ways(
     return result
 
 
-def event_polynomial(config: BaccaratConfig, specs: Sequence[BetSpec]) -> DealPolynomial[Any]:
+@per_config
+def event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
     """The coup table regrouped into the coup bets' events (cached per paytable shape)."""
+    specs = bet_specs(config)
     drawing = DrawingRules.of(config.tableau)
     names = tuple(s.name for s in specs if s.settle is not None)
     key = (
@@ -388,6 +414,7 @@ def pair_event_ways(
     return result
 
 
+@per_config
 def event_nets(config: BaccaratConfig) -> dict[str, dict[str, Fraction]]:
     """Net payout per unit staked of every event of every offered bet."""
     return {

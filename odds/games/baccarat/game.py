@@ -7,7 +7,7 @@ The rules are in :mod:`.rules` (docs/rules/baccarat.md), the paytable in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from odds.analysis import Analysis
@@ -33,6 +33,8 @@ class Baccarat(Game[BaccaratConfig]):
     config_type = BaccaratConfig
     positions = ("player", "banker")
     hand_size = 0  # hands of two or three cards (a drawing game)
+    log_hand_sizes = (2, 3)
+    max_round_cards = a.COUP_CARDS
 
     def validate(self, config: BaccaratConfig) -> None:
         r.DrawingRules.of(config.tableau)
@@ -126,6 +128,20 @@ class Baccarat(Game[BaccaratConfig]):
             ),
             bets=tuple(settled),
         )
+
+    def deal_round(
+        self, config: BaccaratConfig, draw: Callable[[], Card]
+    ) -> dict[str, tuple[Card, ...]]:
+        """One coup dealt from ``draw`` by the tableau (``odds simulate``)."""
+        hands: dict[str, list[Card]] = {"player": [], "banker": []}
+
+        def next_value(hand: str) -> int:
+            card = draw()
+            hands[hand].append(card)
+            return r.card_value(card.rank)
+
+        r.deal_coup(next_value, r.DrawingRules.of(config.tableau))
+        return {hand: tuple(cards) for hand, cards in hands.items()}
 
     def bench_cases(self, config: BaccaratConfig) -> list[BenchCase]:
         from odds.games.baccarat.bench import bench_cases
