@@ -1,8 +1,8 @@
 """What a game's analysis hands to the renderers: rules, tables and bets.
 
-Games fill an :class:`Analysis`; :mod:`odds.render` turns it into Markdown or
-JSON. Keeping the data apart from the formatting lets every output (reports,
-JSON, verification) read the same exact figures.
+Games fill an :class:`Analysis`; :mod:`odds.render` turns it into Markdown,
+JSON or CSV. Keeping the data apart from the formatting lets every output
+(reports, JSON, verification, audits) read the same exact figures.
 """
 
 from __future__ import annotations
@@ -11,31 +11,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from odds.config import OptionLine
+from odds.errors import OddsError
 from odds.stats import Bet
-
-
-@dataclass(frozen=True)
-class Table:
-    """A titled table. Cells may be ``str``, ``int`` (ways) or ``Fraction``.
-
-    ``probability_columns`` names the headers whose Fraction cells print as
-    probabilities (decimals with the report's digits); other Fractions print
-    exactly. ``json`` is the table's structured form for ``--format json``
-    (``None``: rows keyed by header).
-    """
-
-    key: str
-    title: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
-    note: str = ""
-    json: Any = None
-    align_right: tuple[str, ...] = ()
+from odds.table import Table
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """Everything one report says about one paytable."""
+    """Everything one report says about one paytable.
+
+    ``tables`` are the game's own tables, in report order, each with a JSON
+    key; ``hand_classes`` gives the ways per hand-class label of one hand from
+    the full shoe (the labels :class:`odds.settlement.SettledHand` uses), for
+    the audit's goodness-of-fit tests.
+    """
 
     game: str
     title: str
@@ -48,17 +37,19 @@ class Analysis:
     bets: tuple[Bet, ...]
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
-    extra_json: dict[str, Any] = field(default_factory=dict)
-    #: Ways per hand-class label for one hand from the full shoe (the labels
-    #: :class:`odds.games.base.SettledHand` uses), for goodness-of-fit tests.
     hand_classes: dict[str, int] = field(default_factory=dict)
 
     def bet(self, name: str) -> Bet:
-        """The bet called ``name``."""
+        """The bet called ``name``; a one-line error listing the bets otherwise."""
         for bet in self.bets:
             if bet.name == name:
                 return bet
-        from odds.errors import OddsError
-
         known = ", ".join(b.name for b in self.bets)
         raise OddsError(f"unknown bet {name!r} (this game has: {known})")
+
+    def table(self, key: str) -> Table:
+        """The game table whose JSON key is ``key``."""
+        for table in self.tables:
+            if table.key == key:
+                return table
+        raise KeyError(key)

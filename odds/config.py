@@ -12,7 +12,6 @@ values are one-line errors), the ``--set`` overrides of the CLI, and the
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -105,12 +104,19 @@ def _show(value: Any) -> str:
 def build(cls: type[T], data: Mapping[str, Any], where: str) -> T:
     """Make ``cls`` from a TOML table, refusing anything it does not declare."""
     if not isinstance(data, Mapping):
-        raise OddsError(f"{where}: expected a table, got {data!r}")
+        raise OddsError(f"{where or 'paytable'}: expected a table, got {data!r}")
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    fields = {f.name: f for f in dataclasses.fields(typing.cast(Any, cls)) if f.init}
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise OddsError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(fields))})")
+        if where:
+            raise OddsError(
+                f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(fields))})"
+            )
+        raise OddsError(
+            f"unknown key {unknown[0]!r} at the top of the paytable (known: game, title, "
+            f"description and the sections {', '.join(sorted(fields))})"
+        )
     values = {}
     for name, value in data.items():
         f = fields[name]
@@ -120,35 +126,6 @@ def build(cls: type[T], data: Mapping[str, Any], where: str) -> T:
         else:
             values[name] = _convert(value, hints[name], inner, f.metadata)
     return cls(**values)
-
-
-def parse_override(text: str) -> tuple[list[str], Any]:
-    """Read a ``--set section.key=value`` override; the value is TOML (``true``, ``2``, ``"x"``).
-
-    A bare word that is not TOML is taken as a string, so ``--set rules.x=raw-total`` works.
-    """
-    if "=" not in text:
-        raise OddsError(f"--set {text!r}: write section.key=value, e.g. rules.decks=6")
-    path, raw = text.split("=", 1)
-    keys = [k.strip() for k in path.split(".") if k.strip()]
-    if not keys:
-        raise OddsError(f"--set {text!r}: the key is empty")
-    try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = raw.strip()
-    return keys, value
-
-
-def merge(data: dict[str, Any], keys: list[str], value: Any) -> None:
-    """Set ``data[k1][k2]… = value``, creating tables on the way."""
-    target = data
-    for key in keys[:-1]:
-        nested = target.setdefault(key, {})
-        if not isinstance(nested, dict):
-            raise OddsError(f"--set {'.'.join(keys)}: {key!r} is not a table")
-        target = nested
-    target[keys[-1]] = value
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from reference_baccarat import banker_draws, coup, nets, pair_nets, summary
 from odds.bruteforce import brute_force, brute_force_drawing
 from odds.cards import Card, Rank, Suit
 from odds.games.baccarat import analysis as a
+from odds.games.baccarat import bets
 from odds.games.baccarat.game import Baccarat
 from odds.games.baccarat.options import BaccaratConfig, Tableau
 from odds.games.baccarat.rules import DrawingRules
@@ -87,7 +88,7 @@ def _reference_pair_nets(shoe: Shoe[Card]) -> dict[str, Counter]:
 def _engine_nets(shoe: Shoe[Card]) -> dict[str, Counter]:
     groups = a.TypeGroups.of(shoe.types, "identical")
     ways = a.coup_event_ways(CONFIG, shoe.counts, groups)
-    event_nets = a.event_nets(CONFIG)
+    event_nets = bets.event_nets(CONFIG)
     result: dict[str, Counter] = {}
     for bet, events in ways.items():
         merged: Counter = Counter()
@@ -256,13 +257,13 @@ def test_settle_gives_the_tableau_reasons(run):
 @pytest.mark.parametrize(
     ("player", "banker", "message"),
     [
-        ("4h 2c 6d", "3s 2d 9c", "the Player cannot have a third card (6♦): Player stands on 6"),
-        ("4h Ac 6d", "5s Kd", "the Banker must have a third card (Banker draws: 5 against a "
-         "Player third card 6)"),
+        ("4h 2c 6d", "3s 2d 9c", "--player cannot have a third card (6♦): Player stands on 6"),
+        ("4h Ac 6d", "5s Kd", "--banker must have a third card (Banker draws: 5 against a "
+         "Player third card 6), but has two"),
         ("9h Kc 6d", "3s 2d", "natural (Player 9)"),
-        ("4h Ac", "5s Kd", "the Player must have a third card (Player draws on 5)"),
-        ("4h Ac 6d 2c", "5s Kd 7d", "two or three cards, got 4"),
-        ("4h Kc 5d", "6s Kd 7d", "the Banker cannot have a third card (7♦): Banker stands: 6 "
+        ("4h Ac", "5s Kd", "--player must have a third card (Player draws on 5)"),
+        ("4h Ac 6d 2c", "5s Kd 7d", "--player must be two or three cards, got 4"),
+        ("4h Kc 5d", "6s Kd 7d", "--banker cannot have a third card (7♦): Banker stands: 6 "
          "against a Player third card 5"),
     ],
 )  # fmt: skip

@@ -125,8 +125,8 @@ def test_settle(run):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--dragon", "7h 8h", "--tiger", "2c"], "the Dragon's hand is one card, got 2"),
-        (["--dragon", "7h"], "missing the Tiger's card"),
+        (["--dragon", "7h 8h", "--tiger", "2c"], "--dragon must be one card, got 2"),
+        (["--dragon", "7h"], "missing --tiger"),
         (["--dragon", "7x", "--tiger", "2c"], "unknown card '7x'"),
         (["--dragon", "7h", "--tiger", "2c", "--banker", "4d 5d"], "has no --banker"),
     ],

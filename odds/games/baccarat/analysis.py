@@ -17,12 +17,12 @@ every bet's ways add up to ``(N)_6`` (416·415·414·413·412·411 for 8 decks).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from odds.analysis import Analysis
 from odds.cards import Card
 from odds.drawing import (
     DealPolynomial,
@@ -31,9 +31,17 @@ from odds.drawing import (
     ordered_deal_polynomial,
     two_hand_pair_ways,
 )
+from odds.engine import check_total
 from odds.games.baccarat import rules as r
-from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig, BaccaratPayouts
-from odds.games.baccarat.rules import Coup, DrawingRules, Event
+from odds.games.baccarat import tables
+from odds.games.baccarat.bets import BetSpec, bet_specs, per_config
+from odds.games.baccarat.options import BaccaratConfig
+from odds.games.baccarat.rules import Coup, DrawingRules
+from odds.games.events import outcomes
+from odds.stats import Bet
+
+if TYPE_CHECKING:
+    from odds.games.base import Game
 
 #: Cards in the longest coup; every deal is extended to this many.
 COUP_CARDS = 6
@@ -126,173 +134,6 @@ def _coup_polynomial(key: tuple[Any, ...]) -> DealPolynomial[Coup]:
 def coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
     """The tableau's counting table, built once per tableau in a process."""
     return _coup_polynomial(tableau_key(drawing))
-
-
-# ---------------------------------------------------------------------------
-# Bets
-
-
-@dataclass(frozen=True)
-class BetSpec:
-    """A bet: name, title, description, events, and how a coup settles it."""
-
-    name: str
-    title: str
-    description: str
-    events: tuple[Event, ...]
-    settle: Callable[[Coup], str] | None  # None: a pair bet (first two cards of each hand)
-
-
-T = TypeVar("T")
-
-
-def per_config(function: Callable[[BaccaratConfig], T]) -> Callable[[BaccaratConfig], T]:
-    """Remember ``function``'s answer for the last few config objects (by identity).
-
-    A config is frozen but holds dicts, so it cannot be a dict key; the
-    per-state EV asks the same config thousands of times, and the bets'
-    texts and closures need not be rebuilt each time.
-    """
-    memory: dict[int, tuple[BaccaratConfig, T]] = {}
-
-    def remembered(config: BaccaratConfig) -> T:
-        found = memory.get(id(config))
-        if found is None or found[0] is not config:
-            if len(memory) >= 32:
-                memory.clear()
-            found = memory[id(config)] = (config, function(config))
-        return found[1]
-
-    return remembered
-
-
-@per_config
-def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
-    """Every offered bet in report order: Banker, Player, Tie, then the side bets."""
-    rules, payouts = config.rules, config.payouts
-    drawing = DrawingRules.of(config.tableau)
-    p = payouts
-    specs = {
-        "banker": BetSpec(
-            "banker", "Banker", _banker_text(config), r.banker_events(rules),
-            lambda c: r.settle_banker(c, rules),
-        ),
-        "player": BetSpec(
-            "player", "Player", f"Pays {_to(p.player)} on a Player win; a tie pushes.",
-            r.PLAYER_EVENTS, r.settle_player,
-        ),
-        "tie": BetSpec(
-            "tie", "Tie", f"Pays {_to(p.tie)} when the totals are equal.", r.TIE_EVENTS,
-            r.settle_tie,
-        ),
-        "player-pair": BetSpec(
-            "player-pair", "Player Pair",
-            f"Pays {_to(p.pair)} when the Player's first two cards are of one rank.",
-            r.PAIR_EVENTS, None,
-        ),
-        "banker-pair": BetSpec(
-            "banker-pair", "Banker Pair",
-            f"Pays {_to(p.pair)} when the Banker's first two cards are of one rank.",
-            r.PAIR_EVENTS, None,
-        ),
-        "either-pair": BetSpec(
-            "either-pair", "Either Pair",
-            f"Pays {_to(p.either_pair)} when either hand's first two cards are of one rank.",
-            r.EITHER_PAIR_EVENTS, None,
-        ),
-        "perfect-pair": BetSpec(
-            "perfect-pair", "Perfect Pair", _perfect_text(config), r.PERFECT_PAIR_EVENTS, None
-        ),
-        "dragon-7": BetSpec(
-            "dragon-7", "Dragon 7",
-            f"Pays {_to(p.dragon_7)} when the Banker wins with a three-card 7.",
-            r.DRAGON_7_EVENTS, r.settle_dragon_7,
-        ),
-        "panda-8": BetSpec(
-            "panda-8", "Panda 8",
-            f"Pays {_to(p.panda_8)} when the Player wins with a three-card 8.",
-            r.PANDA_8_EVENTS, r.settle_panda_8,
-        ),
-        "dragon-bonus-player": BetSpec(
-            "dragon-bonus-player", "Dragon Bonus, Player", _bonus_text("Player", p),
-            r.dragon_bonus_events("player", p),
-            lambda c: r.settle_dragon_bonus("player", c, drawing, p),
-        ),
-        "dragon-bonus-banker": BetSpec(
-            "dragon-bonus-banker", "Dragon Bonus, Banker", _bonus_text("Banker", p),
-            r.dragon_bonus_events("banker", p),
-            lambda c: r.settle_dragon_bonus("banker", c, drawing, p),
-        ),
-        "super-6": BetSpec(
-            "super-6", "Super 6",
-            f"Pays {_to(p.super_6_two_cards)} when the Banker wins with a two-card 6, "
-            f"{_to(p.super_6_three_cards)} with a three-card 6.",
-            r.SUPER_6_EVENTS, r.settle_super_6,
-        ),
-        "big": BetSpec(
-            "big", "Big", f"Pays {_to(p.big)} when five or six cards are dealt.",
-            r.BIG_EVENTS, r.settle_big,
-        ),
-        "small": BetSpec(
-            "small", "Small", f"Pays {_to(p.small)} when only four cards are dealt.",
-            r.SMALL_EVENTS, r.settle_small,
-        ),
-    }  # fmt: skip
-    offered = ("banker", "player", "tie", *(b for b in SIDE_BETS if b in config.bets.side_bets))
-    return tuple(specs[name] for name in offered)
-
-
-def _to(value: Fraction) -> str:
-    from odds.numbers import payout_ratio
-
-    return payout_ratio(value).removeprefix("wins ")
-
-
-def _percent(value: Fraction) -> str:
-    """``5%``, ``2.5%``: a share as people write it (exact, trailing zeros dropped)."""
-    from odds.numbers import decimal
-
-    return decimal(value * 100, 6).rstrip("0").rstrip(".") + "%"
-
-
-def _banker_text(config: BaccaratConfig) -> str:
-    p = config.payouts
-    reading = config.rules.banker_pays
-    if reading == "commission":
-        return (
-            f"Pays {_to(p.banker)} less {_percent(p.commission)} commission on a Banker win "
-            f"(net {_to(p.banker * (1 - p.commission))}); a tie pushes."
-        )
-    if reading == "no-commission":
-        return (
-            f"No commission: pays {_to(p.banker)} on a Banker win, {_to(p.banker_six)} on a "
-            "Banker win with 6; a tie pushes."
-        )
-    return (
-        f"EZ Baccarat: pays {_to(p.banker)} on a Banker win, no commission; a Banker win with "
-        "a three-card 7 pushes; a tie pushes."
-    )
-
-
-def _perfect_text(config: BaccaratConfig) -> str:
-    p = config.payouts
-    what = (
-        "two identical cards (same rank and suit)"
-        if config.rules.perfect_pair == "identical"
-        else "two cards of the same rank and colour"
-    )
-    return (
-        f"Pays {_to(p.perfect_pair)} when the Player's or the Banker's first two cards are {what}, "
-        f"{_to(p.perfect_pair_both)} when both are."
-    )
-
-
-def _bonus_text(side: str, p: BaccaratPayouts) -> str:
-    margins = ", ".join(f"by {m} {_to(p.dragon_bonus[str(m)])}" for m in r.dragon_bonus_margins(p))
-    return (
-        f"On the {side}: a natural win pays {_to(p.dragon_bonus['natural'])}, a natural tie "
-        f"pushes; a win without a natural pays by the margin ({margins}); anything else loses."
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -411,13 +252,59 @@ def pair_event_ways(
             "one": (perfect["first"] + perfect["second"]) * extend,
             "lose": perfect["neither"] * extend,
         }
+    total = falling(size, COUP_CARDS)
+    for bet, events in result.items():
+        check_total(events, total, bet)
     return result
 
 
-@per_config
-def event_nets(config: BaccaratConfig) -> dict[str, dict[str, Fraction]]:
-    """Net payout per unit staked of every event of every offered bet."""
-    return {
-        spec.name: {e.key: Fraction(e.net(config.payouts)) for e in spec.events}
+# ---------------------------------------------------------------------------
+# The analysis
+
+
+def value_counts(shoe_counts: Sequence[int], groups: TypeGroups) -> tuple[int, ...]:
+    """Cards per value 0–9."""
+    return group_counts(shoe_counts, groups.value, VALUES)
+
+
+def bets(config: BaccaratConfig, ways: Mapping[str, Mapping[str, int]]) -> tuple[Bet, ...]:
+    """Every offered bet with its exact outcome table."""
+    return tuple(
+        Bet(spec.name, spec.title, spec.description, outcomes(spec.events, ways[spec.name]))
         for spec in bet_specs(config)
-    }
+    )
+
+
+def analyse(game: Game[BaccaratConfig], config: BaccaratConfig, paytable: str) -> Analysis:
+    """The exact analysis of every offered bet of one paytable."""
+    shoe = config.shoe.build()
+    shoe.require(COUP_CARDS)
+    drawing = DrawingRules.of(config.tableau)
+    groups = TypeGroups.of(shoe.types, config.rules.perfect_pair)
+    ways = coup_event_ways(config, shoe.counts, groups)
+    coups = coup_polynomial(drawing).ways(value_counts(shoe.counts, groups))
+    total = falling(shoe.size, COUP_CARDS)
+    factors = " × ".join(str(shoe.size - i) for i in range(COUP_CARDS))
+    return game.new_analysis(
+        config,
+        paytable,
+        shoe=f"{shoe.description} ({shoe.size} cards)",
+        deals=total,
+        counting=(
+            "Ordered deals in dealing order (Player, Banker, Player, Banker, then the third "
+            "cards the tableau calls for), with card removal. A coup takes four to six "
+            "cards; each is extended by the next unseen cards to six, so every bet counts "
+            f"the same ordered six-card sequences: {factors} = {total:,} (the convention of "
+            "the published baccarat tables). The coup bets look only at card values (10, J, "
+            "Q, K count 0); they are counted once per tableau as a polynomial in the ten "
+            "value counts and evaluated for this shoe. The pair bets look only at the first "
+            "two cards of each hand: by rank, and by rank and suit (or colour) for the "
+            "perfect pair."
+        ),
+        bets=bets(config, ways),
+        tables=(
+            tables.tableau_table(drawing),
+            tables.results_table(coups),
+            tables.totals_table(coups),
+        ),
+    )

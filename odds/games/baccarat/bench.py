@@ -23,6 +23,7 @@ from odds.cards import STANDARD_DECK, Card
 from odds.drawing import group_counts
 from odds.games.baccarat import analysis as a
 from odds.games.baccarat import rules as r
+from odds.games.baccarat.bets import bet_specs
 from odds.games.baccarat.options import BaccaratConfig
 from odds.games.base import BenchCase
 from odds.shoe import Shoe
@@ -34,7 +35,7 @@ SEEN = ("Kh", "9d", "4c", "4s", "7h", "Qs", "Ac", "2d", "9h", "8c", "5s", "Jd", 
 def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
     """The engine's event ways with the tableau's counting table built anew (for timing)."""
     drawing = r.DrawingRules.of(config.tableau)
-    specs = a.bet_specs(config)
+    specs = bet_specs(config)
     polynomial = a.regroup_by_events(a.build_coup_polynomial(drawing), specs)
     groups = a.TypeGroups.of(shoe.types, config.rules.perfect_pair)
     ways = polynomial.ways(group_counts(shoe.counts, groups.value, a.VALUES))
@@ -51,7 +52,7 @@ def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict
 def brute_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
     """Every offered bet by plain enumeration of card sequences (see the module docstring)."""
     drawing = r.DrawingRules.of(config.tableau)
-    specs = a.bet_specs(config)
+    specs = bet_specs(config)
     offered = {s.name for s in specs}
     ranks = sorted({card.rank for card in shoe.types})
     rank_counts = [sum(n for c, n in zip(shoe.types, shoe.counts, strict=True) if c.rank == k)
@@ -115,7 +116,7 @@ def bench_cases(config: BaccaratConfig) -> list[BenchCase]:
 
     cases = [
         BenchCase(
-            f"Baccarat, every bet ({len(a.bet_specs(config))}), {shoe.description}",
+            f"Baccarat, every bet ({len(bet_specs(config))}), {shoe.description}",
             lambda: fresh_event_ways(config, shoe),
             lambda: brute_event_ways(config, shoe),
             note="engine: counting table built from scratch each run; brute force: every "

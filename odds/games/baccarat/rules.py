@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.cards import Card, Rank, Suit
-from odds.errors import OddsError
+from odds.errors import OddsError, PositionError
 from odds.games.baccarat.options import BaccaratPayouts, BaccaratRules, Tableau
+from odds.games.events import Event
 
 
 def card_value(rank: Rank) -> int:
@@ -187,6 +188,56 @@ def deal_coup(draw: CardSource, rules: DrawingRules) -> DealtCoup:
     return DealtCoup(coup, player_reason, banker_reason)
 
 
+def replay_coup(player: Sequence[Card], banker: Sequence[Card], rules: DrawingRules) -> DealtCoup:
+    """Deal given hands in dealing order by the tableau; refuse hands it could not produce.
+
+    A hand with a third card the tableau does not give, or without one it
+    does, is a :class:`PositionError` naming the hand and the tableau's reason.
+    """
+    given = {"player": list(player), "banker": list(banker)}
+    used = {"player": 0, "banker": 0}
+
+    def draw(hand: str) -> int:
+        if used[hand] == len(given[hand]):
+            raise _MissingCard(hand)
+        used[hand] += 1
+        return card_value(given[hand][used[hand] - 1].rank)
+
+    try:
+        dealt = deal_coup(draw, rules)
+    except _MissingCard as missing:
+        raise PositionError(
+            missing.hand,
+            f"{{position}} must have a third card ({_draw_reason(player, banker, missing.hand)}), "
+            "but has two",
+        ) from None
+    for hand in ("player", "banker"):
+        if used[hand] < len(given[hand]):
+            reason = dealt.player_reason if hand == "player" else dealt.banker_reason
+            raise PositionError(
+                hand, f"{{position}} cannot have a third card ({given[hand][-1]}): {reason}"
+            )
+    return dealt
+
+
+class _MissingCard(Exception):
+    """The tableau asked for a card the given hand does not have."""
+
+    def __init__(self, hand: str) -> None:
+        super().__init__(hand)
+        self.hand = hand
+
+
+def _draw_reason(player: Sequence[Card], banker: Sequence[Card], hand: str) -> str:
+    """Why ``hand`` must draw, for the error message."""
+    pt = hand_total([card_value(c.rank) for c in player[:2]])
+    if hand == "player":
+        return f"Player draws on {pt}"
+    bt = hand_total([card_value(c.rank) for c in banker[:2]])
+    third = card_value(player[2].rank) if len(player) == 3 else None
+    return banker_reason_text(True, bt, third)
+
+
 def banker_reason_text(draws: bool, banker_total: int, player_third: int | None) -> str:
     """``Banker draws: 5 against a Player third card 6``; ``Banker stands on 6 (Player stood)``."""
     verb = "draws" if draws else "stands"
@@ -196,47 +247,29 @@ def banker_reason_text(draws: bool, banker_total: int, player_third: int | None)
 
 
 # ---------------------------------------------------------------------------
-# Bets: events with a key, the label a report prints and the net payout
+# Bets: each bet's events (key, label, net payout) and how a coup settles it
+
+_LOSE = Fraction(-1)
+_PUSH = Fraction(0)
 
 
-@dataclass(frozen=True)
-class Event:
-    """A bet event: a key, the label a report prints, and its net payout per unit staked."""
-
-    key: str
-    label: str
-    net: Callable[[BaccaratPayouts], Fraction]
-
-
-def _lose(_: BaccaratPayouts) -> Fraction:
-    return Fraction(-1)
-
-
-def _push(_: BaccaratPayouts) -> Fraction:
-    return Fraction(0)
-
-
-def banker_events(rules: BaccaratRules) -> tuple[Event, ...]:
+def banker_events(rules: BaccaratRules, p: BaccaratPayouts) -> tuple[Event, ...]:
     """The Banker bet's events under the chosen reading of how it is paid."""
     if rules.banker_pays == "commission":
         wins: tuple[Event, ...] = (
-            Event("win", "Banker wins (less commission)", lambda p: p.banker * (1 - p.commission)),
+            Event("win", "Banker wins (less commission)", p.banker * (1 - p.commission)),
         )
     elif rules.banker_pays == "no-commission":
         wins = (
-            Event("win-6", "Banker wins with 6", lambda p: p.banker_six),
-            Event("win", "Banker wins, not with 6", lambda p: p.banker),
+            Event("win-6", "Banker wins with 6", p.banker_six),
+            Event("win", "Banker wins, not with 6", p.banker),
         )
     else:
         wins = (
-            Event("win-3-card-7", "Banker wins with a three-card 7 (push)", _push),
-            Event("win", "Banker wins otherwise", lambda p: p.banker),
+            Event("win-3-card-7", "Banker wins with a three-card 7 (push)", _PUSH),
+            Event("win", "Banker wins otherwise", p.banker),
         )
-    return (
-        *wins,
-        Event("tie", "tie (push)", _push),
-        Event("lose", "Player wins", _lose),
-    )
+    return (*wins, Event("tie", "tie (push)", _PUSH), Event("lose", "Player wins", _LOSE))
 
 
 def settle_banker(coup: Coup, rules: BaccaratRules) -> str:
@@ -251,31 +284,31 @@ def settle_banker(coup: Coup, rules: BaccaratRules) -> str:
     return "win"
 
 
-PLAYER_EVENTS: tuple[Event, ...] = (
-    Event("win", "Player wins", lambda p: p.player),
-    Event("tie", "tie (push)", _push),
-    Event("lose", "Banker wins", _lose),
-)
+def player_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win", "Player wins", p.player),
+        Event("tie", "tie (push)", _PUSH),
+        Event("lose", "Banker wins", _LOSE),
+    )
 
 
 def settle_player(coup: Coup) -> str:
     return {"player": "win", "tie": "tie", "banker": "lose"}[coup.winner]
 
 
-TIE_EVENTS: tuple[Event, ...] = (
-    Event("win", "tie", lambda p: p.tie),
-    Event("lose", "no tie", _lose),
-)
+def tie_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (Event("win", "tie", p.tie), Event("lose", "no tie", _LOSE))
 
 
 def settle_tie(coup: Coup) -> str:
     return "win" if coup.winner == "tie" else "lose"
 
 
-DRAGON_7_EVENTS: tuple[Event, ...] = (
-    Event("win", "Banker wins with a three-card 7", lambda p: p.dragon_7),
-    Event("lose", "no Banker win with a three-card 7", _lose),
-)
+def dragon_7_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win", "Banker wins with a three-card 7", p.dragon_7),
+        Event("lose", "no Banker win with a three-card 7", _LOSE),
+    )
 
 
 def settle_dragon_7(coup: Coup) -> str:
@@ -283,10 +316,11 @@ def settle_dragon_7(coup: Coup) -> str:
     return "win" if coup.winner == "banker" and banker_seven else "lose"
 
 
-PANDA_8_EVENTS: tuple[Event, ...] = (
-    Event("win", "Player wins with a three-card 8", lambda p: p.panda_8),
-    Event("lose", "no Player win with a three-card 8", _lose),
-)
+def panda_8_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win", "Player wins with a three-card 8", p.panda_8),
+        Event("lose", "no Player win with a three-card 8", _LOSE),
+    )
 
 
 def settle_panda_8(coup: Coup) -> str:
@@ -294,11 +328,12 @@ def settle_panda_8(coup: Coup) -> str:
     return "win" if coup.winner == "player" and player_eight else "lose"
 
 
-SUPER_6_EVENTS: tuple[Event, ...] = (
-    Event("win-2", "Banker wins with a two-card 6", lambda p: p.super_6_two_cards),
-    Event("win-3", "Banker wins with a three-card 6", lambda p: p.super_6_three_cards),
-    Event("lose", "no Banker win with 6", _lose),
-)
+def super_6_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win-2", "Banker wins with a two-card 6", p.super_6_two_cards),
+        Event("win-3", "Banker wins with a three-card 6", p.super_6_three_cards),
+        Event("lose", "no Banker win with 6", _LOSE),
+    )
 
 
 def settle_super_6(coup: Coup) -> str:
@@ -307,14 +342,18 @@ def settle_super_6(coup: Coup) -> str:
     return "lose"
 
 
-BIG_EVENTS: tuple[Event, ...] = (
-    Event("win", "five or six cards dealt", lambda p: p.big),
-    Event("lose", "four cards dealt", _lose),
-)
-SMALL_EVENTS: tuple[Event, ...] = (
-    Event("win", "four cards dealt", lambda p: p.small),
-    Event("lose", "five or six cards dealt", _lose),
-)
+def big_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win", "five or six cards dealt", p.big),
+        Event("lose", "four cards dealt", _LOSE),
+    )
+
+
+def small_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win", "four cards dealt", p.small),
+        Event("lose", "five or six cards dealt", _LOSE),
+    )
 
 
 def settle_big(coup: Coup) -> str:
@@ -333,29 +372,26 @@ def dragon_bonus_margins(payouts: BaccaratPayouts) -> tuple[int, ...]:
     return tuple(sorted((int(k) for k in payouts.dragon_bonus if k != "natural"), reverse=True))
 
 
-def dragon_bonus_events(side: str, payouts: BaccaratPayouts) -> tuple[Event, ...]:
+def dragon_bonus_events(side: str, p: BaccaratPayouts) -> tuple[Event, ...]:
     """Dragon Bonus events for ``side``: natural win and tie, each paid margin, then losses."""
     name = side.capitalize()
     events = [
-        Event("natural-win", f"{name} wins with a natural", lambda p: p.dragon_bonus["natural"]),
-        Event("natural-tie", "natural tie (push)", _push),
+        Event("natural-win", f"{name} wins with a natural", p.dragon_bonus["natural"]),
+        Event("natural-tie", "natural tie (push)", _PUSH),
     ]
-    for margin in dragon_bonus_margins(payouts):
+    for margin in dragon_bonus_margins(p):
         events.append(
             Event(
                 f"win-by-{margin}",
                 f"{name} wins by {margin}, no natural",
-                lambda p, key=str(margin): p.dragon_bonus[key],
+                p.dragon_bonus[str(margin)],
             )
         )
-    paid = set(dragon_bonus_margins(payouts))
+    paid = set(dragon_bonus_margins(p))
     unpaid = [m for m in range(1, 10) if m not in paid]
     if unpaid:
-        events.append(Event("win-small", f"{name} wins by {_listed(unpaid)}, no natural", _lose))
-    events += [
-        Event("tie", "tie, no natural", _lose),
-        Event("lose", f"{name} loses", _lose),
-    ]
+        events.append(Event("win-small", f"{name} wins by {_listed(unpaid)}, no natural", _LOSE))
+    events += [Event("tie", "tie, no natural", _LOSE), Event("lose", f"{name} loses", _LOSE)]
     return tuple(events)
 
 
@@ -382,20 +418,25 @@ def settle_dragon_bonus(
 
 # -- Pairs (the first two cards of each hand) --------------------------------
 
-PAIR_EVENTS: tuple[Event, ...] = (
-    Event("win", "pair", lambda p: p.pair),
-    Event("lose", "no pair", _lose),
-)
-EITHER_PAIR_EVENTS: tuple[Event, ...] = (
-    Event("both", "both hands pair", lambda p: p.either_pair),
-    Event("one", "one hand pairs", lambda p: p.either_pair),
-    Event("lose", "neither hand pairs", _lose),
-)
-PERFECT_PAIR_EVENTS: tuple[Event, ...] = (
-    Event("both", "both hands perfect pairs", lambda p: p.perfect_pair_both),
-    Event("one", "one hand a perfect pair", lambda p: p.perfect_pair),
-    Event("lose", "no perfect pair", _lose),
-)
+
+def pair_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (Event("win", "pair", p.pair), Event("lose", "no pair", _LOSE))
+
+
+def either_pair_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("both", "both hands pair", p.either_pair),
+        Event("one", "one hand pairs", p.either_pair),
+        Event("lose", "neither hand pairs", _LOSE),
+    )
+
+
+def perfect_pair_events(p: BaccaratPayouts) -> tuple[Event, ...]:
+    return (
+        Event("both", "both hands perfect pairs", p.perfect_pair_both),
+        Event("one", "one hand a perfect pair", p.perfect_pair),
+        Event("lose", "no perfect pair", _LOSE),
+    )
 
 
 def is_pair(a: Card, b: Card) -> bool:

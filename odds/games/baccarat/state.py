@@ -15,12 +15,8 @@ from functools import lru_cache
 
 from odds.cards import Card
 from odds.errors import OddsError
-from odds.games.baccarat.analysis import (
-    COUP_CARDS,
-    TypeGroups,
-    coup_event_ways,
-    event_nets,
-)
+from odds.games.baccarat.analysis import COUP_CARDS, TypeGroups, coup_event_ways
+from odds.games.baccarat.bets import event_nets
 from odds.games.baccarat.options import BaccaratConfig
 from odds.stats import expected_values
 

@@ -1,4 +1,4 @@
-"""Baccarat report tables: the tableau as the paytable gives it, and how coups end."""
+"""Baccarat's report tables: the tableau as the paytable gives it, and how coups end."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 
-from odds.analysis import Table
 from odds.games.baccarat.rules import Coup, DrawingRules
+from odds.table import Column, Kind, Table
 
 _WINNERS = (("banker", "Banker wins"), ("player", "Player wins"), ("tie", "Tie"))
 
@@ -16,9 +16,14 @@ def tableau_table(drawing: DrawingRules) -> Table:
     """The Banker's rows: draw (D) or stand (S) by the Player's third card, or when it stood."""
     rows = []
     for total in sorted(drawing.banker_draws):
-        cells = ["D" if drawing.banker_draws_on(total, None) else "S"]
-        cells += ["D" if drawing.banker_draws_on(total, x) else "S" for x in range(10)]
-        rows.append((str(total), *cells))
+        row: dict[str, object] = {
+            "banker_total": total,
+            "player_stood": "D" if drawing.banker_draws_on(total, None) else "S",
+            "draws_on": [x for x in range(10) if drawing.banker_draws_on(total, x)],
+        }
+        for x in range(10):
+            row[f"third_{x}"] = "D" if drawing.banker_draws_on(total, x) else "S"
+        rows.append(row)
     player = ", ".join(map(str, sorted(drawing.player_draws)))
     stands = ", ".join(
         str(t) for t in range(10) if t not in drawing.player_draws | drawing.naturals
@@ -27,7 +32,12 @@ def tableau_table(drawing: DrawingRules) -> Table:
     return Table(
         key="tableau",
         title="Drawing tableau (as the paytable gives it)",
-        headers=("Banker total", "Player stood", *(f"3rd card {x}" for x in range(10))),
+        columns=(
+            Column("banker_total", "Banker total", Kind.WAYS),
+            Column("player_stood", "Player stood"),
+            *(Column(f"third_{x}", f"3rd card {x}", json=False) for x in range(10)),
+            Column("draws_on", "draws on third cards", Kind.DATA, markdown=False),
+        ),
         rows=tuple(rows),
         note=(
             f"D: the Banker draws; S: the Banker stands. Two-card totals {naturals} are "
@@ -36,14 +46,6 @@ def tableau_table(drawing: DrawingRules) -> Table:
             "acts by its row: the 'Player stood' column when the Player stood, otherwise the "
             "column of the Player's third card (its value: 10, J, Q, K are 0)."
         ),
-        json=[
-            {
-                "banker_total": int(row[0]),
-                "player_stood": row[1] == "D",
-                "draws_on_third_card": [x for x in range(10) if row[2 + x] == "D"],
-            }
-            for row in rows
-        ],
     )
 
 
@@ -53,39 +55,76 @@ def results_table(coups: Mapping[Coup, int]) -> Table:
     merged: Counter[tuple[str, int]] = Counter()
     for coup, ways in coups.items():
         merged[coup.winner, coup.cards] += ways
-    rows = []
+    rows: list[dict[str, object]] = []
     for winner, label in _WINNERS:
         for cards in (4, 5, 6):
             ways = merged[winner, cards]
-            rows.append((label, str(cards), ways, Fraction(ways, total)))
+            rows.append(
+                {
+                    "result": label,
+                    "cards": str(cards),
+                    "ways": ways,
+                    "probability": Fraction(ways, total),
+                }
+            )
         subtotal = sum(merged[winner, c] for c in (4, 5, 6))
-        rows.append((label, "any", subtotal, Fraction(subtotal, total)))
-    rows.append(("Total", "", total, Fraction(1)))
+        rows.append(
+            {
+                "result": label,
+                "cards": "any",
+                "ways": subtotal,
+                "probability": Fraction(subtotal, total),
+            }
+        )
     return Table(
         key="results",
         title="Coups by winner and cards dealt",
-        headers=("result", "cards dealt", "ways", "probability"),
+        columns=(
+            Column("result", "result"),
+            Column("cards", "cards dealt"),
+            Column("ways", "ways", Kind.WAYS),
+            Column("probability", "probability", Kind.PROBABILITY),
+        ),
         rows=tuple(rows),
+        total={"result": "Total", "ways": total, "probability": Fraction(1)},
         note="Ways are ordered deals extended to six cards (see Counting).",
     )
 
 
 def totals_table(coups: Mapping[Coup, int]) -> Table:
-    """The distribution of each hand's final total (and how often it has three cards)."""
+    """The distribution of each hand's final total."""
     total = sum(coups.values())
     player: Counter[int] = Counter()
     banker: Counter[int] = Counter()
     for coup, ways in coups.items():
         player[coup.player_total] += ways
         banker[coup.banker_total] += ways
-    rows = [
-        (str(t), player[t], Fraction(player[t], total), banker[t], Fraction(banker[t], total))
+    rows = tuple(
+        {
+            "total": t,
+            "player_ways": player[t],
+            "player_probability": Fraction(player[t], total),
+            "banker_ways": banker[t],
+            "banker_probability": Fraction(banker[t], total),
+        }
         for t in range(9, -1, -1)
-    ]
-    rows.append(("Total", total, Fraction(1), total, Fraction(1)))
+    )
     return Table(
         key="final_totals",
         title="Final totals",
-        headers=("total", "Player ways", "Player probability", "Banker ways", "Banker probability"),
-        rows=tuple(rows),
+        columns=(
+            Column("total", "total", Kind.WAYS),
+            Column("player_ways", "Player ways", Kind.WAYS),
+            Column("player_probability", "Player probability", Kind.PROBABILITY),
+            Column("banker_ways", "Banker ways", Kind.WAYS),
+            Column("banker_probability", "Banker probability", Kind.PROBABILITY),
+        ),
+        rows=rows,
+        total={
+            "total": "Total",
+            "player_ways": total,
+            "player_probability": Fraction(1),
+            "banker_ways": total,
+            "banker_probability": Fraction(1),
+        },
     )

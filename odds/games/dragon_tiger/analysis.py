@@ -8,17 +8,24 @@ Ordered ways: ``N (N − 1)`` two-card deals (172,640 for 8 decks).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from odds.analysis import Analysis
 from odds.cards import Card
-from odds.drawing import DealPolynomial, ordered_deal_polynomial
+from odds.drawing import DealPolynomial, falling, ordered_deal_polynomial
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
-from odds.games.dragon_tiger.rules import Event, Round
+from odds.games.dragon_tiger.rules import Round
+from odds.games.dragon_tiger.tables import card_table, rank_label
+from odds.games.events import Event, outcomes
+from odds.stats import Bet
+
+if TYPE_CHECKING:
+    from odds.games.base import Game
 
 #: Cards in a round.
 ROUND_CARDS = 2
@@ -75,20 +82,20 @@ def bet_specs(config: DragonTigerConfig) -> tuple[BetSpec, ...]:
             name,
             f"Pays {_to(getattr(p, side))} when the {name} card ranks higher (A low, K high); "
             f"{tie_text}.",
-            r.side_events(side, rules),
+            r.side_events(side, rules, p),
             lambda round_, side=side: r.settle_side(side, round_),
         )
     specs["tie"] = BetSpec(
         "tie",
         "Tie",
         f"Pays {_to(p.tie)} when both cards have the same rank.",
-        r.TIE_EVENTS,
+        r.tie_events(p),
         r.settle_tie,
     )
     specs["suited-tie"] = BetSpec(
         "suited-tie", "Suited Tie",
         f"Pays {_to(p.suited_tie)} when both cards have the same rank and suit.",
-        r.SUITED_TIE_EVENTS, r.settle_suited_tie,
+        r.suited_tie_events(p), r.settle_suited_tie,
     )  # fmt: skip
     for side in r.SIDES:
         for kind in r.KINDS:
@@ -98,7 +105,7 @@ def bet_specs(config: DragonTigerConfig) -> tuple[BetSpec, ...]:
                 f"{side.capitalize()} {kind.capitalize()}",
                 f"Pays {_to(pays)} when the {side.capitalize()} card is {kind} "
                 f"({r.KIND_TEXT[kind]}); a 7 loses.",
-                r.kind_events(side, kind),
+                r.kind_events(side, kind, p),
                 lambda round_, side=side, kind=kind: r.settle_kind(side, kind, round_),
             )
     offered = ("dragon", "tiger", "tie", *(b for b in SIDE_BETS if b in config.bets.side_bets))
@@ -140,7 +147,36 @@ def event_ways(
 
 def event_nets(config: DragonTigerConfig) -> dict[str, dict[str, Fraction]]:
     """Net payout per unit staked of every event of every offered bet."""
-    return {
-        spec.name: {e.key: Fraction(e.net(config.payouts)) for e in spec.events}
+    return {spec.name: {e.key: e.net for e in spec.events} for spec in bet_specs(config)}
+
+
+def bets(config: DragonTigerConfig, ways: Mapping[str, Mapping[str, int]]) -> tuple[Bet, ...]:
+    """Every offered bet with its exact outcome table."""
+    return tuple(
+        Bet(spec.name, spec.title, spec.description, outcomes(spec.events, ways[spec.name]))
         for spec in bet_specs(config)
-    }
+    )
+
+
+def analyse(game: Game[DragonTigerConfig], config: DragonTigerConfig, paytable: str) -> Analysis:
+    """The exact analysis of every offered bet of one paytable."""
+    shoe = config.shoe.build()
+    shoe.require(ROUND_CARDS)
+    total = falling(shoe.size, ROUND_CARDS)
+    classes: dict[str, int] = {}
+    for card, count in zip(shoe.types, shoe.counts, strict=True):
+        classes[rank_label(card.rank)] = classes.get(rank_label(card.rank), 0) + count
+    return game.new_analysis(
+        config,
+        paytable,
+        shoe=f"{shoe.description} ({shoe.size} cards)",
+        deals=total,
+        counting=(
+            "Ordered deals with card removal: the Dragon's card, then the Tiger's, from "
+            f"{shoe.size} cards: {shoe.size} × {shoe.size - 1} = {total:,} deals. Ranks "
+            "decide every bet; suits only the suited tie."
+        ),
+        bets=bets(config, event_ways(config, shoe.types, shoe.counts)),
+        tables=(card_table(shoe),),
+        hand_classes=classes,
+    )

@@ -7,12 +7,12 @@ suits matter only to the suited tie.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.cards import Card, Rank
 from odds.games.dragon_tiger.options import DragonTigerPayouts, DragonTigerRules
+from odds.games.events import Event
 
 #: The two sides, in dealing order.
 SIDES: tuple[str, str] = ("dragon", "tiger")
@@ -55,31 +55,21 @@ class Round:
         return self.dragon if side == "dragon" else self.tiger
 
 
-@dataclass(frozen=True)
-class Event:
-    """A bet event: a key, the label a report prints, and its net payout per unit staked."""
-
-    key: str
-    label: str
-    net: Callable[[DragonTigerPayouts], Fraction]
+_LOSE = Fraction(-1)
 
 
-def _lose(_: DragonTigerPayouts) -> Fraction:
-    return Fraction(-1)
-
-
-def side_events(side: str, rules: DragonTigerRules) -> tuple[Event, ...]:
+def side_events(side: str, rules: DragonTigerRules, p: DragonTigerPayouts) -> tuple[Event, ...]:
     """The Dragon or Tiger bet: a win, a tie (loses half or all), a loss."""
     other = "tiger" if side == "dragon" else "dragon"
     half = rules.tie_on_main_bets == "lose-half"
     return (
-        Event("win", f"{side.capitalize()} ranks higher", lambda p: getattr(p, side)),
+        Event("win", f"{side.capitalize()} ranks higher", getattr(p, side)),
         Event(
             "tie",
             "tie (loses half)" if half else "tie (loses all)",
-            (lambda p: Fraction(-1, 2)) if half else _lose,
+            Fraction(-1, 2) if half else _LOSE,
         ),
-        Event("lose", f"{other.capitalize()} ranks higher", _lose),
+        Event("lose", f"{other.capitalize()} ranks higher", _LOSE),
     )
 
 
@@ -88,14 +78,15 @@ def settle_side(side: str, round_: Round) -> str:
     return "tie" if winner == "tie" else ("win" if winner == side else "lose")
 
 
-TIE_EVENTS: tuple[Event, ...] = (
-    Event("win", "same rank", lambda p: p.tie),
-    Event("lose", "different ranks", _lose),
-)
-SUITED_TIE_EVENTS: tuple[Event, ...] = (
-    Event("win", "same rank and suit", lambda p: p.suited_tie),
-    Event("lose", "not a suited tie", _lose),
-)
+def tie_events(p: DragonTigerPayouts) -> tuple[Event, ...]:
+    return (Event("win", "same rank", p.tie), Event("lose", "different ranks", _LOSE))
+
+
+def suited_tie_events(p: DragonTigerPayouts) -> tuple[Event, ...]:
+    return (
+        Event("win", "same rank and suit", p.suited_tie),
+        Event("lose", "not a suited tie", _LOSE),
+    )
 
 
 def settle_tie(round_: Round) -> str:
@@ -112,16 +103,14 @@ KIND_TEXT = {"big": "8–K", "small": "A–6", "odd": "A 3 5 9 J K", "even": "2 
 _OPPOSITE = {"big": "small", "small": "big", "odd": "even", "even": "odd"}
 
 
-def kind_events(side: str, kind: str) -> tuple[Event, ...]:
+def kind_events(side: str, kind: str, p: DragonTigerPayouts) -> tuple[Event, ...]:
     """Big, small, odd or even on one side's card; a 7 loses."""
     name = side.capitalize()
-    pays: Callable[[DragonTigerPayouts], Fraction] = (
-        (lambda p: p.big_small) if kind in ("big", "small") else (lambda p: p.odd_even)
-    )
+    pays = p.big_small if kind in ("big", "small") else p.odd_even
     return (
         Event("win", f"{name} card {KIND_TEXT[kind]}", pays),
-        Event("seven", f"{name} card 7", _lose),
-        Event("lose", f"{name} card {KIND_TEXT[_OPPOSITE[kind]]}", _lose),
+        Event("seven", f"{name} card 7", _LOSE),
+        Event("lose", f"{name} card {KIND_TEXT[_OPPOSITE[kind]]}", _LOSE),
     )
 
 
