@@ -48,13 +48,14 @@ from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S", bound=Hashable)
 Out = TypeVar("Out", bound=Hashable)
+Out_co = TypeVar("Out_co", bound=Hashable, covariant=True)
 K = TypeVar("K", bound=Hashable)
 
 #: Largest value an exact int64 evaluation may reach.
 _INT64_LIMIT = 2**63 - 1
 
 
-class DealProcedure(Protocol[S, Out]):
+class DealProcedure(Protocol[S, Out_co]):
     """How a game deals: a state machine over card types.
 
     ``start`` is the state before any card; ``step(state, t)`` is the state
@@ -69,7 +70,7 @@ class DealProcedure(Protocol[S, Out]):
 
     def step(self, state: S, card_type: int) -> S: ...
 
-    def outcome(self, state: S) -> Out | None: ...
+    def outcome(self, state: S) -> Out_co | None: ...
 
 
 def falling(x: int, j: int) -> int:

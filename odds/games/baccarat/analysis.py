@@ -23,7 +23,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from odds.analysis import Analysis
-from odds.cards import Card
+from odds.cards import Card, Rank
 from odds.drawing import (
     DealPolynomial,
     falling,
@@ -153,10 +153,10 @@ class TypeGroups:
     def of(cls, types: Sequence[Card], perfect_reading: str) -> TypeGroups:
         values = tuple(r.card_value(card.rank) for card in types)
         ranks = tuple(int(card.rank) - 1 for card in types)
-        if perfect_reading == "identical":
-            keys = [(card.rank, card.suit) for card in types]
-        else:
-            keys = [(card.rank, r.colour(card.suit)) for card in types]
+        keys: list[tuple[Rank, object]] = [
+            (card.rank, card.suit if perfect_reading == "identical" else r.colour(card.suit))
+            for card in types
+        ]
         index = {key: i for i, key in enumerate(dict.fromkeys(keys))}
         return cls(values, ranks, tuple(index[k] for k in keys), len(index))
 

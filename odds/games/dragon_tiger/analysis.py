@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from odds.analysis import Analysis
@@ -83,7 +83,7 @@ def bet_specs(config: DragonTigerConfig) -> tuple[BetSpec, ...]:
             f"Pays {_to(getattr(p, side))} when the {name} card ranks higher (A low, K high); "
             f"{tie_text}.",
             r.side_events(side, rules, p),
-            lambda round_, side=side: r.settle_side(side, round_),
+            partial(r.settle_side, side),
         )
     specs["tie"] = BetSpec(
         "tie",
@@ -106,7 +106,7 @@ def bet_specs(config: DragonTigerConfig) -> tuple[BetSpec, ...]:
                 f"Pays {_to(pays)} when the {side.capitalize()} card is {kind} "
                 f"({r.KIND_TEXT[kind]}); a 7 loses.",
                 r.kind_events(side, kind, p),
-                lambda round_, side=side, kind=kind: r.settle_kind(side, kind, round_),
+                partial(r.settle_kind, side, kind),
             )
     offered = ("dragon", "tiger", "tie", *(b for b in SIDE_BETS if b in config.bets.side_bets))
     return tuple(specs[name] for name in offered)
