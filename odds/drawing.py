@@ -134,13 +134,15 @@ class DealPolynomial(Generic[K]):
         import numpy as np
 
         new_keys: dict[Hashable, int] = {}
-        pairs = []
+        sources, targets = [], []
         for j, key in enumerate(self.keys):
             for new in assign(key):
-                pairs.append((j, new_keys.setdefault(new, len(new_keys))))
+                sources.append(j)
+                targets.append(new_keys.setdefault(new, len(new_keys)))
         mapping = np.zeros((len(self.keys), len(new_keys)), dtype=np.int64)
-        for j, target in pairs:
-            mapping[j, target] += 1
+        np.add.at(
+            mapping, (np.array(sources, dtype=np.int64), np.array(targets, dtype=np.int64)), 1
+        )
         groups = tuple(
             tuple(new_keys[k] for k in partition if k in new_keys) for partition in partitions
         )
@@ -212,11 +214,14 @@ class DealPolynomial(Generic[K]):
             import numpy as np
 
             width = self.length + 1
-            rows = self.exponents.shape[0]
-            factors = np.zeros((rows, max(self.length, 1)), dtype=np.int64)
-            for i, exponents in enumerate(self.exponents.tolist()):
-                used = [t * width + j for t, j in enumerate(exponents) if j]
-                factors[i, : len(used)] = used
+            exponents = self.exponents
+            flat = np.arange(self.types, dtype=np.int64) * width + exponents
+            used = exponents > 0
+            # The used types of each row first (a stable sort keeps their order), then 0s.
+            order = np.argsort(~used, axis=1, kind="stable")[:, : max(self.length, 1)]
+            factors = np.where(
+                np.take_along_axis(used, order, axis=1), np.take_along_axis(flat, order, axis=1), 0
+            )
             sizes = self.exponents.sum(axis=1)
             columns = np.ascontiguousarray(self.coefficients.T)
             object.__setattr__(self, "_plan", (sizes, factors, columns))
@@ -287,8 +292,10 @@ def _polynomial(
         coefficients[row_of[code], index[outcome]] = orders
     exponents = np.zeros((len(codes), types), dtype=np.int64)
     for i, code in enumerate(codes):
-        for t in range(types):
+        t = 0
+        while code:
             code, exponents[i, t] = divmod(code, base)
+            t += 1
     return DealPolynomial(types, length, keys, exponents, coefficients, (tuple(range(len(keys))),))
 
 

@@ -58,10 +58,14 @@ def per_config(function: Callable[[BaccaratConfig], T]) -> Callable[[BaccaratCon
 @per_config
 def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
     """Every offered bet in report order: Banker, Player, Tie, then the side bets."""
-    rules, payouts = config.rules, config.payouts
-    drawing = DrawingRules.of(config.tableau)
-    p = payouts
-    specs = {
+    specs = {**_main_bets(config), **_pair_bets(config), **_coup_side_bets(config)}
+    offered = ("banker", "player", "tie", *(b for b in SIDE_BETS if b in config.bets.side_bets))
+    return tuple(specs[name] for name in offered)
+
+
+def _main_bets(config: BaccaratConfig) -> dict[str, BetSpec]:
+    rules, p = config.rules, config.payouts
+    return {
         "banker": BetSpec(
             "banker", "Banker", _banker_text(config), r.banker_events(rules, p),
             lambda c: r.settle_banker(c, rules),
@@ -74,6 +78,12 @@ def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
             "tie", "Tie", f"Pays {_to(p.tie)} when the totals are equal.", r.tie_events(p),
             r.settle_tie,
         ),
+    }  # fmt: skip
+
+
+def _pair_bets(config: BaccaratConfig) -> dict[str, BetSpec]:
+    p = config.payouts
+    return {
         "player-pair": BetSpec(
             "player-pair", "Player Pair",
             f"Pays {_to(p.pair)} when the Player's first two cards are of one rank.",
@@ -92,6 +102,13 @@ def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
         "perfect-pair": BetSpec(
             "perfect-pair", "Perfect Pair", _perfect_text(config), r.perfect_pair_events(p), None
         ),
+    }  # fmt: skip
+
+
+def _coup_side_bets(config: BaccaratConfig) -> dict[str, BetSpec]:
+    p = config.payouts
+    drawing = DrawingRules.of(config.tableau)
+    return {
         "dragon-7": BetSpec(
             "dragon-7", "Dragon 7",
             f"Pays {_to(p.dragon_7)} when the Banker wins with a three-card 7.",
@@ -127,8 +144,6 @@ def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
             r.small_events(p), r.settle_small,
         ),
     }  # fmt: skip
-    offered = ("banker", "player", "tie", *(b for b in SIDE_BETS if b in config.bets.side_bets))
-    return tuple(specs[name] for name in offered)
 
 
 def _to(value: Fraction) -> str:
