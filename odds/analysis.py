@@ -8,6 +8,7 @@ JSON or CSV. Keeping the data apart from the formatting lets every output
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from odds.config import OptionLine
@@ -46,6 +47,45 @@ class Analysis:
                 return bet
         known = ", ".join(b.name for b in self.bets)
         raise OddsError(f"unknown bet {name!r} (this game has: {known})")
+
+    def __repr__(self) -> str:
+        bets = "; ".join(
+            f"{b.name}: EV {b.ev} ({float(b.house_edge):.4%} house edge)" for b in self.bets
+        )
+        return f"Analysis({self.game!r}, {self.title!r}, {self.shoe}; {bets})"
+
+    def _repr_markdown_(self) -> str:
+        """A notebook shows the summary table."""
+        from odds.render import summary_table, table_markdown
+
+        return f"**{self.title}** ({self.shoe})\n\n" + table_markdown(summary_table(self), 6)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as plain data: exactly what ``odds report --format json`` prints."""
+        from odds.render import to_json_data
+
+        return to_json_data(self)
+
+    def records(self) -> list[dict[str, Any]]:
+        """One flat row per bet and event (``pandas.DataFrame(analysis.records())``).
+
+        Exact values stay :class:`fractions.Fraction`; ``ways`` are integers.
+        """
+        rows = []
+        for bet in self.bets:
+            total = bet.stats.total
+            for outcome in bet.outcomes:
+                rows.append(
+                    {
+                        "bet": bet.name,
+                        "event": outcome.event,
+                        "net": outcome.net,
+                        "ways": outcome.ways,
+                        "total_ways": total,
+                        "probability": Fraction(outcome.ways, total),
+                    }
+                )
+        return rows
 
     def table(self, key: str) -> Table:
         """The game table whose JSON key is ``key``."""

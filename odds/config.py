@@ -157,6 +157,65 @@ def describe(config: Any, prefix: str = "") -> list[OptionLine]:
     return lines
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """One declared option, as ``odds games`` lists it: key, default and what it accepts."""
+
+    key: str
+    default: Any
+    kind: str
+    accepts: str
+    meaning: str
+
+
+def option_specs(cls: type[Any], prefix: str = "") -> list[OptionSpec]:
+    """Every option a config class declares, in declaration order, with its default."""
+    specs: list[OptionSpec] = []
+    hints = _hints(cls)
+    defaults = cls()
+    for f in dataclasses.fields(cls):
+        key = f"{prefix}{f.name}"
+        if f.metadata.get("section"):
+            specs.extend(option_specs(hints[f.name], key + "."))
+            continue
+        specs.append(
+            OptionSpec(
+                key,
+                getattr(defaults, f.name),
+                _kind_name(hints[f.name]),
+                _accepts(f.metadata),
+                f.metadata.get("doc", ""),
+            )
+        )
+    return specs
+
+
+def _kind_name(kind: Any) -> str:
+    names = {bool: "yes/no", int: "whole number", Fraction: "number", str: "text"}
+    if kind in names:
+        return names[kind]
+    origin = typing.get_origin(kind)
+    if origin in (tuple, list):
+        return "list"
+    if origin in (dict, Mapping):
+        return "table"
+    return str(kind)
+
+
+def _accepts(meta: Mapping[str, Any]) -> str:
+    choices = meta.get("choices") or {}
+    if choices:
+        return " | ".join(choices)
+    low, high = meta.get("minimum"), meta.get("maximum")
+    if low is not None and high is not None:
+        return f"{_show(low)} to {_show(high)}"
+    if low is not None:
+        return f"at least {_show(low)}"
+    if high is not None:
+        return f"at most {_show(high)}"
+    return ""
+
+
 def to_plain(config: Any) -> Any:
     """A config as JSON-ready data: exact numbers as fraction strings."""
     if dataclasses.is_dataclass(config):

@@ -23,10 +23,24 @@ from odds.games import game_named, games
 from odds.games.base import Game
 from odds.overrides import Override, merged
 
-#: The repository's paytable folder (next to the package in a source checkout).
-TABLES = Path(__file__).resolve().parent.parent / "tables"
-#: Where generated reports go.
-REPORTS = TABLES.parent / "reports"
+_PACKAGE = Path(__file__).resolve().parent
+#: A source checkout's root (where ``pyproject.toml`` is), or ``None`` for an installed copy.
+CHECKOUT: Path | None = _PACKAGE.parent if (_PACKAGE.parent / "pyproject.toml").is_file() else None
+
+
+def _tables_folder() -> Path:
+    """The paytables: ``odds/tables`` (a link to the checkout's ``tables/``, and real files in
+    an installed wheel); the checkout's folder itself where the link did not survive a clone."""
+    inside = _PACKAGE / "tables"
+    if inside.is_dir() or CHECKOUT is None:
+        return inside
+    return CHECKOUT / "tables"
+
+
+#: The paytable folder the names ``pok-deng``, ``mahjong-28-20`` … refer to.
+TABLES = _tables_folder()
+#: Where generated reports go: only a source checkout has them.
+REPORTS: Path | None = CHECKOUT / "reports" if CHECKOUT is not None else None
 
 _TOP_LEVEL = ("game", "title", "description")
 
@@ -51,6 +65,34 @@ class Paytable:
         result = self.game.analyse(self.config, self.source)
         notes = (self.description,) if self.description else ()
         return dataclasses.replace(result, title=self.title, notes=notes + result.notes)
+
+    def analyse(self) -> Analysis:
+        """The exact analysis (computed once per paytable object)."""
+        cached: Analysis | None = self.__dict__.get("_analysis")
+        if cached is None:
+            cached = self.analysis()
+            object.__setattr__(self, "_analysis", cached)
+        return cached
+
+    def replace(
+        self,
+        *,
+        decks: int | None = None,
+        overrides: Iterable[Override | str] = (),
+        **sections: Mapping[str, Any],
+    ) -> Paytable:
+        """A what-if: this paytable with options changed, validated again.
+
+        >>> from odds.paytable import load
+        >>> load("pok-deng").replace(payouts={"pair": 12}).config.payouts.pair
+        Fraction(12, 1)
+        """
+        from odds.api import overrides_of
+
+        return self.with_overrides(overrides_of(decks, overrides, sections))
+
+    def __repr__(self) -> str:
+        return f"Paytable({self.source!r}, game={self.game.name!r}, title={self.title!r})"
 
     def with_overrides(
         self, overrides: Iterable[Override | str], source: str | None = None
@@ -177,11 +219,14 @@ def table_files() -> list[Path]:
 
 
 def _label(path: Path) -> str:
-    """A paytable's name in messages and reports: repository-relative when it can be.
+    """A paytable's name in messages and reports: ``tables/<name>.toml`` for the built-in ones.
 
-    Reports print it, so it must not depend on the directory the command ran in.
+    Reports print it, so it must not depend on the directory the command ran
+    in, nor on where the package is installed.
     """
-    try:
-        return str(path.resolve().relative_to(TABLES.parent))
-    except ValueError:
-        return str(path)
+    resolved = path.resolve()
+    if resolved.parent == TABLES.resolve():
+        return f"tables/{resolved.name}"
+    if CHECKOUT is not None and resolved.is_relative_to(CHECKOUT):
+        return str(resolved.relative_to(CHECKOUT))
+    return str(path)

@@ -61,6 +61,8 @@ class Kind(StrEnum):
     #: A value that is not exact (a square root, a simulation): a decimal in
     #: Markdown, a float in JSON. Reports say which figures are approximate.
     APPROXIMATE = "approximate"
+    #: A list of words: comma-separated in Markdown and CSV, a list in JSON.
+    LIST = "list"
     #: Structured data for JSON only (lists, mappings of exact values).
     DATA = "data"
 
@@ -153,6 +155,8 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
         return f"{short_number(Fraction(value))}:1"
     if kind is Kind.NET:
         return payout_ratio(value)
+    if kind is Kind.LIST:
+        return ", ".join(str(v) for v in value)
     if kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
         return decimal(_exact(value), column.places if column.places is not None else digits)
     if kind is Kind.DATA:
@@ -172,7 +176,7 @@ def json_cell(value: Any, kind: Kind) -> Any:
         return value
     if kind is Kind.APPROXIMATE:
         return float(value)
-    if kind is Kind.DATA:
+    if kind in (Kind.DATA, Kind.LIST):
         return plain(value)
     if isinstance(value, str):
         return value
@@ -232,6 +236,8 @@ def csv_rows(table: Table) -> list[list[str]]:
         cells = []
         for column in columns:
             value = json_cell(row.get(column.key), column.kind)
+            if isinstance(value, list):
+                value = ", ".join(str(v) for v in value)
             if isinstance(value, bool):
                 value = "yes" if value else "no"
             cells.append("" if value is None else str(value))

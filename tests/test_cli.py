@@ -57,6 +57,7 @@ def test_decks_option_changes_the_shoe(run):
 def test_committed_reports_are_fresh(run):
     code, _, err = run("reports", "--check")
     assert code == 0, err
+    assert REPORTS is not None
     for table in TABLES.glob("*.toml"):
         assert (REPORTS / f"{table.stem}.md").exists()
 

@@ -6,9 +6,10 @@ own module and registers itself on :data:`odds.cli.app.app`:
 * :mod:`odds.cli.analysis` — ``report``, ``settle``, ``strength``, ``crosscheck``
 * :mod:`odds.cli.maintenance` — ``reports``, ``bench``
 * :mod:`odds.cli.auditing` — ``verify``, ``audit``, ``simulate``, ``solve``
+* :mod:`odds.cli.info` — ``games``
 """
 
-from odds.cli import analysis, auditing, maintenance
+from odds.cli import analysis, auditing, info, maintenance
 from odds.cli.app import app, main
 
-__all__ = ["analysis", "app", "auditing", "main", "maintenance"]
+__all__ = ["analysis", "app", "auditing", "info", "main", "maintenance"]

@@ -9,18 +9,64 @@ are shown with the position's command-line flag (``--banker``).
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
 from odds.errors import OddsError, PositionError
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Exact combinatorial odds for Asian live-casino games.",
 )
+
+
+def _plain_usage_names() -> None:
+    """Show required arguments as ``GAME_OR_PAYTABLE`` in usage lines, not ``{GAME_OR_PAYTABLE}``.
+
+    Typer marks required arguments with braces, which reads like a set of
+    choices; the help below the usage line already says what is required.
+    Guarded: a Typer without this hook keeps its own notation.
+    """
+    from typer.core import TyperArgument
+
+    if not hasattr(TyperArgument, "_usage_display_name"):
+        return
+
+    def usage(self: TyperArgument) -> str:
+        name = str(self.display_name_raw)
+        if not self.required:
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+
+
+_plain_usage_names()
+
+
+def _version(value: bool) -> None:
+    if value:
+        from odds.version import __version__
+
+        typer.echo(f"odds {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Exact combinatorial odds for Asian live-casino games."""
 
 
 def error_text(exc: OddsError) -> str:
@@ -54,19 +100,51 @@ def _handled(exc: Exception) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning expected errors into one line and exit 2."""
+    from odds.console import protect_standard_streams
+
+    protect_standard_streams()
     try:
         result = app(args=argv, standalone_mode=False)
+        sys.stdout.flush()
     except OddsError as exc:
         typer.echo(f"error: {error_text(exc)}", err=True)
         return 2
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except KeyboardInterrupt:
+        typer.echo("error: interrupted", err=True)
+        return 130
+    except OSError as exc:
+        if not _is_output_error(exc):
+            raise
+        _silence_stdout()
+        typer.echo(f"error: cannot write the output ({exc.strerror})", err=True)
+        return 2
     except Exception as exc:
         code = _handled(exc)
         if code is None:
             raise
         return code
     return result if isinstance(result, int) else 0
+
+
+def _is_output_error(exc: OSError) -> bool:
+    """Whether writing standard output failed (a full disk, a closed pipe), not an input."""
+    import errno
+
+    return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF) and exc.filename is None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

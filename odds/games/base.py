@@ -62,6 +62,8 @@ class Game(ABC, Generic[ConfigT]):
     title: ClassVar[str]
     config_type: type[ConfigT]
     positions: ClassVar[tuple[str, ...]]
+    #: Every bet the game can offer (a paytable may leave some out), for listings.
+    bet_names: ClassVar[tuple[str, ...]] = ()
     hand_size: ClassVar[int] = 0
     #: Where the paytable keeps the number of decks (``--decks``); ``None``: no decks.
     decks_path: ClassVar[tuple[str, ...] | None] = ("shoe", "decks")

@@ -11,7 +11,7 @@ from odds.errors import PositionError
 from odds.games.baccarat import analysis, bench
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs, check_paytable
-from odds.games.baccarat.options import BaccaratConfig
+from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig
 from odds.games.base import BenchCase, Game
 from odds.games.events import by_key, reason, settled_bet
 from odds.settlement import SettledHand, Settlement
@@ -24,6 +24,7 @@ class Baccarat(Game[BaccaratConfig]):
     title = "Baccarat (punto banco, 8 decks)"
     config_type = BaccaratConfig
     positions = ("player", "banker")
+    bet_names = ("banker", "player", "tie", *SIDE_BETS)
     hand_size = 0  # two or three cards: the tableau draws
     hand_example = "two or three cards, e.g. '9d 7c'"
     log_hand_sizes = (2, 3)

@@ -181,6 +181,7 @@ class Blackjack(Game[BlackjackConfig]):
     title = "Blackjack (8 decks, no hole card)"
     config_type = BlackjackConfig
     positions = ("player", "dealer", "actions")
+    bet_names = ("main",)
     hand_size = 0
     crosscheck = BlackjackCrosscheck()
 

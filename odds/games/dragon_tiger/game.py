@@ -23,6 +23,7 @@ class DragonTiger(Game[DragonTigerConfig]):
     title = "Dragon Tiger (8 decks)"
     config_type = DragonTigerConfig
     positions = ("dragon", "tiger")
+    bet_names = ("dragon", "tiger", "tie", *SIDE_BETS)
     hand_size = 1
     hand_example = "one card, e.g. 'Kh'"
 

@@ -742,6 +742,7 @@ class GoaGae(Game[GoaGaeConfig]):
     title = "Goa Gae (Kao Gae, 9K), three cards"
     config_type = GoaGaeConfig
     positions = ("dealer", "player")
+    bet_names = ("player",)
     hand_size = HAND_SIZE
     strength = GoaGaeStrength()
 

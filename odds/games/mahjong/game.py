@@ -59,6 +59,7 @@ class Mahjong28(Game[MahjongConfig]):
     title = "Mahjong 2-8 tiles"
     config_type = MahjongConfig
     positions = ("banker", "player")
+    bet_names = ("player-wins", "player-loses", "tie", "pair", "banker")
     hand_size = 2
     hand_example = "two tiles, e.g. '4 2' or 'W 9'"
     decks_path = None

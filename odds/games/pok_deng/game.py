@@ -31,6 +31,7 @@ class PokDeng(Game[PokDengConfig]):
     title = "Pok Deng (live dealer, 8 decks)"
     config_type = PokDengConfig
     positions = ("banker", "player")
+    bet_names = ("player", "player-pair")
     hand_size = 2
     hand_example = "two cards, e.g. '9d 7c'"
 
