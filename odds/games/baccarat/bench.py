@@ -14,12 +14,13 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
 from odds.bruteforce import brute_force, brute_force_drawing
-from odds.cards import STANDARD_DECK, Card
+from odds.cards import Card
 from odds.drawing import group_counts
 from odds.games.baccarat import analysis as a
 from odds.games.baccarat import rules as r
@@ -28,8 +29,8 @@ from odds.games.baccarat.options import BaccaratConfig
 from odds.games.base import BenchCase
 from odds.shoe import Shoe
 
-#: Cards seen before the per-state timing: a few coups out of the shoe.
-SEEN = ("Kh", "9d", "4c", "4s", "7h", "Qs", "Ac", "2d", "9h", "8c", "5s", "Jd", "6h", "3c")
+#: Cards seen before the per-state timing (a few coups), from a fixed shuffle of the shoe.
+SEEN = 14
 
 
 def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
@@ -103,17 +104,6 @@ def bench_cases(config: BaccaratConfig) -> list[BenchCase]:
     from odds.games.baccarat.state import state_ev
 
     shoe = config.shoe.build()
-    seen = shoe.without([_card(text) for text in SEEN]) if shoe.size > 40 else shoe
-    seen_config = dataclasses.replace(
-        config, shoe=dataclasses.replace(config.shoe, removed=(*config.shoe.removed, *SEEN))
-    )
-    state_ev(config, seen.counts)  # build the counting table once, as a simulation would
-
-    def analysed() -> dict[str, Fraction]:
-        from odds.games.baccarat.game import Baccarat
-
-        return {b.name: b.stats.ev for b in Baccarat().analyse(seen_config, "bench").bets}
-
     cases = [
         BenchCase(
             f"Baccarat, every bet ({len(bet_specs(config))}), {shoe.description}",
@@ -124,21 +114,31 @@ def bench_cases(config: BaccaratConfig) -> list[BenchCase]:
             "the 52 cards for the perfect pair",
         ),
     ]
-    if shoe.size > 40:
-        cases.append(
-            BenchCase(
-                f"Baccarat per-state EV, every bet, {shoe.size - len(SEEN)} cards left",
-                lambda: state_ev(config, seen.counts),
-                analysed,
-                note="against the full analysis of the same composition (shoe.removed)",
-            )
+    if shoe.size < SEEN + a.COUP_CARDS:
+        return cases
+    # A partly dealt shoe: the first cards of a fixed shuffle have been seen.
+    cards = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    seen = random.Random(13).sample(cards, SEEN)
+    left = shoe.without(seen)
+    seen_config = dataclasses.replace(
+        config,
+        shoe=dataclasses.replace(
+            config.shoe, removed=(*config.shoe.removed, *(card.code for card in seen))
+        ),
+    )
+    state_ev(config, left.counts)  # build the counting table once, as a simulation would
+
+    def analysed() -> dict[str, Fraction]:
+        from odds.games.baccarat.game import Baccarat
+
+        return {b.name: b.stats.ev for b in Baccarat().analyse(seen_config, "bench").bets}
+
+    cases.append(
+        BenchCase(
+            f"Baccarat per-state EV, every bet, {left.size} cards left",
+            lambda: state_ev(config, left.counts),
+            analysed,
+            note="against the full analysis of the same composition (shoe.removed)",
         )
+    )
     return cases
-
-
-def _card(text: str) -> Card:
-    from odds.cards import parse_card
-
-    card = parse_card(text)
-    assert card in STANDARD_DECK
-    return card

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 
-from odds.cards import Card
 from odds.errors import OddsError
 from odds.games.baccarat.analysis import COUP_CARDS, TypeGroups, coup_event_ways
-from odds.games.baccarat.bets import event_nets
+from odds.games.baccarat.bets import event_nets, per_config
 from odds.games.baccarat.options import BaccaratConfig
 from odds.stats import expected_values
 
 
-@lru_cache(maxsize=16)
-def _groups(types: tuple[Card, ...], perfect_reading: str) -> TypeGroups:
-    return TypeGroups.of(types, perfect_reading)
+@per_config
+def _shoe_groups(config: BaccaratConfig) -> tuple[int, TypeGroups]:
+    """The number of card types of the paytable's shoe, and how they group (once per config)."""
+    types = config.shoe.build().types
+    return len(types), TypeGroups.of(types, config.rules.perfect_pair)
 
 
 def state_event_ways(config: BaccaratConfig, counts: Sequence[int]) -> dict[str, dict[str, int]]:
@@ -39,7 +39,7 @@ def state_event_ways(config: BaccaratConfig, counts: Sequence[int]) -> dict[str,
         raise OddsError(
             f"impossible composition: {sum(counts)} cards left, a coup may need {COUP_CARDS}"
         )
-    return coup_event_ways(config, counts, _groups(types, config.rules.perfect_pair))
+    return coup_event_ways(config, counts, groups)
 
 
 def state_ev(config: BaccaratConfig, counts: Sequence[int]) -> dict[str, Fraction]:
