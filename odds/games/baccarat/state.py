@@ -28,11 +28,9 @@ def _shoe_groups(config: BaccaratConfig) -> tuple[int, TypeGroups]:
 
 def state_event_ways(config: BaccaratConfig, counts: Sequence[int]) -> dict[str, dict[str, int]]:
     """Ordered ways (extended to six cards) of every event of every offered bet."""
-    types = config.shoe.build().types
-    if len(counts) != len(types):
-        raise OddsError(
-            f"a composition needs {len(types)} counts (one per card), got {len(counts)}"
-        )
+    types, groups = _shoe_groups(config)
+    if len(counts) != types:
+        raise OddsError(f"a composition needs {types} counts (one per card), got {len(counts)}")
     if any(c < 0 for c in counts):
         raise OddsError("impossible composition: a negative count")
     if sum(counts) < COUP_CARDS:
