@@ -18,7 +18,8 @@ def tableau_table(drawing: DrawingRules) -> Table:
     for total in sorted(drawing.banker_draws):
         row: dict[str, object] = {
             "banker_total": total,
-            "player_stood": "D" if drawing.banker_draws_on(total, None) else "S",
+            "stood_mark": "D" if drawing.banker_draws_on(total, None) else "S",
+            "player_stood": drawing.banker_draws_on(total, None),
             "draws_on": [x for x in range(10) if drawing.banker_draws_on(total, x)],
         }
         for x in range(10):
@@ -34,7 +35,8 @@ def tableau_table(drawing: DrawingRules) -> Table:
         title="Drawing tableau (as the paytable gives it)",
         columns=(
             Column("banker_total", "Banker total", Kind.WAYS),
-            Column("player_stood", "Player stood"),
+            Column("stood_mark", "Player stood", json=False),
+            Column("player_stood", "draws when the Player stood", Kind.FLAG, markdown=False),
             *(Column(f"third_{x}", f"3rd card {x}", json=False) for x in range(10)),
             Column("draws_on", "draws on third cards", Kind.DATA, markdown=False),
         ),
