@@ -14,6 +14,7 @@ from pathlib import Path
 
 from odds.errors import OddsError
 from odds.paytable import REPORTS, load_file, table_files
+from odds.progress import track
 from odds.render import to_markdown
 
 
@@ -49,9 +50,9 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     workers = max(1, min(len(paths), os.cpu_count() or 1))
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            texts = list(pool.map(report_text, paths))
+            texts = list(track(pool.map(report_text, paths), "reports", len(paths)))
     else:
-        texts = [report_text(path) for path in paths]
+        texts = [report_text(path) for path in track(paths, "reports")]
     result = []
     for path, text in zip(paths, texts, strict=True):
         target = folder / f"{path.stem}.md"

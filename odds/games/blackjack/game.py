@@ -45,6 +45,7 @@ from odds.games.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import CrosscheckFeature
 from odds.numbers import fraction_text, percent
+from odds.progress import track
 from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.stats import Bet, Outcome
@@ -359,7 +360,7 @@ class Blackjack(Game[BlackjackConfig]):
         rows.append(
             ("(paytable as it is)", fraction_text(base_edge), percent(base_edge, 4), "", "")
         )
-        for flip in flips(config):
+        for flip in track(flips(config), "blackjack rule options"):
             shoe = dataclasses.replace(config.shoe, **flip.shoe)
             rules = dataclasses.replace(config.house, **flip.rules)
             counts = rank_counts(shoe.build())
