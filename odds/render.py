@@ -29,10 +29,13 @@ from odds.stats import (
     z_value,
 )
 from odds.table import (
+    CELL_LIMIT,
+    LONG_NUMBER_NOTE,
     Column,
     Kind,
     Table,
     csv_rows,
+    has_long_numbers,
     json_value,
     markdown_cells,
     markdown_headers,
@@ -71,8 +74,15 @@ def _looks_numeric(text: str) -> bool:
 
 
 def table_markdown(table: Table, digits: int) -> str:
-    """A :class:`odds.table.Table` as a GitHub-flavoured Markdown table."""
-    return markdown_table(markdown_headers(table), markdown_cells(table, digits), digits)
+    """A :class:`odds.table.Table` as a GitHub-flavoured Markdown table.
+
+    Exact numbers too long for a cell are rounded and marked ``≈``, with a
+    footnote under the table (JSON and CSV keep them exact).
+    """
+    text = markdown_table(markdown_headers(table), markdown_cells(table, digits), digits)
+    if has_long_numbers(table):
+        text += "\n\n" + LONG_NUMBER_NOTE.format(limit=CELL_LIMIT)
+    return text
 
 
 def outcome_table(bet: Bet) -> Table:
@@ -149,7 +159,9 @@ def to_markdown(analysis: Analysis, digits: int = 6) -> str:
     """The full report."""
     out: list[str] = [f"# {analysis.title}", ""]
     out += [HEADER_NOTE.format(version=__version__), ""]
-    out += [f"Paytable: `{analysis.paytable}`  ", f"Shoe: {analysis.shoe}", ""]
+    out += [f"Paytable: `{analysis.paytable}`  "]
+    out += [f"{line}  " for line in _digest_lines(analysis)]
+    out += [f"Shoe: {analysis.shoe}", ""]
     for note in analysis.notes:
         out += [note, ""]
     out += ["## Rules and readings used", ""]
@@ -173,9 +185,52 @@ def to_markdown(analysis: Analysis, digits: int = 6) -> str:
         + VOLATILITY_NOTE,
         "",
     ]
+    out += _table_section(top_award_table(analysis), digits)
     for bet in analysis.bets:
         out += _bet_section(bet, digits)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _digest_lines(analysis: Analysis) -> list[str]:
+    """Identifiers of exactly what was analysed (a PAR sheet names its paytable)."""
+    lines = []
+    if analysis.file_sha256:
+        lines.append(f"Paytable file SHA-256: `{analysis.file_sha256}`")
+    if analysis.options_sha256:
+        lines.append(f"Options SHA-256: `{analysis.options_sha256}` (every option's value)")
+    return lines
+
+
+def top_award_table(analysis: Analysis) -> Table:
+    """Per bet: the largest win per unit staked, its ways and how rare it is ("1 in N")."""
+    rows = []
+    for bet in analysis.bets:
+        top = max(o.net for o in bet.outcomes if o.ways)
+        ways = sum(o.ways for o in bet.outcomes if o.net == top)
+        p = Fraction(ways, bet.stats.total)
+        rows.append(
+            {
+                "bet": bet.title,
+                "top_award": top,
+                "ways": ways,
+                "probability": p,
+                "one_in": 1 / p if top > 0 else None,
+            }
+        )
+    return Table(
+        key="top_awards",
+        title="Top award",
+        columns=(
+            Column("bet", "bet"),
+            Column("top_award", "maximum win per unit staked", Kind.NET),
+            Column("ways", "ways", Kind.WAYS),
+            Column("probability", "probability", Kind.PROBABILITY),
+            Column("one_in", "1 in", Kind.PROBABILITY, places=2),
+        ),
+        rows=tuple(rows),
+        note="The largest net win one unit staked can bring in one round, and how often it "
+        "comes: once in N rounds on average (N = 1 / probability, exact in JSON).",
+    )
 
 
 def _sd(bet: Bet) -> Fraction:
@@ -203,7 +258,7 @@ def _bet_section(bet: Bet, digits: int) -> list[str]:
         "",
     ]
     facts = [
-        f"EV = {fraction_text(s.ev)} = {decimal(s.ev, digits)} per unit staked",
+        _ev_fact(s.ev, digits),
         f"house edge {percent(s.house_edge, digits - 2)}",
         f"RTP {percent(s.rtp, digits - 2)} per unit staked",
     ]
@@ -222,6 +277,15 @@ def _bet_section(bet: Bet, digits: int) -> list[str]:
     lines += ["; ".join(facts) + ".", ""]
     lines += confidence_section(bet, digits)
     return lines
+
+
+def _ev_fact(ev: Fraction, digits: int) -> str:
+    """``EV = -43/415 = -0.103614 per unit staked``; a huge fraction is left to the JSON."""
+    exact = fraction_text(ev)
+    if len(exact) > CELL_LIMIT:
+        size = f"{len(str(ev.numerator))}/{len(str(ev.denominator))} digits"
+        return f"EV = {decimal(ev, digits)} per unit staked (exactly a fraction of {size}: JSON)"
+    return f"EV = {exact} = {decimal(ev, digits)} per unit staked"
 
 
 _Z90 = decimal(Fraction(z_value(VOLATILITY_LEVEL)), 6)
@@ -314,11 +378,15 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
         "game": analysis.game,
         "title": analysis.title,
         "paytable": analysis.paytable,
+        "paytable_sha256": analysis.file_sha256,
+        "options_sha256": analysis.options_sha256,
+        "version": __version__,
         "rules": analysis.rules_plain,
         "shoe": analysis.shoe,
         "deals": analysis.deals,
         "bets": [bet_json(b) for b in analysis.bets],
     }
+    data["top_awards"] = json_value(top_award_table(analysis))
     for table in analysis.tables:
         data[table.key] = json_value(table)
     return data
@@ -326,7 +394,8 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
 
 def to_csv(analysis: Analysis) -> str:
     """Every table of the analysis as CSV blocks (summary, outcome tables, game tables)."""
-    tables = [summary_table(analysis), *(outcome_table(b) for b in analysis.bets)]
+    tables = [summary_table(analysis), top_award_table(analysis)]
+    tables += [outcome_table(b) for b in analysis.bets]
     return tables_csv([*tables, *analysis.tables])
 
 

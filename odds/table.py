@@ -34,6 +34,15 @@ from odds.numbers import decimal, fraction_text, payout_ratio, percent, short_nu
 
 Row = Mapping[str, Any]
 
+#: Longest exact number (in characters) a Markdown cell shows; longer ones are
+#: rounded there, marked ``≈``, and left exact in JSON and CSV.
+CELL_LIMIT = 24
+#: The footnote a Markdown table carries when it rounded a long number.
+LONG_NUMBER_NOTE = (
+    "≈ marks an exact number too long for a table (over {limit} characters), rounded "
+    "here; JSON (`--format json`) and CSV give it exactly."
+)
+
 
 class Kind(StrEnum):
     """How a column's exact values are shown.
@@ -145,9 +154,11 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.FLAG:
         return "yes" if value else "no"
     if kind is Kind.WAYS:
-        return f"{value:,}"
+        text = f"{value:,}"
+        return text if len(text) <= CELL_LIMIT else f"≈ {_scientific(value)}"
     if kind is Kind.EXACT:
-        return fraction_text(value)
+        text = fraction_text(value)
+        return text if len(text) <= CELL_LIMIT else f"≈ {decimal(Fraction(value), digits)}"
     if kind is Kind.PERCENT:
         text = percent(value, column.places if column.places is not None else digits - 2)
         return ("+" + text) if column.signed and value > 0 else text
@@ -162,6 +173,30 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.DATA:
         raise ValueError(f"column {column.key!r}: data columns are for JSON only")
     return str(value)
+
+
+def _scientific(value: int) -> str:
+    """``4.7471×10^47``: five significant digits of a huge count."""
+    text = f"{value:.4e}"
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}×10^{int(exponent)}"
+
+
+def is_long(value: Any, kind: Kind) -> bool:
+    """Whether Markdown shows ``value`` rounded (see :data:`CELL_LIMIT`)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return False
+    if kind is Kind.WAYS:
+        return len(f"{value:,}") > CELL_LIMIT
+    if kind is Kind.EXACT:
+        return len(fraction_text(value)) > CELL_LIMIT
+    return False
+
+
+def has_long_numbers(table: Table) -> bool:
+    """Whether any Markdown cell of the table is a rounded long number."""
+    rows = list(table.rows) + ([table.total] if table.total is not None else [])
+    return any(is_long(row.get(c.key), c.kind) for row in rows for c in table.columns if c.markdown)
 
 
 def _exact(value: Any) -> Fraction:
