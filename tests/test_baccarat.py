@@ -338,3 +338,50 @@ def test_simulated_log_audits_clean(run, tmp_path):
     assert run("simulate", "baccarat", "--rounds", "400", "--seed", "3", "--out", str(log))[0] == 0
     code, out, _ = run("audit", "baccarat", "--log", str(log))
     assert code == 0 and "Overall verdict: PASS" in out
+
+
+# ---------------------------------------------------------------------------
+# Dealing a shoe (the [dealing] section)
+
+
+def _shoe_run(changes, seed=7):
+    from odds.games.baccarat.dealing import deal_shoe
+
+    config = load("baccarat", changes).config
+    return config, list(deal_shoe(config, random.Random(seed)))
+
+
+@pytest.mark.parametrize("last_round", ["one-more", "finish"])
+def test_deal_shoe_follows_the_cut_card(last_round):
+    """Burn by the turned card's value, then coups until the cut card comes out (+1 or not)."""
+    config, rounds = _shoe_run([f"dealing.last_round={last_round}"])
+    full = config.shoe.build()
+    turned = next(
+        card for card, a, b in zip(full.types, full.counts, rounds[0].unseen, strict=True) if a != b
+    )
+    burned = (0 if turned.rank >= Rank.TEN else int(turned.rank)) or 10
+    in_shoe = full.size - 1 - burned  # cards left to deal after the burn
+    cut = config.dealing.cut_card
+    seen = 1
+    first_past_cut = None
+    for i, dealt in enumerate(rounds):
+        assert sum(dealt.unseen) == full.size - seen  # the watcher's unseen cards
+        cards = len(dealt.player) + len(dealt.banker)
+        if first_past_cut is None and in_shoe - cards + 1 <= cut:
+            first_past_cut = i  # a card behind the cut card was dealt in this coup
+        in_shoe -= cards
+        seen += cards
+    assert first_past_cut is not None
+    assert len(rounds) == first_past_cut + (2 if last_round == "one-more" else 1)
+
+
+def test_deal_shoe_one_more_deals_one_more_coup_than_finish():
+    _, one_more = _shoe_run(["dealing.last_round=one-more"])
+    _, finish = _shoe_run(["dealing.last_round=finish"])
+    assert len(one_more) == len(finish) + 1
+    assert one_more[: len(finish)] == finish
+
+
+def test_deal_shoe_without_burn_starts_from_the_full_shoe():
+    config, rounds = _shoe_run(["dealing.burn=none"])
+    assert rounds[0].unseen == config.shoe.build().counts
