@@ -59,6 +59,8 @@ class Kind(StrEnum):
     PROBABILITY = "probability"
     #: An exact number shown as a fraction everywhere: ``-43/415``.
     EXACT = "exact"
+    #: An exact number as people write it (``9.5``, ``7``, ``1/3``); a fraction in JSON.
+    NUMBER = "number"
     #: An exact share shown as a percentage (``2.5002%``); a fraction in JSON.
     PERCENT = "percent"
     #: A payout to 1 (``60:1``); the exact multiple in JSON.
@@ -145,6 +147,9 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     """One value as Markdown shows it in ``column``; ``None`` is an empty cell.
 
     A ``str`` in a numeric column is shown as it is (a mark such as ``≈``).
+
+    >>> cell_text(Fraction(19, 2), Column("points", "points", Kind.NUMBER), 6)
+    '9.5'
     """
     if value is None:
         return ""
@@ -159,6 +164,8 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.EXACT:
         text = fraction_text(value)
         return text if len(text) <= CELL_LIMIT else f"≈ {decimal(Fraction(value), digits)}"
+    if kind is Kind.NUMBER:
+        return short_number(Fraction(value))
     if kind is Kind.PERCENT:
         text = percent(value, column.places if column.places is not None else digits - 2)
         return ("+" + text) if column.signed and value > 0 else text
@@ -215,7 +222,7 @@ def json_cell(value: Any, kind: Kind) -> Any:
         return plain(value)
     if isinstance(value, str):
         return value
-    if kind in (Kind.PROBABILITY, Kind.EXACT, Kind.PERCENT, Kind.PAYOUT, Kind.NET):
+    if kind in (Kind.PROBABILITY, Kind.EXACT, Kind.NUMBER, Kind.PERCENT, Kind.PAYOUT, Kind.NET):
         return fraction_text(value)
     return plain(value)
 
