@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -88,7 +88,7 @@ def track(items: Iterable[T], description: str, total: int | None = None) -> Ite
     if reporter is None:
         yield from items
         return
-    if total is None and hasattr(items, "__len__"):
+    if total is None and isinstance(items, Sized):
         total = len(items)
     yield from reporter.track(items, description, total)
 

@@ -155,13 +155,24 @@ def summary_table(analysis: Analysis) -> Table:
     )
 
 
+def rules_doc(game: str) -> str:
+    """The page stating a game's rules, every reading and option (``docs/rules/<game>.md``)."""
+    return f"docs/rules/{game}.md"
+
+
+def rules_link(analysis: Analysis) -> str:
+    """The report's link to its game's rules; reports live in ``reports/``, one level down."""
+    page = rules_doc(analysis.game)
+    return f"Rules: [`{page}`](../{page}) (every reading and option)"
+
+
 def to_markdown(analysis: Analysis, digits: int = 6) -> str:
     """The full report."""
     out: list[str] = [f"# {analysis.title}", ""]
     out += [HEADER_NOTE.format(version=__version__), ""]
     out += [f"Paytable: `{analysis.paytable}`  "]
     out += [f"{line}  " for line in _digest_lines(analysis)]
-    out += [f"Shoe: {analysis.shoe}", ""]
+    out += [f"Shoe: {analysis.shoe}  ", rules_link(analysis), ""]
     for note in analysis.notes:
         out += [note, ""]
     out += ["## Rules and readings used", ""]

@@ -1,6 +1,6 @@
 """Goa Gae: every ranking rule and reading, category counts, bets, CLI errors.
 
-The rules read here are docs/rules/goa-gae.md.
+The rules are docs/rules/goa-gae.md.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def test_unknown_reading_is_one_line_error(capsys: pytest.CaptureFixture[str]) -
 
 
 def plain_category(cards) -> str:
-    """A second reading of the categories, from docs/rules/goa-gae.md directly."""
+    """A second reading of the categories, from docs/rules/goa-gae.md §Hand categories."""
     ranks = sorted(c.rank.value for c in cards)
     suits = {c.suit for c in cards}
     run = ranks == [1, 12, 13] or (ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1)

@@ -17,12 +17,14 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
 from odds.analysis import Analysis
 from odds.audit.variants import check_entry, numeric_entries, variant
 from odds.errors import OddsError
+from odds.numbers import fraction_text
 from odds.paytable import Paytable
 from odds.table import Column, Table
 
@@ -388,3 +390,26 @@ def symbolic_table(paytable: Paytable) -> Table:
 def with_symbolic(analysis: Analysis, table: Table) -> Analysis:
     """The analysis with the formula table added to its tables."""
     return dataclasses.replace(analysis, tables=(*analysis.tables, table))
+
+
+def solution_json(solution: Solution) -> dict[str, Any]:
+    """``odds solve --format json``: formulas as text, exact values as fraction strings."""
+    return {
+        "bet": solution.bet,
+        "vary": solution.key,
+        "basis": solution.basis,
+        "current": fraction_text(solution.current),
+        "target_rtp": fraction_text(solution.target),
+        "ev": formula_text(solution.ev),
+        "rtp": formula_text(solution.rtp),
+        "solutions": [sympy.sstr(root) for root in solution.solutions],
+        "break_even": [sympy.sstr(root) for root in solution.fair],
+        "practical": [
+            {
+                "value": fraction_text(value),
+                "rtp": fraction_text(rtp),
+                "meets_target": rtp >= solution.target,
+            }
+            for value, rtp in solution.practical
+        ],
+    }

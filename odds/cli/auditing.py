@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable
+from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
 from odds.errors import OddsError
 from odds.numbers import parse_rational
 
@@ -33,12 +33,15 @@ def verify(
     ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
+    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
+        TextFormat.text
+    ),
 ) -> None:
     """Check a published RTP or house edge against the exact value (every basis and reading).
 
     Exit 0 when some basis and reading reproduce the stated figure, 1 when none does.
     """
-    from odds.audit.verify import parse_claim, verify, verify_text
+    from odds.audit.verify import parse_claim, verify, verify_json, verify_text
 
     if (rtp is None) == (house_edge is None):
         raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
@@ -48,7 +51,10 @@ def verify(
         claim = parse_claim(house_edge, "house-edge")
     paytable = load_paytable(game, decks, settings)
     checks, notes = verify(paytable, claim, bet)
-    sys.stdout.write(verify_text(paytable, claim, checks, notes))
+    if format is TextFormat.json:
+        write_json(verify_json(paytable, claim, checks, notes))
+    else:
+        sys.stdout.write(verify_text(paytable, claim, checks, notes))
     if not any(c.match for c in checks):
         raise typer.Exit(1)
 
@@ -142,12 +148,19 @@ def solve(
     ] = Basis.stake,
     decks: DecksOpt = None,
     settings: SetOpt = None,
+    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
+        TextFormat.text
+    ),
 ) -> None:
     """Solve a paytable entry for a target RTP, exactly (sympy)."""
-    from odds.audit.solve import solution_text
+    from odds.audit.solve import solution_json, solution_text
     from odds.audit.solve import solve as run_solve
     from odds.audit.verify import parse_percentage
 
     target = parse_percentage(target_rtp, "--target-rtp")
     paytable = load_paytable(game, decks, settings)
-    sys.stdout.write(solution_text(run_solve(paytable, bet, vary, target, basis.value)))
+    solution = run_solve(paytable, bet, vary, target, basis.value)
+    if format is TextFormat.json:
+        write_json(solution_json(solution))
+    else:
+        sys.stdout.write(solution_text(solution))

@@ -1,4 +1,4 @@
-"""Blackjack (RULES.md §4): the game module — options, report tables, settle, bench.
+"""Blackjack (docs/rules/blackjack.md): the game module — options, report tables, settle, bench.
 
 The counting lives in :mod:`odds.blackjack`; this module states the rules,
 turns the exact values into the report (dealer table, chart, house edges,
@@ -54,7 +54,7 @@ from odds.table import legacy_table as Table
 
 @dataclass(frozen=True)
 class BlackjackShoe(CardShoeOptions):
-    """Eight decks by default (the live-casino default of RULES.md §4)."""
+    """Eight decks by default (the live-casino default, docs/rules/blackjack.md §Readings)."""
 
     decks: int = decks_option(8)
 

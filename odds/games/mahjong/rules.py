@@ -217,7 +217,10 @@ def _order(
 
 
 def showdown(player: HandInfo, banker: HandInfo, rules: MahjongRules) -> str:
-    """``win``, ``lose`` (for the position), ``tie`` or ``tie-banker`` (equal, banker takes it)."""
+    """``win``, ``lose`` (for the position), ``tie`` or ``tie-banker`` (equal, banker takes it).
+
+    Equal hands and who takes them: docs/rules/mahjong-28.md §Ties.
+    """
     if player.strength > banker.strength:
         return "win"
     if player.strength < banker.strength:
