@@ -385,3 +385,47 @@ def test_deal_shoe_one_more_deals_one_more_coup_than_finish():
 def test_deal_shoe_without_burn_starts_from_the_full_shoe():
     config, rounds = _shoe_run(["dealing.burn=none"])
     assert rounds[0].unseen == config.shoe.build().counts
+
+
+# ---------------------------------------------------------------------------
+# Audits group logged hands by their keys
+
+
+def test_a_coup_settles_by_its_hand_keys():
+    """Coups whose hands have equal keys settle identically (the audit's promise), sampled."""
+    from odds.settlement import Settlement
+
+    def signature(settled: Settlement) -> tuple:
+        return tuple((b.bet, b.event, b.net) for b in settled.bets) + tuple(
+            (h.position, h.hand_class) for h in settled.hands
+        )
+
+    rng = random.Random(5)
+    deck = [Card(r, s) for r in Rank for s in Suit] * 8
+    keyer = GAME.hand_keys(CONFIG)
+    by_keys: dict = {}
+    for _ in range(3000):
+        hands = GAME.deal_round(CONFIG, iter(rng.sample(deck, 6)).__next__)
+        keys = (keyer(hands["player"]).key, keyer(hands["banker"]).key)
+        by_keys.setdefault(keys, []).append(hands)
+    checked = 0
+    for coups in by_keys.values():
+        settled = {
+            signature(
+                GAME.settle(CONFIG, {p: GAME.hand_text(h) for p, h in coup.items()}, Fraction(1))
+            )
+            for coup in coups[:5]
+        }
+        assert len(settled) == 1
+        checked += len(coups) > 1
+    assert checked > 100
+
+
+def test_a_log_with_a_coup_the_tableau_forbids_is_flagged(run, tmp_path):
+    log = tmp_path / "coups.csv"
+    assert run("simulate", "baccarat", "--rounds", "40", "--seed", "2", "--out", str(log))[0] == 0
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write("41,4h 2c 6d,3s 2d 9c\n")
+    code, out, _ = run("audit", "baccarat", "--log", str(log))
+    assert code == 1
+    assert "rejected line 42: player cannot have a third card (6♦): Player stands on 6" in out

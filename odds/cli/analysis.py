@@ -78,7 +78,7 @@ def settle(
     from odds.render import settlement_json, settlement_text
 
     paytable = load_paytable(game, decks, settings)
-    amount = parse_rational(stake, "--stake")
+    amount = parse_rational(stake, "--stake", percent=False)
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
     given = zip(HAND_OPTIONS, (banker, player, dealer, dragon, tiger, actions), strict=True)

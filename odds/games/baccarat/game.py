@@ -12,7 +12,7 @@ from odds.games.baccarat import analysis, bench
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs, check_paytable
 from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig
-from odds.games.base import BenchCase, Game
+from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
 from odds.settlement import SettledHand, Settlement
 
@@ -69,6 +69,26 @@ class Baccarat(Game[BaccaratConfig]):
                 f"{{position}} must be two or three cards, got {len(cards)}: {hands[position]!r}",
             )
         return cards
+
+    def hand_keys(self, config: BaccaratConfig) -> Callable[[tuple[Card, ...]], HandKey]:
+        """A hand as a coup's settlement sees it (``odds audit`` groups logged hands by it).
+
+        The two-card total, the third card's value (or none), and what kind of
+        pair the first two cards are (none, a pair, a same-colour pair, two
+        identical cards): the tableau, every bet and the hand's class depend on
+        nothing else. Order matters: the third card is the last one written.
+        """
+
+        def key(cards: tuple[Card, ...]) -> HandKey:
+            total = r.hand_total([r.card_value(c.rank) for c in cards[:2]])
+            third = r.card_value(cards[2].rank) if len(cards) > 2 else None
+            a, b = cards[0], cards[1]
+            pair = 0
+            if a.rank == b.rank:
+                pair = 3 if a.suit == b.suit else (2 if r.colour(a.suit) == r.colour(b.suit) else 1)
+            return HandKey((total, third, pair))
+
+        return key
 
     def deal_round(
         self, config: BaccaratConfig, draw: Callable[[], Card]
