@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import random
 import sys
 from collections.abc import Iterator
@@ -58,6 +59,7 @@ class LogFormat(StrEnum):
     """How a log is stored."""
 
     csv = "csv"
+    json = "json"
     parquet = "parquet"
 
 
@@ -65,8 +67,11 @@ def log_format(path: Path | None, given: str | None = None) -> LogFormat:
     """The format of a log: as given, else from the name (``.parquet``; else CSV)."""
     if given is not None:
         return LogFormat(given)
-    if path is not None and path.name.lower().endswith(".parquet"):
+    name = path.name.lower() if path is not None else ""
+    if name.endswith(".parquet"):
         return LogFormat.parquet
+    if name.endswith((".json", ".json.gz")):
+        return LogFormat.json
     return LogFormat.csv
 
 
@@ -174,15 +179,17 @@ def write_log(
     if path is None:
         if form is LogFormat.parquet:
             raise OddsError("Parquet is binary: give --out FILE.parquet")
-        return _write_csv(sys.stdout, fields, rows, total)
+        writer = _write_json if form is LogFormat.json else _write_csv
+        return writer(sys.stdout, fields, rows, total)
     check_output_path(path)
     with atomic_path(path) as temporary:
-        if form is LogFormat.csv:
+        if form is LogFormat.parquet:
+            count = _write_parquet(temporary, fields, rows, total)
+        else:
+            writer = _write_json if form is LogFormat.json else _write_csv
             opener = gzip.open if path.name.lower().endswith(".gz") else open
             with opener(temporary, "wt", newline="", encoding="utf-8") as handle:
-                count = _write_csv(handle, fields, rows, total)
-        else:
-            count = _write_parquet(temporary, fields, rows, total)
+                count = writer(handle, fields, rows, total)
     return count
 
 
@@ -195,6 +202,20 @@ def _write_csv(
     for row in track(rows, "dealing rounds", total):
         writer.writerow(row)
         count += 1
+    return count
+
+
+def _write_json(
+    handle: IO[str], fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    """A JSON array, one round object per line (streamed: no round is held back)."""
+    count = 0
+    handle.write("[")
+    for row in track(rows, "dealing rounds", total):
+        record = {f: int(row[f]) if f == "round" else row[f] for f in fields}
+        handle.write(("\n" if not count else ",\n") + json.dumps(record, ensure_ascii=False))
+        count += 1
+    handle.write("\n]\n")
     return count
 
 

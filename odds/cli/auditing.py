@@ -103,6 +103,7 @@ def audit(
 
 class LogFormat(StrEnum):
     csv = "csv"
+    json = "json"
     parquet = "parquet"
 
 
@@ -120,7 +121,7 @@ def simulate(
     ] = None,
     log_format: Annotated[
         LogFormat | None,
-        typer.Option("--format", help="csv or parquet (default: from the --out name)."),
+        typer.Option("--format", help="csv, json or parquet (default: from the --out name)."),
     ] = None,
     penetration: Annotated[
         str | None,
