@@ -16,7 +16,7 @@ import gzip
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
@@ -147,19 +147,24 @@ def _deal_drawn(
     stack: list[int] = []
     limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
     for number in range(1, rounds + 1):
+        draw: Callable[[], int]
         if penetration is None:
-            order = iter([kinds[j] for j in rng.sample(range(len(kinds)), per_round)])
-            draw = order.__next__
+            draw = iter([kinds[j] for j in rng.sample(range(len(kinds)), per_round)]).__next__
         else:
             if len(stack) < per_round or len(kinds) - len(stack) >= limit:
                 stack = kinds[:]
                 rng.shuffle(stack)
             draw = stack.pop
-        hands = game.deal_round(config, lambda draw=draw: shoe.types[draw()])
+        hands = game.deal_round(config, _as_types(shoe, draw))
         row = {"round": str(number)}
         for position in game.positions:
             row[position] = game.hand_text(hands[position])
         yield row
+
+
+def _as_types(shoe: Any, draw: Callable[[], int]) -> Callable[[], Any]:
+    """A card source giving shoe types from one giving type indices."""
+    return lambda: shoe.types[draw()]
 
 
 def write_log(
