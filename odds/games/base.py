@@ -18,7 +18,12 @@ from odds.analysis import Analysis
 from odds.cards import parse_cards
 from odds.config import describe, to_plain
 from odds.errors import PositionError
-from odds.games.features import CrosscheckFeature, StrengthFeature
+from odds.games.features import (
+    ChartsFeature,
+    CrosscheckFeature,
+    StakesFeature,
+    StrengthFeature,
+)
 from odds.settlement import Settlement
 from odds.shoe import Shoe
 
@@ -102,6 +107,10 @@ class Game(ABC, Generic[ConfigT]):
     strength: StrengthFeature[ConfigT] | None = None
     #: ``odds crosscheck``: a seeded simulation against the exact EV.
     crosscheck: CrosscheckFeature[ConfigT] | None = None
+    #: Report charts of the game's own tables (beside every bet's distribution and funnel).
+    charts: ChartsFeature | None = None
+    #: ``odds report --stakes``: bets played together at the user's stakes.
+    stakes: StakesFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from odds.analysis import Analysis
+    from odds.charts.model import ReportChart
 
 ConfigT = TypeVar("ConfigT")
 
@@ -58,3 +62,31 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def simulate(self, config: ConfigT, rounds: int, seed: int) -> SimulationResult:
         """Play ``rounds`` seeded rounds of the analysed strategy."""
+
+
+class ChartsFeature(ABC):
+    """Report charts of a game's own tables (every bet's charts come without asking).
+
+    Reads the finished :class:`odds.analysis.Analysis` only (its tables, by
+    key), so a game can change how it computes a table without touching its
+    charts, as long as the table keeps its key and its JSON.
+    """
+
+    @abstractmethod
+    def charts(self, analysis: Analysis) -> list[ReportChart]:
+        """The game's charts, each anchored after the table it draws (``table:<key>``)."""
+
+
+class StakesFeature(ABC, Generic[ConfigT]):
+    """``odds report --stakes``: several bets played together, at the stakes the user gives."""
+
+    #: The bet names ``--stakes`` accepts (``player=1,player-pair=0.2``).
+    bets: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """The stakes ``text`` names, validated: one-line :class:`odds.errors.OddsError` if not."""
+
+    @abstractmethod
+    def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:
+        """The analysis with its combined-bet tables at ``stakes`` as well as the paytable's."""
