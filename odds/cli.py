@@ -17,6 +17,7 @@ import typer
 
 from odds.errors import OddsError
 from odds.numbers import parse_rational
+from odds.shoe_state.commands import register as register_shoe_state
 
 app = typer.Typer(
     add_completion=False,
@@ -428,6 +429,9 @@ def solve(
     target = parse_percentage(target_rtp, "--target-rtp")
     paytable = load_paytable(game, decks, settings)
     sys.stdout.write(solution_text(run_solve(paytable, bet, vary, target, basis.value)))
+
+
+register_shoe_state(app)
 
 
 def _handled(exc: Exception) -> int | None:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from odds.analysis import Analysis
 from odds.cards import parse_cards
 from odds.config import describe, to_plain
-from odds.games.features import CrosscheckFeature, StrengthFeature
+from odds.games.features import CrosscheckFeature, ShoeStateFeature, StrengthFeature
 from odds.shoe import Shoe
 
 ConfigT = TypeVar("ConfigT")
@@ -104,6 +104,8 @@ class Game(ABC, Generic[ConfigT]):
     strength: StrengthFeature[ConfigT] | None = None
     #: ``odds crosscheck``: a seeded simulation against the exact EV.
     crosscheck: CrosscheckFeature[ConfigT] | None = None
+    #: ``odds shoe`` / ``eor`` / ``exposure``: exact per-state EVs and the dealing procedure.
+    shoe_state: ShoeStateFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""

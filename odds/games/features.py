@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from odds.shoe_state.dealing import Procedure
+    from odds.shoe_state.model import StateEvaluator
 
 ConfigT = TypeVar("ConfigT")
 
@@ -58,3 +62,27 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def simulate(self, config: ConfigT, rounds: int, seed: int) -> SimulationResult:
         """Play ``rounds`` seeded rounds of the analysed strategy."""
+
+
+class ShoeStateFeature(ABC, Generic[ConfigT]):
+    """``odds shoe`` / ``eor`` / ``exposure``: what each bet is worth as the shoe is dealt.
+
+    A game implements two hooks; everything else (effects of removal, counts,
+    exact and simulated exposures, report sections) is shared
+    (:mod:`odds.shoe_state`):
+
+    * :meth:`evaluator` — built once per paytable, it gives the exact EV of
+      every bet for any composition of unseen cards or tiles. Two-hand games
+      build an :class:`odds.removal.RemovalPolynomial` and wrap it in a
+      :class:`odds.shoe_state.model.PolynomialEvaluator`.
+    * :meth:`procedure` — how one shuffled shoe is dealt (the paytable's
+      ``[dealing]`` section as a :class:`odds.shoe_state.dealing.Procedure`).
+    """
+
+    @abstractmethod
+    def evaluator(self, config: ConfigT) -> StateEvaluator:
+        """Exact per-state EVs of every bet (expensive once, cheap per state)."""
+
+    @abstractmethod
+    def procedure(self, config: ConfigT) -> Procedure:
+        """How a shoe is dealt: burns, cards shown per round, when it is reshuffled."""

@@ -44,6 +44,7 @@ from odds.games.mahjong.rules import (
     result,
     showdown,
 )
+from odds.games.mahjong.shoe_state import MahjongShoeState
 from odds.numbers import fraction_text, payout_ratio, percent
 from odds.shoe import Shoe
 from odds.stats import Bet, BetStats, Outcome, sqrt_decimal
@@ -58,6 +59,7 @@ class Mahjong28(Game[MahjongConfig]):
     config_type = MahjongConfig
     positions = ("banker", "player")
     hand_size = 2
+    shoe_state = MahjongShoeState()
 
     def validate(self, config: MahjongConfig) -> None:
         check_config(config)

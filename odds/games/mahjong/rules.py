@@ -20,6 +20,7 @@ from fractions import Fraction
 from odds.config import option, section
 from odds.errors import OddsError
 from odds.shoe import Shoe
+from odds.shoe_state.dealing import SetDealing
 from odds.tiles import STANDARD_POINTS, Tile, normalise_code, tile_shoe
 
 DOTS = tuple(str(n) for n in range(9, 0, -1))  # 9 … 1
@@ -142,6 +143,7 @@ class MahjongConfig:
     tiles: MahjongTiles = section(MahjongTiles, "The tile set.")
     rules: MahjongRules = section(MahjongRules, "Rule readings and house variants.")
     payouts: MahjongPayouts = section(MahjongPayouts, "Payouts and commission.")
+    dealing: SetDealing = section(SetDealing, "How a set is dealt (shoe states only).")
 
 
 # ---------------------------------------------------------------------------

@@ -28,7 +28,9 @@ from odds.engine import (
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.games.pok_deng.shoe_state import PokDengShoeState
 from odds.shoe import Shoe
+from odds.shoe_state.dealing import CutCardDealing
 from odds.stats import Bet, Outcome
 
 # ---------------------------------------------------------------------------
@@ -95,6 +97,7 @@ class PokDengConfig:
     shoe: PokDengShoe = section(PokDengShoe, "The shoe.")
     rules: PokDengRules = section(PokDengRules, "Rule readings.")
     payouts: PokDengPayouts = section(PokDengPayouts, "Payouts.")
+    dealing: CutCardDealing = section(CutCardDealing, "How the shoe is dealt (shoe states only).")
 
 
 # ---------------------------------------------------------------------------
@@ -291,6 +294,7 @@ class PokDeng(Game[PokDengConfig]):
     config_type = PokDengConfig
     positions = ("banker", "player")
     hand_size = 2
+    shoe_state = PokDengShoeState()
 
     def validate(self, config: PokDengConfig) -> None:
         p = config.payouts

@@ -1,0 +1,199 @@
+"""``odds shoe``, ``odds eor``, ``odds exposure``: parse, call :mod:`odds.shoe_state.api`, print."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from odds.analysis import Table
+from odds.errors import OddsError
+
+
+class Format(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+GameArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME_OR_PAYTABLE",
+        help="A game name (pok-deng …) or the path of a paytable .toml file.",
+    ),
+]
+DecksOpt = Annotated[
+    int | None, typer.Option("--decks", help="Override the number of decks in the shoe.")
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override any paytable option, e.g. --set dealing.cut_card=60."),
+]
+FormatOpt = Annotated[Format, typer.Option("--format", help="markdown or json.")]
+
+
+def _load(game: str, decks: int | None, settings: list[str] | None) -> Any:
+    from odds.cli import load_paytable
+
+    return load_paytable(game, decks, settings)
+
+
+def _markdown(table: Table) -> str:
+    from odds.render import markdown_table
+
+    text = f"## {table.title}\n\n{markdown_table(table.headers, table.rows, 6)}\n"
+    return text + (f"\n{table.note}\n" if table.note else "")
+
+
+def _write_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def shoe(
+    game: GameArg,
+    seen: Annotated[
+        str | None, typer.Option("--seen", help="Cards or tiles seen so far, e.g. 'Kh 9h 5c'.")
+    ] = None,
+    seen_file: Annotated[
+        Path | None,
+        typer.Option("--seen-file", help="A round log (odds simulate format): every card seen."),
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+) -> None:
+    """Exact EV of every bet for what is left in the shoe, beside the off-the-top value."""
+    from odds.shoe_state import api
+    from odds.shoe_state.seen import parse_seen_text, read_seen_file
+
+    paytable = _load(game, decks, settings)
+    api.feature_of(paytable)
+    items: list[Any] = []
+    if seen_file is not None:
+        items += read_seen_file(paytable.game, paytable.config, seen_file)
+    if seen is not None:
+        items += parse_seen_text(paytable.game, paytable.config, seen)
+    result = api.state(paytable, items)
+    table = result.table()
+    shoe_ = result.evaluator.shoe
+    unseen = sum(result.counts)
+    if format is Format.json:
+        _write_json(
+            {
+                "game": paytable.game.name,
+                "paytable": paytable.source,
+                "shoe": shoe_.description,
+                "seen": result.seen,
+                "unseen": unseen,
+                "unseen_counts": {
+                    str(t): n for t, n in zip(shoe_.types, result.counts, strict=True)
+                },
+                "bets": table.json,
+            }
+        )
+        return
+    positive = [b.title for b in result.evaluator.bets if result.now[b.name] > 0]
+    verdict = (
+        f"Positive now: {', '.join(positive)}."
+        if positive
+        else "No bet is positive for this state."
+    )
+    sys.stdout.write(
+        f"Shoe: {shoe_.description} ({shoe_.size}); seen {result.seen}, unseen {unseen}.\n\n"
+        + _markdown(table)
+        + f"\n{verdict}\n"
+    )
+
+
+def eor(
+    game: GameArg,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+) -> None:
+    """Effect of removal of every card rank (or tile) on every bet, and the derived counts."""
+    from odds.shoe_state import api, tables
+
+    paytable = _load(game, decks, settings)
+    evaluator, table = api.eor(paytable)
+    unit = "deck" if evaluator.unit == 52 else "set"
+    eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
+    if format is Format.json:
+        _write_json(
+            {
+                "game": paytable.game.name,
+                "paytable": paytable.source,
+                "shoe": evaluator.shoe.description,
+                "effect_of_removal": eor_table.json,
+                "counts": counts.json,
+            }
+        )
+        return
+    sys.stdout.write(_markdown(eor_table) + "\n" + _markdown(counts))
+
+
+def exposure(
+    game: GameArg,
+    shoes: Annotated[
+        int | None,
+        typer.Option("--shoes", help="Shoes to simulate (games whose states are not enumerable)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation.")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Local worker processes (default: every core).")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="Run on a Dask cluster: its scheduler's address."),
+    ] = None,
+    simulate: Annotated[
+        bool, typer.Option("--simulate", help="Simulate even where the exact study applies.")
+    ] = False,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+) -> None:
+    """The exposure study: does any bet turn positive for a player who watches the cards?"""
+    from odds.shoe_state import api
+
+    if shoes is not None and shoes < 1:
+        raise OddsError(f"--shoes must be at least 1, got {shoes}")
+    if workers is not None and workers < 1:
+        raise OddsError(f"--workers must be at least 1, got {workers}")
+    paytable = _load(game, decks, settings)
+    result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
+    found = result.tables()
+    if format is Format.json:
+        _write_json(
+            {
+                "game": paytable.game.name,
+                "paytable": paytable.source,
+                "dealing": result.procedure.description,
+                "method": "exact"
+                if result.exact is not None
+                else "simulated"
+                if result.simulated is not None
+                else "nil",
+                "verdicts": result.verdicts(),
+                "flat_bettor": result.flat_sentence(),
+                **{t.key: t.json for t in found},
+            }
+        )
+        return
+    lines = [f"Dealing: {result.procedure.description}", ""]
+    lines += [*result.verdicts(), ""]
+    flat = result.flat_sentence()
+    if flat:
+        lines += [flat, ""]
+    sys.stdout.write("\n".join(lines) + "".join("\n" + _markdown(t) for t in found))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the three commands to the ``odds`` app."""
+    app.command("shoe")(shoe)
+    app.command("eor")(eor)
+    app.command("exposure")(exposure)
