@@ -69,6 +69,16 @@ class StateEvaluator(ABC):
     def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
         """Exact EV per unit staked of every bet, dealing the next round from ``counts``."""
 
+    def approximate(self, counts: Sequence[int]) -> dict[str, tuple[float, float]]:
+        """``{bet: (EV, bound)}`` with ``|EV − exact| ≤ bound``: what simulations use.
+
+        Default: the exact EVs (bound 0). An evaluator with a faster
+        floating-point path overrides this; a simulation falls back to
+        :meth:`evs` whenever ``|EV| ≤ bound`` (the sign would be in doubt), so
+        which rounds are positive is always decided exactly.
+        """
+        return {name: (float(value), 0.0) for name, value in self.evs(counts).items()}
+
     def batch(self) -> BatchEvaluator | None:
         """Integer numerators for many states at once (exact enumeration), if offered."""
         return None

@@ -101,10 +101,16 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
     for index in indices:
         evs, positive, counted = [], [], []
         for state in procedure.states(shuffled(full, spec.seed, index), full):
-            exact = evaluator.evs(state)
+            found = evaluator.approximate(state)
+            if any(abs(value) <= bound for value, bound in found.values()):
+                exact = evaluator.evs(state)  # a sign in doubt: decide it exactly
+                found = {n: (float(exact[n]), 0.0) if exact[n] else (0.0, 0.0) for n in names}
+                signs = {n: exact[n] > 0 for n in names}
+            else:
+                signs = {n: found[n][0] > 0 for n in names}
             unseen = sum(state)
-            evs.append(tuple(float(exact[n]) for n in names))
-            positive.append(tuple(exact[n] > 0 for n in names))
+            evs.append(tuple(found[n][0] for n in names))
+            positive.append(tuple(signs[n] for n in names))
             row = []
             for count, tags in zip(spec.counts, spec.tags, strict=True):
                 running = sum(t * (f - u) for t, f, u in zip(tags, full, state, strict=True))

@@ -40,12 +40,14 @@ from odds.games.blackjack.player import (
     family,
 )
 from odds.games.blackjack.rules import BlackjackRules
+from odds.games.blackjack.shoe_state import BlackjackShoeState
 from odds.games.blackjack.simulate import SimulationResult, simulate
 from odds.games.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import CrosscheckFeature
 from odds.numbers import fraction_text, percent
 from odds.shoe import Shoe
+from odds.shoe_state.dealing import PenetrationDealing
 from odds.stats import Bet, Outcome
 
 
@@ -65,6 +67,9 @@ class BlackjackConfig:
     # ambiguous text, so `odds verify` (which tries every combination of the
     # [rules] readings) does not run 1,536 blackjack analyses.
     house: BlackjackRules = section(BlackjackRules, "House rules: how the round is played.")
+    dealing: PenetrationDealing = section(
+        PenetrationDealing, "How the shoe is dealt (shoe states only)."
+    )
 
 
 def rank_counts(shoe: Shoe[Card]) -> tuple[int, ...]:
@@ -181,6 +186,7 @@ class Blackjack(Game[BlackjackConfig]):
     positions = ("player", "dealer", "actions")
     hand_size = 0
     crosscheck = BlackjackCrosscheck()
+    shoe_state = BlackjackShoeState()
 
     def validate(self, config: BlackjackConfig) -> None:
         counts = rank_counts(config.shoe.build())

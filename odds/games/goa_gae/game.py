@@ -29,8 +29,10 @@ from odds.errors import OddsError
 from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import StrengthFeature
+from odds.games.goa_gae.shoe_state import GoaGaeShoeState
 from odds.numbers import fraction_text, payout_ratio
 from odds.shoe import Shoe
+from odds.shoe_state.dealing import RoundDealing
 from odds.stats import Bet, Outcome
 
 HAND_SIZE = 3
@@ -105,6 +107,7 @@ class GoaGaeConfig:
     shoe: GoaGaeShoe = section(GoaGaeShoe, "The shoe.")
     rules: GoaGaeRules = section(GoaGaeRules, "Rule readings.")
     payouts: GoaGaePayouts = section(GoaGaePayouts, "Payouts.")
+    dealing: RoundDealing = section(RoundDealing, "How rounds are dealt (shoe states only).")
 
 
 # ---------------------------------------------------------------------------
@@ -742,6 +745,7 @@ class GoaGae(Game[GoaGaeConfig]):
     positions = ("dealer", "player")
     hand_size = HAND_SIZE
     strength = GoaGaeStrength()
+    shoe_state = GoaGaeShoeState()
 
     def validate(self, config: GoaGaeConfig) -> None:
         p = config.payouts
