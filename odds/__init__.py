@@ -1,7 +1,32 @@
 """odds: exact combinatorial odds for Asian live-casino games.
 
 Integers count ways, :class:`fractions.Fraction` carries probabilities, floats
-appear only when printing.
+appear only when printing. The Python API (see :mod:`odds.api`):
+
+* :func:`odds.load` — a game or paytable with options changed → :class:`odds.paytable.Paytable`
+* ``paytable.analyse()`` → :class:`odds.analysis.Analysis`; ``analysis.bet("player").ev``
+* ``paytable.replace(payouts={...})`` — a what-if, validated again
+* :func:`odds.games` — every game by name
+
+Heavy modules are imported on first use, so ``import odds`` stays light.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 __version__ = "0.1.0"
+
+__all__ = ["OddsError", "__version__", "games", "load"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("load", "games"):
+        from odds import api
+
+        return getattr(api, name)
+    if name == "OddsError":
+        from odds.errors import OddsError
+
+        return OddsError
+    raise AttributeError(f"module 'odds' has no attribute {name!r}")

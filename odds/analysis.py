@@ -1,41 +1,45 @@
 """What a game's analysis hands to the renderers: rules, tables and bets.
 
-Games fill an :class:`Analysis`; :mod:`odds.render` turns it into Markdown or
-JSON. Keeping the data apart from the formatting lets every output (reports,
-JSON, verification) read the same exact figures.
+Games fill an :class:`Analysis`; :mod:`odds.render` turns it into Markdown,
+JSON or CSV. Keeping the data apart from the formatting lets every output
+(reports, JSON, verification, audits) read the same exact figures.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from odds.config import OptionLine
+from odds.errors import OddsError
 from odds.stats import Bet
+from odds.table import Table
 
 
 @dataclass(frozen=True)
-class Table:
-    """A titled table. Cells may be ``str``, ``int`` (ways) or ``Fraction``.
+class Section:
+    """A report section after the bets: paragraphs and tables (e.g. the Shoe section).
 
-    ``probability_columns`` names the headers whose Fraction cells print as
-    probabilities (decimals with the report's digits); other Fractions print
-    exactly. ``json`` is the table's structured form for ``--format json``
-    (``None``: rows keyed by header).
+    Markdown prints ``## title``, the paragraphs, then each table under
+    ``### table title``; JSON keeps the section under ``key``.
     """
 
     key: str
     title: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
-    note: str = ""
-    json: Any = None
-    align_right: tuple[str, ...] = ()
+    paragraphs: tuple[str, ...]
+    tables: tuple[Table, ...] = ()
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """Everything one report says about one paytable."""
+    """Everything one report says about one paytable.
+
+    ``tables`` are the game's own tables, in report order, each with a JSON
+    key; ``hand_classes`` gives the ways per hand-class label of one hand from
+    the full shoe (the labels :class:`odds.settlement.SettledHand` uses), for
+    the audit's goodness-of-fit tests.
+    """
 
     game: str
     title: str
@@ -48,17 +52,60 @@ class Analysis:
     bets: tuple[Bet, ...]
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
-    extra_json: dict[str, Any] = field(default_factory=dict)
-    #: Ways per hand-class label for one hand from the full shoe (the labels
-    #: :class:`odds.games.base.SettledHand` uses), for goodness-of-fit tests.
     hand_classes: dict[str, int] = field(default_factory=dict)
+    #: Sections printed after the bets (the Shoe section of reports).
+    sections: tuple[Section, ...] = ()
 
     def bet(self, name: str) -> Bet:
-        """The bet called ``name``."""
+        """The bet called ``name``; a one-line error listing the bets otherwise."""
         for bet in self.bets:
             if bet.name == name:
                 return bet
-        from odds.errors import OddsError
-
         known = ", ".join(b.name for b in self.bets)
         raise OddsError(f"unknown bet {name!r} (this game has: {known})")
+
+    def __repr__(self) -> str:
+        bets = "; ".join(
+            f"{b.name}: EV {b.ev} ({float(b.house_edge):.4%} house edge)" for b in self.bets
+        )
+        return f"Analysis({self.game!r}, {self.title!r}, {self.shoe}; {bets})"
+
+    def _repr_markdown_(self) -> str:
+        """A notebook shows the summary table."""
+        from odds.render import summary_table, table_markdown
+
+        return f"**{self.title}** ({self.shoe})\n\n" + table_markdown(summary_table(self), 6)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as plain data: exactly what ``odds report --format json`` prints."""
+        from odds.render import to_json_data
+
+        return to_json_data(self)
+
+    def records(self) -> list[dict[str, Any]]:
+        """One flat row per bet and event (``pandas.DataFrame(analysis.records())``).
+
+        Exact values stay :class:`fractions.Fraction`; ``ways`` are integers.
+        """
+        rows = []
+        for bet in self.bets:
+            total = bet.stats.total
+            for outcome in bet.outcomes:
+                rows.append(
+                    {
+                        "bet": bet.name,
+                        "event": outcome.event,
+                        "net": outcome.net,
+                        "ways": outcome.ways,
+                        "total_ways": total,
+                        "probability": Fraction(outcome.ways, total),
+                    }
+                )
+        return rows
+
+    def table(self, key: str) -> Table:
+        """The game table whose JSON key is ``key``."""
+        for table in self.tables:
+            if table.key == key:
+                return table
+        raise KeyError(key)

@@ -12,7 +12,6 @@ values are one-line errors), the ``--set`` overrides of the CLI, and the
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -105,12 +104,19 @@ def _show(value: Any) -> str:
 def build(cls: type[T], data: Mapping[str, Any], where: str) -> T:
     """Make ``cls`` from a TOML table, refusing anything it does not declare."""
     if not isinstance(data, Mapping):
-        raise OddsError(f"{where}: expected a table, got {data!r}")
+        raise OddsError(f"{where or 'paytable'}: expected a table, got {data!r}")
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    fields = {f.name: f for f in dataclasses.fields(typing.cast(Any, cls)) if f.init}
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise OddsError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(fields))})")
+        if where:
+            raise OddsError(
+                f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(fields))})"
+            )
+        raise OddsError(
+            f"unknown key {unknown[0]!r} at the top of the paytable (known: game, title, "
+            f"description and the sections {', '.join(sorted(fields))})"
+        )
     values = {}
     for name, value in data.items():
         f = fields[name]
@@ -120,35 +126,6 @@ def build(cls: type[T], data: Mapping[str, Any], where: str) -> T:
         else:
             values[name] = _convert(value, hints[name], inner, f.metadata)
     return cls(**values)
-
-
-def parse_override(text: str) -> tuple[list[str], Any]:
-    """Read a ``--set section.key=value`` override; the value is TOML (``true``, ``2``, ``"x"``).
-
-    A bare word that is not TOML is taken as a string, so ``--set rules.x=raw-total`` works.
-    """
-    if "=" not in text:
-        raise OddsError(f"--set {text!r}: write section.key=value, e.g. rules.decks=6")
-    path, raw = text.split("=", 1)
-    keys = [k.strip() for k in path.split(".") if k.strip()]
-    if not keys:
-        raise OddsError(f"--set {text!r}: the key is empty")
-    try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = raw.strip()
-    return keys, value
-
-
-def merge(data: dict[str, Any], keys: list[str], value: Any) -> None:
-    """Set ``data[k1][k2]… = value``, creating tables on the way."""
-    target = data
-    for key in keys[:-1]:
-        nested = target.setdefault(key, {})
-        if not isinstance(nested, dict):
-            raise OddsError(f"--set {'.'.join(keys)}: {key!r} is not a table")
-        target = nested
-    target[keys[-1]] = value
 
 
 @dataclass(frozen=True)
@@ -178,6 +155,65 @@ def describe(config: Any, prefix: str = "") -> list[OptionLine]:
             meaning = f"{meaning} {choices[value]}".strip()
         lines.append(OptionLine(key, value, meaning))
     return lines
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One declared option, as ``odds games`` lists it: key, default and what it accepts."""
+
+    key: str
+    default: Any
+    kind: str
+    accepts: str
+    meaning: str
+
+
+def option_specs(cls: type[Any], prefix: str = "") -> list[OptionSpec]:
+    """Every option a config class declares, in declaration order, with its default."""
+    specs: list[OptionSpec] = []
+    hints = _hints(cls)
+    defaults = cls()
+    for f in dataclasses.fields(cls):
+        key = f"{prefix}{f.name}"
+        if f.metadata.get("section"):
+            specs.extend(option_specs(hints[f.name], key + "."))
+            continue
+        specs.append(
+            OptionSpec(
+                key,
+                getattr(defaults, f.name),
+                _kind_name(hints[f.name]),
+                _accepts(f.metadata),
+                f.metadata.get("doc", ""),
+            )
+        )
+    return specs
+
+
+def _kind_name(kind: Any) -> str:
+    names = {bool: "yes/no", int: "whole number", Fraction: "number", str: "text"}
+    if kind in names:
+        return names[kind]
+    origin = typing.get_origin(kind)
+    if origin in (tuple, list):
+        return "list"
+    if origin in (dict, Mapping):
+        return "table"
+    return str(kind)
+
+
+def _accepts(meta: Mapping[str, Any]) -> str:
+    choices = meta.get("choices") or {}
+    if choices:
+        return " | ".join(choices)
+    low, high = meta.get("minimum"), meta.get("maximum")
+    if low is not None and high is not None:
+        return f"{_show(low)} to {_show(high)}"
+    if low is not None:
+        return f"at least {_show(low)}"
+    if high is not None:
+        return f"at most {_show(high)}"
+    return ""
 
 
 def to_plain(config: Any) -> Any:

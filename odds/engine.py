@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from itertools import accumulate, combinations_with_replacement, product
 from math import comb, prod
 from operator import itemgetter
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 Hand = tuple[int, ...]
 Composition = tuple[int, ...]
@@ -91,7 +91,7 @@ def hands(counts: Sequence[int], size: int) -> list[tuple[Hand, int]]:
     return result
 
 
-def check_total(distribution: Mapping[object, int], expected: int, what: str) -> None:
+def check_total(distribution: Mapping[Any, int], expected: int, what: str) -> None:
     """Assert that a distribution accounts for every deal exactly once."""
     total = sum(distribution.values())
     if total != expected:
@@ -225,6 +225,12 @@ def settle_distribution(distribution: Mapping[C, int], settle: Callable[[C], E])
 
 
 RemovalTerms = tuple[list[tuple[list[int], list[int], int]], list[tuple[int, int]]]
+#: A hand's shape as the counting sees it: ``(n_t, a_t)`` per type, in type order.
+Pattern = tuple[tuple[int, int], ...]
+#: Takes some positions of a hand, as a tuple.
+Picker = Callable[[Hand], Hand]
+#: One removal part: how to pick it from the removed hand, whether it is a whole hand, its δ.
+RemovalStep = tuple[Picker, bool, int]
 
 
 class StrengthIndex:
@@ -277,7 +283,7 @@ class StrengthIndex:
                 keyed.append((strength(hand), hand, weight, pattern))
         keyed.sort(key=itemgetter(0))
         #: The distinct strength keys, weakest first; a hand's rank indexes it.
-        self.keys: list = []
+        self.keys: list[Any] = []
         self.hands: list[Hand] = []
         self.weights: list[int] = []
         self.ranks: list[int] = []
@@ -299,7 +305,7 @@ class StrengthIndex:
         for r in range(len(self.keys)):
             self.cumulative[r + 1] += self.cumulative[r]
         self.total = self.cumulative[-1]
-        self._removal_templates: dict = {}
+        self._removal_templates: dict[Pattern, list[RemovalStep]] = {}
         self._parts = self._build_parts()
 
     def _pattern(self, hand: Hand) -> tuple[tuple[int, int], ...]:
@@ -314,7 +320,7 @@ class StrengthIndex:
         positions of a hand form each part, and the rest's weight, depend only
         on the hand's pattern, so they are worked out once per pattern.
         """
-        templates: dict[tuple[tuple[int, int], ...], list[tuple[Callable, int]]] = {}
+        templates: dict[Pattern, list[tuple[Picker, int]]] = {}
         parts: dict[Hand, tuple[list[int], list[int]]] = {}
         for hand, r, pattern in zip(self.hands, self.ranks, self._patterns, strict=True):
             template = templates.get(pattern)
@@ -332,7 +338,7 @@ class StrengthIndex:
             for part, (ranks, rests) in parts.items()
         }
 
-    def removal_templates(self) -> list[list[tuple[Callable, bool, int]]]:
+    def removal_templates(self) -> list[list[RemovalStep]]:
         """Each hand's removal template (see :func:`_removal_template`), in index order."""
         result = []
         for pattern in self._patterns:
@@ -492,7 +498,7 @@ def _picker(positions: Sequence[int]) -> Callable[[Hand], Hand]:
     return getter
 
 
-def _part_template(pattern: Sequence[tuple[int, int]]) -> list[tuple[Callable, int]]:
+def _part_template(pattern: Sequence[tuple[int, int]]) -> list[tuple[Picker, int]]:
     """For a hand pattern: each proper part (whole groups of types) and its rest's weight."""
     starts = [sum(a for _, a in pattern[:g]) for g in range(len(pattern))]
     result = []
@@ -508,9 +514,7 @@ def _part_template(pattern: Sequence[tuple[int, int]]) -> list[tuple[Callable, i
     return result
 
 
-def _removal_template(
-    pattern: Sequence[tuple[int, int]], size: int
-) -> list[tuple[Callable, bool, int]]:
+def _removal_template(pattern: Sequence[tuple[int, int]], size: int) -> list[RemovalStep]:
     """For a removed hand's pattern: every part P on its types with a nonzero δ product.
 
     ``δ_t(p) = C(n_t − a_t, p) − C(n_t, p)``; a part takes ``p_t`` copies of

@@ -1,4 +1,9 @@
-"""The one exception type the CLI turns into a one-line error."""
+"""The exceptions the CLI turns into one-line errors.
+
+Domain code names what is wrong in the domain's words (a position, an option
+path); the CLI maps those names to its flags (``--banker``), so the Python API
+never speaks of command-line options it does not have.
+"""
 
 
 class OddsError(ValueError):
@@ -7,3 +12,24 @@ class OddsError(ValueError):
     The message is a single line that names the problem; the CLI prints it
     after ``error:`` and exits non-zero, never with a traceback.
     """
+
+
+class PositionError(OddsError):
+    """A problem with one position's hand (missing, wrong size …).
+
+    ``template`` holds ``{position}`` where the position is named: the API
+    shows the position (``banker``), the CLI its flag (``--banker``).
+
+    >>> error = PositionError("banker", "missing {position} (two cards, e.g. '9d 7c')")
+    >>> str(error), error.for_flag("--banker")
+    ("missing banker (two cards, e.g. '9d 7c')", "missing --banker (two cards, e.g. '9d 7c')")
+    """
+
+    def __init__(self, position: str, template: str) -> None:
+        self.position = position
+        self.template = template
+        super().__init__(template.format(position=position))
+
+    def for_flag(self, flag: str) -> str:
+        """The message with the position named by its command-line flag."""
+        return self.template.format(position=flag)

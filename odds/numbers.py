@@ -85,12 +85,19 @@ def payout_ratio(net: Fraction | int) -> str:
     if net == 0:
         return "push"
     amount = abs(net)
-    text = str(amount.numerator) if amount.denominator == 1 else _short(amount)
+    text = short_number(amount)
     return f"wins {text}:1" if net > 0 else f"loses {text}"
 
 
-def _short(value: Fraction) -> str:
-    """A terminating decimal as text, otherwise the fraction."""
+def short_number(value: Fraction | int) -> str:
+    """An exact value as people write it: ``7``, ``9.5``, ``0.05``, or ``1/3`` when no decimal ends.
+
+    >>> short_number(Fraction(19, 2)), short_number(Fraction(7)), short_number(Fraction(1, 3))
+    ('9.5', '7', '1/3')
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
     denominator = value.denominator
     for prime in (2, 5):
         while denominator % prime == 0:

@@ -3,24 +3,25 @@
 A paytable names its game, gives a title, and sets the game's option sections.
 Anything it leaves out takes the game's documented default, so the name of a
 game alone (``pok-deng``) means ``tables/pok-deng.toml`` when it exists and
-the built-in defaults otherwise.
+the built-in defaults otherwise. Overrides (:mod:`odds.overrides`) are merged
+into the data before it is validated, once.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from odds.analysis import Analysis
-from odds.config import build, merge, parse_override
+from odds.config import build
 from odds.errors import OddsError
-from odds.games import GAMES, game_named
+from odds.games import game_named, games
 from odds.games.base import Game
+from odds.overrides import Override, merged
 
 #: The repository's paytable folder (next to the package in a source checkout).
 TABLES = Path(__file__).resolve().parent.parent / "tables"
@@ -32,9 +33,13 @@ _TOP_LEVEL = ("game", "title", "description")
 
 @dataclass(frozen=True)
 class Paytable:
-    """A loaded, validated paytable."""
+    """A loaded, validated paytable.
 
-    game: Game
+    ``data`` is the TOML data it was built from (overrides included), so a
+    variant is the same data with more overrides, validated again.
+    """
+
+    game: Game[Any]
     title: str
     description: str
     source: str
@@ -47,24 +52,51 @@ class Paytable:
         notes = (self.description,) if self.description else ()
         return dataclasses.replace(result, title=self.title, notes=notes + result.notes)
 
-    def with_overrides(self, overrides: Iterable[str]) -> Paytable:
-        """The same paytable with ``section.key=value`` overrides applied."""
-        data = copy.deepcopy(self.data)
-        changed = False
-        for text in overrides:
-            keys, value = parse_override(text)
-            merge(data, keys, value)
-            changed = True
-        if not changed:
+    def analyse(self) -> Analysis:
+        """The exact analysis (computed once per paytable object)."""
+        cached: Analysis | None = self.__dict__.get("_analysis")
+        if cached is None:
+            cached = self.analysis()
+            object.__setattr__(self, "_analysis", cached)
+        return cached
+
+    def replace(
+        self,
+        *,
+        decks: int | None = None,
+        overrides: Iterable[Override | str] = (),
+        **sections: Mapping[str, Any],
+    ) -> Paytable:
+        """A what-if: this paytable with options changed, validated again.
+
+        >>> from odds.paytable import load
+        >>> load("pok-deng").replace(payouts={"pair": 12}).config.payouts.pair
+        Fraction(12, 1)
+        """
+        from odds.api import overrides_of
+
+        return self.with_overrides(overrides_of(decks, overrides, sections))
+
+    def __repr__(self) -> str:
+        return f"Paytable({self.source!r}, game={self.game.name!r}, title={self.title!r})"
+
+    def with_overrides(
+        self, overrides: Iterable[Override | str], source: str | None = None
+    ) -> Paytable:
+        """The same paytable with more overrides, validated again (a what-if)."""
+        overrides = game_overrides(self.game, overrides)
+        if not overrides:
             return self
-        return from_data(data, self.source + " (with overrides)")
+        return from_data(merged(self.data, overrides), source or self.source)
 
 
-def from_data(data: dict[str, Any], source: str) -> Paytable:
+def from_data(data: Mapping[str, Any], source: str) -> Paytable:
     """Validate parsed TOML data into a :class:`Paytable`."""
     name = data.get("game")
+    if name is None:
+        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(games())})")
     if not isinstance(name, str):
-        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(GAMES)})")
+        raise OddsError(f"{source}: game must be a string naming a game, got {name!r}")
     game = game_named(name)
     title = data.get("title", game.title)
     description = data.get("description", "")
@@ -74,45 +106,97 @@ def from_data(data: dict[str, Any], source: str) -> Paytable:
     sections = {k: v for k, v in data.items() if k not in _TOP_LEVEL}
     config = build(game.config_type, sections, "")
     game.validate(config)
-    return Paytable(game, title, description, source, config, data)
+    return Paytable(game, title, description, source, config, dict(data))
 
 
-def load_file(path: Path) -> Paytable:
-    """Read one paytable file; every problem is a one-line error naming the file."""
+def as_overrides(items: Iterable[Override | str]) -> list[Override]:
+    """Overrides given as :class:`Override` s or as ``"section.key=value"`` text."""
+    return [item if isinstance(item, Override) else Override.parse(item) for item in items]
+
+
+def game_overrides(game: Game[Any], overrides: Iterable[Override | str]) -> list[Override]:
+    """Overrides as the game's options name them.
+
+    ``decks`` is a convenience every command offers; a game keeps its decks at
+    :attr:`Game.decks_path` (``shoe.decks``), and a game without decks (a tile
+    game) refuses it with a sentence saying what to set instead.
+    """
+    result = []
+    for override in as_overrides(overrides):
+        if override.path == ("decks",):
+            if game.decks_path is None:
+                raise OddsError(f"{override.source}: {game.name} {game.no_decks_reason}")
+            override = Override(game.decks_path, override.value, override.source)
+        result.append(override)
+    return result
+
+
+def read_file(path: Path) -> tuple[dict[str, Any], str]:
+    """A paytable file's TOML data and its label; every problem one line naming the file."""
     label = _label(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
     try:
-        data = tomllib.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OddsError(f"{label}: not a UTF-8 text file (a paytable is TOML text)") from None
+    try:
+        return tomllib.loads(text), label
     except tomllib.TOMLDecodeError as exc:
         raise OddsError(f"{label}: not valid TOML ({exc})") from None
+
+
+def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
+    """Read one paytable file, apply overrides, validate once."""
+    data, label = read_file(path)
+    return _validated(data, label, overrides)
+
+
+def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | str]) -> Paytable:
+    overrides = as_overrides(overrides)
     try:
+        if overrides:
+            name = data.get("game")
+            game = game_named(name) if isinstance(name, str) else None
+            if game is not None:
+                data = merged(data, game_overrides(game, overrides))
+            label += " (with overrides)"
         return from_data(data, label)
     except OddsError as exc:
         message = str(exc)
         raise OddsError(message if message.startswith(label) else f"{label}: {message}") from None
 
 
-def load(game_or_path: str, overrides: Iterable[str] = ()) -> Paytable:
-    """A game name or a paytable path, with optional ``--set`` overrides."""
+def looks_like_path(text: str) -> bool:
+    """Whether a GAME_OR_PAYTABLE argument is written as a path (``x.toml``, ``./pok-deng``)."""
+    return text.endswith(".toml") or "/" in text or "\\" in text or text.startswith(".")
+
+
+def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytable:
+    """A game name, a paytable name in ``tables/``, or a paytable path, with overrides.
+
+    A name wins over a file or folder of the same name in the working
+    directory unless the argument is written as a path (``./blackjack``).
+    """
     path = Path(game_or_path)
-    if path.suffix == ".toml" or path.exists():
+    named = TABLES / f"{game_or_path}.toml"
+    if looks_like_path(game_or_path):
         if not path.exists():
             raise OddsError(f"no paytable file {game_or_path!r}")
-        paytable = load_file(path)
-    elif (TABLES / f"{game_or_path}.toml").exists():
-        paytable = load_file(TABLES / f"{game_or_path}.toml")
-    elif game_or_path in GAMES:
-        game = GAMES[game_or_path]
-        paytable = from_data({"game": game.name}, f"{game.name} (built-in defaults)")
-    else:
-        raise OddsError(
-            f"unknown game or paytable {game_or_path!r} (games: {', '.join(GAMES)}; "
-            "or give a path to a .toml paytable)"
-        )
-    return paytable.with_overrides(overrides)
+        return load_file(path, overrides)
+    if named.exists():
+        return load_file(named, overrides)
+    if game_or_path in games():
+        game = games()[game_or_path]
+        return _validated({"game": game.name}, f"{game.name} (built-in defaults)", overrides)
+    if path.is_file():
+        return load_file(path, overrides)
+    raise OddsError(
+        f"unknown game or paytable {game_or_path!r} (games: {', '.join(games())}; "
+        "or give a path to a .toml paytable)"
+    )
 
 
 def table_files() -> list[Path]:

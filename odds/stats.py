@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
@@ -41,7 +41,6 @@ class Bet:
     description: str
     outcomes: tuple[Outcome, ...]
     withholding: Fraction = Fraction(0)
-    pays_key: dict[str, str] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         total = sum(o.ways for o in self.outcomes)
@@ -75,6 +74,27 @@ class Bet:
     def stats(self) -> BetStats:
         """The bet's statistics."""
         return BetStats.of(self.outcomes, self.debited)
+
+    @property
+    def ev(self) -> Fraction:
+        """Exact EV per unit staked."""
+        return self.stats.ev
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Exact house edge per unit staked (−EV)."""
+        return self.stats.house_edge
+
+    @property
+    def rtp(self) -> Fraction:
+        """Exact return to player per unit staked (1 + EV)."""
+        return self.stats.rtp
+
+    def __repr__(self) -> str:
+        return (
+            f"Bet({self.name!r}, ev={self.ev} (house edge {float(self.house_edge):.4%}), "
+            f"{len(self.outcomes)} outcomes)"
+        )
 
     def distribution(self) -> dict[Fraction, int]:
         """``{net payout: ways}``, merged over events."""

@@ -20,6 +20,7 @@ from odds.games.mahjong.game import Mahjong28
 from odds.games.mahjong.rules import bet_rules
 from odds.paytable import load, load_file, table_files
 from odds.stats import sqrt_decimal
+from odds.table import json_value
 
 GAME = Mahjong28()
 MAHJONG_TABLES = [p for p in table_files() if load_file(p).game.name == GAME.name]
@@ -200,7 +201,7 @@ def test_all_positions_sd_equals_the_full_joint():
 
     joint = sequential_distribution(shoe.counts, 2, k + 1, ranking_infos.__getitem__, fold, ())
     total = sum(joint.values())
-    for row in table.json:
+    for row in json_value(table):
         bet = row["bet"]
         mean = second = Fraction(0)
         for state, ways in joint.items():
@@ -224,7 +225,7 @@ def test_hierarchy_table_follows_the_reference_order():
         shoe = config.tiles.build()
         analysis = paytable.analysis()
         table = next(t for t in analysis.tables if t.key == "hierarchy")
-        rows = table.json
+        rows = json_value(table)
         hands = list(combinations_with_replacement([t.code for t in shoe.types], 2))
         copies = {t.code: n for t, n in zip(shoe.types, shoe.counts, strict=True)}
         possible = [h for h in hands if all(copies[t] >= n for t, n in Counter(h).items())]
@@ -240,7 +241,7 @@ def test_hierarchy_table_follows_the_reference_order():
 
 def test_default_hierarchy_spot_checks():
     analysis = load("mahjong-28").analysis()
-    rows = next(t for t in analysis.tables if t.key == "hierarchy").json
+    rows = json_value(next(t for t in analysis.tables if t.key == "hierarchy"))
     rank = {r["hand"]: r["rank"] for r in rows}
     assert len(rows) == 55
     assert rank["W-W"] == 1 and rank["9-9"] == 2 and rank["1-1"] == 10
@@ -253,7 +254,7 @@ def test_default_hierarchy_spot_checks():
 
 def test_equal_zero_hands_share_a_rank():
     path = next(p for p in MAHJONG_TABLES if p.stem == "mahjong-28-20")
-    rows = next(t for t in load_file(path).analysis().tables if t.key == "hierarchy").json
+    rows = json_value(load_file(path).analysis().table("hierarchy"))
     zero = {r["rank"] for r in rows if r["class"] == "0 points"}
     assert len(zero) == 1
     assert rows[0]["hand"] == "T-T"

@@ -15,19 +15,15 @@ from reference_pok_deng import pair_net, player_net, special, value
 from odds.bruteforce import brute_force, ordering_factor
 from odds.cards import STANDARD_DECK, Card, Rank, Suit, card_shoe
 from odds.engine import deal_count, joint_class_distribution
-from odds.games.pok_deng.game import (
-    PAIR_EVENTS,
-    PLAYER_EVENTS,
-    PokDeng,
-    PokDengConfig,
-    PokDengRules,
-    classify,
-)
+from odds.games.pok_deng.analysis import event_ways
+from odds.games.pok_deng.bench import brute_event_ways
+from odds.games.pok_deng.options import PokDengConfig, PokDengRules
+from odds.games.pok_deng.rules import classify, pair_events, player_events
 from odds.paytable import load
 from odds.shoe import Shoe
 
-GAME = PokDeng()
-NETS = {e.key: e.net(PokDengConfig().payouts) for e in PLAYER_EVENTS + PAIR_EVENTS}
+PAYOUTS = PokDengConfig().payouts
+NETS = {e.key: e.net for e in player_events(PAYOUTS) + pair_events(PAYOUTS)}
 
 # ---------------------------------------------------------------------------
 # Rule-book examples 1-9 (RULES.md §2), stake 100, through the CLI.
@@ -100,7 +96,7 @@ def test_settlement_matches_reference_for_every_class_pair(raw_total, override):
     samples: dict[object, tuple[Card, Card]] = {}
     for a, b in combinations_with_replacement(STANDARD_DECK, 2):
         samples.setdefault(classify(a, b), (a, b))
-    from odds.games.pok_deng.game import settle_player
+    from odds.games.pok_deng.rules import settle_player
 
     for banker in samples.values():
         for player in samples.values():
@@ -128,7 +124,7 @@ def _reference_brute(shoe: Shoe[Card]) -> dict[str, Counter]:
 
 
 def _engine_nets(shoe: Shoe[Card]) -> dict[str, dict[Fraction, Fraction]]:
-    ways = GAME.event_ways(PokDengConfig(), shoe)
+    ways = event_ways(PokDengConfig(), shoe)
     result = {}
     for bet, events in ways.items():
         total = sum(events.values())
@@ -159,8 +155,8 @@ def test_engine_equals_brute_force_two_suit_deck():
 def test_engine_equals_brute_force_one_full_deck():
     """The whole 52-card deck, every ordered deal (the slowest test here, ~20 s)."""
     shoe = card_shoe(1)
-    fast = GAME.event_ways(PokDengConfig(), shoe)
-    slow = GAME.brute_event_ways(PokDengConfig(), shoe)
+    fast = event_ways(PokDengConfig(), shoe)
+    slow = brute_event_ways(PokDengConfig(), shoe)
     assert fast == {bet: {e: w for e, w in events.items() if w} for bet, events in slow.items()}
     assert sum(fast["player"].values()) == deal_count(shoe.counts, (2, 2)) == 1326 * 1225
 

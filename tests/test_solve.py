@@ -90,7 +90,7 @@ def test_cli_solve_and_symbolic(capsys):
     out = capsys.readouterr().out
     assert "payouts.pair = 1837/155" in out and "384/31" in out
     assert main(["report", "pok-deng", "--symbolic"]) == 0
-    assert "`player-pair`: EV = 31*payouts.pair/415 - 384/415" in capsys.readouterr().out
+    assert "| player-pair | 31*payouts.pair/415 - 384/415" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

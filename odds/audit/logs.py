@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from odds.errors import OddsError
-from odds.games.base import Game, Settlement
+from odds.games.base import Game
+from odds.settlement import Settlement
 
 #: Columns that label a row without being a hand.
 LABEL_COLUMNS = ("round", "position")

@@ -11,6 +11,7 @@ The EV is then Σ ways · net(x) / total — exact, and solvable for a target.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -19,9 +20,11 @@ from fractions import Fraction
 
 import sympy
 
+from odds.analysis import Analysis
 from odds.audit.variants import check_entry, numeric_entries, variant
 from odds.errors import OddsError
 from odds.paytable import Paytable
+from odds.table import Column, Table
 
 #: Highest degree tried before giving up on a polynomial net.
 MAX_DEGREE = 3
@@ -69,7 +72,12 @@ class Evaluator:
     def candidates(self, key: str) -> list[Fraction]:
         """Values of ``key`` to sample: the current one first."""
         current = self.entries[key]
-        values = [current, *(current + s for s in _STEPS), current / 2, *map(Fraction, _VALUES)]
+        values = [
+            current,
+            *(current + s for s in _STEPS),
+            current / 2,
+            *(Fraction(v) for v in _VALUES),
+        ]
         return list(dict.fromkeys(Fraction(v) for v in values))
 
 
@@ -357,16 +365,26 @@ def _confirm(
     raise OddsError(f"bet {bet}: could not confirm the EV formula at any valid point")
 
 
-def symbolic_lines(paytable: Paytable) -> list[str]:
-    """The Markdown section ``odds report --symbolic`` appends."""
-    lines = ["## EV as a formula of the paytable entries", ""]
-    for bet, ev in symbolic_ev(paytable).items():
-        lines.append(f"- `{bet}`: EV = {formula_text(ev)}")
-    lines += [
-        "",
-        "Exact: found by re-running the analysis at other values of each entry and "
-        "interpolating each event's net payout (event ways do not depend on payouts), then "
-        "confirmed at a point where every entry differs.",
-        "",
-    ]
-    return lines
+SYMBOLIC_NOTE = (
+    "Exact: found by re-running the analysis at other values of each entry and "
+    "interpolating each event's net payout (event ways do not depend on payouts), then "
+    "confirmed at a point where every entry differs."
+)
+
+
+def symbolic_table(paytable: Paytable) -> Table:
+    """Each bet's EV as a formula of its paytable entries (``odds report --symbolic``)."""
+    rows = tuple({"bet": bet, "ev": formula_text(ev)} for bet, ev in symbolic_ev(paytable).items())
+    return Table(
+        key="symbolic_ev",
+        title="EV as a formula of the paytable entries",
+        columns=(Column("bet", "bet"), Column("ev", "EV per unit staked")),
+        rows=rows,
+        note=SYMBOLIC_NOTE,
+        json_index="bet",
+    )
+
+
+def with_symbolic(analysis: Analysis, table: Table) -> Analysis:
+    """The analysis with the formula table added to its tables."""
+    return dataclasses.replace(analysis, tables=(*analysis.tables, table))

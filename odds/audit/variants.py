@@ -8,7 +8,6 @@ does not accept is refused exactly as it would be in a ``.toml`` file.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import itertools
 import typing
@@ -16,8 +15,8 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from odds.config import merge
 from odds.errors import OddsError
+from odds.overrides import Override, merged
 from odds.paytable import Paytable, from_data
 
 #: The config section whose options are the rule book's readings.
@@ -28,10 +27,8 @@ def variant(paytable: Paytable, changes: Mapping[str, Any]) -> Paytable:
     """The paytable with ``{"section.key": value}`` changes applied and re-validated."""
     if not changes:
         return paytable
-    data = copy.deepcopy(paytable.data)
-    for key, value in changes.items():
-        merge(data, key.split("."), value)
-    return from_data(data, paytable.source)
+    overrides = [Override(tuple(key.split(".")), value, key) for key, value in changes.items()]
+    return from_data(merged(paytable.data, overrides), paytable.source)
 
 
 def reading_options(config: Any) -> list[tuple[str, tuple[Any, ...]]]:

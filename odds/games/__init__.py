@@ -1,25 +1,45 @@
-"""The game registry: every supported game by its command-line name.
+"""The game registry: every game package under ``odds/games/``, by its command-line name.
 
-A new game adds one module under ``odds/games/`` and one line here.
+A game is a package here whose ``__init__`` exposes ``GAME``, an instance of
+:class:`odds.games.base.Game`; it is found without a hand-kept list. Games are
+listed in the order of their names.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from functools import cache
+from typing import Any
+
 from odds.errors import OddsError
 from odds.games.base import Game
-from odds.games.blackjack.game import Blackjack
-from odds.games.goa_gae.game import GoaGae
-from odds.games.mahjong.game import Mahjong28
-from odds.games.pok_deng.game import PokDeng
-
-GAMES: dict[str, Game] = {
-    game.name: game for game in (PokDeng(), Mahjong28(), GoaGae(), Blackjack())
-}
 
 
-def game_named(name: str) -> Game:
+@cache
+def games() -> dict[str, Game[Any]]:
+    """Every game, by name (discovered once per process)."""
+    found: list[Game[Any]] = []
+    for info in pkgutil.iter_modules(__path__):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            found.append(game)
+    return {game.name: game for game in sorted(found, key=lambda g: g.name)}
+
+
+def game_named(name: str) -> Game[Any]:
     """The game called ``name``; a one-line error listing the games otherwise."""
     try:
-        return GAMES[name]
+        return games()[name]
     except KeyError:
-        raise OddsError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
+        raise OddsError(f"unknown game {name!r} (games: {', '.join(games())})") from None
+
+
+def __getattr__(name: str) -> Any:
+    # ``GAMES`` stays importable for code written before discovery.
+    if name == "GAMES":
+        return games()
+    raise AttributeError(name)

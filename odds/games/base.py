@@ -1,7 +1,13 @@
-"""What every game module provides, and the shape of a settled round."""
+"""What every game provides: the :class:`Game` base class and the bench case shape.
+
+A game is a package under ``odds/games/`` (see the README's "How to add a
+game"); its ``game.py`` subclasses :class:`Game` and its ``__init__`` exposes
+one instance as ``GAME``, which :mod:`odds.games` discovers.
+"""
 
 from __future__ import annotations
 
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -11,54 +17,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 from odds.analysis import Analysis
 from odds.cards import parse_cards
 from odds.config import describe, to_plain
+from odds.errors import PositionError
 from odds.games.features import CrosscheckFeature, ShoeStateFeature, StrengthFeature
+from odds.settlement import Settlement
 from odds.shoe import Shoe
 
 ConfigT = TypeVar("ConfigT")
-
-
-@dataclass(frozen=True)
-class SettledBet:
-    """One bet of one settled round, in money.
-
-    ``debited`` is taken when the bet is placed; ``returned`` is paid back
-    after the round (stake and withholding included); ``net`` = returned − debited.
-    """
-
-    bet: str
-    stake: Fraction
-    debited: Fraction
-    returned: Fraction
-    reason: str
-    event: str = ""  # the label of this result's row in the bet's outcome table
-
-    @property
-    def net(self) -> Fraction:
-        return self.returned - self.debited
-
-
-@dataclass(frozen=True)
-class SettledHand:
-    """One hand of a settled round.
-
-    ``hand_class`` is the hand's label in the analysis's ``hand_classes``
-    (so observed hands can be counted against the exact class probabilities);
-    ``description`` is what a person reads.
-    """
-
-    position: str
-    cards: str
-    description: str
-    hand_class: str
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """A settled round: the hands as read, what each hand is, and every bet."""
-
-    hands: tuple[SettledHand, ...]
-    bets: tuple[SettledBet, ...]
-    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,7 +62,15 @@ class Game(ABC, Generic[ConfigT]):
     title: ClassVar[str]
     config_type: type[ConfigT]
     positions: ClassVar[tuple[str, ...]]
+    #: Every bet the game can offer (a paytable may leave some out), for listings.
+    bet_names: ClassVar[tuple[str, ...]] = ()
     hand_size: ClassVar[int] = 0
+    #: Where the paytable keeps the number of decks (``--decks``); ``None``: no decks.
+    decks_path: ClassVar[tuple[str, ...] | None] = ("shoe", "decks")
+    #: For a game without decks: what to say to ``--decks`` (after the game's name).
+    no_decks_reason: ClassVar[str] = "has no decks"
+    #: How a position's hand is written, for messages: "two cards, e.g. '9d 7c'".
+    hand_example: ClassVar[str] = "cards, e.g. '9d 7c'"
 
     #: ``odds strength``: one hand's chance against the dealer.
     strength: StrengthFeature[ConfigT] | None = None
@@ -145,7 +117,8 @@ class Game(ABC, Generic[ConfigT]):
         :class:`odds.games.cardshoe.CardShoeOptions`). A game whose set lives
         elsewhere (e.g. a tile set) overrides this.
         """
-        return config.shoe.build()
+        shoe: Shoe[Any] = typing.cast(Any, config).shoe.build()
+        return shoe
 
     def parse_hand(self, config: ConfigT, text: str) -> tuple[Any, ...]:
         """One position's hand as written in a log, as shoe types.
@@ -154,6 +127,25 @@ class Game(ABC, Generic[ConfigT]):
         Unknown symbols raise :class:`odds.errors.OddsError`.
         """
         return parse_cards(text)
+
+    def read_hand(
+        self, config: ConfigT, hands: Mapping[str, str], position: str
+    ) -> tuple[Any, ...]:
+        """One position's hand from the hands given per position, checked for size.
+
+        A missing hand or one of the wrong size is a :class:`PositionError`
+        naming the position (the CLI names its flag instead).
+        """
+        text = hands.get(position)
+        if not text:
+            raise PositionError(position, f"missing {{position}} ({self.hand_example})")
+        items = self.parse_hand(config, text)
+        if self.hand_size and len(items) != self.hand_size:
+            size = self.hand_example.split(",")[0]
+            raise PositionError(
+                position, f"{{position}} must be {size}, got {len(items)}: {text!r}"
+            )
+        return items
 
     def hand_text(self, items: tuple[Any, ...]) -> str:
         """Shoe types written so that :meth:`parse_hand` reads them back (logs)."""

@@ -79,6 +79,9 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
       ``[dealing]`` section as a :class:`odds.shoe_state.dealing.Procedure`).
     """
 
+    #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).
+    report_shoes: int = 100
+
     @abstractmethod
     def evaluator(self, config: ConfigT) -> StateEvaluator:
         """Exact per-state EVs of every bet (expensive once, cheap per state)."""

@@ -13,9 +13,10 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from odds.analysis import Table
+from odds.analysis import Analysis, Section
 from odds.errors import OddsError
 from odds.shoe_state import tables
 from odds.shoe_state.dealing import Procedure
@@ -30,9 +31,9 @@ from odds.shoe_state.simulate import (
     run,
     summarise,
 )
+from odds.table import Table
 
-#: Reports simulate this many shoes with this seed (enough to show the shape, quick).
-REPORT_SHOES = 100
+#: Reports simulate the feature's ``report_shoes`` shoes with this seed (quick, reproducible).
 REPORT_SEED = 2024
 
 
@@ -77,7 +78,7 @@ class Exposure:
 
     evaluator: StateEvaluator
     procedure: Procedure
-    eor: EORTable
+    top: dict[str, Fraction]
     exact: ExactExposure | None = None
     simulated: SimulatedExposure | None = None
     exact_flat: dict[str, Fraction] | None = None
@@ -86,10 +87,6 @@ class Exposure:
     def nil(self) -> bool:
         """Reshuffled after every round: a watcher sees nothing before the next round."""
         return not self.procedure.multi_round
-
-    @property
-    def top(self) -> dict[str, Fraction]:
-        return {b.bet.name: b.ev for b in self.eor.bets}
 
     def tables(self) -> list[Table]:
         if self.exact is not None:
@@ -132,13 +129,18 @@ def exposure(
     workers: int | None = None,
     scheduler: str | None = None,
     simulate: bool = False,
+    evaluator: StateEvaluator | None = None,
+    table: EORTable | None = None,
 ) -> Exposure:
-    """The exposure study: exact when every state can be enumerated, unless ``simulate``."""
+    """The exposure study: exact when every state can be enumerated, unless ``simulate``.
+
+    ``evaluator`` and ``table`` (its effects of removal) may be passed when
+    already built; the simulation's counters need the table.
+    """
     feature = feature_of(paytable)
-    evaluator = feature.evaluator(paytable.config)
+    evaluator = evaluator or feature.evaluator(paytable.config)
     procedure = feature.procedure(paytable.config)
-    table = effects_of_removal(evaluator)
-    result = Exposure(evaluator, procedure, table)
+    result = Exposure(evaluator, procedure, evaluator.evs(evaluator.full))
     if result.nil:
         return result
     fixed = procedure.fixed_seen()
@@ -146,6 +148,7 @@ def exposure(
         return dataclasses.replace(result, exact=exact_exposure(evaluator, fixed))
     if shoes is None:
         raise OddsError("this game's exposure is simulated: give --shoes N (and --seed S)")
+    table = table or effects_of_removal(evaluator)
     spec = SimulationSpec(
         paytable.data,
         paytable.source,
@@ -165,26 +168,18 @@ def _after(evaluator: StateEvaluator, t: int) -> dict[str, Fraction]:
     return evaluator.evs(counts)
 
 
-@dataclass(frozen=True)
-class Section:
-    """A report section: a title, paragraphs and tables (rendered after the bets)."""
-
-    key: str
-    title: str
-    paragraphs: tuple[str, ...]
-    tables: tuple[Table, ...]
-
-
 def report_section(paytable: Any) -> Section | None:
     """The report's Shoe section: dealing, EORs and counts, and the exposure where there is one.
 
-    Simulated exposures use :data:`REPORT_SHOES` shoes and :data:`REPORT_SEED`
+    Simulated exposures use the feature's ``report_shoes`` shoes and :data:`REPORT_SEED`
     in one process (reports are deterministic and quick); ``odds exposure``
     runs as many as asked.
     """
     if paytable.game.shoe_state is None:
         return None
-    result = exposure(paytable, shoes=REPORT_SHOES, seed=REPORT_SEED, workers=1)
+    evaluator, table = eor(paytable)
+    shoes = paytable.game.shoe_state.report_shoes
+    result = exposure(paytable, shoes, REPORT_SEED, workers=1, evaluator=evaluator, table=table)
     unit = "deck" if result.evaluator.unit == 52 else "set"
     paragraphs = [f"How the shoe is dealt (`[dealing]`): {result.procedure.description}"]
     paragraphs += result.verdicts()
@@ -192,17 +187,27 @@ def report_section(paytable: Any) -> Section | None:
     if flat:
         paragraphs.append(flat)
     if result.simulated is not None:
+        name = Path(paytable.source.split(" ")[0]).stem
         paragraphs.append(
-            f"Simulated with {REPORT_SHOES} shoes (seed {REPORT_SEED}) to keep reports quick: "
-            f"`odds exposure {paytable.game.name} --shoes 1000` runs more, on every core."
+            f"Simulated with {shoes} shoes (seed {REPORT_SEED}) to keep reports quick: "
+            f"`odds exposure {name} --shoes 1000` runs more, on every core."
         )
     return Section(
         "shoe",
         "Shoe",
         tuple(paragraphs),
         (
-            tables.eor_table(result.eor),
-            tables.count_table(result.eor, unit),
+            tables.eor_table(table),
+            tables.eor_by_type_table(table, result.evaluator),
+            tables.count_table(table, unit),
             *result.tables(),
         ),
     )
+
+
+def with_shoe_section(paytable: Any, analysis: Analysis) -> Analysis:
+    """The analysis with the report's Shoe section (when the game has shoe states)."""
+    section = report_section(paytable)
+    if section is None:
+        return analysis
+    return dataclasses.replace(analysis, sections=(*analysis.sections, section))

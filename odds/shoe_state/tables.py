@@ -1,8 +1,9 @@
 """Tables for ``odds shoe``, ``odds eor``, ``odds exposure`` and the reports' Shoe section.
 
-Every table is an :class:`odds.analysis.Table`: display rows for Markdown and a
-JSON form with every exact number as a fraction string. Simulated figures are
-labelled as estimates with their 95% intervals.
+Every table is an :class:`odds.table.Table`: exact values in the rows, columns
+declared once, Markdown and JSON rendered from the same rows. Simulated
+figures are labelled as estimates with their 95% intervals (``approximate``
+columns: floats in JSON).
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from odds.analysis import Table
 from odds.numbers import decimal, fraction_text, percent
 from odds.shoe_state.eor import EORTable
 from odds.shoe_state.exact import QUANTILES, ExactExposure
 from odds.shoe_state.model import StateEvaluator
 from odds.shoe_state.simulate import Estimate, SimulatedExposure
+from odds.table import Column, Kind, Table
 
 
 def signed_percent(value: Fraction, digits: int = 4) -> str:
@@ -25,8 +26,8 @@ def signed_percent(value: Fraction, digits: int = 4) -> str:
     return text if text.startswith("-") or value == 0 else "+" + text
 
 
-def _fraction(value: Fraction | None) -> str | None:
-    return None if value is None else fraction_text(value)
+def _percent(key: str, header: str, places: int = 4, **flags: bool) -> Column:
+    return Column(key, header, Kind.PERCENT, places=places, signed=True, **flags)
 
 
 # ---------------------------------------------------------------------------
@@ -37,35 +38,33 @@ def state_table(
     evaluator: StateEvaluator, top: Mapping[str, Fraction], now: Mapping[str, Fraction]
 ) -> Table:
     """Every bet's exact EV for the state, beside its off-the-top EV."""
-    rows, data = [], []
-    for bet in evaluator.bets:
-        a, b = now[bet.name], top[bet.name]
-        rows.append(
-            (
-                bet.title,
-                fraction_text(a),
-                signed_percent(a),
-                signed_percent(b),
-                signed_percent(a - b),
-            )
-        )
-        data.append(
-            {
-                "bet": bet.name,
-                "ev": fraction_text(a),
-                "off_the_top": fraction_text(b),
-                "change": fraction_text(a - b),
-                "positive": a > 0,
-            }
-        )
+    rows = tuple(
+        {
+            "bet": bet.name,
+            "title": bet.title,
+            "ev": now[bet.name],
+            "ev_percent": now[bet.name],
+            "off_the_top": top[bet.name],
+            "change": now[bet.name] - top[bet.name],
+            "positive": now[bet.name] > 0,
+        }
+        for bet in evaluator.bets
+    )
     return Table(
         key="state",
         title="Every bet for what is left",
-        headers=("bet", "EV now (exact)", "EV now", "off the top", "change"),
-        rows=tuple(rows),
+        columns=(
+            Column("bet", "bet", markdown=False),
+            Column("title", "bet", json=False),
+            Column("ev", "EV now (exact)", Kind.EXACT),
+            _percent("ev_percent", "EV now", json=False),
+            _percent("off_the_top", "off the top"),
+            _percent("change", "change"),
+            Column("positive", "positive", Kind.FLAG),
+        ),
+        rows=rows,
         note="EV per unit staked for the next round, dealt from the unseen cards (burned cards "
-        "are unseen: by exchangeability they change nothing the watcher can use).",
-        json=data,
+        "are unseen too: by exchangeability the next round is dealt as if they were still in).",
     )
 
 
@@ -74,101 +73,111 @@ def state_table(
 
 
 def eor_table(table: EORTable) -> Table:
-    """EOR of every bet per group (rank or tile), in percent, with exact JSON."""
+    """EOR of every bet per group (rank or tile), as a percentage; exact in JSON."""
     bets = table.bets
     rows = []
     for g, group in enumerate(table.groups):
-        rows.append((group.label, table.copies[g], *(signed_percent(b.eor[g], 4) for b in bets)))
-    data = {
-        "groups": [
-            {"group": group.label, "copies": table.copies[g]}
-            for g, group in enumerate(table.groups)
-        ],
-        "bets": [
-            {
-                "bet": b.bet.name,
-                "ev": fraction_text(b.ev),
-                "eor": [fraction_text(e) for e in b.eor],
-                "eor_by_type": [_fraction(e) for e in b.eor_by_type],
-            }
-            for b in bets
-        ],
-    }
+        row: dict[str, Any] = {"group": group.label, "copies": table.copies[g]}
+        for b in bets:
+            row[f"eor.{b.bet.name}"] = b.eor[g]
+        rows.append(row)
     zero = [b.bet.title for b in bets if not any(b.eor)]
     note = (
         "EOR: the exact change in a bet's EV (per unit staked) when one card of the group is "
-        "out of the full shoe (the mean over the group's cards); copies-weighted, the EORs of "
-        "every bet add up to exactly 0."
+        "out of the full shoe (the mean over the group's cards, suit unknown); weighted by the "
+        "copies, every bet's EORs add up to exactly 0 (checked)."
     )
     if zero:
         which, its = ("this bet", "its") if len(zero) == 1 else ("these bets", "their")
         note += (
-            f" Zero for {', '.join(zero)}: every card (tile) of the shoe is alike to {which}, "
-            f"so removing one changes nothing; what moves {its} EV is the spread of the counts "
-            "(several copies of one type gone), which no linear count sees."
-        )
+            f" Every EOR is 0 for {', '.join(zero)}: {which} treat(s) every group alike, so one "
+            f"card out changes nothing; what moves {its} EV is the spread of the counts "
+            "(several cards of one kind gone), which no linear count sees."
+        ).replace("treat(s)", "treats" if len(zero) == 1 else "treat")
     return Table(
         key="effect_of_removal",
-        title="Shoe: effect of removal (EOR, % of a unit)",
-        headers=("group", "copies", *(b.bet.title for b in bets)),
+        title="Shoe: effect of removal (EOR)",
+        columns=(
+            Column("group", "group"),
+            Column("copies", "copies", Kind.WAYS),
+            *(_percent(f"eor.{b.bet.name}", b.bet.title) for b in bets),
+        ),
         rows=tuple(rows),
         note=note,
-        json=data,
+    )
+
+
+def eor_by_type_table(table: EORTable, evaluator: StateEvaluator) -> Table:
+    """Every type's exact EOR (JSON only: suits differ only where the rules compare them)."""
+    rows = []
+    for t, item in enumerate(evaluator.shoe.types):
+        row: dict[str, Any] = {"type": str(item), "copies": evaluator.full[t]}
+        for b in table.bets:
+            row[f"eor.{b.bet.name}"] = b.eor_by_type[t]
+        rows.append(row)
+    return Table(
+        key="effect_of_removal_by_type",
+        title="Effect of removal of each card type",
+        columns=(
+            Column("type", "type"),
+            Column("copies", "copies", Kind.WAYS),
+            *(Column(f"eor.{b.bet.name}", b.bet.title, Kind.EXACT) for b in table.bets),
+        ),
+        rows=tuple(rows),
+        markdown=False,
     )
 
 
 def count_table(table: EORTable, unit_name: str) -> Table:
     """The balanced count of every bet: tags, betting correlation, break-even index."""
-    rows, data = [], []
+    rows = []
     for b in table.bets:
         c = b.count
-        if not any(c.tags):
-            rows.append((b.bet.title, "no count (every EOR is 0)", "—", "—", "—"))
-        else:
-            tags = " ".join(
+        counted = any(c.tags)
+        tags_text = (
+            " ".join(
                 f"{g.label}:{'+' if t > 0 else ''}{t}"
                 for g, t in zip(table.groups, c.tags, strict=True)
             )
-            rows.append(
-                (
-                    b.bet.title,
-                    tags,
-                    f"{c.correlation:.4f}",
-                    signed_percent(c.per_true_count, 4),
-                    "—" if c.index is None else decimal(c.index, 2),
-                )
-            )
-        data.append(
+            if counted
+            else "no count (every EOR is 0)"
+        )
+        rows.append(
             {
                 "bet": b.bet.name,
+                "title": b.bet.title,
+                "tags_text": tags_text,
                 "tags": dict(zip((g.label for g in table.groups), c.tags, strict=True)),
                 "balanced": sum(n * t for n, t in zip(table.copies, c.tags, strict=True)) == 0,
-                "betting_correlation": c.correlation,
-                "betting_correlation_squared": fraction_text(c.correlation_squared),
-                "ev_per_true_count": fraction_text(c.per_true_count),
-                "break_even_true_count": _fraction(c.index),
+                "correlation": c.correlation if counted else None,
+                "correlation_squared": c.correlation_squared if counted else None,
+                "per_true_count": c.per_true_count if counted else None,
+                "index": c.index,
             }
         )
     return Table(
         key="counts",
         title="Shoe: counting systems derived from the EORs",
-        headers=(
-            "bet",
-            "tags (balanced)",
-            "betting correlation",
-            f"EV per true count (per {unit_name})",
-            "break-even true count",
+        columns=(
+            Column("bet", "bet", markdown=False),
+            Column("title", "bet", json=False),
+            Column("tags_text", "tags (balanced)", json=False),
+            Column("tags", "tags", Kind.DATA, markdown=False),
+            Column("balanced", "balanced", Kind.FLAG, markdown=False),
+            Column("correlation", "betting correlation", Kind.APPROXIMATE, places=4),
+            Column("correlation_squared", "correlation squared", Kind.EXACT, markdown=False),
+            _percent("per_true_count", f"EV per true count (per {unit_name})"),
+            Column("index", "break-even true count", Kind.PROBABILITY, places=2),
         ),
         rows=tuple(rows),
         note=(
-            "Tags: each group's EOR scaled to small integers and rounded so that the whole shoe "
+            "Tags: each group's EOR scaled to small integers and rounded so that a whole shoe "
             "counts to 0 (Σ copies · tag = 0); the betting correlation is the copies-weighted "
             "correlation of tags and EORs. True count = running count (tags of the cards seen) "
             f"per {unit_name} unseen. The linear estimate EV ≈ EV₀ + slope · true count gives the "
             "break-even true count, where a counter starts betting; it is a guide, the exact "
             "per-state EV is what decides."
         ),
-        json=data,
     )
 
 
@@ -176,27 +185,13 @@ def count_table(table: EORTable, unit_name: str) -> Table:
 # Exact exposure
 
 
-def exact_round_table(exposure: ExactExposure, evaluator: StateEvaluator, digits: int = 6) -> Table:
-    """Per round and bet: P(EV > 0), E[max(EV, 0)], the edge when positive, quantiles."""
+def exact_round_table(exposure: ExactExposure, evaluator: StateEvaluator) -> Table:
+    """Per round and bet: P(EV > 0), E[max(EV, 0)], the edge when positive, the spread."""
     titles = {b.name: b.title for b in evaluator.bets}
-    rows, data = [], []
+    rows = []
     for r in exposure.rounds:
         for name, d in r.bets.items():
-            edge = d.edge_when_positive
             rows.append(
-                (
-                    r.number,
-                    r.unseen,
-                    titles[name],
-                    d.p_positive,
-                    d.gain,
-                    "—" if edge is None else signed_percent(edge, 2),
-                    signed_percent(d.minimum, 2),
-                    signed_percent(d.quantiles[2], 2),
-                    signed_percent(d.maximum, 2),
-                )
-            )
-            data.append(
                 {
                     "round": r.number,
                     "seen": r.seen,
@@ -204,32 +199,37 @@ def exact_round_table(exposure: ExactExposure, evaluator: StateEvaluator, digits
                     "compositions": r.compositions,
                     "states_evaluated": r.orbits,
                     "bet": name,
-                    "p_positive": fraction_text(d.p_positive),
-                    "expected_positive_ev": fraction_text(d.gain),
-                    "mean_ev": fraction_text(d.mean),
-                    "edge_when_positive": _fraction(edge),
-                    "min": fraction_text(d.minimum),
-                    "max": fraction_text(d.maximum),
-                    "quantiles": {
-                        str(q): fraction_text(v)
-                        for q, v in zip(QUANTILES, d.quantiles, strict=True)
-                    },
+                    "title": titles[name],
+                    "p_positive": d.p_positive,
+                    "expected_positive_ev": d.gain,
+                    "edge_when_positive": d.edge_when_positive,
+                    "mean_ev": d.mean,
+                    "min": d.minimum,
+                    "median": d.quantiles[2],
+                    "max": d.maximum,
+                    "quantiles": {str(q): v for q, v in zip(QUANTILES, d.quantiles, strict=True)},
                 }
             )
     compositions = ", ".join(f"{r.compositions:,}" for r in exposure.rounds)
     return Table(
         key="exposure_rounds",
         title="Shoe: exact exposure by round",
-        headers=(
-            "round",
-            "unseen",
-            "bet",
-            "P(EV > 0)",
-            "E[max(EV, 0)]",
-            "edge when positive",
-            "lowest EV",
-            "median EV",
-            "highest EV",
+        columns=(
+            Column("round", "round", Kind.WAYS),
+            Column("seen", "seen", Kind.WAYS, markdown=False),
+            Column("unseen", "unseen", Kind.WAYS),
+            Column("compositions", "compositions", Kind.WAYS, markdown=False),
+            Column("states_evaluated", "states evaluated", Kind.WAYS, markdown=False),
+            Column("bet", "bet", markdown=False),
+            Column("title", "bet", json=False),
+            Column("p_positive", "P(EV > 0)", Kind.PROBABILITY),
+            Column("expected_positive_ev", "E[max(EV, 0)]", Kind.PROBABILITY),
+            _percent("edge_when_positive", "edge when positive", 2),
+            Column("mean_ev", "mean EV", Kind.EXACT, markdown=False),
+            _percent("min", "lowest EV", 2),
+            _percent("median", "median EV", 2),
+            _percent("max", "highest EV", 2),
+            Column("quantiles", "quantiles", Kind.DATA, markdown=False),
         ),
         rows=tuple(rows),
         note=(
@@ -240,36 +240,33 @@ def exact_round_table(exposure: ExactExposure, evaluator: StateEvaluator, digits
             "round on average; the mean EV of every round equals the off-the-top EV exactly "
             "(checked). JSON adds the 5%, 25%, 75% and 95% quantiles, as exact fractions."
         ),
-        json=data,
     )
 
 
 def exact_summary_table(exposure: ExactExposure, evaluator: StateEvaluator) -> Table:
-    """Per bet: the watching player's exact win per set, against the flat bettor's loss."""
-    rows, data = [], []
+    """Per bet: the watching player's exact win per set, against the flat bettor's."""
     rounds = len(exposure.rounds)
-    for bet in evaluator.bets:
-        gain = exposure.per_set_gain(bet.name)
-        flat = rounds * exposure.off_the_top[bet.name]
-        rows.append((bet.title, fraction_text(gain), decimal(gain, 6), decimal(flat, 6)))
-        data.append(
-            {
-                "bet": bet.name,
-                "watcher_gain_per_set": fraction_text(gain),
-                "flat_bettor_per_set": fraction_text(flat),
-                "rounds": rounds,
-            }
-        )
+    rows = tuple(
+        {
+            "bet": bet.name,
+            "title": bet.title,
+            "watcher_gain_per_set": exposure.per_set_gain(bet.name),
+            "watcher_decimal": exposure.per_set_gain(bet.name),
+            "flat_bettor_per_set": rounds * exposure.off_the_top[bet.name],
+        }
+        for bet in evaluator.bets
+    )
     return Table(
         key="exposure_sets",
         title="Shoe: a watching player's win per set (exact)",
-        headers=(
-            "bet",
-            "watching player, per set (exact)",
-            "watching player, per set",
-            "flat bettor, per set",
+        columns=(
+            Column("bet", "bet", markdown=False),
+            Column("title", "bet", json=False),
+            Column("watcher_gain_per_set", "watching player, per set (exact)", Kind.EXACT),
+            Column("watcher_decimal", "watching player, per set", Kind.PROBABILITY, json=False),
+            Column("flat_bettor_per_set", "flat bettor, per set", Kind.PROBABILITY),
         ),
-        rows=tuple(rows),
+        rows=rows,
         note=(
             f"Per unit bet on one position, over the {rounds} round(s) of a set: the watching "
             "player stakes 1 only when the exact EV is positive; the flat bettor stakes 1 every "
@@ -277,7 +274,6 @@ def exact_summary_table(exposure: ExactExposure, evaluator: StateEvaluator) -> T
             "round's EV averages to the off-the-top EV and the flat bettor's return is the "
             "off-the-top RTP)."
         ),
-        json=data,
     )
 
 
@@ -311,36 +307,37 @@ def _interval(e: Estimate, digits: int = 4) -> str:
 def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
     """Per round depth: shoes reaching it, and per bet the share positive and its mean edge."""
     bets = evaluator.bets
-    rows, data = [], []
+    rows = []
     for d in sim.depths:
-        cells: list[Any] = [d.number, d.shoes]
-        entry: dict[str, Any] = {"round": d.number, "shoes": d.shoes, "bets": {}}
+        row: dict[str, Any] = {"round": d.number, "shoes": d.shoes}
         for b, bet in enumerate(bets):
-            share = d.positive[b] / d.shoes
-            edge = d.positive_ev[b] / d.positive[b] if d.positive[b] else None
-            cells += [f"{100 * share:.2f}%", "—" if edge is None else f"{100 * edge:+.3f}%"]
-            entry["bets"][bet.name] = {
-                "positive": d.positive[b],
-                "mean_edge_when_positive": edge,
-                "mean_ev": d.mean_ev[b],
-                "counter_bets": d.counted[b],
-            }
-        rows.append(tuple(cells))
-        data.append(entry)
-    headers: list[str] = ["round", "shoes"]
+            row[f"{bet.name}.positive"] = Fraction(d.positive[b], d.shoes)
+            row[f"{bet.name}.edge"] = (
+                100 * d.positive_ev[b] / d.positive[b] if d.positive[b] else None
+            )
+            row[f"{bet.name}.mean_ev"] = d.mean_ev[b]
+            row[f"{bet.name}.counter_bets"] = d.counted[b]
+        rows.append(row)
+    columns = [Column("round", "round", Kind.WAYS), Column("shoes", "shoes", Kind.WAYS)]
     for bet in bets:
-        headers += [f"{bet.title}: EV > 0", f"{bet.title}: edge when > 0"]
+        columns += [
+            Column(f"{bet.name}.positive", f"{bet.title}: EV > 0", Kind.PERCENT, places=2),
+            Column(
+                f"{bet.name}.edge", f"{bet.title}: edge when > 0 (%)", Kind.APPROXIMATE, places=3
+            ),
+            Column(f"{bet.name}.mean_ev", "mean EV", Kind.APPROXIMATE, markdown=False),
+            Column(f"{bet.name}.counter_bets", "counter bets", Kind.WAYS, markdown=False),
+        ]
     return Table(
         key="exposure_depths",
         title="Shoe: simulated exposure by round depth",
-        headers=tuple(headers),
+        columns=tuple(columns),
         rows=tuple(rows),
         note=(
             f"{sim.shoes:,} shoes (seed {sim.seed}); every round's EVs are exact for the state a "
             "watcher sees (every face-up card), the shares and means are estimates over the "
             "shoes that reached the round."
         ),
-        json=data,
     )
 
 
@@ -348,50 +345,61 @@ def simulated_summary_table(
     sim: SimulatedExposure, top: Mapping[str, Fraction], exact_flat: Mapping[str, Fraction] | None
 ) -> Table:
     """Per bet: flat bettor per round, watcher and counter per shoe (estimates, 95%)."""
-    rows, data = [], []
+    rows = []
     for b in sim.bets:
-        flat = (
-            signed_percent(exact_flat[b.name], 4) + " (exact)"
-            if exact_flat is not None
-            else _interval(b.flat_per_round, 5)
-        )
+        flat = b.flat_per_round
         rows.append(
-            (
-                b.title,
-                signed_percent(top[b.name], 4),
-                flat,
-                f"{b.positive_rounds.mean:.3f}",
-                _interval(b.watcher),
-                f"{b.counter_rounds.mean:.3f}",
-                _interval(b.counter),
-            )
-        )
-        data.append(
             {
                 "bet": b.name,
-                "off_the_top": fraction_text(top[b.name]),
-                "flat_per_round": (
-                    fraction_text(exact_flat[b.name])
+                "title": b.title,
+                "off_the_top": top[b.name],
+                "flat_text": (
+                    signed_percent(exact_flat[b.name], 4) + " (exact)"
                     if exact_flat is not None
-                    else _estimate_json(b.flat_per_round)
+                    else _interval(Estimate(100 * flat.mean, 100 * flat.half_width), 4) + " %"
                 ),
-                "positive_rounds_per_shoe": _estimate_json(b.positive_rounds),
-                "watcher_per_shoe": _estimate_json(b.watcher),
-                "counter_rounds_per_shoe": _estimate_json(b.counter_rounds),
-                "counter_per_shoe": _estimate_json(b.counter),
+                "flat_exact": None if exact_flat is None else exact_flat[b.name],
+                "flat": flat.mean,
+                "flat_low": flat.interval[0],
+                "flat_high": flat.interval[1],
+                "positive_rounds": b.positive_rounds.mean,
+                "watcher_text": _interval(b.watcher),
+                "watcher": b.watcher.mean,
+                "watcher_low": b.watcher.interval[0],
+                "watcher_high": b.watcher.interval[1],
+                "counter_rounds": b.counter_rounds.mean,
+                "counter_text": _interval(b.counter),
+                "counter": b.counter.mean,
+                "counter_low": b.counter.interval[0],
+                "counter_high": b.counter.interval[1],
             }
         )
+    hidden = {"markdown": False}
     return Table(
         key="exposure_players",
         title="Shoe: what watching is worth (simulated)",
-        headers=(
-            "bet",
-            "off the top",
-            "flat bettor, per round",
-            "positive rounds per shoe",
-            "watcher: units per shoe [95%]",
-            "counter bets per shoe",
-            "counter: units per shoe [95%]",
+        columns=(
+            Column("bet", "bet", markdown=False),
+            Column("title", "bet", json=False),
+            _percent("off_the_top", "off the top"),
+            Column("flat_text", "flat bettor, per round", json=False),
+            Column("flat_exact", "flat bettor, per round (exact)", Kind.EXACT, **hidden),
+            *(
+                Column(key, key, Kind.APPROXIMATE, **hidden)
+                for key in ("flat", "flat_low", "flat_high")
+            ),
+            Column("positive_rounds", "positive rounds per shoe", Kind.APPROXIMATE, places=3),
+            Column("watcher_text", "watcher: units per shoe [95%]", json=False),
+            *(
+                Column(key, key, Kind.APPROXIMATE, **hidden)
+                for key in ("watcher", "watcher_low", "watcher_high")
+            ),
+            Column("counter_rounds", "counter bets per shoe", Kind.APPROXIMATE, places=3),
+            Column("counter_text", "counter: units per shoe [95%]", json=False),
+            *(
+                Column(key, key, Kind.APPROXIMATE, **hidden)
+                for key in ("counter", "counter_low", "counter_high")
+            ),
         ),
         rows=tuple(rows),
         note=(
@@ -400,38 +408,30 @@ def simulated_summary_table(
             "true count reaches its break-even index; units are expected wins (the exact EVs of "
             "the rounds bet), per shoe, with 95% intervals over shoes."
         ),
-        json=data,
     )
-
-
-def _estimate_json(e: Estimate) -> dict[str, float]:
-    low, high = e.interval
-    return {"mean": e.mean, "low": low, "high": high}
 
 
 def simulated_verdicts(sim: SimulatedExposure) -> list[str]:
     """One quotable line per bet."""
     lines = []
-    for b in sim.bets:
+    for i, b in enumerate(sim.bets):
         if b.positive_rounds.mean == 0:
             lines.append(
                 f"{b.title}: positive in no round of {sim.shoes:,} simulated shoes (seed "
                 f"{sim.seed}); watching the cards gains nothing measurable."
             )
             continue
-        best = max(sim.depths, key=lambda d: (d.positive[_index(sim, b.name)] / d.shoes, -d.number))
-        share = best.positive[_index(sim, b.name)] / best.shoes
+        # The deepest rounds are reached by few shoes: judge rounds most shoes reach.
+        common = [d for d in sim.depths if 2 * d.shoes >= sim.shoes] or list(sim.depths)
+        best = max(common, key=lambda d: (Fraction(d.positive[i], d.shoes), -d.number))
+        share = Fraction(best.positive[i], best.shoes)
         low, high = b.watcher.interval
         lines.append(
-            f"{b.title}: positive in {100 * share:.2f}% of round-{best.number} states; a watching "
-            f"player wins {b.watcher.mean:.4f} units per shoe per unit bet (95%: {low:.4f} to "
-            f"{high:.4f}; {sim.shoes:,} shoes, seed {sim.seed})."
+            f"{b.title}: positive in {percent(share, 2)} of round-{best.number} states; a "
+            f"watching player wins {b.watcher.mean:.4f} units per shoe per unit bet (95%: "
+            f"{low:.4f} to {high:.4f}; {sim.shoes:,} shoes, seed {sim.seed})."
         )
     return lines
-
-
-def _index(sim: SimulatedExposure, name: str) -> int:
-    return [b.name for b in sim.bets].index(name)
 
 
 def flat_sentence(
@@ -456,8 +456,9 @@ def flat_sentence(
         ]
         return (
             "Flat bettor: the number of rounds depends on the first card's value (it sets the "
-            "burn), so the whole-shoe return per round is exact but not the off-the-top one; the "
-            "difference (whole shoe − off the top) is " + "; ".join(parts) + "."
+            "burn), so the whole-shoe return per round is exact but not the off-the-top one: "
+            "given the first card every round is dealt from the shoe less that card, and the "
+            "shoes with more rounds weigh more. Whole shoe − off the top: " + "; ".join(parts) + "."
         )
     if sim is None:
         return ""
@@ -467,7 +468,7 @@ def flat_sentence(
         d_low, d_high = low - float(top[b.name]), high - float(top[b.name])
         parts.append(f"{b.title}: {100 * d_low:+.4f}% to {100 * d_high:+.4f}%")
     return (
-        "Flat bettor: the number of rounds depends on the cards dealt (the cut-card effect); the "
+        "Flat bettor: the number of rounds depends on the cards dealt (the cut-card effect); "
         "whole-shoe return per round minus the off-the-top EV, 95% interval from the "
         "simulation: " + "; ".join(parts) + "."
     )

@@ -15,11 +15,11 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from odds.analysis import Analysis, Table
+from odds.analysis import Analysis
 from odds.cards import Card, hand_text
 from odds.config import section
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.base import BenchCase, Game
 from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS, dealer_probabilities_reference
 from odds.games.blackjack.hands import (
     LOSE_LABEL,
@@ -46,9 +46,11 @@ from odds.games.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import CrosscheckFeature
 from odds.numbers import fraction_text, percent
+from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.shoe_state.dealing import PenetrationDealing
 from odds.stats import Bet, Outcome
+from odds.table import legacy_table as Table
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,7 @@ class Blackjack(Game[BlackjackConfig]):
     title = "Blackjack (8 decks, no hole card)"
     config_type = BlackjackConfig
     positions = ("player", "dealer", "actions")
+    bet_names = ("main",)
     hand_size = 0
     crosscheck = BlackjackCrosscheck()
     shoe_state = BlackjackShoeState()
@@ -235,9 +238,18 @@ class Blackjack(Game[BlackjackConfig]):
                 f"over their common denominator ({len(str(bet.stats.total))} digits)."
             ),
             bets=(bet,),
-            tables=tables,
+            tables=(
+                *tables,
+                Table(
+                    key="strategy",
+                    title="Strategy (JSON only)",
+                    headers=(),
+                    rows=(),
+                    json=self._strategy_json(optimal, charted, chart, bet),
+                    markdown=False,
+                ),
+            ),
             notes=tuple(notes),
-            extra_json={"strategy": self._strategy_json(optimal, charted, chart, bet)},
         )
 
     def _dealer_table(self, counts: tuple[int, ...], rules: BlackjackRules) -> Table:

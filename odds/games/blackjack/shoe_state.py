@@ -25,6 +25,7 @@ from math import ceil
 from typing import TYPE_CHECKING, Any
 
 from odds.games.features import ShoeStateFeature
+from odds.numbers import short_number
 from odds.shoe_state.dealing import Procedure
 from odds.shoe_state.model import CountGroup, StateBet, StateEvaluator
 
@@ -96,6 +97,8 @@ class BlackjackEvaluator(StateEvaluator):
 class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
     """Per-state EVs of a charted round, and a shoe dealt to a penetration."""
 
+    report_shoes = 10  # about 60 rounds a shoe: reports stay within their minute
+
     def evaluator(self, config: BlackjackConfig) -> BlackjackEvaluator:
         return BlackjackEvaluator(config)
 
@@ -129,8 +132,8 @@ def penetration_procedure(config: BlackjackConfig, chart: dict) -> Procedure:
     return Procedure(
         description=(
             f"{options.players} player(s) play the report's chart against the dealer, every "
-            f"card face up; a round starts only while less than {share * 100:g}% of the "
-            f"{size} cards has been dealt, then the shoe is reshuffled."
+            f"card face up; a round starts only while less than {short_number(share * 100)}% "
+            f"of the {size} cards has been dealt, then the shoe is reshuffled."
         ),
         round_cards=MIN_CARDS,
         last_start=max(0, ceil(share * size) - 1),

@@ -20,20 +20,22 @@ from math import sqrt
 from random import Random
 from typing import Any, NamedTuple
 
-from odds.analysis import Analysis, Table
+from odds.analysis import Analysis
 from odds.bruteforce import brute_force, ordering_factor
 from odds.cards import STANDARD_DECK, Card, Rank, Suit, hand_text, parse_cards
 from odds.config import option, section
 from odds.engine import Hand, HandShowdown, StrengthIndex, deal_count, hands, showdown
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.base import BenchCase, Game
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import StrengthFeature
 from odds.games.goa_gae.shoe_state import GoaGaeShoeState
 from odds.numbers import fraction_text, payout_ratio
+from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.shoe_state.dealing import RoundDealing
 from odds.stats import Bet, Outcome
+from odds.table import legacy_table as Table
 
 HAND_SIZE = 3
 
@@ -743,6 +745,7 @@ class GoaGae(Game[GoaGaeConfig]):
     title = "Goa Gae (Kao Gae, 9K), three cards"
     config_type = GoaGaeConfig
     positions = ("dealer", "player")
+    bet_names = ("player",)
     hand_size = HAND_SIZE
     strength = GoaGaeStrength()
     shoe_state = GoaGaeShoeState()
@@ -783,7 +786,11 @@ class GoaGae(Game[GoaGaeConfig]):
         hand_ways = deal_count(shoe.counts, (HAND_SIZE,))
         category_table = _category_table(table, hand_ways)
         strength_table = _strength_table(table)
-        classes = {row[0]: row[1] for row in strength_table.rows if row[0] != "Total"}
+        classes = {
+            row["hand class"]: row["ways"]
+            for row in strength_table.rows
+            if row["hand class"] != "Total"
+        }
         return self.new_analysis(
             config,
             paytable,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from odds.analysis import Analysis, Table
+from odds.analysis import Analysis
 from odds.bruteforce import brute_force, ordering_factor
 from odds.engine import (
     Hand,
@@ -30,7 +30,7 @@ from odds.engine import (
 )
 from odds.engine import hands as engine_hands
 from odds.errors import OddsError
-from odds.games.base import BenchCase, Game, SettledBet, SettledHand, Settlement
+from odds.games.base import BenchCase, Game
 from odds.games.mahjong.rules import (
     BetRule,
     HandInfo,
@@ -46,8 +46,10 @@ from odds.games.mahjong.rules import (
 )
 from odds.games.mahjong.shoe_state import MahjongShoeState
 from odds.numbers import fraction_text, payout_ratio, percent
+from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.stats import Bet, BetStats, Outcome, sqrt_decimal
+from odds.table import legacy_table as Table
 from odds.tiles import Tile, parse_tiles, tiles_text
 
 
@@ -58,7 +60,14 @@ class Mahjong28(Game[MahjongConfig]):
     title = "Mahjong 2-8 tiles"
     config_type = MahjongConfig
     positions = ("banker", "player")
+    bet_names = ("player-wins", "player-loses", "tie", "pair", "banker")
     hand_size = 2
+    hand_example = "two tiles, e.g. '4 2' or 'W 9'"
+    decks_path = None
+    no_decks_reason = (
+        "is played with tiles and has no decks: the tile set is [tiles] copies "
+        "(e.g. --set 'tiles.copies={W = 0}')"
+    )
     shoe_state = MahjongShoeState()
 
     def validate(self, config: MahjongConfig) -> None:

@@ -14,40 +14,40 @@ round that draws the cut card is the shoe's last.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from odds.cards import Card
+from odds.games.events import by_key
 from odds.games.features import ShoeStateFeature
+from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.rules import PokDengHand, classify, player_events, settle_player
 from odds.removal import two_hand_polynomial
 from odds.shoe_state.dealing import Procedure, cut_card_procedure, points_burn
 from odds.shoe_state.model import PolynomialEvaluator, StateBet
-
-if TYPE_CHECKING:
-    from odds.games.pok_deng.game import PokDengConfig
 
 #: Hands dealt every round: Player 1–5 and the Banker, two cards each.
 ROUND_CARDS = 12
 
 
-class PokDengShoeState(ShoeStateFeature["PokDengConfig"]):
+class PokDengShoeState(ShoeStateFeature[PokDengConfig]):
     """Per-state EVs of the Player and Player Pair bets, and the cut-card procedure."""
 
     def evaluator(self, config: PokDengConfig) -> PolynomialEvaluator:
-        # The rules live in the game module, which declares this feature (import late).
-        from odds.games.pok_deng.game import _EVENTS, classify, settle_player
-
         shoe = config.shoe.build()
         types = shoe.types
         payouts, rules = config.payouts, config.rules
 
-        def classify_hand(hand: tuple[int, ...]) -> tuple[object, bool]:
+        events = by_key(player_events(payouts))
+
+        def classify_hand(hand: tuple[int, ...]) -> tuple[PokDengHand, bool]:
             a, b = types[hand[0]], types[hand[1]]
             return classify(a, b), a.rank == b.rank
 
-        def payoff(player: object, banker: object) -> list[Fraction]:
-            (mine, pair), (theirs, _) = player, banker  # type: ignore[misc]
-            event = _EVENTS[settle_player(mine, theirs, rules)]
-            return [Fraction(event.net(payouts)), payouts.pair if pair else Fraction(-1)]
+        def payoff(
+            player: tuple[PokDengHand, bool], banker: tuple[PokDengHand, bool]
+        ) -> list[Fraction]:
+            (mine, pair), (theirs, _) = player, banker
+            event = events[settle_player(mine, theirs, rules)]
+            return [event.net, payouts.pair if pair else Fraction(-1)]
 
         polynomial = two_hand_polynomial(
             shoe.counts, 2, classify_hand, ["player", "player-pair"], payoff

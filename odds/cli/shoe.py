@@ -10,8 +10,10 @@ from typing import Annotated, Any
 
 import typer
 
-from odds.analysis import Table
+from odds.cli.app import app
+from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable
 from odds.errors import OddsError
+from odds.table import Table, json_value
 
 
 class Format(StrEnum):
@@ -19,33 +21,13 @@ class Format(StrEnum):
     json = "json"
 
 
-GameArg = Annotated[
-    str,
-    typer.Argument(
-        metavar="GAME_OR_PAYTABLE",
-        help="A game name (pok-deng …) or the path of a paytable .toml file.",
-    ),
-]
-DecksOpt = Annotated[
-    int | None, typer.Option("--decks", help="Override the number of decks in the shoe.")
-]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option("--set", help="Override any paytable option, e.g. --set dealing.cut_card=60."),
-]
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown or json.")]
 
 
-def _load(game: str, decks: int | None, settings: list[str] | None) -> Any:
-    from odds.cli import load_paytable
-
-    return load_paytable(game, decks, settings)
-
-
 def _markdown(table: Table) -> str:
-    from odds.render import markdown_table
+    from odds.render import table_markdown
 
-    text = f"## {table.title}\n\n{markdown_table(table.headers, table.rows, 6)}\n"
+    text = f"## {table.title}\n\n{table_markdown(table, 6)}\n"
     return text + (f"\n{table.note}\n" if table.note else "")
 
 
@@ -53,6 +35,7 @@ def _write_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+@app.command()
 def shoe(
     game: GameArg,
     seen: Annotated[
@@ -70,7 +53,7 @@ def shoe(
     from odds.shoe_state import api
     from odds.shoe_state.seen import parse_seen_text, read_seen_file
 
-    paytable = _load(game, decks, settings)
+    paytable = load_paytable(game, decks, settings)
     api.feature_of(paytable)
     items: list[Any] = []
     if seen_file is not None:
@@ -92,7 +75,7 @@ def shoe(
                 "unseen_counts": {
                     str(t): n for t, n in zip(shoe_.types, result.counts, strict=True)
                 },
-                "bets": table.json,
+                "bets": json_value(table),
             }
         )
         return
@@ -109,6 +92,7 @@ def shoe(
     )
 
 
+@app.command()
 def eor(
     game: GameArg,
     decks: DecksOpt = None,
@@ -118,7 +102,7 @@ def eor(
     """Effect of removal of every card rank (or tile) on every bet, and the derived counts."""
     from odds.shoe_state import api, tables
 
-    paytable = _load(game, decks, settings)
+    paytable = load_paytable(game, decks, settings)
     evaluator, table = api.eor(paytable)
     unit = "deck" if evaluator.unit == 52 else "set"
     eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
@@ -128,14 +112,16 @@ def eor(
                 "game": paytable.game.name,
                 "paytable": paytable.source,
                 "shoe": evaluator.shoe.description,
-                "effect_of_removal": eor_table.json,
-                "counts": counts.json,
+                "effect_of_removal": json_value(eor_table),
+                "effect_of_removal_by_type": json_value(tables.eor_by_type_table(table, evaluator)),
+                "counts": json_value(counts),
             }
         )
         return
     sys.stdout.write(_markdown(eor_table) + "\n" + _markdown(counts))
 
 
+@app.command()
 def exposure(
     game: GameArg,
     shoes: Annotated[
@@ -164,7 +150,7 @@ def exposure(
         raise OddsError(f"--shoes must be at least 1, got {shoes}")
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
-    paytable = _load(game, decks, settings)
+    paytable = load_paytable(game, decks, settings)
     result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
     if format is Format.json:
@@ -180,7 +166,7 @@ def exposure(
                 else "nil",
                 "verdicts": result.verdicts(),
                 "flat_bettor": result.flat_sentence(),
-                **{t.key: t.json for t in found},
+                **{t.key: json_value(t) for t in found},
             }
         )
         return
@@ -190,10 +176,3 @@ def exposure(
     if flat:
         lines += [flat, ""]
     sys.stdout.write("\n".join(lines) + "".join("\n" + _markdown(t) for t in found))
-
-
-def register(app: typer.Typer) -> None:
-    """Add the three commands to the ``odds`` app."""
-    app.command("shoe")(shoe)
-    app.command("eor")(eor)
-    app.command("exposure")(exposure)

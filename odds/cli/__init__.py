@@ -1,0 +1,16 @@
+"""The ``odds`` command line (typer): a thin layer over the Python API.
+
+Commands parse arguments, call the library and print; each group lives in its
+own module and registers itself on :data:`odds.cli.app.app`:
+
+* :mod:`odds.cli.analysis` — ``report``, ``settle``, ``strength``, ``crosscheck``
+* :mod:`odds.cli.maintenance` — ``reports``, ``bench``
+* :mod:`odds.cli.auditing` — ``verify``, ``audit``, ``simulate``, ``solve``
+* :mod:`odds.cli.info` — ``games``
+* :mod:`odds.cli.shoe` — ``shoe``, ``eor``, ``exposure``
+"""
+
+from odds.cli import analysis, auditing, info, maintenance, shoe
+from odds.cli.app import app, main
+
+__all__ = ["analysis", "app", "auditing", "info", "main", "maintenance", "shoe"]

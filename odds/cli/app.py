@@ -1,0 +1,151 @@
+"""The typer application and the entry point that turns expected errors into one line.
+
+Every command module registers itself on :data:`app`; :func:`main` runs it.
+Bad input is an :class:`odds.errors.OddsError`: printed as ``error: …`` on one
+line, exit status 2 — never a traceback. Domain errors that name a position
+are shown with the position's command-line flag (``--banker``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from odds.errors import OddsError, PositionError
+
+app = typer.Typer(
+    add_completion=True,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Exact combinatorial odds for Asian live-casino games.",
+)
+
+
+def _plain_usage_names() -> None:
+    """Show required arguments as ``GAME_OR_PAYTABLE`` in usage lines, not ``{GAME_OR_PAYTABLE}``.
+
+    Typer marks required arguments with braces, which reads like a set of
+    choices; the help below the usage line already says what is required.
+    Guarded: a Typer without this hook keeps its own notation.
+    """
+    from typer.core import TyperArgument
+
+    if not hasattr(TyperArgument, "_usage_display_name"):
+        return
+
+    def usage(self: TyperArgument) -> str:
+        name = str(self.display_name_raw)
+        if not self.required:
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+
+
+_plain_usage_names()
+
+
+def _version(value: bool) -> None:
+    if value:
+        from odds import __version__
+
+        typer.echo(f"odds {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Exact combinatorial odds for Asian live-casino games."""
+
+
+def error_text(exc: OddsError) -> str:
+    """The one line printed for a domain error."""
+    if isinstance(exc, PositionError):
+        return exc.for_flag(f"--{exc.position}")
+    return str(exc)
+
+
+def _handled(exc: Exception) -> int | None:
+    """Exit code for click/typer's own exceptions (usage errors, --help, exits), else None.
+
+    Typer may vendor click or use the real package, so the exceptions are
+    recognised by shape rather than by class.
+    """
+    kind = type(exc).__name__
+    if kind == "Exit" and hasattr(exc, "exit_code"):
+        return int(exc.exit_code)
+    if kind == "Abort":
+        typer.echo("error: aborted", err=True)
+        return 1
+    if kind == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+        typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
+        return 0
+    if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+        message = " ".join(exc.format_message().split())
+        typer.echo(f"error: {message}", err=True)
+        return int(exc.exit_code)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning expected errors into one line and exit 2."""
+    from odds.console import protect_standard_streams
+
+    protect_standard_streams()
+    try:
+        result = app(args=argv, standalone_mode=False)
+        sys.stdout.flush()
+    except OddsError as exc:
+        typer.echo(f"error: {error_text(exc)}", err=True)
+        return 2
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt:
+        typer.echo("error: interrupted", err=True)
+        return 130
+    except OSError as exc:
+        if not _is_output_error(exc):
+            raise
+        _silence_stdout()
+        typer.echo(f"error: cannot write the output ({exc.strerror})", err=True)
+        return 2
+    except Exception as exc:
+        code = _handled(exc)
+        if code is None:
+            raise
+        return code
+    return result if isinstance(result, int) else 0
+
+
+def _is_output_error(exc: OSError) -> bool:
+    """Whether writing standard output failed (a full disk, a closed pipe), not an input."""
+    import errno
+
+    return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF) and exc.filename is None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""The auditor's commands: ``verify``, ``audit``, ``simulate``, ``solve``."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from odds.cli.app import app
+from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable
+from odds.errors import OddsError
+from odds.numbers import parse_rational
+
+
+class AuditFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+BetOpt = Annotated[str | None, typer.Option("--bet", help="The bet's name (default: every bet).")]
+
+
+@app.command()
+def verify(
+    game: GameArg,
+    bet: BetOpt = None,
+    rtp: Annotated[str | None, typer.Option("--rtp", help="The stated RTP, e.g. 97.3%.")] = None,
+    house_edge: Annotated[
+        str | None, typer.Option("--house-edge", help="The stated house edge, e.g. 2.5%.")
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Check a published RTP or house edge against the exact value (every basis and reading).
+
+    Exit 0 when some basis and reading reproduce the stated figure, 1 when none does.
+    """
+    from odds.audit.verify import parse_claim, verify, verify_text
+
+    if (rtp is None) == (house_edge is None):
+        raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
+    if rtp is not None:
+        claim = parse_claim(rtp, "rtp")
+    elif house_edge is not None:
+        claim = parse_claim(house_edge, "house-edge")
+    paytable = load_paytable(game, decks, settings)
+    checks, notes = verify(paytable, claim, bet)
+    sys.stdout.write(verify_text(paytable, claim, checks, notes))
+    if not any(c.match for c in checks):
+        raise typer.Exit(1)
+
+
+@app.command()
+def audit(
+    game: GameArg,
+    log: Annotated[
+        Path, typer.Option("--log", help="CSV: one row per round and position (see README).")
+    ],
+    format: Annotated[
+        AuditFormat, typer.Option("--format", help="markdown or json.")
+    ] = AuditFormat.markdown,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="False-alarm rate of the whole audit (Bonferroni).")
+    ] = 0.01,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Test a log of dealt rounds against the exact odds (chi-square, observed return).
+
+    Exit 0 when the log is consistent with the exact odds, 1 when it is flagged.
+    """
+    import json
+
+    from odds.audit.audit import audit as run_audit
+    from odds.audit.audit import audit_json, audit_text
+
+    paytable = load_paytable(game, decks, settings)
+    result = run_audit(paytable, log, alpha)
+    if format is AuditFormat.json:
+        sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(audit_text(result))
+    if result.flagged:
+        raise typer.Exit(1)
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffle.")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="CSV file to write (default: stdout).")
+    ] = None,
+    penetration: Annotated[
+        str | None,
+        typer.Option(
+            "--penetration",
+            help="Deal through one shoe to this fraction (e.g. 75%) before reshuffling "
+            "(default: a fresh shuffle every round).",
+        ),
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Deal an honest round log from a seeded shuffle of the real shoe (for odds audit)."""
+    from odds.audit.logs import deal_rounds, write_log
+
+    paytable = load_paytable(game, decks, settings)
+    depth = None
+    if penetration is not None:
+        depth = parse_rational(penetration, "--penetration")
+        if not 0 < depth <= 1:
+            raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
+    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
+    count = write_log(paytable.game, rows, out)
+    if out is not None:
+        typer.echo(f"wrote {count:,} rounds to {out}", err=True)
+
+
+class Basis(StrEnum):
+    stake = "stake"
+    debited = "debited"
+
+
+@app.command()
+def solve(
+    game: GameArg,
+    bet: Annotated[str, typer.Option("--bet", help="The bet's name.")],
+    target_rtp: Annotated[
+        str, typer.Option("--target-rtp", help="The RTP to reach, e.g. 96% or 95.5%.")
+    ],
+    vary: Annotated[
+        str,
+        typer.Option("--vary", help="The paytable entry to solve for, e.g. payouts.pair."),
+    ],
+    basis: Annotated[
+        Basis, typer.Option("--basis", help="RTP per unit staked or per unit debited.")
+    ] = Basis.stake,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+) -> None:
+    """Solve a paytable entry for a target RTP, exactly (sympy)."""
+    from odds.audit.solve import solution_text
+    from odds.audit.solve import solve as run_solve
+    from odds.audit.verify import parse_percentage
+
+    target = parse_percentage(target_rtp, "--target-rtp")
+    paytable = load_paytable(game, decks, settings)
+    sys.stdout.write(solution_text(run_solve(paytable, bet, vary, target, basis.value)))

@@ -1,0 +1,74 @@
+"""Commands that keep the project honest: ``reports`` (regenerate, check) and ``bench``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from odds.cli.app import app
+from odds.cli.options import load_paytable
+from odds.errors import OddsError
+
+
+@app.command()
+def reports(
+    check: Annotated[
+        bool, typer.Option("--check", help="Exit 1 when a committed report is stale or missing.")
+    ] = False,
+) -> None:
+    """Regenerate reports/*.md from tables/*.toml (or check that they are fresh)."""
+    from odds.paytable import REPORTS
+    from odds.regenerate import orphans, statuses, write
+
+    found = statuses()
+    if not found:
+        raise OddsError("no paytables found in tables/: nothing to generate or check")
+    stale = [s for s in found if not s.fresh]
+    extra = orphans()
+    if check:
+        problems = [str(s.target.relative_to(REPORTS.parent)) for s in stale]
+        problems += [f"{p.relative_to(REPORTS.parent)} (no paytable)" for p in extra]
+        if problems:
+            typer.echo(
+                f"error: stale reports (run `odds reports`): {', '.join(problems)}", err=True
+            )
+            raise typer.Exit(1)
+        typer.echo(f"{len(found)} reports are fresh")
+        return
+    for status in stale:
+        write(status)
+        typer.echo(f"wrote {status.target.relative_to(REPORTS.parent)}")
+    for path in extra:
+        typer.echo(f"note: {path.relative_to(REPORTS.parent)} has no paytable (not removed)")
+
+
+@app.command()
+def bench(
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="GAME_OR_PAYTABLE", help="What to time (default: every game)."),
+    ] = None,
+    repeat: Annotated[int, typer.Option(min=1, help="Engine runs; the best time is reported.")] = 5,
+) -> None:
+    """Time the exact engine against the independent brute-force enumerator."""
+    from odds.benchmark import BenchRow, bench_table, run
+    from odds.games import games as all_games
+    from odds.render import table_markdown
+
+    def show(row: BenchRow) -> None:
+        brute = "" if row.brute_seconds is None else f", brute force {row.brute_seconds:.2f} s"
+        result = f" → {row.result}" if row.result else ""
+        typer.echo(f"{row.label}: engine {row.engine_seconds:.4f} s{brute}{result}")
+        if row.note:
+            typer.echo(f"  {row.note}")
+
+    rows = []
+    for name in games or list(all_games()):
+        paytable = load_paytable(name)
+        rows += run(paytable.game.bench_cases(paytable.config), repeat, show)
+    typer.echo("")
+    typer.echo(table_markdown(bench_table(rows), 4))
+    if any(row.agree is False for row in rows):
+        typer.echo("error: the engine and the brute-force enumerator disagree", err=True)
+        raise typer.Exit(1)

@@ -1,0 +1,65 @@
+"""``odds reports``: regenerate ``reports/*.md`` from ``tables/*.toml``, or check them.
+
+Reports are deterministic, so a committed report that differs from what the
+code generates now is stale. Reports are built on every core (the slowest,
+blackjack, dominates), then compared or written.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from odds.paytable import REPORTS, load_file, table_files
+from odds.render import to_markdown
+
+
+@dataclass(frozen=True)
+class ReportStatus:
+    """One paytable's report: where it goes, the text it should hold, whether it does."""
+
+    table: Path
+    target: Path
+    text: str
+    fresh: bool
+
+
+def report_text(path: Path) -> str:
+    """The Markdown report of one paytable file (run in a worker process)."""
+    from odds.shoe_state.api import with_shoe_section
+
+    paytable = load_file(path)
+    return to_markdown(with_shoe_section(paytable, paytable.analysis()))
+
+
+def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
+    """Every paytable's report, generated now and compared with the file on disk."""
+    paths = table_files() if paths is None else paths
+    workers = max(1, min(len(paths), os.cpu_count() or 1))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            texts = list(pool.map(report_text, paths))
+    else:
+        texts = [report_text(path) for path in paths]
+    result = []
+    for path, text in zip(paths, texts, strict=True):
+        target = REPORTS / f"{path.stem}.md"
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        result.append(ReportStatus(path, target, text, current == text))
+    return result
+
+
+def orphans(paths: list[Path] | None = None) -> list[Path]:
+    """Reports with no paytable behind them (a renamed or deleted table)."""
+    stems = {p.stem for p in (table_files() if paths is None else paths)}
+    return sorted(p for p in REPORTS.glob("*.md") if p.stem not in stems)
+
+
+def write(status: ReportStatus) -> None:
+    """Write one report: to a temporary file beside it, then renamed over the old one."""
+    REPORTS.mkdir(exist_ok=True)
+    temporary = status.target.with_name(f".{status.target.name}.tmp")
+    temporary.write_text(status.text, encoding="utf-8")
+    temporary.replace(status.target)

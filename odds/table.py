@@ -1,0 +1,282 @@
+"""The one table model every report, command and output format shares.
+
+A :class:`Table` declares its columns once — a key, a header and a *kind*
+(text, ways, probability, exact, percent …) — and holds one set of rows keyed
+by column. Games put exact values in the rows (ints, ``Fraction`` s, bools,
+text) and never format a number: :mod:`odds.render` turns the same rows into
+Markdown (decimals with the report's digits), JSON (exact fractions as strings,
+counts as integers) and CSV.
+
+>>> from fractions import Fraction
+>>> t = Table(
+...     key="demo",
+...     title="Demo",
+...     columns=(Column("event", "event"), Column("ways", "ways", Kind.WAYS),
+...              Column("probability", "probability", Kind.PROBABILITY)),
+...     rows=({"event": "win", "ways": 1200, "probability": Fraction(1, 3)},),
+... )
+>>> markdown_cells(t, 4)
+[['win', '1,200', '0.3333']]
+>>> json_value(t)
+[{'event': 'win', 'ways': 1200, 'probability': '1/3'}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from odds.numbers import decimal, fraction_text, payout_ratio, percent, short_number
+
+Row = Mapping[str, Any]
+
+
+class Kind(StrEnum):
+    """How a column's exact values are shown.
+
+    Markdown shows decimals for people; JSON and CSV keep every exact number
+    as a fraction string and every count as an integer.
+    """
+
+    #: Words, hand names, labels: shown as they are.
+    TEXT = "text"
+    #: A count of ways or any whole number: ``1,234`` in Markdown, an integer in JSON.
+    WAYS = "ways"
+    #: A probability or any exact number read as a decimal: the report's digits.
+    PROBABILITY = "probability"
+    #: An exact number shown as a fraction everywhere: ``-43/415``.
+    EXACT = "exact"
+    #: An exact share shown as a percentage (``2.5002%``); a fraction in JSON.
+    PERCENT = "percent"
+    #: A payout to 1 (``60:1``); the exact multiple in JSON.
+    PAYOUT = "payout"
+    #: A net result per unit staked: ``wins 2:1``, ``loses 1``, ``push``; exact in JSON.
+    NET = "net"
+    #: Yes or no; a boolean in JSON.
+    FLAG = "flag"
+    #: A value that is not exact (a square root, a simulation): a decimal in
+    #: Markdown, a float in JSON. Reports say which figures are approximate.
+    APPROXIMATE = "approximate"
+    #: A list of words: comma-separated in Markdown and CSV, a list in JSON.
+    LIST = "list"
+    #: Structured data for JSON only (lists, mappings of exact values).
+    DATA = "data"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its key in the rows (dots nest in JSON), header, kind and formatting.
+
+    ``places`` overrides the decimals shown in Markdown (default: the report's
+    digits; percentages two fewer). ``signed`` prefixes positive values with
+    ``+``. ``markdown`` / ``json`` choose the outputs the column appears in
+    (a decimal next to its exact fraction is for people only).
+    """
+
+    key: str
+    header: str
+    kind: Kind = Kind.TEXT
+    places: int | None = None
+    signed: bool = False
+    markdown: bool = True
+    json: bool = True
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table: declared columns, one set of rows, an optional total row and a note.
+
+    ``total`` is printed as the last Markdown row (and included in JSON only
+    with ``json_total``). ``json_index`` names a column whose values key the
+    JSON (a mapping instead of a list of records). ``markdown=False`` keeps the
+    whole table out of Markdown (data only JSON readers want).
+    """
+
+    key: str
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    total: Row | None = None
+    note: str = ""
+    json_total: bool = False
+    json_index: str | None = None
+    markdown: bool = True
+    #: Transitional (:func:`legacy_table`): JSON given as data by a game not yet converted.
+    json_data: Any = None
+
+    def column(self, key: str) -> Column:
+        """The column called ``key``."""
+        for column in self.columns:
+            if column.key == key:
+                return column
+        raise KeyError(key)
+
+    def values(self, key: str) -> list[Any]:
+        """One column's values, row by row (the total row excluded)."""
+        return [row.get(key) for row in self.rows]
+
+
+def markdown_headers(table: Table) -> list[str]:
+    """The headers of the columns Markdown shows."""
+    return [c.header for c in table.columns if c.markdown]
+
+
+def markdown_cells(table: Table, digits: int) -> list[list[str]]:
+    """Every Markdown row as text, the total row last."""
+    rows = list(table.rows) + ([table.total] if table.total is not None else [])
+    shown = [c for c in table.columns if c.markdown]
+    return [[cell_text(row.get(c.key), c, digits) for c in shown] for row in rows]
+
+
+def cell_text(value: Any, column: Column, digits: int) -> str:
+    """One value as Markdown shows it in ``column``; ``None`` is an empty cell.
+
+    A ``str`` in a numeric column is shown as it is (a mark such as ``≈``).
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    kind = column.kind
+    if kind is Kind.FLAG:
+        return "yes" if value else "no"
+    if kind is Kind.WAYS:
+        return f"{value:,}"
+    if kind is Kind.EXACT:
+        return fraction_text(value)
+    if kind is Kind.PERCENT:
+        text = percent(value, column.places if column.places is not None else digits - 2)
+        return ("+" + text) if column.signed and value > 0 else text
+    if kind is Kind.PAYOUT:
+        return f"{short_number(Fraction(value))}:1"
+    if kind is Kind.NET:
+        return payout_ratio(value)
+    if kind is Kind.LIST:
+        return ", ".join(str(v) for v in value)
+    if kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
+        return decimal(_exact(value), column.places if column.places is not None else digits)
+    if kind is Kind.DATA:
+        raise ValueError(f"column {column.key!r}: data columns are for JSON only")
+    return str(value)
+
+
+def _exact(value: Any) -> Fraction:
+    if isinstance(value, Decimal | float):
+        return Fraction(value)
+    return Fraction(value)
+
+
+def json_cell(value: Any, kind: Kind) -> Any:
+    """One value as JSON carries it: exact numbers as fraction strings, counts as ints."""
+    if value is None or isinstance(value, bool):
+        return value
+    if kind is Kind.APPROXIMATE:
+        return float(value)
+    if kind in (Kind.DATA, Kind.LIST):
+        return plain(value)
+    if isinstance(value, str):
+        return value
+    if kind in (Kind.PROBABILITY, Kind.EXACT, Kind.PERCENT, Kind.PAYOUT, Kind.NET):
+        return fraction_text(value)
+    return plain(value)
+
+
+def plain(value: Any) -> Any:
+    """Nested data made JSON-ready: Fractions become fraction strings, tuples lists."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def json_record(row: Row, columns: Sequence[Column]) -> dict[str, Any]:
+    """One row as a JSON object; dotted keys nest (``weakest.hand``); ``None`` is left out."""
+    record: dict[str, Any] = {}
+    for column in columns:
+        if not column.json or column.key not in row or row[column.key] is None:
+            continue
+        target = record
+        *parents, leaf = column.key.split(".")
+        for part in parents:
+            target = target.setdefault(part, {})
+        target[leaf] = json_cell(row[column.key], column.kind)
+    return record
+
+
+def json_value(table: Table) -> Any:
+    """The table's JSON: a list of records, or a mapping keyed by ``json_index``."""
+    if table.json_data is not None:
+        return plain(table.json_data)
+    rows = list(table.rows)
+    if table.json_total and table.total is not None:
+        rows.append(table.total)
+    if table.json_index is None:
+        return [json_record(row, table.columns) for row in rows]
+    others = [c for c in table.columns if c.key != table.json_index]
+    return {str(row[table.json_index]): json_record(row, others) for row in rows}
+
+
+def csv_rows(table: Table) -> list[list[str]]:
+    """Header and rows for a spreadsheet: the JSON columns, exact values as text."""
+    columns = [c for c in table.columns if c.json and c.kind is not Kind.DATA]
+    out = [[c.key for c in columns]]
+    rows = list(table.rows)
+    if table.total is not None:
+        rows.append(table.total)
+    for row in rows:
+        cells = []
+        for column in columns:
+            value = json_cell(row.get(column.key), column.kind)
+            if isinstance(value, list):
+                value = ", ".join(str(v) for v in value)
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            cells.append("" if value is None else str(value))
+        out.append(cells)
+    return out
+
+
+def legacy_table(
+    key: str,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    note: str = "",
+    json: Any = None,
+    markdown: bool = True,
+) -> Table:
+    """Transitional: a table given as display cells, its columns' kinds read off the cells.
+
+    Games are moving to declared columns; until a game's tables are converted,
+    this keeps its reports byte-identical.
+    """
+    kinds = []
+    for i in range(len(headers)):
+        kind = Kind.TEXT
+        for row in rows:
+            value = row[i] if i < len(row) else None
+            if isinstance(value, bool):
+                kind = Kind.FLAG
+            elif isinstance(value, int):
+                kind = Kind.WAYS
+            elif isinstance(value, Fraction):
+                kind = Kind.PROBABILITY
+            else:
+                continue
+            break
+        kinds.append(kind)
+    keys = [h if list(headers).index(h) == i else f"{h}#{i}" for i, h in enumerate(headers)]
+    columns = tuple(Column(key, h, k) for key, h, k in zip(keys, headers, kinds, strict=True))
+    records = tuple(
+        {key: (v if v != "" else None) for key, v in zip(keys, row, strict=False)} for row in rows
+    )
+    return Table(key, title, columns, records, note=note, json_data=json, markdown=markdown)
