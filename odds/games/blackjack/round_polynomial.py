@@ -103,9 +103,10 @@ class RoundPolynomial:
         width = self.kmax + 1
         self._halves = []
         for ranks in (range(0, HALF), range(HALF, RANKS)):
-            part = mults[:, list(ranks)]
-            distinct, index = np.unique(part, axis=0, return_inverse=True)
-            columns = distinct + np.arange(len(ranks)) * width + ranks[0] * width
+            half_keys = (self.keys >> (BITS * ranks[0])) & ((1 << (BITS * len(ranks))) - 1)
+            distinct, index = np.unique(half_keys, return_inverse=True)
+            part = np.stack([(distinct >> (BITS * i)) & 63 for i in range(len(ranks))], axis=1)
+            columns = part + np.arange(len(ranks)) * width + ranks[0] * width
             self._halves.append((columns.astype(np.intp), index.reshape(-1).astype(np.intp)))
         self._float_coefficients = self.coefficients.astype(float)
         self._abs_coefficients = np.abs(self._float_coefficients)

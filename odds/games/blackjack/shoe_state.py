@@ -38,9 +38,12 @@ RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 class BlackjackEvaluator(StateEvaluator):
-    """Exact EV of a round played by the report's chart, for any composition."""
+    """Exact EV of a round played by the report's chart, for any composition.
 
-    def __init__(self, config: BlackjackConfig) -> None:
+    ``chart`` (optional) plays another fixed chart (tests use small ones).
+    """
+
+    def __init__(self, config: BlackjackConfig, chart: dict | None = None) -> None:
         from odds.games.blackjack.game import rank_counts
         from odds.games.blackjack.hands import rank_index
 
@@ -51,7 +54,7 @@ class BlackjackEvaluator(StateEvaluator):
         self.rules = config.house
         self.exact = self.rules.split_hands == 2
         self.rank_of = tuple(rank_index(card) for card in shoe.types)
-        self.chart = report_chart(rank_counts(shoe), self.rules)
+        self.chart = chart if chart is not None else report_chart(rank_counts(shoe), self.rules)
         self._cache: dict[tuple[int, ...], Fraction] = {}
         self.polynomial = None
         if self.exact:
