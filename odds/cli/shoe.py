@@ -146,8 +146,6 @@ def exposure(
     """The exposure study: does any bet turn positive for a player who watches the cards?"""
     from odds.shoe_state import api
 
-    if shoes is not None and shoes < 1:
-        raise OddsError(f"--shoes must be at least 1, got {shoes}")
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
     paytable = load_paytable(game, decks, settings)

@@ -25,8 +25,10 @@ from odds.shoe_state.exact import ExactExposure, exact_exposure
 from odds.shoe_state.model import StateEvaluator
 from odds.shoe_state.seen import unseen_counts
 from odds.shoe_state.simulate import (
+    FlatReturn,
     SimulatedExposure,
     SimulationSpec,
+    check_address,
     flat_return_exact,
     run,
     summarise,
@@ -76,12 +78,12 @@ def eor(paytable: Any) -> tuple[StateEvaluator, EORTable]:
 class Exposure:
     """The exposure study of one paytable."""
 
-    evaluator: StateEvaluator
+    evaluator: StateEvaluator | None  # None when the exposure is nil (nothing to evaluate)
     procedure: Procedure
     top: dict[str, Fraction]
     exact: ExactExposure | None = None
     simulated: SimulatedExposure | None = None
-    exact_flat: dict[str, Fraction] | None = None
+    exact_flat: FlatReturn | None = None
 
     @property
     def nil(self) -> bool:
@@ -89,6 +91,8 @@ class Exposure:
         return not self.procedure.multi_round
 
     def tables(self) -> list[Table]:
+        if self.evaluator is None:
+            return []
         if self.exact is not None:
             return [
                 tables.exact_round_table(self.exact, self.evaluator),
@@ -107,14 +111,14 @@ class Exposure:
                 "Exposure: nil. The cards are reshuffled after every round, so every round is "
                 "dealt from the full shoe whatever a player has seen."
             ]
-        if self.exact is not None:
+        if self.exact is not None and self.evaluator is not None:
             return tables.exact_verdicts(self.exact, self.evaluator)
         if self.simulated is not None:
             return tables.simulated_verdicts(self.simulated)
         return []
 
     def flat_sentence(self) -> str:
-        if self.nil:
+        if self.nil or self.evaluator is None:
             return ""
         titles = [(b.name, b.title) for b in self.evaluator.bets]
         return tables.flat_sentence(
@@ -138,11 +142,16 @@ def exposure(
     already built; the simulation's counters need the table.
     """
     feature = feature_of(paytable)
-    evaluator = evaluator or feature.evaluator(paytable.config)
+    # Everything that can be refused is checked before the seconds of building.
     procedure = feature.procedure(paytable.config)
+    if shoes is not None and shoes < 1:
+        raise OddsError(f"--shoes must be at least 1, got {shoes}")
+    if scheduler is not None:
+        check_address(scheduler)
+    if not procedure.multi_round:
+        return Exposure(None, procedure, {})
+    evaluator = evaluator or feature.evaluator(paytable.config)
     result = Exposure(evaluator, procedure, evaluator.evs(evaluator.full))
-    if result.nil:
-        return result
     fixed = procedure.fixed_seen()
     if fixed is not None and evaluator.batch() is not None and not simulate:
         return dataclasses.replace(result, exact=exact_exposure(evaluator, fixed))

@@ -176,19 +176,24 @@ class _executor:
             self.client.close()
 
 
-def connect(address: str) -> Any:
-    """A Dask client for ``address``; a one-line error when it cannot be reached."""
-    if "://" not in address and ":" not in address:
+def check_address(address: str) -> None:
+    """A one-line error unless ``address`` looks like a scheduler's (``tcp://host:port``)."""
+    if ":" not in address or address.rstrip("/").endswith(":"):
         raise OddsError(
             f"--scheduler {address!r}: not a scheduler address (e.g. tcp://10.0.0.5:8786)"
         )
+
+
+def connect(address: str) -> Any:
+    """A Dask client for ``address``; a one-line error when it cannot be reached in 3 s."""
+    check_address(address)
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - dask is a declared dependency
         message = "--scheduler needs dask.distributed (pip install dask[distributed])"
         raise OddsError(message) from None
     try:
-        return Client(address, timeout="5s", set_as_default=False)
+        return Client(address, timeout="3s", set_as_default=False)
     except Exception as exc:  # any failure to connect: the address is wrong or down
         reason = " ".join(str(exc).split()) or type(exc).__name__
         raise OddsError(f"cannot connect to the Dask scheduler at {address!r}: {reason}") from None
@@ -316,9 +321,17 @@ def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> 
     return SimulatedExposure(len(records), seed, estimate(lengths), tuple(depths), tuple(summaries))
 
 
+@dataclass(frozen=True)
+class FlatReturn:
+    """The flat bettor's exact mean EV per round, and the rounds a shoe can deal."""
+
+    per_round: dict[str, Fraction]
+    rounds: tuple[int, ...]  # the distinct numbers of rounds, by first card
+
+
 def flat_return_exact(
     evaluator: Any, procedure: Any, after_first: Callable[[int], dict[str, Fraction]]
-) -> dict[str, Fraction] | None:
+) -> FlatReturn | None:
     """The flat bettor's exact mean EV per round when the number of rounds depends only on
     the first card (a first-card burn, fixed cards per round); ``None`` otherwise.
 
@@ -331,11 +344,15 @@ def flat_return_exact(
         return None
     full = evaluator.full
     size = sum(full)
-    weights = {t: n * procedure.rounds_after_first(t, size) for t, n in enumerate(full) if n}
-    total = sum(weights.values())
+    rounds = {t: procedure.rounds_after_first(t, size) for t, n in enumerate(full) if n}
+    if len(set(rounds.values())) == 1:  # the burn never changes the number of rounds
+        top = evaluator.evs(full)
+        return FlatReturn(top, tuple(set(rounds.values())))
+    total = sum(full[t] * r for t, r in rounds.items())
     result: dict[str, Fraction] = {bet.name: Fraction(0) for bet in evaluator.bets}
-    for t, w in weights.items():
+    for t, r in rounds.items():
         evs = after_first(t)
         for name in result:
-            result[name] += w * evs[name]
-    return {name: value / total for name, value in result.items()}
+            result[name] += full[t] * r * evs[name]
+    per_round = {name: value / total for name, value in result.items()}
+    return FlatReturn(per_round, tuple(sorted(set(rounds.values()))))

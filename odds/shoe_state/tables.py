@@ -16,7 +16,7 @@ from odds.numbers import decimal, fraction_text, percent
 from odds.shoe_state.eor import EORTable
 from odds.shoe_state.exact import QUANTILES, ExactExposure
 from odds.shoe_state.model import StateEvaluator
-from odds.shoe_state.simulate import Estimate, SimulatedExposure
+from odds.shoe_state.simulate import Estimate, FlatReturn, SimulatedExposure
 from odds.table import Column, Kind, Table
 
 
@@ -342,10 +342,11 @@ def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
 
 
 def simulated_summary_table(
-    sim: SimulatedExposure, top: Mapping[str, Fraction], exact_flat: Mapping[str, Fraction] | None
+    sim: SimulatedExposure, top: Mapping[str, Fraction], exact_flat: FlatReturn | None
 ) -> Table:
     """Per bet: flat bettor per round, watcher and counter per shoe (estimates, 95%)."""
     rows = []
+    exact = exact_flat.per_round if exact_flat is not None else None
     for b in sim.bets:
         flat = b.flat_per_round
         rows.append(
@@ -354,11 +355,11 @@ def simulated_summary_table(
                 "title": b.title,
                 "off_the_top": top[b.name],
                 "flat_text": (
-                    signed_percent(exact_flat[b.name], 4) + " (exact)"
-                    if exact_flat is not None
+                    signed_percent(exact[b.name], 4) + " (exact)"
+                    if exact is not None
                     else _interval(Estimate(100 * flat.mean, 100 * flat.half_width), 4) + " %"
                 ),
-                "flat_exact": None if exact_flat is None else exact_flat[b.name],
+                "flat_exact": None if exact is None else exact[b.name],
                 "flat": flat.mean,
                 "flat_low": flat.interval[0],
                 "flat_high": flat.interval[1],
@@ -437,7 +438,7 @@ def simulated_verdicts(sim: SimulatedExposure) -> list[str]:
 def flat_sentence(
     procedure: Any,
     top: Mapping[str, Fraction],
-    exact_flat: Mapping[str, Fraction] | None,
+    exact_flat: FlatReturn | None,
     sim: SimulatedExposure | None,
     titles: Sequence[tuple[str, str]],
 ) -> str:
@@ -448,15 +449,25 @@ def flat_sentence(
             "exchangeability every round's EV averages to the off-the-top EV and the whole-shoe "
             "return equals the off-the-top RTP exactly."
         )
+    if exact_flat is not None and len(exact_flat.rounds) == 1:
+        return (
+            "Flat bettor: the first card's burn never changes the number of rounds here "
+            f"({exact_flat.rounds[0]} rounds whatever the first card), so by exchangeability "
+            "every round's EV averages to the off-the-top EV and the whole-shoe return equals "
+            "the off-the-top RTP exactly."
+        )
     if exact_flat is not None:
+        per_round = exact_flat.per_round
         parts = [
-            f"{title}: {signed_percent(exact_flat[name] - top[name], 6)} "
-            f"({fraction_text(exact_flat[name] - top[name])})"
+            f"{title}: {signed_percent(per_round[name] - top[name], 6)} "
+            f"({fraction_text(per_round[name] - top[name])})"
             for name, title in titles
         ]
+        counts = " or ".join(str(r) for r in exact_flat.rounds)
         return (
-            "Flat bettor: the number of rounds depends on the first card's value (it sets the "
-            "burn), so the whole-shoe return per round is exact but not the off-the-top one: "
+            f"Flat bettor: the number of rounds ({counts}) depends on the first card's value "
+            "(it sets the burn), so the whole-shoe return per round is exact but not the "
+            "off-the-top one: "
             "given the first card every round is dealt from the shoe less that card, and the "
             "shoes with more rounds weigh more. Whole shoe − off the top: " + "; ".join(parts) + "."
         )
