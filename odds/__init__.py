@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from odds.version import __version__
 
 __all__ = ["OddsError", "__version__", "games", "load"]
 

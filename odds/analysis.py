@@ -53,6 +53,10 @@ class Analysis:
     tables: tuple[Table, ...] = ()
     notes: tuple[str, ...] = ()
     hand_classes: dict[str, int] = field(default_factory=dict)
+    #: SHA-256 of the paytable file analysed (``None``: not one file as written).
+    file_sha256: str | None = None
+    #: SHA-256 of the effective options (see :attr:`odds.paytable.Paytable.options_sha256`).
+    options_sha256: str | None = None
     #: Sections printed after the bets (the Shoe section of reports).
     sections: tuple[Section, ...] = ()
 

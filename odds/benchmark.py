@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from odds.games.base import BenchCase
+from odds.progress import track
 from odds.table import Column, Kind, Table
 
 
@@ -61,7 +62,7 @@ def run(
 ) -> list[BenchRow]:
     """Time every case in order; ``report`` sees each row as soon as it is measured."""
     rows = []
-    for case in cases:
+    for case in track(list(cases), "bench cases"):
         row = run_case(case, repeat)
         if report is not None:
             report(row)

@@ -17,16 +17,30 @@ from pathlib import Path
 from typing import Any
 
 from odds.analysis import Analysis
-from odds.config import build
+from odds.config import build, to_plain
 from odds.errors import OddsError
 from odds.games import game_named, games
 from odds.games.base import Game
 from odds.overrides import Override, merged
 
-#: The repository's paytable folder (next to the package in a source checkout).
-TABLES = Path(__file__).resolve().parent.parent / "tables"
-#: Where generated reports go.
-REPORTS = TABLES.parent / "reports"
+_PACKAGE = Path(__file__).resolve().parent
+#: A source checkout's root (where ``pyproject.toml`` is), or ``None`` for an installed copy.
+CHECKOUT: Path | None = _PACKAGE.parent if (_PACKAGE.parent / "pyproject.toml").is_file() else None
+
+
+def _tables_folder() -> Path:
+    """The paytables: ``odds/tables`` (a link to the checkout's ``tables/``, and real files in
+    an installed wheel); the checkout's folder itself where the link did not survive a clone."""
+    inside = _PACKAGE / "tables"
+    if inside.is_dir() or CHECKOUT is None:
+        return inside
+    return CHECKOUT / "tables"
+
+
+#: The paytable folder the names ``pok-deng``, ``mahjong-28-20`` … refer to.
+TABLES = _tables_folder()
+#: Where generated reports go: only a source checkout has them.
+REPORTS: Path | None = CHECKOUT / "reports" if CHECKOUT is not None else None
 
 _TOP_LEVEL = ("game", "title", "description")
 
@@ -45,12 +59,39 @@ class Paytable:
     source: str
     config: Any
     data: dict[str, Any]
+    #: SHA-256 of the paytable file's bytes (``sha256sum`` checks it); ``None`` when the
+    #: options did not all come from one file (built-in defaults, overrides).
+    file_sha256: str | None = None
+
+    @property
+    def options_sha256(self) -> str:
+        """SHA-256 of every option's effective value (canonical JSON): the rules analysed.
+
+        Independent of comments, layout and defaults written out or left implicit,
+        so two files that say the same thing have the same digest.
+        """
+        import hashlib
+        import json
+
+        canonical = json.dumps(
+            {"game": self.game.name, "options": to_plain(self.config)},
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=True,
+        )
+        return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
     def analysis(self) -> Analysis:
         """The game's exact analysis of this paytable, titled as the paytable is."""
         result = self.game.analyse(self.config, self.source)
         notes = (self.description,) if self.description else ()
-        return dataclasses.replace(result, title=self.title, notes=notes + result.notes)
+        return dataclasses.replace(
+            result,
+            title=self.title,
+            notes=notes + result.notes,
+            file_sha256=self.file_sha256,
+            options_sha256=self.options_sha256,
+        )
 
     def analyse(self) -> Analysis:
         """The exact analysis (computed once per paytable object)."""
@@ -133,6 +174,14 @@ def game_overrides(game: Game[Any], overrides: Iterable[Override | str]) -> list
 
 def read_file(path: Path) -> tuple[dict[str, Any], str]:
     """A paytable file's TOML data and its label; every problem one line naming the file."""
+    data, label, _ = _read(path)
+    return data, label
+
+
+def _read(path: Path) -> tuple[dict[str, Any], str, str]:
+    """Data, label and the SHA-256 of the file's bytes."""
+    import hashlib
+
     label = _label(path)
     try:
         raw = path.read_bytes()
@@ -143,15 +192,18 @@ def read_file(path: Path) -> tuple[dict[str, Any], str]:
     except UnicodeDecodeError:
         raise OddsError(f"{label}: not a UTF-8 text file (a paytable is TOML text)") from None
     try:
-        return tomllib.loads(text), label
+        return tomllib.loads(text), label, hashlib.sha256(raw).hexdigest()
     except tomllib.TOMLDecodeError as exc:
         raise OddsError(f"{label}: not valid TOML ({exc})") from None
 
 
 def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
     """Read one paytable file, apply overrides, validate once."""
-    data, label = read_file(path)
-    return _validated(data, label, overrides)
+    data, label, digest = _read(path)
+    paytable = _validated(data, label, overrides)
+    if paytable.source != label:  # overrides changed it: no longer the file's options
+        return paytable
+    return dataclasses.replace(paytable, file_sha256=digest)
 
 
 def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | str]) -> Paytable:
@@ -205,11 +257,14 @@ def table_files() -> list[Path]:
 
 
 def _label(path: Path) -> str:
-    """A paytable's name in messages and reports: repository-relative when it can be.
+    """A paytable's name in messages and reports: ``tables/<name>.toml`` for the built-in ones.
 
-    Reports print it, so it must not depend on the directory the command ran in.
+    Reports print it, so it must not depend on the directory the command ran
+    in, nor on where the package is installed.
     """
-    try:
-        return str(path.resolve().relative_to(TABLES.parent))
-    except ValueError:
-        return str(path)
+    resolved = path.resolve()
+    if resolved.parent == TABLES.resolve():
+        return f"tables/{resolved.name}"
+    if CHECKOUT is not None and resolved.is_relative_to(CHECKOUT):
+        return str(resolved.relative_to(CHECKOUT))
+    return str(path)

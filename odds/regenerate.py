@@ -12,7 +12,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from odds.errors import OddsError
 from odds.paytable import REPORTS, load_file, table_files
+from odds.progress import track
 from odds.render import to_markdown
 
 
@@ -34,18 +36,29 @@ def report_text(path: Path) -> str:
     return to_markdown(with_shoe_section(paytable, paytable.analysis()))
 
 
+def reports_folder() -> Path:
+    """The checkout's ``reports/``; an installed copy has none (a one-line error)."""
+    if REPORTS is None:
+        raise OddsError(
+            "no reports/ folder: reports are kept in a source checkout of odds "
+            "(run `odds reports` there); `odds report NAME` works anywhere"
+        )
+    return REPORTS
+
+
 def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     """Every paytable's report, generated now and compared with the file on disk."""
+    folder = reports_folder()
     paths = table_files() if paths is None else paths
     workers = max(1, min(len(paths), os.cpu_count() or 1))
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            texts = list(pool.map(report_text, paths))
+            texts = list(track(pool.map(report_text, paths), "reports", len(paths)))
     else:
-        texts = [report_text(path) for path in paths]
+        texts = [report_text(path) for path in track(paths, "reports")]
     result = []
     for path, text in zip(paths, texts, strict=True):
-        target = REPORTS / f"{path.stem}.md"
+        target = folder / f"{path.stem}.md"
         current = target.read_text(encoding="utf-8") if target.exists() else None
         result.append(ReportStatus(path, target, text, current == text))
     return result
@@ -54,12 +67,12 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
 def orphans(paths: list[Path] | None = None) -> list[Path]:
     """Reports with no paytable behind them (a renamed or deleted table)."""
     stems = {p.stem for p in (table_files() if paths is None else paths)}
-    return sorted(p for p in REPORTS.glob("*.md") if p.stem not in stems)
+    return sorted(p for p in reports_folder().glob("*.md") if p.stem not in stems)
 
 
 def write(status: ReportStatus) -> None:
     """Write one report: to a temporary file beside it, then renamed over the old one."""
-    REPORTS.mkdir(exist_ok=True)
+    reports_folder().mkdir(exist_ok=True)
     temporary = status.target.with_name(f".{status.target.name}.tmp")
     temporary.write_text(status.text, encoding="utf-8")
     temporary.replace(status.target)

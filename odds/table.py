@@ -34,6 +34,15 @@ from odds.numbers import decimal, fraction_text, payout_ratio, percent, short_nu
 
 Row = Mapping[str, Any]
 
+#: Longest exact number (in characters) a Markdown cell shows; longer ones are
+#: rounded there, marked ``≈``, and left exact in JSON and CSV.
+CELL_LIMIT = 24
+#: The footnote a Markdown table carries when it rounded a long number.
+LONG_NUMBER_NOTE = (
+    "≈ marks an exact number too long for a table (over {limit} characters), rounded "
+    "here; JSON (`--format json`) and CSV give it exactly."
+)
+
 
 class Kind(StrEnum):
     """How a column's exact values are shown.
@@ -50,6 +59,8 @@ class Kind(StrEnum):
     PROBABILITY = "probability"
     #: An exact number shown as a fraction everywhere: ``-43/415``.
     EXACT = "exact"
+    #: An exact number as people write it (``9.5``, ``7``, ``1/3``); a fraction in JSON.
+    NUMBER = "number"
     #: An exact share shown as a percentage (``2.5002%``); a fraction in JSON.
     PERCENT = "percent"
     #: A payout to 1 (``60:1``); the exact multiple in JSON.
@@ -136,6 +147,9 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     """One value as Markdown shows it in ``column``; ``None`` is an empty cell.
 
     A ``str`` in a numeric column is shown as it is (a mark such as ``≈``).
+
+    >>> cell_text(Fraction(19, 2), Column("points", "points", Kind.NUMBER), 6)
+    '9.5'
     """
     if value is None:
         return ""
@@ -145,9 +159,13 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.FLAG:
         return "yes" if value else "no"
     if kind is Kind.WAYS:
-        return f"{value:,}"
+        text = f"{value:,}"
+        return text if len(text) <= CELL_LIMIT else f"≈ {_scientific(value)}"
     if kind is Kind.EXACT:
-        return fraction_text(value)
+        text = fraction_text(value)
+        return text if len(text) <= CELL_LIMIT else f"≈ {decimal(Fraction(value), digits)}"
+    if kind is Kind.NUMBER:
+        return short_number(Fraction(value))
     if kind is Kind.PERCENT:
         text = percent(value, column.places if column.places is not None else digits - 2)
         return ("+" + text) if column.signed and value > 0 else text
@@ -162,6 +180,30 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.DATA:
         raise ValueError(f"column {column.key!r}: data columns are for JSON only")
     return str(value)
+
+
+def _scientific(value: int) -> str:
+    """``4.7471×10^47``: five significant digits of a huge count."""
+    text = f"{value:.4e}"
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}×10^{int(exponent)}"
+
+
+def is_long(value: Any, kind: Kind) -> bool:
+    """Whether Markdown shows ``value`` rounded (see :data:`CELL_LIMIT`)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return False
+    if kind is Kind.WAYS:
+        return len(f"{value:,}") > CELL_LIMIT
+    if kind is Kind.EXACT:
+        return len(fraction_text(value)) > CELL_LIMIT
+    return False
+
+
+def has_long_numbers(table: Table) -> bool:
+    """Whether any Markdown cell of the table is a rounded long number."""
+    rows = list(table.rows) + ([table.total] if table.total is not None else [])
+    return any(is_long(row.get(c.key), c.kind) for row in rows for c in table.columns if c.markdown)
 
 
 def _exact(value: Any) -> Fraction:
@@ -180,7 +222,7 @@ def json_cell(value: Any, kind: Kind) -> Any:
         return plain(value)
     if isinstance(value, str):
         return value
-    if kind in (Kind.PROBABILITY, Kind.EXACT, Kind.PERCENT, Kind.PAYOUT, Kind.NET):
+    if kind in (Kind.PROBABILITY, Kind.EXACT, Kind.NUMBER, Kind.PERCENT, Kind.PAYOUT, Kind.NET):
         return fraction_text(value)
     return plain(value)
 

@@ -1,4 +1,4 @@
-"""A second, plain implementation of the Mahjong 2-8 rules (RULES.md §1), for tests.
+"""A second, plain implementation of the Mahjong 2-8 rules (docs/rules/mahjong-28.md), for tests.
 
 It shares nothing with ``odds.games.mahjong.rules`` except the option
 dataclasses it reads: tiles are plain code strings, the order is spelled out

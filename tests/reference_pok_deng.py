@@ -1,4 +1,4 @@
-"""A second, deliberately plain Pok Deng implementation, written from RULES.md §2 only.
+"""A second, deliberately plain Pok Deng implementation, written from docs/rules/pok-deng.md only.
 
 It shares nothing with ``odds.games.pok_deng``: ranks are ints 1..13, suits
 letters, values exact decimals. Tests compare the game module against it.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
 
 import pytest
+from rich.console import Console
 
 from odds.paytable import REPORTS, TABLES
+from odds.progress import reporting
 
 
 def test_report_markdown_has_every_part(run):
@@ -55,8 +58,14 @@ def test_decks_option_changes_the_shoe(run):
 
 
 def test_committed_reports_are_fresh(run):
-    code, _, err = run("reports", "--check")
+    """Fresh, and (on a terminal) the long check shows a progress bar on stderr."""
+    console = Console(record=True, force_terminal=True, width=100, file=io.StringIO())
+    with reporting(console, delay=0):
+        code, out, err = run("reports", "--check")
     assert code == 0, err
+    assert "reports" in console.export_text() and "reports" not in err
+    assert out.endswith("reports are fresh\n")
+    assert REPORTS is not None
     for table in TABLES.glob("*.toml"):
         assert (REPORTS / f"{table.stem}.md").exists()
 

@@ -26,6 +26,7 @@ SMALL_SET = (
 
 def _brute_force_rounds(paytable):
     """Every subset of physical tiles seen before each round, EVs by the game's own count."""
+    from odds.games.mahjong import analysis as mahjong_analysis
     from odds.games.mahjong.rules import bet_rules
 
     game, config = paytable.game, paytable.config
@@ -35,7 +36,7 @@ def _brute_force_rounds(paytable):
 
     @cache
     def evs(counts):
-        ways = game.event_ways(config, Shoe(shoe.types, counts, "state"))
+        ways = mahjong_analysis.event_ways(config, Shoe(shoe.types, counts, "state"))
         return {
             bet: sum((w * nets[bet][k] for k, w in events.items()), Fraction(0))
             / sum(events.values())

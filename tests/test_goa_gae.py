@@ -1,4 +1,7 @@
-"""Goa Gae (RULES.md §3): every ranking rule and reading, category counts, bets, CLI errors."""
+"""Goa Gae: every ranking rule and reading, category counts, bets, CLI errors.
+
+The rules are docs/rules/goa-gae.md.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +16,10 @@ from odds.cards import parse_cards
 from odds.cli import main
 from odds.config import build
 from odds.engine import hands
-from odds.games.goa_gae.game import (
-    GoaGaeConfig,
-    GoaGaeRules,
-    Ranking,
-    compute_showdown,
-    event_ways,
-    hand_strength,
-)
+from odds.games.goa_gae.analysis import compute_showdown, event_ways
+from odds.games.goa_gae.options import GoaGaeConfig, GoaGaeRules
+from odds.games.goa_gae.rules import Ranking
+from odds.games.goa_gae.strength import hand_strength
 from odds.paytable import load
 
 DEFAULT = GoaGaeRules()
@@ -174,7 +173,7 @@ def test_unknown_reading_is_one_line_error(capsys: pytest.CaptureFixture[str]) -
 
 
 def plain_category(cards) -> str:
-    """A second reading of the categories, from RULES.md §3 directly."""
+    """A second reading of the categories, from docs/rules/goa-gae.md §Hand categories."""
     ranks = sorted(c.rank.value for c in cards)
     suits = {c.suit for c in cards}
     run = ranks == [1, 12, 13] or (ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1)
@@ -253,7 +252,7 @@ def test_bonus_paytable_outcomes_and_symmetry() -> None:
 
 def test_bonus_table_against_brute_force() -> None:
     """Bet events (dealer bonus split by category) equal the plain enumerator's."""
-    from odds.games.goa_gae.game import brute_event_ways, reduced_shoe
+    from odds.games.goa_gae.bench import brute_event_ways, reduced_shoe
 
     config = load("goa-gae-bonus").config
     from odds.cards import Rank, Suit
@@ -323,7 +322,7 @@ def test_strength_two_opponents_exact_against_enumeration() -> None:
     keep = "Ac 2c 3c 4c Jc Qc Kc Ah 2h 3h Jh Qh Kh"
     config = _small_config(keep)
     mine = "Ac 2h 3c"
-    result = hand_strength(config, mine, opponents=2)
+    result = hand_strength(config, parse_cards(mine), opponents=2)
     assert result.exact
     rules = Ranking(DEFAULT)
     key = rules.rank(parse_cards(mine)).strength
@@ -365,6 +364,8 @@ def test_strength_simulation_is_labelled_and_seeded(capsys: pytest.CaptureFixtur
         (["settle", "goa-gae", "--dealer", "Kh Qd Js 2c", "--player", "9c 9d 9h"], "three cards"),
         (["settle", "goa-gae", "--dealer", "Kh Qd Js", "--player", "Kh 9d 9h"], "cannot hold"),
         (["settle", "goa-gae", "--dealer", "Kh Qd Js"], "missing --player"),
+        (["settle", "goa-gae", "--dealer", "Kh Qd", "--player", "9c 9d 9h"], "--dealer must be"),
+        (["strength", "goa-gae", ""], "missing HAND (three cards"),  # no --hand option exists
         (["settle", "goa-gae", "--banker", "Kh Qd Js", "--player", "9c 9d 9h"], "no --banker"),
     ],
 )

@@ -1,7 +1,7 @@
 """The exact Goa Gae showdown against brute force over every pair of disjoint hands.
 
 The reference here shares nothing with the game module: a plain pairwise
-comparison written from RULES.md §3 (no strength keys, no categories table),
+comparison written from docs/rules/goa-gae.md §Tie-breaks (no strength keys, no categories table),
 and a plain double loop over every first hand and every second hand left in
 the shoe. Reduced decks keep it to seconds; one and two decks, every reading.
 """
@@ -16,13 +16,15 @@ import pytest
 from odds.cards import Card, Rank, Suit
 from odds.config import build
 from odds.engine import showdown
-from odds.games.goa_gae.game import GoaGaeConfig, compute_showdown, reduced_shoe
+from odds.games.goa_gae.analysis import compute_showdown
+from odds.games.goa_gae.bench import reduced_shoe
+from odds.games.goa_gae.options import GoaGaeConfig
 
 TRIPLES = [2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 3]  # weakest first
 
 
 class Plain:
-    """RULES.md §3 read again, as a comparison of two hands (no keys)."""
+    """docs/rules/goa-gae.md §Tie-breaks read again, as a comparison of two hands (no keys)."""
 
     def __init__(self, straight_above_jqk=False, kqj_mixed="straight", single_card_order="ace-high",
                  straight_flush_above_triple=False):  # fmt: skip

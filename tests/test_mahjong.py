@@ -25,7 +25,7 @@ def settle(run, banker, player, *options, table="mahjong-28"):
 
 
 # ---------------------------------------------------------------------------
-# The worked cases of RULES.md §1
+# The worked cases of docs/rules/mahjong-28.md §Hand order and §Ties
 
 
 @pytest.mark.parametrize(

@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 from odds.bruteforce import brute_force, ordered_deals, ordering_factor
 from odds.cli import main
 from odds.engine import deal_count, sequential_distribution
-from odds.games.mahjong.game import Mahjong28
-from odds.games.mahjong.rules import bet_rules
+from odds.games.mahjong import GAME
+from odds.games.mahjong.bench import brute_pair_results
+from odds.games.mahjong.positions import pair_results
+from odds.games.mahjong.rules import bet_rules, hand_infos
 from odds.paytable import load, load_file, table_files
 from odds.stats import sqrt_decimal
 from odds.table import json_value
 
-GAME = Mahjong28()
 MAHJONG_TABLES = [p for p in table_files() if load_file(p).game.name == GAME.name]
 
 
@@ -163,7 +164,7 @@ def test_two_positions_equal_brute_force(overrides):
     paytable = load("mahjong-28", overrides)
     config = paytable.config
     shoe = config.tiles.build()
-    pairs = GAME.pair_results(config, shoe)
+    pairs = pair_results(config, shoe)
     expected = reference_pairs(config, shoe)
     for rule in bet_rules(config):
         mine = Counter()
@@ -176,8 +177,8 @@ def test_two_positions_twenty_tile_set_equals_brute_force():
     paytable = load_file(next(p for p in MAHJONG_TABLES if p.stem == "mahjong-28-20"))
     config = paytable.config
     shoe = config.tiles.build()
-    assert GAME.pair_results(config, shoe) == GAME.brute_pair_results(config, shoe)
-    assert sum(GAME.pair_results(config, shoe).values()) == comb(20, 2) * comb(18, 2) * comb(16, 2)
+    assert pair_results(config, shoe) == brute_pair_results(config, shoe)
+    assert sum(pair_results(config, shoe).values()) == comb(20, 2) * comb(18, 2) * comb(16, 2)
 
 
 def test_all_positions_sd_equals_the_full_joint():
@@ -189,7 +190,7 @@ def test_all_positions_sd_equals_the_full_joint():
     shoe = config.tiles.build()
     analysis = paytable.analysis()
     table = next(t for t in analysis.tables if t.key == "positions")
-    ranking_infos = GAME.hand_infos(config, shoe)
+    ranking_infos = hand_infos(config, shoe)
     nets = ref.nets(config)
 
     def fold(state, info):

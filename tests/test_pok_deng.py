@@ -26,7 +26,8 @@ PAYOUTS = PokDengConfig().payouts
 NETS = {e.key: e.net for e in player_events(PAYOUTS) + pair_events(PAYOUTS)}
 
 # ---------------------------------------------------------------------------
-# Rule-book examples 1-9 (RULES.md §2), stake 100, through the CLI.
+# Rule-book examples 1-9 (docs/rules/pok-deng.md §Rule-book examples), stake 100,
+# through the CLI.
 
 EXAMPLES = [
     (1, "4h 8c", "6c 7s", "player", 300),

@@ -51,7 +51,7 @@ _plain_usage_names()
 
 def _version(value: bool) -> None:
     if value:
-        from odds import __version__
+        from odds.version import __version__
 
         typer.echo(f"odds {__version__}")
         raise typer.Exit()
@@ -101,10 +101,12 @@ def _handled(exc: Exception) -> int | None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning expected errors into one line and exit 2."""
     from odds.console import protect_standard_streams
+    from odds.progress import shown_on_terminal
 
     protect_standard_streams()
     try:
-        result = app(args=argv, standalone_mode=False)
+        with shown_on_terminal():
+            result = app(args=argv, standalone_mode=False)
         sys.stdout.flush()
     except OddsError as exc:
         typer.echo(f"error: {error_text(exc)}", err=True)

@@ -18,17 +18,17 @@ def reports(
     ] = False,
 ) -> None:
     """Regenerate reports/*.md from tables/*.toml (or check that they are fresh)."""
-    from odds.paytable import REPORTS
-    from odds.regenerate import orphans, statuses, write
+    from odds.regenerate import orphans, reports_folder, statuses, write
 
+    root = reports_folder().parent
     found = statuses()
     if not found:
         raise OddsError("no paytables found in tables/: nothing to generate or check")
     stale = [s for s in found if not s.fresh]
     extra = orphans()
     if check:
-        problems = [str(s.target.relative_to(REPORTS.parent)) for s in stale]
-        problems += [f"{p.relative_to(REPORTS.parent)} (no paytable)" for p in extra]
+        problems = [str(s.target.relative_to(root)) for s in stale]
+        problems += [f"{p.relative_to(root)} (no paytable)" for p in extra]
         if problems:
             typer.echo(
                 f"error: stale reports (run `odds reports`): {', '.join(problems)}", err=True
@@ -38,9 +38,9 @@ def reports(
         return
     for status in stale:
         write(status)
-        typer.echo(f"wrote {status.target.relative_to(REPORTS.parent)}")
+        typer.echo(f"wrote {status.target.relative_to(root)}")
     for path in extra:
-        typer.echo(f"note: {path.relative_to(REPORTS.parent)} has no paytable (not removed)")
+        typer.echo(f"note: {path.relative_to(root)} has no paytable (not removed)")
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""Blackjack (RULES.md §4): the game module — options, report tables, settle, bench.
+"""Blackjack (docs/rules/blackjack.md): the game module — options, report tables, settle, bench.
 
 The counting lives in :mod:`odds.blackjack`; this module states the rules,
 turns the exact values into the report (dealer table, chart, house edges,
@@ -46,6 +46,7 @@ from odds.games.blackjack.strategy import UP_ORDER, build_chart, chart_rows
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.features import CrosscheckFeature
 from odds.numbers import fraction_text, percent
+from odds.progress import track
 from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.shoe_state.dealing import PenetrationDealing
@@ -55,7 +56,7 @@ from odds.table import legacy_table as Table
 
 @dataclass(frozen=True)
 class BlackjackShoe(CardShoeOptions):
-    """Eight decks by default (the live-casino default of RULES.md §4)."""
+    """Eight decks by default (the live-casino default, docs/rules/blackjack.md §Readings)."""
 
     decks: int = decks_option(8)
 
@@ -365,7 +366,7 @@ class Blackjack(Game[BlackjackConfig]):
         rows.append(
             ("(paytable as it is)", fraction_text(base_edge), percent(base_edge, 4), "", "")
         )
-        for flip in flips(config):
+        for flip in track(flips(config), "blackjack rule options"):
             shoe = dataclasses.replace(config.shoe, **flip.shoe)
             rules = dataclasses.replace(config.house, **flip.rules)
             counts = rank_counts(shoe.build())

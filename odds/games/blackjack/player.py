@@ -8,7 +8,7 @@ Strategy definition (what the numbers are exact for)
 * Initial two-card hands choose the best of stand, hit, double, split and
   surrender (as the rules allow); later cards choose the best of hit and stand.
   A total of 21 is never hit.
-* With one split per round (the source's rule) the two split hands are
+* With one split per round (the rule book's rule) the two split hands are
   exchangeable: by the optional-stopping property of a shuffled shoe, the cards
   after a hand that stops by its own cards are distributed like a fresh draw,
   so the split is worth exactly twice one split hand played with the pair

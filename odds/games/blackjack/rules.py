@@ -1,9 +1,10 @@
 """Blackjack rule options: one frozen, documented dataclass (hhoppe's style).
 
-The source (RULES.md §4) fixes: draw while under 21, dealer draws to 16 and
+The rule book's fragment fixes: draw while under 21, dealer draws to 16 and
 stands on 17, one split per round, split aces one card each, A+10 after a split
-is 21 (not blackjack), a win pays 1:1. Everything else is an option; the
-defaults are the common live-casino ones the rule book names.
+is 21 (not blackjack), a win pays 1:1 (docs/rules/blackjack.md §Rules the rule
+book fixes). Everything else is an option; the defaults are the common
+live-casino ones (docs/rules/blackjack.md §Readings, §Options).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ DOUBLE_TOTALS = {
 
 @dataclass(frozen=True)
 class BlackjackRules:
-    """How the round is played (RULES.md §4 and its live-casino defaults)."""
+    """How the round is played (docs/rules/blackjack.md §Options: live-casino defaults)."""
 
     dealer_hits_soft_17: bool = option(
         False, "The dealer hits a soft 17 (H17); off = stands on every 17 (S17, default)."
@@ -55,7 +56,7 @@ class BlackjackRules:
     )
     split_hands: int = option(
         2,
-        "Most hands a pair may be split into: 2 = one split per round (the source); "
+        "Most hands a pair may be split into: 2 = one split per round (the rule book); "
         "3 or 4 = resplitting a pair card dealt to a split hand.",
         minimum=2,
         maximum=4,
@@ -64,7 +65,7 @@ class BlackjackRules:
         False, "Aces may be resplit as well (only with split_hands above 2)."
     )
     split_aces_one_card: bool = option(
-        True, "Each split ace receives exactly one card (the source); off = split aces play on."
+        True, "Each split ace receives exactly one card (the rule book); off = split aces play on."
     )
     surrender: bool = option(
         False,

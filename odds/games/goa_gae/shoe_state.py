@@ -12,25 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from odds.errors import OddsError
 from odds.games.features import ShoeStateFeature
+from odds.games.goa_gae.options import GoaGaeConfig
+from odds.games.goa_gae.rules import HAND_SIZE, Ranking
 from odds.removal import SubShowdown
 from odds.shoe_state.dealing import Procedure
 from odds.shoe_state.model import StateBet, StateEvaluator
-
-if TYPE_CHECKING:
-    from odds.games.goa_gae.game import GoaGaeConfig
-
-HAND_SIZE = 3
 
 
 class GoaGaeEvaluator(StateEvaluator):
     """The Player bet's exact EV for any composition below the paytable's shoe."""
 
     def __init__(self, config: GoaGaeConfig) -> None:
-        from odds.games.goa_gae.game import Ranking
-
         shoe = config.shoe.build()
         ranking = Ranking(config.rules)
         types, pay = shoe.types, config.payouts
@@ -55,15 +51,13 @@ class GoaGaeEvaluator(StateEvaluator):
         return {"player": self.showdown.ev(self.check(counts))}
 
 
-class GoaGaeShoeState(ShoeStateFeature["GoaGaeConfig"]):
+class GoaGaeShoeState(ShoeStateFeature[GoaGaeConfig]):
     """Per-state EVs of the Player bet; rounds reshuffled by default (exposure nil)."""
 
     def evaluator(self, config: GoaGaeConfig) -> GoaGaeEvaluator:
         return GoaGaeEvaluator(config)
 
     def procedure(self, config: GoaGaeConfig) -> Procedure:
-        from odds.errors import OddsError
-
         options = config.dealing
         size = config.shoe.build().size
         hands = options.positions + 1

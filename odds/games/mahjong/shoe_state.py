@@ -13,7 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from odds.games.features import ShoeStateFeature
-from odds.games.mahjong.rules import MahjongConfig, Ranking, bet_rules, check_config, result
+from odds.games.mahjong.options import MahjongConfig
+from odds.games.mahjong.rules import HandInfo, Ranking, bet_rules, check_config, result
 from odds.removal import two_hand_polynomial
 from odds.shoe_state.dealing import Procedure, set_procedure
 from odds.shoe_state.model import PolynomialEvaluator, StateBet
@@ -34,8 +35,8 @@ class MahjongShoeState(ShoeStateFeature[MahjongConfig]):
         nets = [{e.key: e.net for e in rule.events} for rule in rules]
         types = shoe.types
 
-        def payoff(player: object, banker: object) -> list[Fraction]:
-            outcome = result(player, banker, config.rules)  # type: ignore[arg-type]
+        def payoff(player: HandInfo, banker: HandInfo) -> list[Fraction]:
+            outcome = result(player, banker, config.rules)
             return [net[rule.settle(outcome)] for rule, net in zip(rules, nets, strict=True)]
 
         polynomial = two_hand_polynomial(

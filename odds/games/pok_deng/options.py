@@ -23,7 +23,7 @@ class PokDengShoe(CardShoeOptions):
 
 @dataclass(frozen=True)
 class PokDengRules:
-    """The readings of the rule book's ambiguous sentences."""
+    """The readings of the rule book's ambiguous sentences (docs/rules/pok-deng.md §Readings)."""
 
     banker_zero_or_six: str = option(
         "ordinary",

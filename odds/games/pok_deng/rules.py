@@ -40,7 +40,7 @@ def _flush_no_point(a: Card, b: Card) -> bool:
     return a.suit == b.suit and not a.rank.is_face and not b.rank.is_face and points(a, b) == 0
 
 
-#: The combinations between 7 and 8 points, strongest first.
+#: The combinations between 7 and 8 points, strongest first (docs/rules/pok-deng.md §Hand order).
 COMBINATIONS: tuple[Combination, ...] = (
     Combination(
         75, "AK Flush", lambda a, b: a.suit == b.suit and {a.rank, b.rank} == {Rank.ACE, Rank.KING}
@@ -140,7 +140,7 @@ def describe_hand(hand: PokDengHand) -> str:
 
 
 def player_events(payouts: PokDengPayouts) -> tuple[Event, ...]:
-    """The Player bet's events, in the outcome table's order."""
+    """The Player bet's events, in the outcome table's order (docs/rules/pok-deng.md §Player N)."""
     p = payouts
     return (
         Event("win-special", "player wins with a special pattern", p.player_win_special),
@@ -170,7 +170,7 @@ def pair_events(payouts: PokDengPayouts) -> tuple[Event, ...]:
 
 
 def banker_zero_or_six(banker: PokDengHand, rules: PokDengRules) -> bool:
-    """Whether the Banker 'has 0 or 6 points' under the chosen reading."""
+    """Whether the Banker 'has 0 or 6 points' (docs/rules/pok-deng.md §Banker 0 or 6)."""
     if rules.banker_zero_or_six == "raw-total":
         return banker.points in (0, 6)
     return banker.is_ordinary and banker.points in (0, 6)

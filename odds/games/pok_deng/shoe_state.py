@@ -5,7 +5,7 @@ Both bets settle on one position's two cards and the Banker's, so each EV is an
 form: a quadratic form over hand classes plus a correction for hands sharing a
 card (about 26,000 monomials), a fraction of a millisecond per state.
 
-The shoe (RULES.md §2, "Shoe procedure"; the paytable's ``[dealing]``): one card
+The shoe (docs/rules/pok-deng.md, "Shoe procedure"; the paytable's ``[dealing]``): one card
 turned face up and as many burned as its points; every round one card burned
 face down, then two cards each to Player 1–5 and the Banker, all face up; the
 round that draws the cut card is the shoe's last.
