@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from math import comb, factorial, lcm, prod
-from typing import Any
+from typing import Any, TypeVar
 
 from odds.engine import hands as engine_hands
 
@@ -290,12 +290,15 @@ def _groups(hand: Sequence[int]) -> list[tuple[int, int]]:
     return found
 
 
+C = TypeVar("C", bound=Hashable)
+
+
 def two_hand_polynomial(
     full: Sequence[int],
     size: int,
-    classify: Callable[[tuple[int, ...]], Hashable],
+    classify: Callable[[tuple[int, ...]], C],
     bets: Sequence[str],
-    payoff: Callable[[Hashable, Hashable], Sequence[Fraction]],
+    payoff: Callable[[C, C], Sequence[Fraction]],
     factored: bool | None = None,
 ) -> RemovalPolynomial:
     """The EV polynomial of bets settled on a first hand and a second hand of ``size``.
@@ -306,7 +309,7 @@ def two_hand_polynomial(
     class. ``factored`` chooses the form (default: factored above 16 types).
     """
     all_hands = [hand for hand, _ in engine_hands(full, size)]
-    index: dict[Hashable, int] = {}
+    index: dict[C, int] = {}
     classes = [index.setdefault(classify(hand), len(index)) for hand in all_hands]
     names = list(index)
     table = [[list(payoff(x, y)) for y in names] for x in names]
@@ -466,7 +469,8 @@ class SubShowdown:
     def _build_entries(self, groups: dict, cost_units: list[int], np: Any) -> None:
         """Entries (part, hand) sorted by part then strength; prefix sums run within parts."""
         self._parts: dict[Monomial, tuple[int, list[int]]] = {}
-        hands_, rests = [], []
+        hands_: list[int] = []
+        rests: list[Monomial] = []
         for part in sorted(groups):
             members = sorted(groups[part])
             self._parts[part] = (len(hands_), [r for r, _, _ in members])

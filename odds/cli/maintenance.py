@@ -55,6 +55,7 @@ def bench(
     from odds.benchmark import BenchRow, bench_table, run
     from odds.games import games as all_games
     from odds.render import table_markdown
+    from odds.shoe_state.bench import bench_cases as shoe_state_cases
 
     def show(row: BenchRow) -> None:
         brute = "" if row.brute_seconds is None else f", brute force {row.brute_seconds:.2f} s"
@@ -67,6 +68,7 @@ def bench(
     for name in games or list(all_games()):
         paytable = load_paytable(name)
         rows += run(paytable.game.bench_cases(paytable.config), repeat, show)
+        rows += run(shoe_state_cases(paytable), repeat, show)
     typer.echo("")
     typer.echo(table_markdown(bench_table(rows), 4))
     if any(row.agree is False for row in rows):

@@ -12,6 +12,7 @@ Each feature lives in its game's package, in a module of its own
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -81,6 +82,8 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
 
     #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).
     report_shoes: int = 100
+    #: The paytable option that lists cards (tiles) already out of the shoe.
+    removed_option: str = "shoe.removed"
 
     @abstractmethod
     def evaluator(self, config: ConfigT) -> StateEvaluator:
@@ -89,3 +92,24 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def procedure(self, config: ConfigT) -> Procedure:
         """How a shoe is dealt: burns, cards shown per round, when it is reshuffled."""
+
+    def reference_evs(
+        self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
+    ) -> dict[str, Fraction]:
+        """Every bet's EV by the game's full analysis of the composition ``counts``.
+
+        The reference ``odds bench`` times the evaluator against: the paytable
+        with the missing cards in :attr:`removed_option`, analysed as
+        ``odds report`` would. A game whose full analysis values another
+        strategy (blackjack) overrides this.
+        """
+        shoe = evaluator.shoe
+        missing = [
+            str(getattr(item, "code", item))
+            for item, full, now in zip(shoe.types, shoe.counts, counts, strict=True)
+            for _ in range(full - now)
+        ]
+        listed = ", ".join(f'"{code}"' for code in missing)
+        state = paytable.with_overrides([f"{self.removed_option}=[{listed}]"])
+        evs = {bet.name: bet.stats.ev for bet in state.analysis().bets}
+        return {bet.name: evs[bet.name] for bet in evaluator.bets}

@@ -189,7 +189,7 @@ def report_section(paytable: Any) -> Section | None:
     evaluator, table = eor(paytable)
     shoes = paytable.game.shoe_state.report_shoes
     result = exposure(paytable, shoes, REPORT_SEED, workers=1, evaluator=evaluator, table=table)
-    unit = "deck" if result.evaluator.unit == 52 else "set"
+    unit = "deck" if evaluator.unit == 52 else "set"
     paragraphs = [f"How the shoe is dealt (`[dealing]`): {result.procedure.description}"]
     paragraphs += result.verdicts()
     flat = result.flat_sentence()
@@ -207,7 +207,7 @@ def report_section(paytable: Any) -> Section | None:
         tuple(paragraphs),
         (
             tables.eor_table(table),
-            tables.eor_by_type_table(table, result.evaluator),
+            tables.eor_by_type_table(table, evaluator),
             tables.count_table(table, unit),
             *result.tables(),
         ),

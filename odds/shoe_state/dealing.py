@@ -236,8 +236,9 @@ def cut_card_procedure(
     parts = ["one card turned face up, then as many burned as its points"] * bool(
         options.burn_first_card
     )
+    burned = _cards(options.burn_per_round)
     parts.append(
-        f"every round {options.burn_per_round} card(s) burned face down, then {what}"
+        f"every round {burned} burned face down, then {what}"
         if options.burn_per_round
         else f"every round {what}"
     )
@@ -263,12 +264,17 @@ def set_procedure(options: SetDealing, size: int, round_cards: int, what: str) -
         )
     return Procedure(
         description=(
-            f"{options.rounds} round(s) from one shuffled set of {size}, {what} "
-            f"({round_cards} tiles a round), every tile face up; then the set is reshuffled."
+            f"{options.rounds} round{'s' if options.rounds != 1 else ''} from one shuffled set "
+            f"of {size}, {what} ({round_cards} tiles a round), every tile face up; then the set "
+            "is reshuffled."
         ),
         round_cards=round_cards,
         max_rounds=options.rounds,
     )
+
+
+def _cards(n: int) -> str:
+    return "one card" if n == 1 else f"{n} cards"
 
 
 def points_burn(card_points: Callable[[int], int]) -> Callable[[int], int]:

@@ -120,8 +120,7 @@ def effects_of_removal(evaluator: StateEvaluator) -> EORTable:
                 "must change nothing on average)"
             )
         eor = tuple(
-            sum((full[t] * per_type[t] for t in g.types if per_type[t] is not None), Fraction(0))
-            / c
+            sum((full[t] * e for t in g.types if (e := per_type[t]) is not None), Fraction(0)) / c
             for g, c in zip(groups, copies, strict=True)
         )
         count = derive_count(eor, copies, base[bet.name], size, evaluator.unit)

@@ -53,6 +53,9 @@ class StateEvaluator(ABC):
     by (52: per deck; a tile set's size: per set).
     """
 
+    #: Whether :meth:`approximate` is faster than :meth:`evs` (a floating-point path).
+    fast_path: bool = False
+
     def __init__(
         self, shoe: Shoe[Any], bets: Sequence[StateBet], round_cards: int, unit: int
     ) -> None:
@@ -78,6 +81,9 @@ class StateEvaluator(ABC):
         which rounds are positive is always decided exactly.
         """
         return {name: (float(value), 0.0) for name, value in self.evs(counts).items()}
+
+    def forget(self) -> None:  # noqa: B027 - a hook: most evaluators keep no cache
+        """Drop any cache of evaluated states (so a benchmark times the evaluation itself)."""
 
     def batch(self) -> BatchEvaluator | None:
         """Integer numerators for many states at once (exact enumeration), if offered."""

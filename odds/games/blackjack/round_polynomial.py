@@ -260,9 +260,9 @@ class RoundPolynomial:
             per_hole = np.array(
                 [if_bj if h == completes else otherwise for h in range(RANKS)], dtype=np.int64
             )
-            keys = np.array(list(players), dtype=np.int64)
-            ways = np.array(list(players.values()), dtype=np.int64)
-            parts.append(self._outer(keys, ways[:, None] * per_hole[None, :], hole_keys, np))
+            held = np.array(list(players), dtype=np.int64)
+            counts = np.array(list(players.values()), dtype=np.int64)
+            parts.append(self._outer(held, counts[:, None] * per_hole[None, :], hole_keys, np))
         if terms.const:
             parts.append(
                 (

@@ -61,6 +61,7 @@ class BlackjackEvaluator(StateEvaluator):
             from odds.games.blackjack.round_polynomial import RoundPolynomial
 
             self.polynomial = RoundPolynomial(self.chart, self.rules)
+            self.fast_path = True
 
     def ranks(self, counts: Sequence[int]) -> tuple[int, ...]:
         """A state as ten rank counts (A, 2–9, ten-value)."""
@@ -84,6 +85,9 @@ class BlackjackEvaluator(StateEvaluator):
             self._cache[ranks] = found
         return {"main": found}
 
+    def forget(self) -> None:
+        self._cache.clear()
+
     def approximate(self, counts: Sequence[int]) -> dict[str, tuple[float, float]]:
         if self.polynomial is None:
             return super().approximate(counts)
@@ -101,6 +105,16 @@ class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
     """Per-state EVs of a charted round, and a shoe dealt to a penetration."""
 
     report_shoes = 10  # about 60 rounds a shoe: reports stay within their minute
+
+    def reference_evs(
+        self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
+    ) -> dict[str, Fraction]:
+        """The full analysis's recursion, played by the same (fixed) chart."""
+        from odds.games.blackjack.player import analyse_round
+
+        assert isinstance(evaluator, BlackjackEvaluator)
+        ranks = evaluator.ranks(counts)
+        return {"main": analyse_round(ranks, evaluator.rules, chart=evaluator.chart).ev}
 
     def evaluator(self, config: BlackjackConfig) -> BlackjackEvaluator:
         return BlackjackEvaluator(config)
@@ -134,7 +148,8 @@ def penetration_procedure(config: BlackjackConfig, chart: dict) -> Procedure:
     share = options.penetration
     return Procedure(
         description=(
-            f"{options.players} player(s) play the report's chart against the dealer, every "
+            f"{options.players} player{' plays' if options.players == 1 else 's play'} the "
+            "report's chart against the dealer, every "
             f"card face up; a round starts only while less than {short_number(share * 100)}% "
             f"of the {size} cards has been dealt, then the shoe is reshuffled."
         ),

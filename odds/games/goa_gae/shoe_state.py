@@ -67,7 +67,8 @@ class GoaGaeShoeState(ShoeStateFeature[GoaGaeConfig]):
                 f"dealing.positions: {hands} hands of three need {round_cards} cards, the shoe "
                 f"has {size}"
             )
-        what = f"three cards each to {options.positions} position(s) and the dealer, face up"
+        players = f"{options.positions} position" + ("s" if options.positions != 1 else "")
+        what = f"three cards each to {players} and the dealer, face up"
         if options.reshuffle_every_round:
             return Procedure(
                 description=f"every round {what}; the cards are reshuffled after every round.",

@@ -28,6 +28,8 @@ def round_tiles(config: MahjongConfig) -> int:
 class MahjongShoeState(ShoeStateFeature[MahjongConfig]):
     """Per-state EVs of every bet (one position against the banker) and the set's rounds."""
 
+    removed_option = "tiles.removed"
+
     def evaluator(self, config: MahjongConfig) -> PolynomialEvaluator:
         shoe = check_config(config)
         ranking = Ranking(config.tiles, config.rules, shoe)
@@ -56,5 +58,6 @@ class MahjongShoeState(ShoeStateFeature[MahjongConfig]):
             config.dealing,
             shoe.size,
             round_tiles(config),
-            f"two tiles each to the banker and {positions} position(s)",
+            f"two tiles each to the banker and {positions} position"
+            + ("s" if positions != 1 else ""),
         )
