@@ -435,9 +435,12 @@ class SubShowdown:
         distinct = sorted(set(keys))
         rank_of = {key: r for r, key in enumerate(distinct)}
         ranks = [rank_of[key] for key in keys]
-        wins = [Fraction(win(key)) for key in keys]
-        costs = [Fraction(cost(key)) for key in keys]
-        self.scale = lcm(*(v.denominator for v in wins + costs))
+        # Payoffs depend on the key only: one call per distinct key.
+        win_of = {key: Fraction(win(key)) for key in distinct}
+        cost_of = {key: Fraction(cost(key)) for key in distinct}
+        wins = [win_of[key] for key in keys]
+        costs = [cost_of[key] for key in keys]
+        self.scale = lcm(*(v.denominator for v in (*win_of.values(), *cost_of.values())))
         self._win = np.array([int(v * self.scale) for v in wins], dtype=np.int64)
         cost_units = [int(v * self.scale) for v in costs]
         groups: dict[Monomial, list[tuple[int, int, Monomial]]] = defaultdict(list)

@@ -19,12 +19,12 @@ from odds.games.base import BenchCase
 DEALT, SEED = 1 / 3, 1
 
 
-def state_of(full: tuple[int, ...], seed: int = SEED, dealt: float = DEALT) -> list[int]:
-    """The full shoe less a seeded random ``dealt`` share of its cards."""
+def state_of(full: tuple[int, ...], keep: int, seed: int = SEED, dealt: float = DEALT) -> list[int]:
+    """The full shoe less a seeded random ``dealt`` share of its cards (``keep`` left at least)."""
     rng = random.Random(seed)
     cards = [t for t, n in enumerate(full) for _ in range(n)]
     counts = list(full)
-    for t in rng.sample(cards, int(len(cards) * dealt)):
+    for t in rng.sample(cards, max(0, min(int(len(cards) * dealt), len(cards) - keep))):
         counts[t] -= 1
     return counts
 
@@ -37,7 +37,7 @@ def bench_cases(paytable: Any) -> list[BenchCase]:
     start = time.perf_counter()
     evaluator = feature.evaluator(paytable.config)
     built = time.perf_counter() - start
-    counts = state_of(evaluator.full)
+    counts = state_of(evaluator.full, evaluator.round_cards)
     unseen = sum(counts)
     cases = [
         BenchCase(

@@ -104,7 +104,7 @@ class BlackjackEvaluator(StateEvaluator):
 class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
     """Per-state EVs of a charted round, and a shoe dealt to a penetration."""
 
-    report_shoes = 10  # about 60 rounds a shoe: reports stay within their minute
+    report_shoes = 40  # about 57 rounds a shoe: reports stay within their minute
 
     def reference_evs(
         self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
