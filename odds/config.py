@@ -65,9 +65,12 @@ def _convert(value: Any, kind: Any, where: str, meta: Mapping[str, Any]) -> Any:
     elif kind is Fraction:
         result = parse_rational(value, where)
     elif kind is str:
-        if not isinstance(value, str):
-            raise OddsError(f"{where}: expected a string, got {value!r}")
         choices = meta.get("choices") or {}
+        if not isinstance(value, str):
+            if choices:
+                listed = ", ".join(f'"{c}"' for c in choices)
+                raise OddsError(f"{where}: expected one of {listed} (in quotes), got {value!r}")
+            raise OddsError(f"{where}: expected a string, got {value!r}")
         if choices and value not in choices:
             raise OddsError(f"{where}: {value!r} is not one of {', '.join(map(repr, choices))}")
         return value

@@ -14,11 +14,11 @@ class OddsError(ValueError):
     """
 
 
-class PositionError(OddsError):
-    """A problem with one position's hand (missing, wrong size …).
+class NamedInputError(OddsError):
+    """A problem with one named input: a position's hand, or a parameter such as ``opponents``.
 
-    ``template`` holds ``{position}`` where the position is named: the API
-    shows the position (``banker``), the CLI its flag (``--banker``).
+    ``template`` holds ``{position}`` where the input is named: the API shows
+    the name (``banker``), the CLI its flag (``--banker``).
 
     >>> error = PositionError("banker", "missing {position} (two cards, e.g. '9d 7c')")
     >>> str(error), error.for_flag("--banker")
@@ -31,5 +31,13 @@ class PositionError(OddsError):
         super().__init__(template.format(position=position))
 
     def for_flag(self, flag: str) -> str:
-        """The message with the position named by its command-line flag."""
+        """The message with the input named by its command-line flag."""
         return self.template.format(position=flag)
+
+
+class PositionError(NamedInputError):
+    """A problem with one position's hand (missing, wrong size, impossible)."""
+
+
+class ParameterError(NamedInputError):
+    """A parameter out of range (``opponents``, ``trials``, ``alpha`` …)."""

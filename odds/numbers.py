@@ -6,36 +6,92 @@ formats an exact value for people to read.
 
 from __future__ import annotations
 
+import math
+import re
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
 from odds.errors import OddsError
 
+#: The largest size a paytable number, stake or share may have (a payout of 10^12 to 1 is
+#: already absurd); bounds are checked on the text, before any Fraction is built, because
+#: ``Fraction("1e999999999")`` would compute a billion-digit integer.
+MAX_MAGNITUDE = 10**12
+#: The most decimals a number may carry (1e-30 is exact enough for any share).
+MAX_DECIMALS = 30
+_DECIMAL = re.compile(r"^[+-]?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$")
+_RATIO = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
+_EXAMPLES = "a number such as 2, 1.5, '3/2' or '5%'"
 
-def parse_rational(value: object, where: str) -> Fraction:
+
+def parse_rational(value: object, where: str, *, percent: bool = True) -> Fraction:
     """Read a paytable number exactly: ``2``, ``1.5``, ``"3/2"``, ``"5%"``.
 
     A TOML float is read through its decimal text (``0.05`` is 1/20, not the
     nearest binary double), so what the auditor wrote is what is computed.
+    ``percent=False`` refuses ``5%`` (a stake is an amount, not a share).
+    Infinity, NaN and numbers beyond :data:`MAX_MAGNITUDE` or
+    :data:`MAX_DECIMALS` are one-line errors, found before any conversion.
 
     >>> parse_rational("5%", "x"), parse_rational(1.5, "x"), parse_rational("3/2", "x")
     (Fraction(1, 20), Fraction(3, 2), Fraction(3, 2))
+    >>> parse_rational("1e999999999", "--stake")
+    Traceback (most recent call last):
+    odds.errors.OddsError: --stake: 1e999999999 is out of range (at most 10^12 in size, 30 decimals)
     """
     if isinstance(value, bool):
         raise OddsError(f"{where}: expected a number, got {value!r}")
     if isinstance(value, int):
-        return Fraction(value)
+        return _bounded(Fraction(value), str(value), where)
     if isinstance(value, float):
-        return Fraction(repr(value))
-    if isinstance(value, str):
+        if not math.isfinite(value):
+            raise OddsError(f"{where}: expected a finite number, got {value!r}")
+        text = repr(value)
+    elif isinstance(value, str):
         text = value.strip()
-        try:
-            if text.endswith("%"):
-                return Fraction(text[:-1].strip()) / 100
-            return Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise OddsError(f"{where}: expected a number such as 2, 1.5, '3/2' or '5%', got {value!r}")
+    else:
+        raise OddsError(f"{where}: expected {_EXAMPLES}, got {value!r}")
+    scale = Fraction(1)
+    if text.endswith("%"):
+        if not percent:
+            raise OddsError(f"{where}: expected an amount, not a percentage, got {value!r}")
+        text, scale = text[:-1].strip(), Fraction(1, 100)
+    return _bounded(_exact(text, value, where) * scale, text, where)
+
+
+def _exact(text: str, value: object, where: str) -> Fraction:
+    """A decimal or ``a/b`` text as a Fraction, its size checked on the digits first."""
+    ratio = _RATIO.match(text)
+    if ratio:
+        numerator, denominator = ratio.groups()
+        if len(numerator) > 40 or len(denominator) > 40:
+            raise OddsError(f"{where}: {text} is out of range ({_LIMITS})")
+        if int(denominator) == 0:
+            raise OddsError(f"{where}: {text} divides by zero")
+        return Fraction(int(numerator), int(denominator))
+    match = _DECIMAL.match(text)
+    if not match:
+        raise OddsError(f"{where}: expected {_EXAMPLES}, got {value!r}")
+    whole, decimals, bare, exponent = match.groups()
+    digits = (whole or "").lstrip("0") + (decimals or bare or "")
+    shift = int(exponent) if exponent and len(exponent) <= 6 else (10**9 if exponent else 0)
+    # The value's size is about 10^(len(whole) + shift) and its finest digit 10^-(decimals - shift).
+    size = len((whole or "").lstrip("0")) + shift
+    finest = len(decimals or bare or "") - shift
+    if len(digits) > 60 or size > 13 or finest > MAX_DECIMALS:
+        if digits.strip("0"):
+            raise OddsError(f"{where}: {text} is out of range ({_LIMITS})")
+        return Fraction(0)
+    return Fraction(text)
+
+
+_LIMITS = f"at most 10^{len(str(MAX_MAGNITUDE)) - 1} in size, {MAX_DECIMALS} decimals"
+
+
+def _bounded(result: Fraction, text: str, where: str) -> Fraction:
+    if abs(result) > MAX_MAGNITUDE or result.denominator > 10**MAX_DECIMALS:
+        raise OddsError(f"{where}: {text} is out of range ({_LIMITS})")
+    return result
 
 
 def fraction_text(value: Fraction | int) -> str:

@@ -187,10 +187,7 @@ def _read(path: Path) -> tuple[dict[str, Any], str, str]:
         raw = path.read_bytes()
     except OSError as exc:
         raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise OddsError(f"{label}: not a UTF-8 text file (a paytable is TOML text)") from None
+    text = decode_utf8(raw, label)
     try:
         return tomllib.loads(text), label, hashlib.sha256(raw).hexdigest()
     except tomllib.TOMLDecodeError as exc:
@@ -221,6 +218,29 @@ def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | 
         raise OddsError(message if message.startswith(label) else f"{label}: {message}") from None
 
 
+def decode_utf8(data: bytes, label: str) -> str:
+    """UTF-8 text (a BOM allowed); UTF-16 and binary data are named, with the line.
+
+    >>> decode_utf8(b"game = 1\\n\\xff", "x.toml")
+    Traceback (most recent call last):
+    odds.errors.OddsError: x.toml: not UTF-8 text (byte 0xff on line 2); save it as UTF-8
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise OddsError(f"{label}: UTF-16 text; save it as UTF-8")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise OddsError(
+            f"{label}: not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+            "save it as UTF-8"
+        ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise OddsError(f"{label}: binary data (a NUL byte on line {line}), not a text file")
+    return text
+
+
 def looks_like_path(text: str) -> bool:
     """Whether a GAME_OR_PAYTABLE argument is written as a path (``x.toml``, ``./pok-deng``)."""
     return text.endswith(".toml") or "/" in text or "\\" in text or text.startswith(".")
@@ -237,6 +257,8 @@ def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytabl
     if looks_like_path(game_or_path):
         if not path.exists():
             raise OddsError(f"no paytable file {game_or_path!r}")
+        if path.is_dir():
+            raise OddsError(f"{game_or_path}: is a folder, not a paytable .toml file")
         return load_file(path, overrides)
     if named.exists():
         return load_file(named, overrides)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -71,6 +71,23 @@ class Reporter:
         if task is not None:
             self._progress.remove_task(task)
 
+    @contextmanager
+    def task(self, description: str, total: float) -> Iterator[Callable[[float], None]]:
+        """A bar for work that is not a loop: the caller reports how much is done."""
+        state: dict[str, Any] = {}
+
+        def update(completed: float) -> None:
+            if "task" not in state and self.due():
+                state["task"] = self._bars().add_task(description, total=total)
+            if "task" in state:
+                self._progress.update(state["task"], completed=completed)
+
+        try:
+            yield update
+        finally:
+            if "task" in state:
+                self._progress.remove_task(state["task"])
+
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()
@@ -88,9 +105,23 @@ def track(items: Iterable[T], description: str, total: int | None = None) -> Ite
     if reporter is None:
         yield from items
         return
-    if total is None and hasattr(items, "__len__"):
+    if total is None and isinstance(items, Sized):
         total = len(items)
     yield from reporter.track(items, description, total)
+
+
+@contextmanager
+def task(description: str, total: float = 100) -> Iterator[Callable[[float], None]]:
+    """Progress of work that is not a loop (a database query): call ``update(completed)``.
+
+    Without a reporter the update does nothing.
+    """
+    reporter = _REPORTER.get()
+    if reporter is None:
+        yield lambda completed: None
+        return
+    with reporter.task(description, total) as update:
+        yield update
 
 
 @contextmanager

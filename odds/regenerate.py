@@ -50,18 +50,37 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     """Every paytable's report, generated now and compared with the file on disk."""
     folder = reports_folder()
     paths = table_files() if paths is None else paths
-    workers = max(1, min(len(paths), os.cpu_count() or 1))
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            texts = list(track(pool.map(report_text, paths), "reports", len(paths)))
-    else:
-        texts = [report_text(path) for path in track(paths, "reports")]
+    texts = _texts(paths)
     result = []
     for path, text in zip(paths, texts, strict=True):
         target = folder / f"{path.stem}.md"
         current = target.read_text(encoding="utf-8") if target.exists() else None
         result.append(ReportStatus(path, target, text, current == text))
     return result
+
+
+def _texts(paths: list[Path]) -> list[str]:
+    """Every report's text, on every core; Ctrl-C stops the workers without their tracebacks."""
+    workers = max(1, min(len(paths), os.cpu_count() or 1))
+    if workers == 1:
+        return [report_text(path) for path in track(paths, "reports")]
+    pool = ProcessPoolExecutor(workers, initializer=_leave_ctrl_c_to_the_parent)
+    try:
+        return list(track(pool.map(report_text, paths), "reports", len(paths)))
+    except KeyboardInterrupt:
+        running = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            process.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def orphans(paths: list[Path] | None = None) -> list[Path]:
@@ -71,8 +90,9 @@ def orphans(paths: list[Path] | None = None) -> list[Path]:
 
 
 def write(status: ReportStatus) -> None:
-    """Write one report: to a temporary file beside it, then renamed over the old one."""
+    """Write one report whole: to a temporary file beside it, renamed over the old one
+    (:mod:`odds.atomic`; an error or Ctrl-C leaves the old report and no partial file)."""
+    from odds.atomic import write_text
+
     reports_folder().mkdir(exist_ok=True)
-    temporary = status.target.with_name(f".{status.target.name}.tmp")
-    temporary.write_text(status.text, encoding="utf-8")
-    temporary.replace(status.target)
+    write_text(status.target, status.text)

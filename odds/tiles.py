@@ -30,6 +30,7 @@ UNICODE: dict[str, str] = {chr(0x1F019 + n - 1): str(n) for n in range(1, 10)} |
 SYMBOLS: dict[str, str] = {code: symbol for symbol, code in UNICODE.items()}
 
 _CODE = re.compile(r"^[A-Z0-9]+$")
+DOT_CODES = tuple(str(n) for n in range(1, 10))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +98,34 @@ def tile_shoe(
     for code in labels:
         if code not in codes:
             raise OddsError(f"tiles.names: tile {code} is not in the tile set")
+    _check_names(labels, codes)
     shoe = Shoe(tuple(tiles), tuple(counts), _set_description(tiles, counts))
     removed = tuple(removed)
     if removed:
         shoe = shoe.without([parse_tile(text, shoe) for text in removed])
     return shoe
+
+
+def _check_names(labels: Mapping[str, str], codes: Sequence[str]) -> None:
+    """A display name may not be read as another tile, nor be unreadable as one tile.
+
+    Names are accepted where tiles are typed, so ``names = { W = "5" }`` would make
+    ``5 5`` mean ``W W``: a name that is a tile code (of this set or a standard
+    one), a Unicode tile, another tile's name, or contains a separator is refused.
+    """
+    seen: dict[str, str] = {}
+    for code, name in labels.items():
+        key = UNICODE.get(name.strip(), name.strip()).upper()
+        where = f"tiles.names.{code}"
+        if not key:
+            raise OddsError(f"{where}: the name is empty")
+        if re.search(r"[\s,;\-]", key):
+            raise OddsError(f"{where}: {name!r} holds a space, comma or dash (tiles split there)")
+        if key != code and (key in codes or key in STANDARD_POINTS):
+            raise OddsError(f"{where}: {name!r} is a tile's code; a name may not shadow a tile")
+        if key in seen:
+            raise OddsError(f"{where}: {name!r} is also the name of tile {seen[key]}")
+        seen[key] = code
 
 
 def _set_description(tiles: Sequence[Tile], counts: Sequence[int]) -> str:
@@ -138,9 +162,24 @@ def parse_tile(text: str, shoe: Shoe[Tile]) -> Tile:
         return known[key]
     if key in STANDARD_POINTS:
         raise OddsError(f"tile {key} is not in this game's tile set ({shoe.description})")
-    declared = sorted(set(known) - set(STANDARD_POINTS))
-    extra = f", {', '.join(declared)}" if declared else ""
-    raise OddsError(f"unknown tile {text!r}: write 1-9, W{extra} (or the tiles 🀙…🀡, 🀆)")
+    raise OddsError(f"unknown tile {text!r}: write {_spelling(shoe)}")
+
+
+def _spelling(shoe: Shoe[Tile]) -> str:
+    """How the set's tiles may be typed: ``1-9, W (or the tiles 🀙…🀡, 🀆)``, ``1-9, T (ten)``.
+
+    Only tiles of this set are offered.
+    """
+    codes = [t.code for t in shoe.types]
+    all_dots = all(c in codes for c in DOT_CODES)
+    parts = ["1-9"] if all_dots else [c for c in codes if c in DOT_CODES]
+    parts += [
+        f"{t.code} ({t.name})" if t.name else t.code for t in shoe.types if t.code not in DOT_CODES
+    ]
+    symbols = [SYMBOLS[c] for c in codes if c in SYMBOLS and not (all_dots and c in DOT_CODES)]
+    if all_dots:
+        symbols.insert(0, f"{SYMBOLS['1']}…{SYMBOLS['9']}")
+    return ", ".join(parts) + (f" (or the tiles {', '.join(symbols)})" if symbols else "")
 
 
 def parse_tiles(text: str, shoe: Shoe[Tile]) -> tuple[Tile, ...]:

@@ -244,10 +244,11 @@ def test_malformed_logs_are_one_line_errors(capsys, tmp_path, text, needle):
 def test_rows_using_a_card_removed_from_the_shoe_are_all_rejected(capsys, tmp_path):
     log = tmp_path / "custom.csv"
     log.write_text("banker,player\n9d 7c,Kh 9h\n", encoding="utf-8")
-    # A shoe with no 9♥ left cannot hold the row: it is rejected, leaving nothing to audit.
+    # A shoe with no 9♥ left cannot hold the row: it is rejected, and the log is flagged.
     code = main(["audit", "pok-deng", "--log", str(log), "--set", 'shoe.counts={"9h"=0}'])
-    out = capsys.readouterr()
-    assert code == 2 and "no valid rounds" in out.err
+    out = capsys.readouterr().out
+    assert code == 1 and "no valid rounds to test" in out
+    assert "rejected line 2: the shoe" in out and "Overall verdict: FLAGGED" in out
 
 
 def test_missing_log_file(capsys, tmp_path):

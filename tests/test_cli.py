@@ -114,7 +114,7 @@ def test_bad_input_is_one_line_and_non_zero(run, args, message):
     ("text", "message"),
     [
         ('game = "pok-deng"\n[rules\n', "not valid TOML"),
-        ('game = "pok-deng"\n[rules]\nbanker_zero_or_six = 0\n', "expected a string"),
+        ('game = "pok-deng"\n[rules]\nbanker_zero_or_six = 0\n', 'expected one of "ordinary"'),
         ('game = "pok-deng"\n[shoe]\ndecks = "eight"\n', "expected a whole number"),
         ('game = "pok-deng"\n[payouts]\npair = true\n', "expected a number"),
         ('game = "pok-deng"\nflavour = 1\n', "unknown key 'flavour'"),

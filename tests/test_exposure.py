@@ -220,3 +220,18 @@ def test_shoe_command_reads_a_round_log(run, tmp_path):
     data = json.loads(out)
     assert data["seen"] == 8 and data["unseen"] == 32
     assert data["unseen_counts"]["9"] == 0 and data["unseen_counts"]["W"] == 2
+
+
+@pytest.mark.parametrize("command", ["shoe", "eor", "exposure"])
+def test_every_shoe_command_speaks_json_and_csv(run, command):
+    args = (command, "mahjong-28-20") + (("--seen", "T 9"),) * (command == "shoe")
+    flat = [a for part in args for a in (part if isinstance(part, tuple) else (part,))]
+    code, out, err = run(*flat, "--format", "json")
+    assert code == 0, err
+    import json
+
+    data = json.loads(out)
+    assert data["game"] == "mahjong-28"
+    code, out, err = run(*flat, "--format", "csv")
+    assert code == 0, err
+    assert out.startswith("# ") and "," in out.splitlines()[1]

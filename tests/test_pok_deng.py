@@ -218,7 +218,7 @@ def test_special_pattern_symmetric_except_banker_zero_or_six(default_analysis):
     wins_with_special = (
         ways["player wins with a special pattern"]
         + ways["player wins with 8 or 9 and a flush or pair, banker has 0 or 6"]
-        + ways["player wins with a special pattern, banker has 0 or 6 (win stays 1:1)"]
+        + ways["player wins with a special pattern, banker has 0 or 6 (paid as an ordinary win)"]
     )
     assert wins_with_special == ways["banker wins with a special pattern"]
     assert ways["player wins, no special pattern"] == ways["banker wins, no special pattern"]

@@ -13,6 +13,7 @@ approximation needs expected counts of about 5 or more per cell.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -136,29 +137,44 @@ class GoodnessOfFit:
 
 def merge_sparse(cells: Sequence[Cell], n: int) -> list[Cell]:
     """Merge cells by :data:`MERGE_RULE`; the result keeps the original order."""
-    groups = [c for c in cells if c.probability > 0]
-    order = {c.labels: i for i, c in enumerate(groups)}
+    plan = merge_plan(tuple(c.probability for c in cells), n)
+    return [
+        Cell(
+            tuple(label for i in group for label in cells[i].labels),
+            sum((cells[i].probability for i in group), Fraction(0)),
+            sum(cells[i].observed for i in group),
+        )
+        for group in plan
+    ]
+
+
+@functools.lru_cache(maxsize=1024)
+def merge_plan(probabilities: tuple[Fraction, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """Which cells :data:`MERGE_RULE` merges for ``n`` rounds, as groups of cell indices.
+
+    The plan depends on the probabilities and ``n`` only, not on the counts, so
+    it is worked out once and applied to any log (or many simulated ones).
+    Cells of probability 0 are left out. Groups keep the cells' order.
+    """
+    # Each group: (probability, order key, member indices); order = first cell's rank.
+    groups: list[tuple[Fraction, int, tuple[int, ...]]] = [
+        (p, rank, (i,))
+        for rank, (i, p) in enumerate((i, p) for i, p in enumerate(probabilities) if p > 0)
+    ]
     while len(groups) > 1:
-        ranked = sorted(groups, key=lambda c: (c.probability, order[c.labels]))
-        if ranked[0].expected(n) >= MIN_EXPECTED:
+        ranked = sorted(groups, key=lambda g: (g[0], g[1]))
+        if ranked[0][0] * n >= MIN_EXPECTED:
             break
         first, second = ranked[0], ranked[1]
-        merged = Cell(
-            tuple(sorted(first.labels + second.labels, key=_original_position(cells))),
-            first.probability + second.probability,
-            first.observed + second.observed,
+        merged = (
+            first[0] + second[0],
+            min(first[1], second[1]),
+            tuple(sorted(first[2] + second[2])),
         )
-        position = min(order[first.labels], order[second.labels])
-        groups = [g for g in groups if g.labels not in (first.labels, second.labels)]
-        order[merged.labels] = position
+        groups = [g for g in groups if g is not first and g is not second]
         groups.append(merged)
-        groups.sort(key=lambda c: order[c.labels])
-    return groups
-
-
-def _original_position(cells: Sequence[Cell]):
-    positions = {label: i for i, c in enumerate(cells) for label in c.labels}
-    return lambda label: positions[label]
+        groups.sort(key=lambda g: g[1])
+    return tuple(g[2] for g in groups)
 
 
 def goodness_of_fit(cells: Sequence[Cell]) -> GoodnessOfFit:

@@ -1,26 +1,31 @@
-"""Round logs: reading an operator's CSV, and dealing an honest one.
+"""Round logs: their shape, and dealing an honest one (``odds simulate``).
 
 A log has one row per round and position, one column per hand of
 ``Game.positions`` (``banker``, ``player`` …) holding the cards or tiles as
 the CLI parses them, and optionally ``round`` and ``position`` columns that
-only label the row. Everything here is generic: the game's hooks
-(:meth:`~odds.games.base.Game.shoe`, ``parse_hand``, ``hand_text``,
-``hand_size``) say what a hand is.
+label the row. Logs are CSV (optionally gzip-compressed) or Parquet; reading
+one for an audit is :mod:`odds.audit.reader`'s job. Everything here is
+generic: the game's hooks (:meth:`~odds.games.base.Game.shoe`, ``parse_hand``,
+``hand_text``, ``hand_size``) say what a hand is.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
+import json
 import random
+import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from odds.atomic import atomic_path, check_output_path
 from odds.errors import OddsError
 from odds.games.base import Game
-from odds.settlement import Settlement
+from odds.progress import track
 
 #: Columns that label a row without being a hand.
 LABEL_COLUMNS = ("round", "position")
@@ -36,98 +41,24 @@ def require_fixed_hands(game: Game) -> int:
     return game.hand_size
 
 
-@dataclass(frozen=True)
-class Rejected:
-    """A row that was read but not used, with why."""
+class LogFormat(StrEnum):
+    """How a log is stored."""
 
-    line: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class LoggedRound:
-    """A valid row, settled with a stake of 1."""
-
-    line: int
-    settlement: Settlement
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
 
 
-def read_log(game: Game, config: Any, path: Path) -> tuple[list[LoggedRound], list[Rejected]]:
-    """Read, validate and settle every row.
-
-    A malformed log (missing or unknown column, a symbol the game does not use,
-    a hand of the wrong size) is a one-line error naming the column or line: it
-    says the log is not a log of this game. A row whose hands the shoe cannot
-    hold (or that the game refuses to settle) is rejected with its line number
-    and excluded from every test.
-    """
-    size = require_fixed_hands(game)
-    shoe = game.shoe(config)
-    known = set(shoe.types)
-    label = str(path)
-    try:
-        handle = path.open(newline="", encoding="utf-8-sig")
-    except OSError as exc:
-        raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
-    rounds: list[LoggedRound] = []
-    rejected: list[Rejected] = []
-    with handle:
-        reader = csv.DictReader(handle)
-        _check_columns(game, reader.fieldnames, label)
-        reader.fieldnames = [c.strip() for c in reader.fieldnames or ()]
-        for row in reader:
-            line = reader.line_num
-            if None in row or any(v is None for v in row.values()):
-                raise OddsError(f"{label} line {line}: wrong number of fields")
-            if not any((v or "").strip() for v in row.values()):
-                continue  # a blank line
-            hands: dict[str, str] = {}
-            items: list[Any] = []
-            for position in game.positions:
-                text = row[position].strip()
-                try:
-                    parsed = game.parse_hand(config, text)
-                except OddsError as exc:
-                    raise OddsError(f"{label} line {line}, column {position}: {exc}") from None
-                if len(parsed) != size:
-                    raise OddsError(
-                        f"{label} line {line}, column {position}: {len(parsed)} cards or tiles "
-                        f"({text!r}); {game.name} deals {size} per position"
-                    )
-                for item in parsed:
-                    if item not in known:
-                        raise OddsError(
-                            f"{label} line {line}, column {position}: {item} is not used in "
-                            f"this game's shoe ({shoe.description})"
-                        )
-                hands[position] = text
-                items.extend(parsed)
-            try:
-                shoe.check_holds(items, "this round's hands")
-                settlement = game.settle(config, hands, Fraction(1))
-            except OddsError as exc:
-                rejected.append(Rejected(line, str(exc)))
-                continue
-            rounds.append(LoggedRound(line, settlement))
-    return rounds, rejected
-
-
-def _check_columns(game: Game, fieldnames: Any, label: str) -> None:
-    if not fieldnames:
-        raise OddsError(f"{label}: empty log (expected a header: {', '.join(game.positions)})")
-    columns = [c.strip() for c in fieldnames]
-    allowed = set(game.positions) | set(LABEL_COLUMNS)
-    for column in columns:
-        if column not in allowed:
-            raise OddsError(
-                f"{label}: unknown column {column!r} (a {game.name} log has "
-                f"{', '.join(game.positions)}; optional {', '.join(LABEL_COLUMNS)})"
-            )
-    for position in game.positions:
-        if position not in columns:
-            raise OddsError(f"{label}: missing column {position!r} (one per hand)")
-    if len(set(columns)) != len(columns):
-        raise OddsError(f"{label}: a column appears twice")
+def log_format(path: Path | None, given: str | None = None) -> LogFormat:
+    """The format of a log: as given, else from the name (``.parquet``; else CSV)."""
+    if given is not None:
+        return LogFormat(given)
+    name = path.name.lower() if path is not None else ""
+    if name.endswith(".parquet"):
+        return LogFormat.parquet
+    if name.endswith((".json", ".json.gz")):
+        return LogFormat.json
+    return LogFormat.csv
 
 
 def deal_rounds(
@@ -140,43 +71,132 @@ def deal_rounds(
     reshuffled once that fraction of it has been dealt (as at a live table);
     every round then still has the exact distribution, but rounds of one shoe
     are slightly dependent.
+
+    Everything is checked here, before the first round is dealt (and so before
+    any output is opened): a drawing game or a shoe too small for a round is a
+    one-line error.
     """
     size = require_fixed_hands(game)
     shoe = game.shoe(config)
-    cards = [t for t, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
     per_round = size * len(game.positions)
     shoe.require(per_round)
+    if rounds < 1:
+        raise OddsError(f"rounds must be at least 1, got {rounds}")
+    if penetration is not None and int(shoe.size * penetration) < per_round:
+        raise OddsError(
+            f"a penetration of {float(penetration):.0%} deals fewer cards than one round needs"
+        )
+    return _deal(game, shoe, rounds, seed, penetration, size)
+
+
+def _deal(
+    game: Game, shoe: Any, rounds: int, seed: int, penetration: Fraction | None, size: int
+) -> Iterator[dict[str, str]]:
+    # Physical cards as type indices: the shuffle depends only on the number of cards,
+    # so the deal is the same as shuffling the cards themselves; texts are cached per hand.
+    kinds = [i for i, n in enumerate(shoe.counts) for _ in range(n)]
+    texts: dict[tuple[int, ...], str] = {}
+
+    def text(hand: tuple[int, ...]) -> str:
+        found = texts.get(hand)
+        if found is None:
+            found = texts[hand] = game.hand_text(tuple(shoe.types[i] for i in hand))
+        return found
+
+    per_round = size * len(game.positions)
     rng = random.Random(seed)
-    stack: list[Any] = []
-    limit = len(cards) if penetration is None else int(len(cards) * penetration)
+    stack: list[int] = []
+    limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
     for number in range(1, rounds + 1):
         if penetration is None:
-            dealt = rng.sample(cards, per_round)
+            dealt = [kinds[j] for j in rng.sample(range(len(kinds)), per_round)]
         else:
-            if len(stack) < per_round or len(cards) - len(stack) >= limit:
-                stack = cards[:]
+            if len(stack) < per_round or len(kinds) - len(stack) >= limit:
+                stack = kinds[:]
                 rng.shuffle(stack)
             dealt = [stack.pop() for _ in range(per_round)]
         row = {"round": str(number)}
         for i, position in enumerate(game.positions):
-            row[position] = game.hand_text(tuple(dealt[i * size : (i + 1) * size]))
+            row[position] = text(tuple(dealt[i * size : (i + 1) * size]))
         yield row
 
 
-def write_log(game: Game, rows: Iterator[dict[str, str]], path: Path | None) -> int:
-    """Write rows as CSV (to stdout when ``path`` is None); the number of rows."""
-    import sys
+def write_log(
+    game: Game,
+    rows: Iterator[dict[str, str]],
+    path: Path | None,
+    form: LogFormat = LogFormat.csv,
+    total: int | None = None,
+) -> int:
+    """Write rows (to stdout when ``path`` is None); the number of rows.
 
+    A file is written whole or not at all (:mod:`odds.atomic`): an existing log
+    survives an error or Ctrl-C. CSV is gzip-compressed when the name ends in
+    ``.gz``; Parquet is written by DuckDB from a temporary CSV.
+    """
     fields = ["round", *game.positions]
-    handle = sys.stdout if path is None else path.open("w", newline="", encoding="utf-8")
+    if path is None:
+        if form is LogFormat.parquet:
+            raise OddsError("Parquet is binary: give --out FILE.parquet")
+        writer = _write_json if form is LogFormat.json else _write_csv
+        return writer(sys.stdout, fields, rows, total)
+    check_output_path(path)
+    with atomic_path(path) as temporary:
+        if form is LogFormat.parquet:
+            count = _write_parquet(temporary, fields, rows, total)
+        else:
+            writer = _write_json if form is LogFormat.json else _write_csv
+            opener = gzip.open if path.name.lower().endswith(".gz") else open
+            with opener(temporary, "wt", newline="", encoding="utf-8") as handle:
+                count = writer(handle, fields, rows, total)
+    return count
+
+
+def _write_csv(
+    handle: IO[str], fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
     count = 0
+    for row in track(rows, "dealing rounds", total):
+        writer.writerow(row)
+        count += 1
+    return count
+
+
+def _write_json(
+    handle: IO[str], fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    """A JSON array, one round object per line (streamed: no round is held back)."""
+    count = 0
+    handle.write("[")
+    for row in track(rows, "dealing rounds", total):
+        record = {f: int(row[f]) if f == "round" else row[f] for f in fields}
+        handle.write(("\n" if not count else ",\n") + json.dumps(record, ensure_ascii=False))
+        count += 1
+    handle.write("\n]\n")
+    return count
+
+
+def _write_parquet(
+    target: Path, fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    """A CSV next to the target, converted by DuckDB (round as an integer, hands as text)."""
+    import duckdb
+
+    staging = target.with_name(target.name + ".csv")
     try:
-        writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(row)
-            count += 1
+        with staging.open("w", newline="", encoding="utf-8") as handle:
+            count = _write_csv(handle, fields, rows, total)
+        columns = ", ".join(f"'{f}': '{'BIGINT' if f == 'round' else 'VARCHAR'}'" for f in fields)
+        with duckdb.connect() as con:
+            con.execute("SET enable_progress_bar = false")
+            con.execute(
+                f"COPY (SELECT * FROM read_csv(?, header = true, columns = {{{columns}}}, "
+                "delim = ',', quote = '\"', escape = '\"', auto_detect = false)) "
+                "TO ? (FORMAT parquet, COMPRESSION zstd)",
+                [str(staging), str(target)],
+            )
     finally:
-        if path is not None:
-            handle.close()
+        staging.unlink(missing_ok=True)
     return count

@@ -17,12 +17,14 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
 from odds.analysis import Analysis
-from odds.audit.variants import check_entry, numeric_entries, variant
+from odds.audit.variants import check_entry, entry_bounds, numeric_entries, variant
 from odds.errors import OddsError
+from odds.numbers import fraction_text
 from odds.paytable import Paytable
 from odds.table import Column, Table
 
@@ -163,7 +165,12 @@ def ev_expression(events: Sequence[tuple[str, int]], nets: Sequence[sympy.Expr])
 
 @dataclass(frozen=True)
 class Solution:
-    """The answer of ``odds solve``."""
+    """The answer of ``odds solve``.
+
+    ``solutions`` are the values the paytable loader accepts (a payout below its
+    minimum, or one the game refuses, is no solution); ``refused`` are the
+    roots it would reject, and ``achievable`` says which RTPs valid values reach.
+    """
 
     bet: str
     key: str
@@ -175,6 +182,8 @@ class Solution:
     solutions: tuple[sympy.Expr, ...]
     fair: tuple[sympy.Expr, ...]
     practical: tuple[tuple[Fraction, Fraction], ...]  # (value, exact RTP)
+    refused: tuple[sympy.Expr, ...] = ()
+    achievable: str = ""
 
     @property
     def symbol(self) -> sympy.Symbol:
@@ -201,8 +210,10 @@ def solve(
         raise OddsError(f"the EV of bet {bet} does not depend on {key}; nothing to solve")
     rtp = sympy.simplify(1 + ev if basis == "stake" else (debited + ev) / debited)
     target = _rational(target_rtp)
-    solutions = tuple(_real_roots(sympy.Eq(rtp, target), x))
-    fair = tuple(_real_roots(sympy.Eq(ev, 0), x))
+    roots = _real_roots(sympy.Eq(rtp, target), x)
+    solutions = tuple(r for r in roots if _accepted(evaluator, key, r))
+    refused = tuple(r for r in roots if r not in solutions)
+    fair = tuple(r for r in _real_roots(sympy.Eq(ev, 0), x) if _accepted(evaluator, key, r))
     practical = []
     for root in solutions:
         if not root.is_Rational:
@@ -215,11 +226,55 @@ def solve(
             Fraction(math.ceil(value * 2), 2),
         }
         for v in sorted(near):
-            if v >= 0:
+            if evaluator.shapes({key: v}) is not None:
                 practical.append((v, _at(rtp, x, v)))
+    achievable = "" if solutions else _achievable(paytable, evaluator, key, rtp, basis)
     return Solution(
-        bet, key, basis, current, target_rtp, ev, rtp, solutions, fair, tuple(practical)
+        bet,
+        key,
+        basis,
+        current,
+        target_rtp,
+        ev,
+        rtp,
+        solutions,
+        fair,
+        tuple(practical),
+        refused,
+        achievable,
     )
+
+
+def _accepted(evaluator: Evaluator, key: str, root: sympy.Expr) -> bool:
+    """Whether the paytable loader and the game accept this value of ``key``."""
+    if root.is_Rational:
+        value = Fraction(int(root.p), int(root.q))
+    else:  # an irrational root: judged by a close rational (the loader takes exact numbers)
+        value = Fraction(float(root)).limit_denominator(10**9)
+    try:
+        return evaluator.shapes({key: value}) is not None
+    except OddsError:
+        return False
+
+
+def _achievable(
+    paytable: Paytable, evaluator: Evaluator, key: str, rtp: sympy.Expr, basis: str
+) -> str:
+    """The RTPs valid values reach: the RTP at each bound the entry has, and which way it goes."""
+    from odds.numbers import percent
+
+    x = symbol_for(key)
+    bounds = [b for b in entry_bounds(paytable.config, key) if b is not None]
+    valid = [Fraction(b) for b in bounds if evaluator.shapes({key: Fraction(b)}) is not None]
+    where = "per unit staked" if basis == "stake" else "per unit debited"
+    parts = [f"RTP {where} {percent(_at(rtp, x, b), 4)} at {key} = {b}" for b in valid]
+    slope = sympy.sympify(sympy.diff(rtp, x))
+    if len(valid) == 1 and not slope.free_symbols and slope != 0:
+        grows = valid[0] == min(bounds)  # the other side is open: the entry can only grow
+        rising = (slope > 0) == grows
+        moving = "grows" if grows else "shrinks"
+        parts[0] += f", {'rising' if rising else 'falling'} as {key} {moving}"
+    return "; ".join(parts)
 
 
 def _real_roots(equation: sympy.Eq, x: sympy.Symbol) -> list[sympy.Expr]:
@@ -264,7 +319,16 @@ def solution_text(solution: Solution) -> str:
                 f"{basis} exactly."
             )
     else:
-        lines.append(f"No value of {solution.key} gives RTP {percent(solution.target, 4)}.")
+        lines.append(
+            f"No valid payout reaches that target: no value of {solution.key} the paytable "
+            f"accepts gives RTP {percent(solution.target, 4)} {basis}."
+        )
+        for root in solution.refused:
+            lines.append(
+                f"({solution.key} = {value_text(root)} would, but the paytable refuses that value.)"
+            )
+        if solution.achievable:
+            lines.append(f"Achievable with valid values: {solution.achievable}.")
     for root in solution.fair:
         lines.append(f"Break-even (fair, EV = 0): {solution.key} = {value_text(root)}.")
     if solution.practical:
@@ -388,3 +452,28 @@ def symbolic_table(paytable: Paytable) -> Table:
 def with_symbolic(analysis: Analysis, table: Table) -> Analysis:
     """The analysis with the formula table added to its tables."""
     return dataclasses.replace(analysis, tables=(*analysis.tables, table))
+
+
+def solution_json(solution: Solution) -> dict[str, Any]:
+    """``odds solve --format json``: formulas as text, exact values as fraction strings."""
+    return {
+        "bet": solution.bet,
+        "vary": solution.key,
+        "basis": solution.basis,
+        "current": fraction_text(solution.current),
+        "target_rtp": fraction_text(solution.target),
+        "ev": formula_text(solution.ev),
+        "rtp": formula_text(solution.rtp),
+        "solutions": [sympy.sstr(root) for root in solution.solutions],
+        "break_even": [sympy.sstr(root) for root in solution.fair],
+        "practical": [
+            {
+                "value": fraction_text(value),
+                "rtp": fraction_text(rtp),
+                "meets_target": rtp >= solution.target,
+            }
+            for value, rtp in solution.practical
+        ],
+        "refused": [sympy.sstr(root) for root in solution.refused],
+        "achievable": solution.achievable,
+    }

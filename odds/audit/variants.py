@@ -99,6 +99,37 @@ def numeric_entries(config: Any, prefix: str = "") -> dict[str, Fraction]:
 def check_entry(config: Any, key: str) -> Fraction:
     """The current value of a paytable entry; a one-line error naming an unknown key."""
     entries = numeric_entries(config)
-    if key not in entries:
-        raise OddsError(f"unknown payout key {key!r} (this paytable has: {', '.join(entries)})")
-    return entries[key]
+    if key in entries:
+        return entries[key]
+    choices = _choices(config, key)
+    if choices:
+        raise OddsError(
+            f"{key} is a choice ({', '.join(choices)}), not a number to solve for; compare the "
+            f"choices with odds report --set {key}=…"
+        )
+    if not entries:
+        raise OddsError(f"unknown payout key {key!r} (this paytable has no numeric entries)")
+    raise OddsError(f"unknown payout key {key!r} (this paytable has: {', '.join(entries)})")
+
+
+def _choices(config: Any, key: str) -> list[str]:
+    """The choices of a string option ``section.key``, if it is one."""
+    section, _, rest = key.partition(".")
+    for f in dataclasses.fields(config):
+        if f.name == section and f.metadata.get("section"):
+            return _choices(getattr(config, f.name), rest)
+        if f.name == key:
+            return list(f.metadata.get("choices") or {})
+    return []
+
+
+def entry_bounds(config: Any, key: str) -> tuple[Fraction | int | None, Fraction | int | None]:
+    """The declared minimum and maximum of a paytable entry (``None``: unbounded)."""
+    section, _, rest = key.partition(".")
+    for f in dataclasses.fields(config):
+        if f.name != section:
+            continue
+        if f.metadata.get("section"):
+            return entry_bounds(getattr(config, f.name), rest)
+        return f.metadata.get("minimum"), f.metadata.get("maximum")
+    return None, None

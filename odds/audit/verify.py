@@ -174,3 +174,33 @@ def verify_text(paytable: Paytable, claim: Claim, checks: list[Check], notes: li
     verdict = "VERIFIED" if any(c.match for c in checks) else "NOT VERIFIED"
     lines.append(f"Verdict: {verdict}.")
     return "\n".join(lines) + "\n"
+
+
+def verify_json(
+    paytable: Paytable, claim: Claim, checks: list[Check], notes: list[str]
+) -> dict[str, Any]:
+    """``odds verify --format json``: the claim, every check (exact as fractions), the verdict."""
+    from odds.numbers import fraction_text
+
+    return {
+        "paytable": paytable.source,
+        "claim": {
+            "kind": claim.kind,
+            "text": claim.text,
+            "low": fraction_text(claim.low),
+            "high": fraction_text(claim.high),
+        },
+        "checks": [
+            {
+                "bet": c.bet,
+                "basis": c.basis,
+                "reading": c.reading,
+                "paytable_reading": c.is_paytable_reading,
+                "exact": fraction_text(c.exact),
+                "match": c.match,
+            }
+            for c in checks
+        ],
+        "notes": notes,
+        "verified": any(c.match for c in checks),
+    }

@@ -8,7 +8,15 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, TextFormat, load_paytable
+from odds.cli.options import (
+    DecksOpt,
+    Format,
+    GameArg,
+    SetOpt,
+    TextFormat,
+    load_paytable,
+    write_json,
+)
 from odds.errors import OddsError, PositionError
 from odds.numbers import parse_rational
 
@@ -79,7 +87,7 @@ def settle(
     from odds.render import settlement_json, settlement_text
 
     paytable = load_paytable(game, decks, settings)
-    amount = parse_rational(stake, "--stake")
+    amount = parse_rational(stake, "--stake", percent=False)
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
     given = zip(HAND_OPTIONS, (banker, player, dealer, actions), strict=True)
@@ -136,6 +144,9 @@ def crosscheck(
     seed: Annotated[int, typer.Option(help="Random seed (results are reproducible).")] = 1,
     decks: DecksOpt = None,
     settings: SetOpt = None,
+    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
+        TextFormat.text
+    ),
 ) -> None:
     """Cross-check: simulate the analysed strategy and compare with the exact return."""
     paytable = load_paytable(game, decks, settings)
@@ -146,9 +157,22 @@ def crosscheck(
     exact = float(feature.exact_ev(paytable.config))
     low, high = result.interval
     inside = "inside" if result.contains(exact) else "OUTSIDE"
-    typer.echo(
-        f"{rounds:,} rounds (seed {seed}): mean net {result.mean:+.6f} per round, "
-        f"95% interval [{low:+.6f}, {high:+.6f}]; exact EV {exact:+.6f} is {inside}"
-    )
+    if format is TextFormat.json:
+        write_json(
+            {
+                "rounds": rounds,
+                "seed": seed,
+                "mean_net": result.mean,
+                "interval_95": [low, high],
+                "exact_ev": str(feature.exact_ev(paytable.config)),
+                "inside": result.contains(exact),
+                "method": "seeded simulation of the analysed strategy (floats are estimates)",
+            }
+        )
+    else:
+        typer.echo(
+            f"{rounds:,} rounds (seed {seed}): mean net {result.mean:+.6f} per round, "
+            f"95% interval [{low:+.6f}, {high:+.6f}]; exact EV {exact:+.6f} is {inside}"
+        )
     if not result.contains(exact):
         raise typer.Exit(1)

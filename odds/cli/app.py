@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from odds.errors import OddsError, PositionError
+from odds.errors import NamedInputError, OddsError
 
 app = typer.Typer(
     add_completion=True,
@@ -71,7 +71,7 @@ def _root(
 
 def error_text(exc: OddsError) -> str:
     """The one line printed for a domain error."""
-    if isinstance(exc, PositionError):
+    if isinstance(exc, NamedInputError):
         return exc.for_flag(f"--{exc.position}")
     return str(exc)
 

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable
+from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
 from odds.errors import OddsError
 from odds.numbers import parse_rational
 
@@ -33,12 +33,15 @@ def verify(
     ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
+    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
+        TextFormat.text
+    ),
 ) -> None:
     """Check a published RTP or house edge against the exact value (every basis and reading).
 
     Exit 0 when some basis and reading reproduce the stated figure, 1 when none does.
     """
-    from odds.audit.verify import parse_claim, verify, verify_text
+    from odds.audit.verify import parse_claim, verify, verify_json, verify_text
 
     if (rtp is None) == (house_edge is None):
         raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
@@ -48,7 +51,10 @@ def verify(
         claim = parse_claim(house_edge, "house-edge")
     paytable = load_paytable(game, decks, settings)
     checks, notes = verify(paytable, claim, bet)
-    sys.stdout.write(verify_text(paytable, claim, checks, notes))
+    if format is TextFormat.json:
+        write_json(verify_json(paytable, claim, checks, notes))
+    else:
+        sys.stdout.write(verify_text(paytable, claim, checks, notes))
     if not any(c.match for c in checks):
         raise typer.Exit(1)
 
@@ -57,25 +63,32 @@ def verify(
 def audit(
     game: GameArg,
     log: Annotated[
-        Path, typer.Option("--log", help="CSV: one row per round and position (see README).")
+        Path,
+        typer.Option(
+            "--log",
+            help="The log: .csv, .csv.gz or .parquet, one row per round and position (see README).",
+        ),
     ],
     format: Annotated[
         AuditFormat, typer.Option("--format", help="markdown or json.")
     ] = AuditFormat.markdown,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="False-alarm rate of the whole audit (Bonferroni).")
+        float, typer.Option("--alpha", help="False-alarm rate of the whole audit (Tarone).")
     ] = 0.01,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
 
-    Exit 0 when the log is consistent with the exact odds, 1 when it is flagged.
+    Exit 0 when the log is consistent with the exact odds, 1 when it is flagged
+    (a test fails, or a row is impossible or unreadable), 3 when it has too few
+    rounds to test anything.
     """
     import json
 
+    from odds.audit.audit import EXIT_CODES
     from odds.audit.audit import audit as run_audit
-    from odds.audit.audit import audit_json, audit_text
+    from odds.audit.render import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
     result = run_audit(paytable, log, alpha)
@@ -83,8 +96,15 @@ def audit(
         sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(audit_text(result))
-    if result.flagged:
-        raise typer.Exit(1)
+    code = EXIT_CODES[result.verdict]
+    if code:
+        raise typer.Exit(code)
+
+
+class LogFormat(StrEnum):
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
 
 
 @app.command()
@@ -93,7 +113,15 @@ def simulate(
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffle.")] = 1,
     out: Annotated[
-        Path | None, typer.Option("--out", help="CSV file to write (default: stdout).")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Log file to write: .csv, .csv.gz or .parquet (default: CSV on stdout).",
+        ),
+    ] = None,
+    log_format: Annotated[
+        LogFormat | None,
+        typer.Option("--format", help="csv, json or parquet (default: from the --out name)."),
     ] = None,
     penetration: Annotated[
         str | None,
@@ -106,8 +134,13 @@ def simulate(
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
-    """Deal an honest round log from a seeded shuffle of the real shoe (for odds audit)."""
+    """Deal an honest round log from a seeded shuffle of the real shoe (for odds audit).
+
+    Everything is checked before the output is opened, and a file is replaced only
+    once it is complete: an error or Ctrl-C leaves an existing log as it was.
+    """
     from odds.audit.logs import deal_rounds, write_log
+    from odds.audit.logs import log_format as format_of
 
     paytable = load_paytable(game, decks, settings)
     depth = None
@@ -115,8 +148,9 @@ def simulate(
         depth = parse_rational(penetration, "--penetration")
         if not 0 < depth <= 1:
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
+    form = format_of(out, None if log_format is None else log_format.value)
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
-    count = write_log(paytable.game, rows, out)
+    count = write_log(paytable.game, rows, out, form, rounds)
     if out is not None:
         typer.echo(f"wrote {count:,} rounds to {out}", err=True)
 
@@ -142,12 +176,24 @@ def solve(
     ] = Basis.stake,
     decks: DecksOpt = None,
     settings: SetOpt = None,
+    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
+        TextFormat.text
+    ),
 ) -> None:
-    """Solve a paytable entry for a target RTP, exactly (sympy)."""
-    from odds.audit.solve import solution_text
+    """Solve a paytable entry for a target RTP, exactly (sympy).
+
+    Exit 0 with the solution, 1 when no value the paytable accepts reaches the target.
+    """
+    from odds.audit.solve import solution_json, solution_text
     from odds.audit.solve import solve as run_solve
     from odds.audit.verify import parse_percentage
 
     target = parse_percentage(target_rtp, "--target-rtp")
     paytable = load_paytable(game, decks, settings)
-    sys.stdout.write(solution_text(run_solve(paytable, bet, vary, target, basis.value)))
+    solution = run_solve(paytable, bet, vary, target, basis.value)
+    if format is TextFormat.json:
+        write_json(solution_json(solution))
+    else:
+        sys.stdout.write(solution_text(solution))
+    if not solution.solutions:
+        raise typer.Exit(1)

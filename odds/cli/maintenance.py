@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import load_paytable
+from odds.cli.options import Format, load_paytable
 from odds.errors import OddsError
 
 
@@ -50,14 +51,19 @@ def bench(
         typer.Argument(metavar="GAME_OR_PAYTABLE", help="What to time (default: every game)."),
     ] = None,
     repeat: Annotated[int, typer.Option(min=1, help="Engine runs; the best time is reported.")] = 5,
+    format: Annotated[
+        Format, typer.Option("--format", help="markdown (with progress lines), json or csv.")
+    ] = Format.markdown,
 ) -> None:
     """Time the exact engine against the independent brute-force enumerator."""
     from odds.benchmark import BenchRow, bench_table, run
     from odds.games import games as all_games
-    from odds.render import table_markdown
+    from odds.render import table_markdown, tables_csv, tables_json
     from odds.shoe_state.bench import bench_cases as shoe_state_cases
 
     def show(row: BenchRow) -> None:
+        if format is not Format.markdown:
+            return
         brute = "" if row.brute_seconds is None else f", brute force {row.brute_seconds:.2f} s"
         result = f" → {row.result}" if row.result else ""
         typer.echo(f"{row.label}: engine {row.engine_seconds:.4f} s{brute}{result}")
@@ -69,8 +75,14 @@ def bench(
         paytable = load_paytable(name)
         rows += run(paytable.game.bench_cases(paytable.config), repeat, show)
         rows += run(shoe_state_cases(paytable), repeat, show)
-    typer.echo("")
-    typer.echo(table_markdown(bench_table(rows), 4))
+    table = bench_table(rows)
+    if format is Format.json:
+        sys.stdout.write(tables_json([table]))
+    elif format is Format.csv:
+        sys.stdout.write(tables_csv([table]))
+    else:
+        typer.echo("")
+        typer.echo(table_markdown(table, 4))
     if any(row.agree is False for row in rows):
         typer.echo("error: the engine and the brute-force enumerator disagree", err=True)
         raise typer.Exit(1)

@@ -58,3 +58,11 @@ def load_paytable(
 ) -> Paytable:
     """Resolve a game or paytable path with the command line's overrides applied."""
     return load(game, overrides(decks, settings))
+
+
+def write_json(data: object) -> None:
+    """One JSON document on stdout (exact numbers are already fraction strings)."""
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

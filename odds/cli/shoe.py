@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
 from odds.errors import OddsError
 from odds.table import Table, json_value
 
-
-class Format(StrEnum):
-    markdown = "markdown"
-    json = "json"
+FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
 
 
-FormatOpt = Annotated[Format, typer.Option("--format", help="markdown or json.")]
+def _write_csv(tables: Sequence[Table]) -> None:
+    from odds.render import tables_csv
+
+    sys.stdout.write(tables_csv(list(tables)))
 
 
 def _markdown(table: Table) -> str:
@@ -64,6 +64,9 @@ def shoe(
     table = result.table()
     shoe_ = result.evaluator.shoe
     unseen = sum(result.counts)
+    if format is Format.csv:
+        _write_csv([table])
+        return
     if format is Format.json:
         _write_json(
             {
@@ -106,6 +109,9 @@ def eor(
     evaluator, table = api.eor(paytable)
     unit = "deck" if evaluator.unit == 52 else "set"
     eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
+    if format is Format.csv:
+        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts])
+        return
     if format is Format.json:
         _write_json(
             {
@@ -151,6 +157,9 @@ def exposure(
     paytable = load_paytable(game, decks, settings)
     result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
+    if format is Format.csv:
+        _write_csv(found)
+        return
     if format is Format.json:
         _write_json(
             {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
@@ -23,6 +23,22 @@ from odds.settlement import Settlement
 from odds.shoe import Shoe
 
 ConfigT = TypeVar("ConfigT")
+
+
+@dataclass(frozen=True)
+class HandKey:
+    """What settling a round needs to know of one hand (``odds audit``'s hand table).
+
+    A game promises that a round's :class:`~odds.settlement.Settlement` (every
+    bet's event and every hand's class label) depends only on its hands' ``key``
+    values and on how their ``strength`` values compare (``None``: the keys alone
+    decide). So an audit settles one example round per distinct combination and
+    counts the rest in the database. The tests check the promise on sampled pairs
+    of deals with equal keys.
+    """
+
+    key: Hashable
+    strength: Any = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,9 @@ class Game(ABC, Generic[ConfigT]):
     #: Every bet the game can offer (a paytable may leave some out), for listings.
     bet_names: ClassVar[tuple[str, ...]] = ()
     hand_size: ClassVar[int] = 0
+    #: Positions whose hand every row of one round shares (the banker's): a log with
+    #: several rows per round must repeat the same hand there.
+    shared_positions: ClassVar[tuple[str, ...]] = ()
     #: Where the paytable keeps the number of decks (``--decks``); ``None``: no decks.
     decks_path: ClassVar[tuple[str, ...] | None] = ("shoe", "decks")
     #: For a game without decks: what to say to ``--decks`` (after the game's name).
@@ -150,3 +169,12 @@ class Game(ABC, Generic[ConfigT]):
     def hand_text(self, items: tuple[Any, ...]) -> str:
         """Shoe types written so that :meth:`parse_hand` reads them back (logs)."""
         return " ".join(str(item) for item in items)
+
+    def hand_keys(self, config: ConfigT) -> Callable[[tuple[Any, ...]], HandKey]:
+        """How ``odds audit`` groups hands: a function from a hand's shoe types to its key.
+
+        Default: every distinct hand (as a multiset) is its own key, which is
+        always correct; a game with many hands gives coarser keys (see :class:`HandKey`).
+        """
+        shoe = self.shoe(config)
+        return lambda items: HandKey(tuple(sorted(shoe.index(item) for item in items)))

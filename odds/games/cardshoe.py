@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,5 +29,13 @@ class CardShoeOptions:
     )
 
     def build(self) -> Shoe[Card]:
-        """The composition these options describe."""
-        return card_shoe(self.decks, self.removed, self.counts)
+        """The composition these options describe (built once per composition: shoes are
+        immutable, and settling a round asks for it every time)."""
+        return _card_shoe(self.decks, tuple(self.removed), tuple(self.counts.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _card_shoe(
+    decks: int, removed: tuple[str, ...], counts: tuple[tuple[str, int], ...]
+) -> Shoe[Card]:
+    return card_shoe(decks, removed, dict(counts))

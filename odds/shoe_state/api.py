@@ -188,8 +188,20 @@ def report_section(paytable: Any) -> Section | None:
         return None
     evaluator, table = eor(paytable)
     shoes = paytable.game.shoe_state.report_shoes
-    result = exposure(paytable, shoes, REPORT_SEED, workers=1, evaluator=evaluator, table=table)
     unit = "deck" if evaluator.unit == 52 else "set"
+    try:
+        result = exposure(paytable, shoes, REPORT_SEED, workers=1, evaluator=evaluator, table=table)
+    except OddsError as exc:  # a [dealing] this shoe cannot follow: the rest still stands
+        return Section(
+            "shoe",
+            "Shoe",
+            (f"Exposure not studied: {exc} (the `[dealing]` section sets how a shoe is dealt).",),
+            (
+                tables.eor_table(table),
+                tables.eor_by_type_table(table, evaluator),
+                tables.count_table(table, unit),
+            ),
+        )
     paragraphs = [f"How the shoe is dealt (`[dealing]`): {result.procedure.description}"]
     paragraphs += result.verdicts()
     flat = result.flat_sentence()

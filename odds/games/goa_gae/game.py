@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from odds.analysis import Analysis
 from odds.cards import hand_text
-from odds.games.base import BenchCase, Game
+from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, settled_bet
 from odds.games.goa_gae import analysis, bench
 from odds.games.goa_gae.options import GoaGaeConfig
@@ -34,6 +35,7 @@ class GoaGae(Game[GoaGaeConfig]):
     positions = ("dealer", "player")
     bet_names = ("player",)
     hand_size = HAND_SIZE
+    shared_positions = ("dealer",)
     hand_example = "three cards, e.g. 'As Ks 8s'"
     strength = GoaGaeStrength()
     shoe_state = GoaGaeShoeState()
@@ -44,6 +46,16 @@ class GoaGae(Game[GoaGaeConfig]):
 
     def analyse(self, config: GoaGaeConfig, paytable: str) -> Analysis:
         return analysis.analyse(self, config, paytable)
+
+    def hand_keys(self, config: GoaGaeConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """A hand's class label and category, and which hand is stronger, decide a round."""
+        ranking = Ranking(config.rules)
+
+        def key(cards: tuple[Any, ...]) -> HandKey:
+            hand = ranking.rank(cards)
+            return HandKey((hand.label, hand.category), hand.strength)
+
+        return key
 
     def settle(self, config: GoaGaeConfig, hands: Mapping[str, str], stake: Fraction) -> Settlement:
         shoe = config.shoe.build()

@@ -18,7 +18,7 @@ from more_itertools import chunked
 
 from odds.cards import Card, hand_text
 from odds.engine import Hand, StrengthIndex, deal_count, hands
-from odds.errors import OddsError
+from odds.errors import ParameterError
 from odds.games.features import StrengthFeature
 from odds.games.goa_gae.options import GoaGaeConfig
 from odds.games.goa_gae.rules import HAND_SIZE, Ranking, StrengthKey
@@ -126,9 +126,11 @@ class StrengthResult:
 def check_request(opponents: int, trials: int) -> None:
     """Refuse an opponent count or a trial count the feature cannot serve."""
     if not 1 <= opponents <= MAX_OPPONENTS:
-        raise OddsError(f"--opponents must be 1 to {MAX_OPPONENTS}, got {opponents}")
+        raise ParameterError(
+            "opponents", f"{{position}} must be 1 to {MAX_OPPONENTS}, got {opponents}"
+        )
     if trials < 1:
-        raise OddsError(f"--trials must be positive, got {trials}")
+        raise ParameterError("trials", f"{{position}} must be positive, got {trials}")
 
 
 def hand_strength(

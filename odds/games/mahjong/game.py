@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from odds.analysis import Analysis
-from odds.games.base import BenchCase, Game
+from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import settled_bet
 from odds.games.mahjong import analysis, bench
 from odds.games.mahjong.options import MahjongConfig
@@ -37,6 +38,7 @@ class Mahjong28(Game[MahjongConfig]):
     bet_names = ("player-wins", "player-loses", "tie", "pair", "banker")
     hand_size = 2
     shoe_state = MahjongShoeState()
+    shared_positions = ("banker",)
     hand_example = "two tiles, e.g. '4 2' or 'W 9'"
     decks_path = None
     no_decks_reason = (
@@ -57,6 +59,11 @@ class Mahjong28(Game[MahjongConfig]):
 
     def analyse(self, config: MahjongConfig, paytable: str) -> Analysis:
         return analysis.analyse(self, config, paytable)
+
+    def hand_keys(self, config: MahjongConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """The two tiles (higher first) decide a round: there are only a few dozen hands."""
+        ranking = Ranking(config.tiles, config.rules, check_config(config))
+        return lambda tiles: HandKey(ranking.hand(*tiles).tiles)
 
     def settle(
         self, config: MahjongConfig, hands: Mapping[str, str], stake: Fraction

@@ -32,7 +32,7 @@ from odds.games.pok_deng.rules import (
     settle_pair,
     settle_player,
 )
-from odds.games.pok_deng.tables import hand_class_table
+from odds.games.pok_deng.tables import hand_class_table, withheld
 from odds.shoe import Shoe
 from odds.stats import Bet
 
@@ -77,7 +77,8 @@ def bets(config: PokDengConfig, ways: dict[str, dict[str, int]]) -> tuple[Bet, B
         Bet(
             "player",
             "Player N",
-            "Stake 1 with 1 more withheld (debited 2); one position against the Banker.",
+            f"Stake 1 with {withheld(payouts.player_withholding)}; one position against the "
+            "Banker.",
             outcomes(player_events(payouts), ways["player"]),
             withholding=payouts.player_withholding,
         ),
@@ -114,6 +115,6 @@ def analyse(game: Game[PokDengConfig], config: PokDengConfig, paytable: str) -> 
             "nothing."
         ),
         bets=bets(config, event_ways(config, shoe)),
-        tables=(hand_class_table(classes),),
+        tables=(hand_class_table(classes, config.payouts),),
         hand_classes=by_label,
     )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from odds.analysis import Analysis
 from odds.cards import hand_text
-from odds.games.base import BenchCase, Game
+from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
 from odds.games.pok_deng import analysis, bench
 from odds.games.pok_deng.options import PokDengConfig
@@ -34,6 +35,7 @@ class PokDeng(Game[PokDengConfig]):
     positions = ("banker", "player")
     bet_names = ("player", "player-pair")
     hand_size = 2
+    shared_positions = ("banker",)
     hand_example = "two cards, e.g. '9d 7c'"
     shoe_state = PokDengShoeState()
 
@@ -43,6 +45,10 @@ class PokDeng(Game[PokDengConfig]):
 
     def analyse(self, config: PokDengConfig, paytable: str) -> Analysis:
         return analysis.analyse(self, config, paytable)
+
+    def hand_keys(self, config: PokDengConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """A hand's value (with its special pattern) and whether it is a pair decide a round."""
+        return lambda cards: HandKey((classify(*cards), cards[0].rank == cards[1].rank))
 
     def settle(
         self, config: PokDengConfig, hands: Mapping[str, str], stake: Fraction

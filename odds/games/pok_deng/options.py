@@ -27,7 +27,8 @@ class PokDengRules:
 
     banker_zero_or_six: str = option(
         "ordinary",
-        "When 'the Banker has 0 or 6 points' (a special-pattern win then stays 1:1):",
+        "When 'the Banker has 0 or 6 points' (a special-pattern win is then paid as an ordinary "
+        "win):",
         choices={
             "ordinary": "the Banker's hand is an ordinary 0- or 6-point hand; "
             "a 7.1–7.5 combination is not '0 points' (default).",
@@ -36,8 +37,9 @@ class PokDengRules:
     )
     eight_nine_override: bool = option(
         True,
-        "A player with 8 or 9 points and a flush or a pair wins 2:1 even against a Banker "
-        "0 or 6 (on = the rule text, default; off = rule-book example 9's arithmetic).",
+        "A player with 8 or 9 points and a flush or a pair is paid as a special-pattern win "
+        "even against a Banker 0 or 6 (on = the rule text, default; off = rule-book example "
+        "9's arithmetic).",
     )
 
 

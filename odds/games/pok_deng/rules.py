@@ -151,7 +151,7 @@ def player_events(payouts: PokDengPayouts) -> tuple[Event, ...]:
         ),
         Event(
             "win-special-banker-0-6",
-            "player wins with a special pattern, banker has 0 or 6 (win stays 1:1)",
+            "player wins with a special pattern, banker has 0 or 6 (paid as an ordinary win)",
             p.player_win,
         ),
         Event("win", "player wins, no special pattern", p.player_win),

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+from odds.games.pok_deng.options import PokDengPayouts
 from odds.games.pok_deng.rules import PokDengHand, class_label
+from odds.numbers import short_number
 from odds.table import Column, Kind, Table
 
 
-def hand_class_table(distribution: Mapping[PokDengHand, int]) -> Table:
+def hand_class_table(distribution: Mapping[PokDengHand, int], payouts: PokDengPayouts) -> Table:
     """Ways per hand value and special pattern of one two-card hand, strongest first."""
     total = sum(distribution.values())
     merged: dict[tuple[int, bool], int] = {}
@@ -40,6 +42,14 @@ def hand_class_table(distribution: Mapping[PokDengHand, int]) -> Table:
         ),
         rows=tuple(rows),
         total={"name": "Total", "ways": total, "probability": Fraction(1)},
-        note="Special pattern: a flush, a pair, or a 7.1–7.5 combination (pays 2:1 "
-        "when it wins, costs 2 when the Banker holds it).",
+        note="Special pattern: a flush, a pair, or a 7.1–7.5 combination (pays "
+        f"{short_number(payouts.player_win_special)}:1 when it wins, costs "
+        f"{short_number(payouts.player_lose_special)} when the Banker holds it).",
     )
+
+
+def withheld(amount: Fraction) -> str:
+    """What a bet debits beyond the stake: ``1 more withheld (debited 2)``."""
+    if not amount:
+        return "nothing more withheld"
+    return f"{short_number(amount)} more withheld (debited {short_number(1 + amount)})"

@@ -1,0 +1,497 @@
+"""Reading a round log of any size with DuckDB: validated, settled once per kind of round.
+
+An operator's log can hold tens of millions of rounds, so no row is kept in
+Python. DuckDB (embedded, columnar, out of core) reads the file
+(:mod:`odds.audit.sources`) twice:
+
+1. the distinct hand texts (a few thousand at most in a real log) are read, and
+   each is parsed *once* in Python into the game's
+   :class:`~odds.games.base.HandKey` (a small hand table the game provides) or
+   into the reason it is unreadable or impossible;
+2. every row is joined to that table into a compact table of small integers:
+   why it is rejected (if it is), its hands' table ids, and the combination of
+   its hands' keys and strength order.
+
+Everything else is a query on that table: the first malformed row (wrong
+number of fields, unreadable hand) stops the audit with a one-line error naming
+its line; blank, empty and impossible rows and rows whose round labels
+contradict each other are *rejected*: counted, named by line, a finding of the
+verdict; the rest are counted per combination, and the game settles one
+example row of each. A round's settlement depends only on its combination (the
+game's promise, checked in the tests), so every count the statistics need
+follows. Memory stays flat in the log's length (the database spills to disk).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from odds.audit.logs import require_fixed_hands
+from odds.audit.sources import Source, database, first_line, open_source
+from odds.errors import OddsError
+from odds.games.base import Game
+from odds.progress import task
+from odds.settlement import Settlement
+from odds.shoe import Shoe
+
+#: Rejected rows named by line in the result (all are counted).
+MAX_LISTED = 1000
+#: Why a row is rejected: its code in the database and how the summary names the kind.
+KINDS = {
+    "blank": "blank line",
+    "empty": "empty row (every field empty)",
+    "impossible": "hands the shoe cannot hold",
+    "round": "round labels contradict each other",
+    "refused": "the game refuses to settle",
+}
+_CODES = {kind: code for code, kind in enumerate(KINDS, 1)}
+_FATAL = 99
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A row that was read but not used, with why (``line``: CSV line or Parquet row)."""
+
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SettledGroup:
+    """Rounds that settle alike: one example settled with a stake of 1, and how many."""
+
+    settlement: Settlement
+    count: int
+
+
+@dataclass(frozen=True)
+class LogCounts:
+    """What reading a log found: rows, rejections, and the settled groups."""
+
+    source: str
+    unit: str  # "line" (CSV) or "row" (Parquet)
+    rows: int
+    used: int
+    untested: int  # further positions of a round: checked, not tested (see _check_rounds)
+    rejected: tuple[Rejected, ...]  # the first MAX_LISTED, in file order
+    rejected_kinds: dict[str, int]
+    groups: tuple[SettledGroup, ...]
+
+    @property
+    def rejected_total(self) -> int:
+        return sum(self.rejected_kinds.values())
+
+
+def read_log(game: Game, config: Any, path: Path) -> LogCounts:
+    """Read, validate and settle a log (see the module docstring)."""
+    require_fixed_hands(game)
+    with database() as con, task(f"reading {path.name}") as update:
+        source = open_source(con, game, path)
+        return _Log(con, game, config, str(path), source, update).counts()
+
+
+# ---------------------------------------------------------------------------
+# The hand table
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """One distinct hand text: a fatal problem, an impossible hand, or its key and rank."""
+
+    fatal: str | None = None
+    impossible: str | None = None
+    key: int = -1
+    rank: int = 0
+    items: tuple[int, ...] = ()
+
+
+def classify_texts(
+    game: Game, config: Any, shoe: Shoe[Any], texts: Sequence[str]
+) -> tuple[list[HandEntry], int]:
+    """Parse each distinct hand text once: keys numbered, strengths ranked densely.
+
+    Returns the entries and the number of distinct keys.
+    """
+    keyer = game.hand_keys(config)
+    known = set(shoe.types)
+    keys: dict[Any, int] = {}
+    found: list[tuple[HandEntry, Any]] = []
+    for text in texts:
+        try:
+            parsed = game.parse_hand(config, text)
+        except OddsError as exc:
+            found.append((HandEntry(fatal=str(exc)), None))
+            continue
+        problem = _hand_problem(game, shoe, known, parsed, text)
+        if problem is not None:
+            found.append((HandEntry(fatal=problem), None))
+            continue
+        items = tuple(sorted(shoe.index(item) for item in parsed))
+        try:
+            shoe.check_holds(parsed, "the hand")
+        except OddsError as exc:
+            found.append((HandEntry(impossible=str(exc), items=items), None))
+            continue
+        hand_key = keyer(tuple(parsed))
+        number = keys.setdefault(hand_key.key, len(keys))
+        found.append((HandEntry(key=number, items=items), hand_key.strength))
+    strengths = sorted({s for _, s in found if s is not None})
+    rank = {s: i + 1 for i, s in enumerate(strengths)}
+    entries = [
+        HandEntry(e.fatal, e.impossible, e.key, rank[s], e.items) if s is not None else e
+        for e, s in found
+    ]
+    return entries, len(keys)
+
+
+def _hand_problem(
+    game: Game, shoe: Shoe[Any], known: set[Any], parsed: Sequence[Any], text: str
+) -> str | None:
+    size = game.hand_size
+    if len(parsed) != size:
+        return f"{len(parsed)} cards or tiles ({text!r}); {game.name} deals {size} per position"
+    for item in parsed:
+        if item not in known:
+            return f"{item} is not used in this game's shoe ({shoe.description})"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The queries
+
+
+class _Log:
+    """One open log: the queries that read it, with the progress bar they move."""
+
+    def __init__(
+        self,
+        con: Any,
+        game: Game,
+        config: Any,
+        label: str,
+        source: Source,
+        update: Callable[[float], None],
+    ) -> None:
+        self.con, self.game, self.config, self.label = con, game, config, label
+        self.update, self.unit = update, source.unit
+        self.shoe = game.shoe(config)
+        self.col = {name: f"f{i}" for i, name in enumerate(source.columns, 1)}
+        self.width = len(source.columns)
+        self.positions = game.positions
+        self._done = 0.0
+        self.con.execute(f"CREATE TEMP VIEW rows AS {source.relation()}")
+
+    def counts(self) -> LogCounts:
+        texts = self._distinct_texts()
+        entries, key_count = classify_texts(self.game, self.config, self.shoe, texts)
+        self.texts, self.entries = texts, entries
+        self._store_hands(entries)
+        self._materialize(key_count)
+        self._first_fatal()
+        self._check_rounds()
+        rows, untested, kinds = self._summary()
+        groups, refused = self._groups()
+        if refused:
+            kinds["refused"] = sum(refused.values())
+        return LogCounts(
+            source=self.label,
+            unit=self.unit,
+            rows=rows,
+            used=sum(g.count for g in groups),
+            untested=untested,
+            rejected=tuple(self._listed(refused)),
+            rejected_kinds={k: n for k, n in kinds.items() if n},
+            groups=tuple(groups),
+        )
+
+    # -- running a query with progress ----------------------------------------
+
+    def _query(self, sql: str, weight: float = 10) -> list[Any]:
+        """Run one statement in a worker thread; its progress moves the bar by ``weight``%."""
+        result: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                result["rows"] = self.con.execute(sql).fetchall()
+            except Exception as exc:  # re-raised below, in the calling thread
+                result["error"] = exc
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+                with contextlib.suppress(Exception):
+                    done = self.con.query_progress()
+                    if done >= 0:
+                        self.update(self._done + weight * min(done, 100) / 100)
+        except KeyboardInterrupt:  # stop the query before the connection closes
+            self.con.interrupt()
+            worker.join()
+            raise
+        self._done += weight
+        self.update(self._done)
+        if "error" in result:
+            raise self._error(result["error"])
+        return result.get("rows", [])
+
+    def _error(self, exc: Exception) -> Exception:
+        text = str(exc)
+        found = re.search(r"Line: (\d+)", text)
+        where = f" {self.unit} {found.group(1)}" if found else ""
+        if re.search(r"unicode|utf-?8", text, re.IGNORECASE):
+            return OddsError(f"{self.label}{where}: not UTF-8 text; save the log as UTF-8")
+        return OddsError(f"{self.label}{where}: cannot read ({first_line(exc)})")
+
+    # -- step 1: the hand table ---------------------------------------------------
+
+    def _fields_ok(self, prefix: str = "") -> str:
+        """SQL: the row has the header's fields, well quoted, not all empty, not blank."""
+        empty = " AND ".join(f"{prefix}f{i} = ''" for i in range(1, self.width + 1))
+        return (
+            f"NOT {prefix}blank AND {prefix}nf = {self.width} AND NOT {prefix}bad_quotes "
+            f"AND NOT ({empty})"
+        )
+
+    def _distinct_texts(self) -> list[str]:
+        cols = ", ".join(self.col[p] for p in self.positions)
+        rows = self._query(
+            f"SELECT DISTINCT unnest([{cols}]) AS t FROM rows WHERE {self._fields_ok()} ORDER BY t",
+            weight=25,
+        )
+        return [r[0] for r in rows]
+
+    def _store_hands(self, entries: list[HandEntry]) -> None:
+        import numpy as np
+
+        hand_table = {  # noqa: F841 - read by DuckDB's replacement scan below
+            "hid": np.arange(len(entries), dtype=np.int64),
+            "text": np.array(self.texts, dtype=object),
+            "fatal": np.array([e.fatal is not None for e in entries], dtype=bool),
+            "impossible": np.array([e.impossible is not None for e in entries], dtype=bool),
+            "key": np.array([e.key for e in entries], dtype=np.int64),
+            "rank": np.array([e.rank for e in entries], dtype=np.int64),
+            "items": np.array([",".join(map(str, e.items)) for e in entries], dtype=object),
+        }
+        self.con.execute(
+            "CREATE TEMP TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
+            "CASE WHEN items = '' THEN []::INTEGER[] "
+            "ELSE list_transform(string_split(items, ','), lambda x: x::INTEGER) END AS items "
+            "FROM hand_table"
+        )
+
+    # -- step 2: the compact table --------------------------------------------------
+
+    def _materialize(self, key_count: int) -> None:
+        """One row per log row: line, why it is rejected, hand ids, key combination, labels."""
+        n = len(self.positions)
+        joins = " ".join(
+            f"LEFT JOIN hands h{i} ON r.{self.col[p]} = h{i}.text"
+            for i, p in enumerate(self.positions)
+        )
+        combo = "h0.key"
+        for i in range(1, n):
+            combo = f"({combo} * {key_count} + h{i}.key)"
+        for i in range(1, n):
+            combo = f"({combo} * 3 + sign(h0.rank - h{i}.rank) + 1)"
+        fatal = " OR ".join(f"h{i}.fatal" for i in range(n))
+        impossible = " OR ".join(f"h{i}.impossible" for i in range(n))
+        items = "list_concat(" + ", ".join(f"h{i}.items" for i in range(n)) + ")"
+        joint = _overflow(items, self.shoe) if self._joint_needed(1) else "false"
+        empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
+        labels = "".join(
+            f", r.{self.col[name]} AS {name}" for name in ("round", "position") if name in self.col
+        )
+        hids = ", ".join(f"h{i}.hid AS hid{i}" for i in range(n))
+        c = _CODES
+        self._query(
+            f"""CREATE TEMP TABLE log AS
+            SELECT r.line,
+                   CASE WHEN r.blank THEN {c["blank"]}
+                        WHEN {empty} THEN {c["empty"]}
+                        WHEN r.nf <> {self.width} OR r.bad_quotes OR {fatal} THEN {_FATAL}
+                        WHEN {impossible} OR {joint} THEN {c["impossible"]}
+                   END::UTINYINT AS why,
+                   {combo}::BIGINT AS combo, {hids}{labels}
+            FROM rows r {joins}""",
+            weight=45,
+        )
+
+    def _joint_needed(self, rows: int) -> bool:
+        """Whether hands the shoe holds one by one could still be too many together."""
+        present = [count for count in self.shoe.counts if count > 0]
+        per_row = self.game.hand_size * len(self.positions)
+        return bool(present) and per_row * rows > min(present)
+
+    def _first_fatal(self) -> None:
+        found = self._query(
+            f"SELECT line FROM log WHERE why = {_FATAL} ORDER BY line LIMIT 1", weight=1
+        )
+        if not found:
+            return
+        (line,) = found[0]
+        (row,) = self.con.execute(
+            f"SELECT * EXCLUDE (line) FROM rows WHERE line = {line}"
+        ).fetchall()
+        nf, _, bad_quotes, *fields = row
+        where = f"{self.label} {self.unit} {line}"
+        if nf != self.width:
+            raise OddsError(f"{where}: wrong number of fields ({nf}; the header has {self.width})")
+        if bad_quotes:
+            raise OddsError(f"{where}: malformed quoting (a quote inside a field?)")
+        index = {text: i for i, text in enumerate(self.texts)}
+        for position in self.positions:
+            text = fields[int(self.col[position][1:]) - 1]
+            entry = self.entries[index[text]]
+            if entry.fatal is not None:
+                raise OddsError(f"{where}, column {position}: {entry.fatal}")
+        raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
+
+    # -- step 3: round labels ---------------------------------------------------------
+
+    def _check_rounds(self) -> None:
+        """Rows sharing a round label: one shared hand, distinct positions, a holdable deal.
+
+        Every row of a round that fails is rejected. Of a consistent round with
+        several rows only the first (by line) is tested: positions share the
+        banker's hand, so they are not independent of each other; the others are
+        checked and counted as "not tested".
+        """
+        self.con.execute("CREATE TEMP TABLE rounds (round VARCHAR, first BIGINT, problem VARCHAR)")
+        if "round" not in self.col:
+            return
+        self._query(
+            "CREATE TEMP TABLE multi AS SELECT round FROM log "
+            "WHERE why IS NULL AND round <> '' GROUP BY round HAVING count(*) > 1",
+            weight=15,
+        )
+        (count,) = self.con.execute("SELECT count(*) FROM multi").fetchone()
+        if not count:
+            return
+        shared = [self.positions.index(p) for p in self.game.shared_positions]
+        own = [i for i in range(len(self.positions)) if i not in shared]
+        differs = " OR ".join(f"min(h{i}.items) <> max(h{i}.items)" for i in shared) or "false"
+        joins = " ".join(
+            f"JOIN hands h{i} ON l.hid{i} = h{i}.hid" for i in range(len(self.positions))
+        )
+        deal = (
+            "list_concat("
+            + ", ".join(
+                [f"any_value(h{i}.items)" for i in shared]
+                + [f"flatten(list(h{i}.items))" for i in own]
+            )
+            + ")"
+        )
+        duplicate = (
+            "WHEN count(position) FILTER (WHERE position <> '') "
+            "<> count(DISTINCT position) FILTER (WHERE position <> '') "
+            "THEN 'a position appears twice' "
+            if "position" in self.col
+            else ""
+        )
+        names = "/".join(self.game.shared_positions) or "shared"
+        self.con.execute(f"""
+            INSERT INTO rounds
+            SELECT l.round, min(l.line),
+                   CASE WHEN {differs} THEN 'the {names} hand differs between its rows'
+                        {duplicate}
+                        WHEN {_overflow(deal, self.shoe)}
+                             THEN 'the shoe cannot hold all of its hands at once'
+                   END
+            FROM log l SEMI JOIN multi USING (round) {joins}
+            WHERE l.why IS NULL
+            GROUP BY l.round
+        """)
+
+    def _final(self) -> str:
+        """SQL: every row with its kind of rejection (NULL: used) and whether it is untested."""
+        if "round" not in self.col:
+            return "SELECT *, why AS kind, false AS extra, NULL AS problem FROM log"
+        return f"""
+            SELECT l.*, coalesce(l.why, CASE WHEN k.problem IS NOT NULL
+                                             THEN {_CODES["round"]} END) AS kind,
+                   coalesce(k.problem IS NULL AND l.line <> k.first, false) AS extra,
+                   k.problem AS problem
+            FROM log l LEFT JOIN rounds k ON l.why IS NULL AND l.round = k.round
+        """
+
+    # -- step 4: counts ---------------------------------------------------------------
+
+    def _summary(self) -> tuple[int, int, dict[str, int]]:
+        kinds = [k for k in KINDS if k != "refused"]
+        counts = ", ".join(f"count(*) FILTER (WHERE kind = {_CODES[k]})" for k in kinds)
+        (row,) = self._query(
+            f"SELECT count(*), count(*) FILTER (WHERE kind IS NULL AND extra), {counts} "
+            f"FROM ({self._final()})",
+            weight=5,
+        )
+        return row[0], row[1], dict(zip(kinds, row[2:], strict=True))
+
+    def _groups(self) -> tuple[list[SettledGroup], dict[int, int]]:
+        """Each combination's count, settled by the game on its first row."""
+        n = len(self.positions)
+        hids = ", ".join(f"hid{i}" for i in range(n))
+        rows = self._query(
+            f"SELECT combo, count(*), arg_min([{hids}], line) FROM ({self._final()}) "
+            "WHERE kind IS NULL AND NOT extra GROUP BY combo ORDER BY combo",
+            weight=5,
+        )
+        groups, refused = [], {}
+        for combo, count, example in rows:
+            hands = {p: self.texts[h] for p, h in zip(self.positions, example, strict=True)}
+            try:
+                settlement = self.game.settle(self.config, hands, Fraction(1))
+            except OddsError:
+                refused[combo] = count
+                continue
+            groups.append(SettledGroup(settlement, count))
+        return groups, refused
+
+    def _listed(self, refused: dict[int, int]) -> list[Rejected]:
+        """The first rejected rows in file order, each with its reason in words."""
+        n = len(self.positions)
+        hids = ", ".join(f"hid{i}" for i in range(n))
+        refusal = "false"
+        if refused:
+            combos = ", ".join(str(c) for c in refused)
+            refusal = f"(kind IS NULL AND NOT extra AND combo IN ({combos}))"
+        rows = self._query(
+            f"SELECT line, kind, {'round' if 'round' in self.col else 'NULL'}, problem, [{hids}] "
+            f"FROM ({self._final()}) WHERE kind IS NOT NULL OR {refusal} "
+            f"ORDER BY line LIMIT {MAX_LISTED}",
+            weight=4,
+        )
+        return [Rejected(line, self._reason(kind, r, p, h)) for line, kind, r, p, h in rows]
+
+    def _reason(self, code: int | None, round_: Any, problem: Any, hids: list[Any]) -> str:
+        kind = next((k for k, c in _CODES.items() if c == code), "refused")
+        if kind in ("blank", "empty"):
+            return KINDS[kind]
+        if kind == "round":
+            return f"round {round_}: {problem}"
+        texts = [self.texts[h] for h in hids]
+        items = [item for text in texts for item in self.game.parse_hand(self.config, text)]
+        try:
+            self.shoe.check_holds(items, "this round's hands")
+            self.game.settle(
+                self.config, dict(zip(self.positions, texts, strict=True)), Fraction(1)
+            )
+        except OddsError as exc:
+            return str(exc)
+        return KINDS[kind]  # pragma: no cover - the database and Python agree
+
+
+def _overflow(items: str, shoe: Shoe[Any]) -> str:
+    """SQL: some shoe type occurs in ``items`` (type indices) more often than the shoe has it."""
+    counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
+    return (
+        f"list_bool_or(list_transform({items}, lambda x: "
+        f"len(list_filter({items}, lambda y: y = x)) > {counts}[x + 1]))"
+    )
