@@ -19,6 +19,8 @@ questions for every game that declares a
   cannot, on local processes or a Dask cluster, identical for any number of
   workers.
 * :mod:`~odds.shoe_state.tables` — the report section and command outputs.
+* :mod:`~odds.shoe_state.api` — the questions as Python calls (the CLI and the
+  reports format them); :mod:`~odds.shoe_state.bench` — ``odds bench`` cases.
 
 Nothing here knows a game's rules; numpy (and Dask) are imported only where
 they are used, so ``odds report`` stays light until it builds the section.

@@ -12,6 +12,8 @@ an observer who saw every face-up card. Three players are followed per bet:
 Reproducibility: shoe ``i`` is shuffled by its own generator,
 ``numpy.random.SeedSequence(seed, spawn_key=(i,))``, and results are combined
 in shoe order, so 1 worker, 16 workers and a Dask cluster give identical output.
+Progress shows on a terminal (:mod:`odds.progress`: a bar after a short delay,
+nothing in a pipe).
 Work is cut into chunks of consecutive shoes and run on local processes
 (:class:`concurrent.futures.ProcessPoolExecutor`) or on a Dask cluster
 (``Client.get_executor()``): one code path, two executors.
@@ -33,8 +35,8 @@ from math import sqrt
 from typing import Any
 
 from odds.errors import OddsError
+from odds.progress import task
 from odds.shoe_state.eor import Count
-from odds.shoe_state.progress import progress
 
 Z95 = 1.959963984540054
 
@@ -136,11 +138,13 @@ def run(
     size = max(1, min(25, shoes // (4 * workers) or 1))
     chunks = [list(range(a, min(a + size, shoes))) for a in range(0, shoes, size)]
     results: list[list[ShoeRecord] | None] = [None] * len(chunks)
-    with progress(shoes, label) as advance:
+    done = 0
+    with task(label, shoes) as update:
         if scheduler is None and workers == 1:
             for i, chunk in enumerate(chunks):
                 results[i] = simulate_chunk(spec, chunk)
-                advance(len(chunk))
+                done += len(chunk)
+                update(done)
         else:
             with _executor(workers, scheduler) as executor:
                 futures = {
@@ -150,7 +154,8 @@ def run(
                 for future in as_completed(futures):
                     i = futures[future]
                     results[i] = future.result()
-                    advance(len(chunks[i]))
+                    done += len(chunks[i])
+                    update(done)
     return [record for chunk in results for record in chunk or ()]
 
 

@@ -341,41 +341,47 @@ def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
     )
 
 
+def _estimate_cells(key: str, estimate: Estimate, digits: int = 4) -> dict[str, Any]:
+    """An estimate as Markdown text (``mean [low, high]``) and as JSON floats."""
+    low, high = estimate.interval
+    return {
+        f"{key}_text": _interval(estimate, digits),
+        key: estimate.mean,
+        f"{key}_low": low,
+        f"{key}_high": high,
+    }
+
+
+def _estimate_columns(key: str, header: str) -> tuple[Column, ...]:
+    """The columns of :func:`_estimate_cells`: the text for Markdown, the floats for JSON."""
+    floats = (Column(k, k, Kind.APPROXIMATE, markdown=False) for k in (key, f"{key}_low"))
+    return (
+        Column(f"{key}_text", header, json=False),
+        *floats,
+        Column(f"{key}_high", f"{key}_high", Kind.APPROXIMATE, markdown=False),
+    )
+
+
 def simulated_summary_table(
     sim: SimulatedExposure, top: Mapping[str, Fraction], exact_flat: FlatReturn | None
 ) -> Table:
     """Per bet: flat bettor per round, watcher and counter per shoe (estimates, 95%)."""
-    rows = []
     exact = exact_flat.per_round if exact_flat is not None else None
+    rows = []
     for b in sim.bets:
         flat = b.flat_per_round
-        rows.append(
-            {
-                "bet": b.name,
-                "title": b.title,
-                "off_the_top": top[b.name],
-                "flat_text": (
-                    signed_percent(exact[b.name], 4) + " (exact)"
-                    if exact is not None
-                    else _interval(Estimate(100 * flat.mean, 100 * flat.half_width), 4) + " %"
-                ),
-                "flat_exact": None if exact is None else exact[b.name],
-                "flat": flat.mean,
-                "flat_low": flat.interval[0],
-                "flat_high": flat.interval[1],
-                "positive_rounds": b.positive_rounds.mean,
-                "watcher_text": _interval(b.watcher),
-                "watcher": b.watcher.mean,
-                "watcher_low": b.watcher.interval[0],
-                "watcher_high": b.watcher.interval[1],
-                "counter_rounds": b.counter_rounds.mean,
-                "counter_text": _interval(b.counter),
-                "counter": b.counter.mean,
-                "counter_low": b.counter.interval[0],
-                "counter_high": b.counter.interval[1],
-            }
-        )
-    hidden = {"markdown": False}
+        row: dict[str, Any] = {"bet": b.name, "title": b.title, "off_the_top": top[b.name]}
+        row |= _estimate_cells("flat", flat)
+        if exact is not None:  # the exact value replaces the estimate in Markdown
+            row["flat_text"] = signed_percent(exact[b.name], 4) + " (exact)"
+            row["flat_exact"] = exact[b.name]
+        else:
+            row["flat_text"] = _interval(Estimate(100 * flat.mean, 100 * flat.half_width)) + " %"
+        row["positive_rounds"] = b.positive_rounds.mean
+        row |= _estimate_cells("watcher", b.watcher)
+        row["counter_rounds"] = b.counter_rounds.mean
+        row |= _estimate_cells("counter", b.counter)
+        rows.append(row)
     return Table(
         key="exposure_players",
         title="Shoe: what watching is worth (simulated)",
@@ -383,24 +389,12 @@ def simulated_summary_table(
             Column("bet", "bet", markdown=False),
             Column("title", "bet", json=False),
             _percent("off_the_top", "off the top"),
-            Column("flat_text", "flat bettor, per round", json=False),
-            Column("flat_exact", "flat bettor, per round (exact)", Kind.EXACT, **hidden),
-            *(
-                Column(key, key, Kind.APPROXIMATE, **hidden)
-                for key in ("flat", "flat_low", "flat_high")
-            ),
+            *_estimate_columns("flat", "flat bettor, per round"),
+            Column("flat_exact", "flat_exact", Kind.EXACT, markdown=False),
             Column("positive_rounds", "positive rounds per shoe", Kind.APPROXIMATE, places=3),
-            Column("watcher_text", "watcher: units per shoe [95%]", json=False),
-            *(
-                Column(key, key, Kind.APPROXIMATE, **hidden)
-                for key in ("watcher", "watcher_low", "watcher_high")
-            ),
+            *_estimate_columns("watcher", "watcher: units per shoe [95%]"),
             Column("counter_rounds", "counter bets per shoe", Kind.APPROXIMATE, places=3),
-            Column("counter_text", "counter: units per shoe [95%]", json=False),
-            *(
-                Column(key, key, Kind.APPROXIMATE, **hidden)
-                for key in ("counter", "counter_low", "counter_high")
-            ),
+            *_estimate_columns("counter", "counter: units per shoe [95%]"),
         ),
         rows=tuple(rows),
         note=(

@@ -130,45 +130,51 @@ class RemovalPolynomial:
         )
         self._quadratic = None
         if quadratic is not None:
-            hands_, classes, matrix = quadratic
-            order = sorted(range(len(hands_)), key=lambda i: classes[i])
-            sorted_classes = [classes[i] for i in order]
-            starts = [
-                i for i in range(len(order)) if i == 0 or sorted_classes[i] != sorted_classes[i - 1]
-            ]
-            weights = [prod(comb(self.full[t], a) for t, a in _groups(hands_[i])) for i in order]
-            totals = [0] * len(matrix[0])
-            for cls, w in zip(sorted_classes, weights, strict=True):
-                totals[cls] += w
-            bound += factorial(hand_size) ** 2 * max(
-                sum(
-                    abs(v) * totals[x] * totals[y]
-                    for x, row in enumerate(m)
-                    for y, v in enumerate(row)
-                )
-                for m in matrix
-            )
-            hand_terms = [tuple(_groups(hands_[i])) for i in order]
-            self._quadratic = (
-                self._columns(hand_terms, np),
-                np.array(starts, dtype=np.intp),
-                np.array(matrix, dtype=object if bound >= INT64_SAFE else np.int64),
-            )
+            layout, quadratic_bound = self._lay_out_quadratic(*quadratic, np=np)
+            bound += quadratic_bound
+            columns, starts, matrix = layout
+            dtype: Any = object if bound >= INT64_SAFE else np.int64
+            self._quadratic = (columns, starts, np.array(matrix, dtype=dtype))
         self.exact_int64 = bound < INT64_SAFE
-        dtype = np.int64 if self.exact_int64 else object
+        self._dtype = np.int64 if self.exact_int64 else object
         shapes: dict[int, list[Monomial]] = defaultdict(list)
         for mono in monomials:
             shapes[len(mono)].append(mono)
         self._terms = []
         for size in sorted(shapes):
             monos = sorted(shapes[size])
-            self._terms.append(
-                _Terms(
-                    self._columns(monos, np),
-                    np.array([monomials[m] for m in monos], dtype=dtype).reshape(len(monos), -1),
-                )
+            rows = np.array([monomials[m] for m in monos], dtype=self._dtype)
+            self._terms.append(_Terms(self._columns(monos, np), rows.reshape(len(monos), -1)))
+
+    def _lay_out_quadratic(
+        self,
+        hands_: list[tuple[int, ...]],
+        classes: list[int],
+        matrix: list[list[list[int]]],
+        np: Any,
+    ) -> tuple[tuple[Any, Any, list[list[list[int]]]], int]:
+        """Hands sorted by class (gathers, then class sums by ``reduceat``) and the form's bound.
+
+        The bound is the largest |quadratic form| over compositions below the
+        full shoe: every class weight is at most its full-shoe value.
+        """
+        order = sorted(range(len(hands_)), key=lambda i: classes[i])
+        sorted_classes = [classes[i] for i in order]
+        starts = [
+            i for i in range(len(order)) if i == 0 or sorted_classes[i] != sorted_classes[i - 1]
+        ]
+        totals = [0] * len(matrix[0])
+        for i, cls in zip(order, sorted_classes, strict=True):
+            totals[cls] += prod(comb(self.full[t], a) for t, a in _groups(hands_[i]))
+        bound = factorial(self.hand_size) ** 2 * max(
+            sum(
+                abs(v) * totals[x] * totals[y] for x, row in enumerate(m) for y, v in enumerate(row)
             )
-        self._dtype = dtype
+            for m in matrix
+        )
+        hand_terms = [tuple(_groups(hands_[i])) for i in order]
+        layout = (self._columns(hand_terms, np), np.array(starts, dtype=np.intp), matrix)
+        return layout, bound
 
     def _columns(self, monos: Sequence[Monomial], np: Any) -> Any:
         """Flat indices ``type · width + multiplicity`` for each monomial's factors."""
@@ -390,178 +396,3 @@ def _correction_terms(
                 for b in range(bets):
                     cell[b] -= pays[b] * factor
     return {m: k for m, k in found.items() if any(k)}
-
-
-# ---------------------------------------------------------------------------
-# Showdowns below a shoe: win/tie/lose by strength, for any composition
-
-
-class SubShowdown:
-    """Exact EV of a showdown bet (first hand against a second) for any composition.
-
-    The bet wins ``win(key)`` when the first hand's strength key is higher (by
-    the first hand's key), pushes on equal keys, and loses ``cost(key)`` when
-    the second hand is stronger (by the second hand's key) — Goa Gae's Player
-    bet with or without category bonuses.
-
-    The method is :class:`odds.engine.StrengthIndex`'s inclusion–exclusion,
-    laid out once for every composition below ``full`` and evaluated with array
-    arithmetic. Writing ``δ_t(p) = C(c_t − a_t, p) − C(c_t, p)`` for the types
-    of the first hand ``A``,
-
-        Σ_{B below} v(B) · ways(B | c − A) = Σ_{B below} v(B) w_c(B)
-            + Σ_{parts P on A's types} ∏_{t∈P} δ_t(p_t) · G_P,
-        G_P = Σ_{B below, B|types(P) = P} v(B) w_c(B ∖ P)
-
-    The last sums are prefix sums over the hands containing each part, sorted
-    by strength: which entries and which prefix positions each ``A`` needs are
-    fixed by the full shoe, only the weights change with ``c``.
-    """
-
-    def __init__(
-        self,
-        full: Sequence[int],
-        size: int,
-        strength: Callable[[tuple[int, ...]], Any],
-        win: Callable[[Any], Fraction],
-        cost: Callable[[Any], Fraction],
-    ) -> None:
-        import numpy as np
-
-        self.full, self.size = tuple(full), size
-        self._width = size + 1
-        all_hands = [hand for hand, _ in engine_hands(full, size)]
-        keys = [strength(hand) for hand in all_hands]
-        distinct = sorted(set(keys))
-        rank_of = {key: r for r, key in enumerate(distinct)}
-        ranks = [rank_of[key] for key in keys]
-        # Payoffs depend on the key only: one call per distinct key.
-        win_of = {key: Fraction(win(key)) for key in distinct}
-        cost_of = {key: Fraction(cost(key)) for key in distinct}
-        wins = [win_of[key] for key in keys]
-        costs = [cost_of[key] for key in keys]
-        self.scale = lcm(*(v.denominator for v in (*win_of.values(), *cost_of.values())))
-        self._win = np.array([int(v * self.scale) for v in wins], dtype=np.int64)
-        cost_units = [int(v * self.scale) for v in costs]
-        groups: dict[Monomial, list[tuple[int, int, Monomial]]] = defaultdict(list)
-        for b, hand in enumerate(all_hands):
-            pattern = _groups(hand)
-            for mask in range(1, 1 << len(pattern)):
-                part = tuple(g for i, g in enumerate(pattern) if mask >> i & 1)
-                rest = tuple(g for i, g in enumerate(pattern) if not mask >> i & 1)
-                groups[part].append((ranks[b], b, rest))
-        self._build_entries(groups, cost_units, np)
-        self._build_lookups(all_hands, ranks, groups, np)
-        order = sorted(range(len(all_hands)), key=ranks.__getitem__)
-        sorted_ranks = [ranks[i] for i in order]
-        self._order = np.array(order, dtype=np.intp)
-        self._hand_cols = self._columns([tuple(_groups(h)) for h in all_hands], np)
-        self._cost_all = np.array(cost_units, dtype=np.int64)
-        rank_array = np.array(sorted_ranks)
-        self._below_all = np.searchsorted(rank_array, ranks, "left")
-        self._upto_all = np.searchsorted(rank_array, ranks, "right")
-        bound = comb(sum(full), size) ** 2 * max(map(abs, [*self._win.tolist(), *cost_units, 1]))
-        if bound * 64 >= INT64_SAFE:
-            raise ValueError("SubShowdown: the shoe is too large for exact int64 arithmetic")
-
-    def _columns(self, monos: Sequence[Monomial], np: Any) -> Any:
-        size = max((len(m) for m in monos), default=1) or 1
-        rows = [[t * self._width + j for t, j in m] + [0] * (size - len(m)) for m in monos]
-        return np.array(rows, dtype=np.intp).reshape(len(monos), size)
-
-    def _build_entries(self, groups: dict, cost_units: list[int], np: Any) -> None:
-        """Entries (part, hand) sorted by part then strength; prefix sums run within parts."""
-        self._parts: dict[Monomial, tuple[int, list[int]]] = {}
-        hands_: list[int] = []
-        rests: list[Monomial] = []
-        for part in sorted(groups):
-            members = sorted(groups[part])
-            self._parts[part] = (len(hands_), [r for r, _, _ in members])
-            hands_ += [b for _, b, _ in members]
-            rests += [rest for _, _, rest in members]
-        self._entry_hand = np.array(hands_, dtype=np.intp)
-        self._entry_cols = self._columns(rests, np)
-        self._entry_cost = np.array([cost_units[b] for b in hands_], dtype=np.int64)
-
-    def _build_lookups(self, all_hands: list, ranks: list[int], groups: dict, np: Any) -> None:
-        """For every first hand, every part on its types: prefix positions and δ factors."""
-        from bisect import bisect_left, bisect_right
-
-        owner, low, below, upto, end, deltas = [], [], [], [], [], []
-        pad = len(self.full) * self._width * self._width  # a δ slot holding 1
-        picks_for: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        for a, hand in enumerate(all_hands):
-            pattern = _groups(hand)
-            caps = tuple(min(self.size, self.full[t]) for t, _ in pattern)
-            options = picks_for.get(caps)
-            if options is None:
-                options = picks_for[caps] = [
-                    picks
-                    for picks in product(*(range(cap + 1) for cap in caps))
-                    if any(picks) and sum(picks) <= self.size
-                ]
-            for picks in options:
-                part = tuple((t, p) for (t, _), p in zip(pattern, picks, strict=True) if p)
-                found = self._parts.get(part)
-                if found is None:
-                    continue
-                start, part_ranks = found
-                owner.append(a)
-                low.append(start)
-                below.append(start + bisect_left(part_ranks, ranks[a]))
-                upto.append(start + bisect_right(part_ranks, ranks[a]))
-                end.append(start + len(part_ranks))
-                factors = [
-                    (t * self._width + copies) * self._width + p
-                    for (t, copies), p in zip(pattern, picks, strict=True)
-                    if p
-                ]
-                deltas.append(factors + [pad] * (self.size - len(factors)))
-        self._owner = np.array(owner, dtype=np.intp)
-        self._starts = np.searchsorted(self._owner, np.arange(len(all_hands)))
-        self._low, self._below = np.array(low), np.array(below)
-        self._upto, self._end = np.array(upto), np.array(end)
-        self._deltas = np.array(deltas, dtype=np.intp)
-
-    def numerator(self, counts: Sequence[int]) -> tuple[int, int]:
-        """``(Σ net · ways · scale, deals)`` for the composition ``counts``."""
-        import numpy as np
-
-        c = np.asarray(counts, dtype=np.int64)
-        w = self._width
-        binom = np.zeros((len(c), w), dtype=np.int64)
-        for j in range(w):
-            binom[:, j] = [comb(int(x), j) for x in c]
-        flat = binom.reshape(-1)
-        # δ_t(p) for a first hand holding ``copies`` of t: C(c_t − copies, p) − C(c_t, p).
-        delta = np.zeros((len(c), w, w), dtype=np.int64)
-        for copies in range(w):
-            for p in range(w):
-                after = np.array([comb(max(int(x) - copies, 0), p) for x in c])
-                delta[:, copies, p] = after - binom[:, p]
-        delta_flat = np.append(delta.reshape(-1), 1)
-        weights = _product(flat, self._hand_cols)
-        plain = np.concatenate(([0], np.cumsum(weights[self._order])))
-        costly = np.concatenate(([0], np.cumsum((weights * self._cost_all)[self._order])))
-        rest = _product(flat, self._entry_cols)
-        ones = np.concatenate(([0], np.cumsum(rest)))
-        paid = np.concatenate(([0], np.cumsum(rest * self._entry_cost)))
-        factor = _product(delta_flat, self._deltas)
-
-        def per_hand(values: Any) -> Any:
-            return np.add.reduceat(values, self._starts) if len(values) else values
-
-        below = plain[self._below_all] + per_hand(factor * (ones[self._below] - ones[self._low]))
-        owed = (costly[-1] - costly[self._upto_all]) + per_hand(
-            factor * (paid[self._end] - paid[self._upto])
-        )
-        total = int(np.dot(weights, self._win * below - owed))
-        n = int(c.sum())
-        return total, comb(n, self.size) * comb(n - self.size, self.size)
-
-    def ev(self, counts: Sequence[int]) -> Fraction:
-        """The exact EV per unit staked for the composition ``counts``."""
-        if any(not 0 <= x <= f for x, f in zip(counts, self.full, strict=True)):
-            raise ValueError("composition outside the shoe the showdown was built for")
-        total, deals = self.numerator(counts)
-        return Fraction(total, deals * self.scale)
