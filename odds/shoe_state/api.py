@@ -30,6 +30,7 @@ from odds.shoe_state.simulate import (
     SimulationSpec,
     check_address,
     flat_return_exact,
+    prime,
     run,
     summarise,
 )
@@ -165,6 +166,7 @@ def exposure(
         tuple(b.count for b in table.bets),
         tuple(tags_by_type(table, b) for b in table.bets),
     )
+    prime(spec, evaluator, procedure)
     records = run(spec, shoes, workers, scheduler, label=f"{paytable.game.name} shoes")
     simulated = summarise(records, evaluator.bets, seed)
     exact_flat = flat_return_exact(evaluator, procedure, lambda t: _after(evaluator, t))

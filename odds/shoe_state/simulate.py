@@ -85,6 +85,12 @@ def _context(spec: SimulationSpec) -> tuple[Any, Any]:
     return found
 
 
+def prime(spec: SimulationSpec, evaluator: Any, procedure: Any) -> None:
+    """Hand this process's built evaluator to the workers it forks (they skip the build)."""
+    _CONTEXTS.clear()
+    _CONTEXTS[spec.key()] = (evaluator, procedure)
+
+
 def shuffled(full: Sequence[int], seed: int, index: int) -> list[int]:
     """Shoe ``index``'s card order (type indices), from its own seeded generator."""
     import numpy as np
