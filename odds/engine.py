@@ -207,6 +207,42 @@ def joint_class_distribution(
     return result
 
 
+@paused_gc()
+def triple_class_distribution(
+    counts: Sequence[int],
+    size: int,
+    classify: Callable[[Hand], C],
+    symmetries: Iterable[Sequence[int]] = (),
+) -> dict[tuple[C, C, C], int]:
+    """Ways per (first, second, third hand's class) for three hands from one shoe.
+
+    A banker and two positions: with it, every pair of positions' joint (and
+    so the exact EV and SD of any set of positions) is known. Card removal is
+    exact. The first hand is fixed one orbit at a time (``symmetries`` as in
+    :func:`joint_class_distribution`, checked); for each, the two hands that
+    follow are counted as :func:`joint_class_distribution` counts two hands —
+    the product of the class totals of what the first hand left, corrected by
+    the pairs of hands that share a type — but over every such pair at once,
+    as arrays (:mod:`odds.engine_arrays`: about 140,000 pairs for two cards
+    from 52 types, the same list for every first hand, only the counts change).
+    """
+    from odds.engine_arrays import TwoAfterOne
+
+    counts = tuple(counts)
+    all_hands = hands(counts, size)
+    classes = [classify(hand) for hand, _ in all_hands]
+    representatives = orbits(all_hands, classes, counts, symmetries)
+    names = list(dict.fromkeys(classes))
+    number = {cls: k for k, cls in enumerate(names)}
+    counter = TwoAfterOne(counts, size, all_hands, [number[cls] for cls in classes])
+    found = {
+        (names[a], names[b], names[c]): ways
+        for (a, b, c), ways in counter.by_first_class(representatives).items()
+    }
+    check_total(found, deal_count(counts, (size, size, size)), "three hands' classes")
+    return found
+
+
 def settle_distribution(distribution: Mapping[C, int], settle: Callable[[C], E]) -> dict[E, int]:
     """Aggregate class ways into event ways: ``{settle(class): ways}``.
 
@@ -557,6 +593,7 @@ def sequential_distribution(
     classify: Callable[[Hand], C],
     fold: Callable[[S, C], S],
     start: S,
+    symmetric: bool = False,
 ) -> dict[S, int]:
     """Ways per final state of ``number`` hands of ``size`` dealt one after another.
 
@@ -573,12 +610,20 @@ def sequential_distribution(
     hand needs no composition after it, so it is added from the class
     distribution of the composition left, computed once per composition.
 
+    ``symmetric``: the classifier sees only a hand's shape (how many copies
+    of how many types, e.g. "a pair" at the rank level), so relabelling the
+    types changes nothing, and compositions are merged by their sorted counts
+    (ENGINE-NOTES: "symmetric bets collapse"). The shape rule is checked on
+    every hand, not trusted; the fold's state must not name types either.
+
     Ways are exact with card removal, hands unordered inside and ordered
     between each other; the total is asserted to equal
     ``deal_count(counts, [size] * number)``.
     """
     if number < 1:
         raise ValueError("sequential_distribution needs at least one hand")
+    if symmetric:
+        _check_shape_classifier(len(counts), size, classify)
     class_of: dict[Hand, C] = {}
     moves: dict[Composition, list[tuple[Composition, int, C]]] = {}
     final: dict[Composition, list[tuple[C, int]]] = {}
@@ -598,6 +643,8 @@ def sequential_distribution(
                 after = list(comp)
                 for t in hand:
                     after[t] -= 1
+                if symmetric:
+                    after.sort()
                 found.append((tuple(after), weight, hand_class(hand)))
             moves[comp] = found
         return found
@@ -618,7 +665,8 @@ def sequential_distribution(
             found = folded[key] = fold(state, cls)
         return found  # type: ignore[return-value]
 
-    layer: dict[tuple[Composition, S], int] = {(tuple(counts), start): 1}
+    first = tuple(sorted(counts)) if symmetric else tuple(counts)
+    layer: dict[tuple[Composition, S], int] = {(first, start): 1}
     for _ in range(number - 1):
         following: Counter[tuple[Composition, S]] = Counter()
         for (comp, state), ways in layer.items():
@@ -632,6 +680,16 @@ def sequential_distribution(
     distribution = {state: ways for state, ways in result.items() if ways}
     check_total(distribution, deal_count(counts, [size] * number), "sequential hand states")
     return distribution
+
+
+def _check_shape_classifier(type_count: int, size: int, classify: Callable[[Hand], C]) -> None:
+    """Fail loudly unless every hand of one shape (sorted multiplicities) has one class."""
+    seen: dict[tuple[int, ...], C] = {}
+    for hand in combinations_with_replacement(range(type_count), size):
+        shape = tuple(sorted(Counter(hand).values()))
+        cls = classify(hand)
+        if seen.setdefault(shape, cls) != cls:
+            raise AssertionError(f"classifier is not symmetric: {hand} differs from its shape")
 
 
 _MISSING = object()

@@ -106,15 +106,16 @@ def fraction_text(value: Fraction | int) -> str:
 def decimal(value: Fraction | int, digits: int = 6) -> str:
     """Round an exact value half-even to ``digits`` decimals, for printing only.
 
-    >>> decimal(Fraction(2, 3), 4), decimal(Fraction(-1, 8), 2)
-    ('0.6667', '-0.12')
+    >>> decimal(Fraction(2, 3), 4), decimal(Fraction(-1, 8), 2), decimal(Fraction(-1, 2**21), 9)
+    ('0.6667', '-0.12', '-0.000000477')
     """
     value = Fraction(value)
     with localcontext() as ctx:
         ctx.prec = 200
         exact = Decimal(value.numerator) / Decimal(value.denominator)
         quantum = Decimal(1).scaleb(-digits)
-        text = str(exact.quantize(quantum, rounding=ROUND_HALF_EVEN))
+        # Fixed-point always: str() would write -4.46E-7 for small values.
+        text = format(exact.quantize(quantum, rounding=ROUND_HALF_EVEN), "f")
     if text.startswith("-") and Decimal(text) == 0:
         text = text[1:]
     return text

@@ -93,8 +93,23 @@ class Paytable:
             options_sha256=self.options_sha256,
         )
 
-    def analyse(self) -> Analysis:
-        """The exact analysis (computed once per paytable object)."""
+    def analyse(self, stakes: str | None = None) -> Analysis:
+        """The exact analysis (computed once per paytable object).
+
+        ``stakes``: for a game whose bets are played together (Pok Deng), the
+        whole-table figures at these stakes per position as well as the
+        paytable's, ``"player=1,player-pair=0.2"`` (``odds report --stakes``).
+        They are validated before anything is computed.
+        """
+        if stakes is not None:
+            feature = self.game.stakes
+            if feature is None:
+                raise OddsError(
+                    f"{self.game.name} has no stakes to combine (--stakes is for games whose "
+                    "bets are played together, e.g. pok-deng)"
+                )
+            chosen = feature.parse(stakes)
+            return feature.with_stakes(self.config, self.analyse(), chosen)
         cached: Analysis | None = self.__dict__.get("_analysis")
         if cached is None:
             cached = self.analysis()

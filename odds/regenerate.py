@@ -1,17 +1,21 @@
-"""``odds reports``: regenerate ``reports/*.md`` from ``tables/*.toml``, or check them.
+"""``odds reports``: regenerate ``reports/*.md`` and their charts from ``tables/*.toml``, or check.
 
-Reports are deterministic, so a committed report that differs from what the
-code generates now is stale. Reports are built on every core (the slowest,
-blackjack, dominates), then compared or written.
+Reports and charts are deterministic, so a committed file that differs from
+what the code generates now is stale. Each report is built on a core of its
+own (the slowest, blackjack, dominates), with its charts
+(``reports/charts/<report>-<chart>.svg``, linked from the report), then
+compared or written.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from odds.charts.report import REPORT_FOLDER, chart_files, chart_links
 from odds.errors import OddsError
 from odds.paytable import REPORTS, load_file, table_files
 from odds.progress import track
@@ -19,21 +23,58 @@ from odds.render import to_markdown
 
 
 @dataclass(frozen=True)
-class ReportStatus:
-    """One paytable's report: where it goes, the text it should hold, whether it does."""
+class FileStatus:
+    """One generated file: where it goes, the text it should hold, whether it does."""
 
-    table: Path
     target: Path
     text: str
     fresh: bool
 
+    @property
+    def missing(self) -> bool:
+        return not self.target.exists()
 
-def report_text(path: Path) -> str:
-    """The Markdown report of one paytable file (run in a worker process)."""
+    @classmethod
+    def of(cls, target: Path, text: str) -> FileStatus:
+        current = target.read_text(encoding="utf-8") if target.exists() else None
+        return cls(target, text, current == text)
+
+
+@dataclass(frozen=True)
+class ReportStatus(FileStatus):
+    """One paytable's report and its chart files."""
+
+    table: Path = Path()
+    charts: tuple[FileStatus, ...] = ()
+
+    def files(self) -> Iterator[FileStatus]:
+        """The charts, then the report (written in that order: no link ever points nowhere)."""
+        yield from self.charts
+        yield self
+
+
+@dataclass(frozen=True)
+class ReportOutput:
+    """What one worker returns: the report's Markdown and its charts by file name."""
+
+    text: str
+    charts: tuple[tuple[str, str], ...]
+
+
+def report_output(path: Path) -> ReportOutput:
+    """The Markdown report of one paytable file and its charts (run in a worker process)."""
     from odds.shoe_state.api import with_shoe_section
 
     paytable = load_file(path)
-    return to_markdown(with_shoe_section(paytable, paytable.analysis()))
+    analysis = with_shoe_section(paytable, paytable.analysis())
+    files = chart_files(analysis, path.stem)
+    text = to_markdown(analysis, charts=chart_links(files, REPORT_FOLDER))
+    return ReportOutput(text, tuple((f.name, f.text) for f in files))
+
+
+def report_text(path: Path) -> str:
+    """The Markdown report of one paytable file."""
+    return report_output(path).text
 
 
 def reports_folder() -> Path:
@@ -46,27 +87,34 @@ def reports_folder() -> Path:
     return REPORTS
 
 
+def charts_folder() -> Path:
+    """Where the reports' chart files live: ``reports/charts/``."""
+    return reports_folder() / REPORT_FOLDER
+
+
 def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
-    """Every paytable's report, generated now and compared with the file on disk."""
+    """Every paytable's report and charts, generated now and compared with the files on disk."""
     folder = reports_folder()
     paths = table_files() if paths is None else paths
-    texts = _texts(paths)
+    outputs = _outputs(paths)
     result = []
-    for path, text in zip(paths, texts, strict=True):
+    for path, output in zip(paths, outputs, strict=True):
         target = folder / f"{path.stem}.md"
-        current = target.read_text(encoding="utf-8") if target.exists() else None
-        result.append(ReportStatus(path, target, text, current == text))
+        charts = tuple(FileStatus.of(charts_folder() / name, svg) for name, svg in output.charts)
+        report = FileStatus.of(target, output.text)
+        result.append(ReportStatus(target, output.text, report.fresh, path, charts))
     return result
 
 
-def _texts(paths: list[Path]) -> list[str]:
-    """Every report's text, on every core; Ctrl-C stops the workers without their tracebacks."""
+def _outputs(paths: list[Path]) -> list[ReportOutput]:
+    """Every report and its charts, on every core; Ctrl-C stops the workers without their
+    tracebacks."""
     workers = max(1, min(len(paths), os.cpu_count() or 1))
     if workers == 1:
-        return [report_text(path) for path in track(paths, "reports")]
+        return [report_output(path) for path in track(paths, "reports")]
     pool = ProcessPoolExecutor(workers, initializer=_leave_ctrl_c_to_the_parent)
     try:
-        return list(track(pool.map(report_text, paths), "reports", len(paths)))
+        return list(track(pool.map(report_output, paths), "reports", len(paths)))
     except KeyboardInterrupt:
         running = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
@@ -89,10 +137,17 @@ def orphans(paths: list[Path] | None = None) -> list[Path]:
     return sorted(p for p in reports_folder().glob("*.md") if p.stem not in stems)
 
 
-def write(status: ReportStatus) -> None:
-    """Write one report whole: to a temporary file beside it, renamed over the old one
-    (:mod:`odds.atomic`; an error or Ctrl-C leaves the old report and no partial file)."""
+def orphan_charts(found: list[ReportStatus]) -> list[Path]:
+    """Chart files no report draws any more (a renamed bet, a removed paytable)."""
+    drawn = {chart.target.name for status in found for chart in status.charts}
+    folder = charts_folder()
+    return sorted(p for p in folder.glob("*.svg") if p.name not in drawn) if folder.is_dir() else []
+
+
+def write(status: FileStatus) -> None:
+    """Write one report or chart whole: to a temporary file beside it, renamed over the old
+    one (:mod:`odds.atomic`; an error or Ctrl-C leaves the old file and no partial file)."""
     from odds.atomic import write_text
 
-    reports_folder().mkdir(exist_ok=True)
+    status.target.parent.mkdir(parents=True, exist_ok=True)
     write_text(status.target, status.text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -166,8 +166,13 @@ def rules_link(analysis: Analysis) -> str:
     return f"Rules: [`{page}`](../{page}) (every reading and option)"
 
 
-def to_markdown(analysis: Analysis, digits: int = 6) -> str:
-    """The full report."""
+#: Chart images per report anchor (see :func:`odds.charts.report.chart_links`).
+ChartLinks = Mapping[str, Sequence[str]]
+
+
+def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None = None) -> str:
+    """The full report; ``charts`` places chart images after the sections they draw."""
+    charts = charts or {}
     out: list[str] = [f"# {analysis.title}", ""]
     out += [HEADER_NOTE.format(version=__version__), ""]
     out += [f"Paytable: `{analysis.paytable}`  "]
@@ -186,6 +191,7 @@ def to_markdown(analysis: Analysis, digits: int = 6) -> str:
     out += ["", "## Counting", "", analysis.counting, ""]
     for table in analysis.tables:
         out += _table_section(table, digits)
+        out += _images(charts, f"table:{table.key}")
     out += ["## Summary", ""]
     out.append(table_markdown(summary_table(analysis), digits))
     out += [
@@ -198,7 +204,7 @@ def to_markdown(analysis: Analysis, digits: int = 6) -> str:
     ]
     out += _table_section(top_award_table(analysis), digits)
     for bet in analysis.bets:
-        out += _bet_section(bet, digits)
+        out += _bet_section(bet, digits, charts)
     for section in analysis.sections:
         out += [f"## {section.title}", ""]
         for paragraph in section.paragraphs:
@@ -209,6 +215,14 @@ def to_markdown(analysis: Analysis, digits: int = 6) -> str:
                 for line in _table_section(table, digits)
             ]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _images(charts: ChartLinks, anchor: str) -> list[str]:
+    """The chart images placed after ``anchor``, each a paragraph of its own."""
+    lines: list[str] = []
+    for image in charts.get(anchor, ()):
+        lines += [image, ""]
+    return lines
 
 
 def _digest_lines(analysis: Analysis) -> list[str]:
@@ -267,7 +281,7 @@ def _table_section(table: Table, digits: int) -> list[str]:
     return lines
 
 
-def _bet_section(bet: Bet, digits: int) -> list[str]:
+def _bet_section(bet: Bet, digits: int, charts: ChartLinks) -> list[str]:
     s = bet.stats
     lines = [
         f"## Bet: {bet.title} (`{bet.name}`)",
@@ -295,7 +309,9 @@ def _bet_section(bet: Bet, digits: int) -> list[str]:
         f"volatility index (90%) {decimal(Fraction(volatility_index(s)), digits)}",
     ]
     lines += ["; ".join(facts) + ".", ""]
+    lines += _images(charts, f"bet:{bet.name}:outcomes")
     lines += confidence_section(bet, digits)
+    lines += _images(charts, f"bet:{bet.name}:confidence")
     return lines
 
 
@@ -408,7 +424,12 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
     }
     data["top_awards"] = json_value(top_award_table(analysis))
     for table in analysis.tables:
-        data[table.key] = json_value(table)
+        # Dotted keys nest, as column keys do: positions.combined → data["positions"]["combined"].
+        target = data
+        *parents, leaf = table.key.split(".")
+        for part in parents:
+            target = target.setdefault(part, {})
+        target[leaf] = json_value(table)
     for section in analysis.sections:
         data[section.key] = {
             "paragraphs": list(section.paragraphs),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
 
@@ -194,3 +194,117 @@ def return_range(stats: BetStats, rounds: int, level: Fraction) -> tuple[Decimal
     half = z_value(level) * stats.sd / Decimal(rounds).sqrt()
     centre = Decimal(stats.rtp.numerator) / Decimal(stats.rtp.denominator)
     return centre - half, centre + half
+
+
+def rounds_to_clear(stats: BetStats, level: Fraction, target: Fraction = Fraction(1)) -> int | None:
+    """The fewest rounds after which the range at ``level`` no longer holds ``target``.
+
+    With ``target`` = 1 (break-even), how long until the observed return of a
+    bet with a house edge is, at ``level``, surely a loss (or, with a player
+    edge, surely a gain): the smallest n with z · SD / √n < |RTP − target|.
+    ``None`` when the RTP is the target (the range always holds it).
+    """
+    gap = abs(stats.rtp - target)
+    if gap == 0:
+        return None
+    with localcontext(Context(prec=50, rounding=ROUND_HALF_EVEN)):
+        gap_decimal = Decimal(gap.numerator) / Decimal(gap.denominator)
+        bound = (z_value(level) * stats.sd / gap_decimal) ** 2
+    return int(bound) + 1
+
+
+# ---------------------------------------------------------------------------
+# Several positions against one banker: moments from the two-position joint
+
+#: Two positions' net results: one tuple per position, one net per bet (per unit staked).
+PairOutcome = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
+
+
+@dataclass(frozen=True)
+class PositionMoments:
+    """Exact first and second moments of bets placed on exchangeable positions.
+
+    Positions that share a banker and a shoe are not independent, but they are
+    exchangeable (ENGINE-NOTES): every pair of positions has the joint of
+    "position 1 and position 2". So the EV and variance of any set of bets on
+    any set of positions need only that joint, through
+
+    * ``mean[a]`` = E[A] on one position;
+    * ``same[a, b]`` = E[A·B] for bets ``a`` and ``b`` on the same position
+      (one hand: Player N and Player N Pair);
+    * ``cross[a, b]`` = E[A₁·B₂] for ``a`` on one position and ``b`` on another.
+
+    Built by :meth:`of` from ways per pair of positions' nets. Both positions'
+    views are averaged (a joint keyed by *sorted* results is fine), and the
+    averages equal each position's own figures exactly when the joint is
+    exchangeable (tests check that on the engines' joints).
+    """
+
+    bets: tuple[str, ...]
+    total: int
+    mean: dict[str, Fraction]
+    same: dict[tuple[str, str], Fraction]
+    cross: dict[tuple[str, str], Fraction]
+
+    @classmethod
+    def of(cls, bets: tuple[str, ...], joint: dict[PairOutcome, int]) -> PositionMoments:
+        total = sum(joint.values())
+        if total <= 0:
+            raise AssertionError("positions: an empty joint distribution")
+        index = range(len(bets))
+        first = [Fraction(0)] * len(bets)
+        same = {(a, b): Fraction(0) for a in index for b in index}
+        cross = dict(same)
+        for (one, two), ways in joint.items():
+            for a in index:
+                first[a] += ways * (one[a] + two[a])
+                for b in index:
+                    same[a, b] += ways * (one[a] * one[b] + two[a] * two[b])
+                    cross[a, b] += ways * (one[a] * two[b] + two[a] * one[b])
+        return cls(
+            bets,
+            total,
+            {bets[a]: first[a] / (2 * total) for a in index},
+            {(bets[a], bets[b]): v / (2 * total) for (a, b), v in same.items()},
+            {(bets[a], bets[b]): v / (2 * total) for (a, b), v in cross.items()},
+        )
+
+    def variance(self, bet: str) -> Fraction:
+        """Var(A) for one bet on one position."""
+        return self.same[bet, bet] - self.mean[bet] ** 2
+
+    def covariance(self, a: str, b: str, same_position: bool) -> Fraction:
+        """Cov(A, B): on one position's hand, or on two different positions."""
+        product = (self.same if same_position else self.cross)[a, b]
+        return product - self.mean[a] * self.mean[b]
+
+    def correlation(self, a: str, b: str, same_position: bool) -> Decimal:
+        """Pearson correlation (a square root: a decimal, not exact)."""
+        denominator = self.variance(a) * self.variance(b)
+        if not denominator:
+            return Decimal(0)
+        covariance = self.covariance(a, b, same_position)
+        root = sqrt_decimal(denominator)
+        with localcontext() as ctx:
+            ctx.prec = 50
+            return Decimal(covariance.numerator) / Decimal(covariance.denominator) / root
+
+    def selection(self, stakes: Iterable[dict[str, Fraction]]) -> tuple[Fraction, Fraction]:
+        """Exact EV and variance of the total net when position ``i`` stakes ``stakes[i]``.
+
+        ``stakes`` lists one ``{bet: stake}`` per position played (at most as
+        many positions as the table has). Var(Σ) = Σ Var + 2 Σ Cov over every
+        pair of bets, on one hand or on two positions.
+        """
+        played = [dict(s) for s in stakes]
+        ev = sum(
+            (s * self.mean[bet] for position in played for bet, s in position.items()),
+            Fraction(0),
+        )
+        variance = Fraction(0)
+        for i, one in enumerate(played):
+            for j, two in enumerate(played):
+                for a, s in one.items():
+                    for b, t in two.items():
+                        variance += s * t * self.covariance(a, b, same_position=i == j)
+        return ev, variance

@@ -148,7 +148,13 @@ def tables(tmp_path, monkeypatch):
 
 def test_reports_are_written_whole_and_an_orphan_fails_the_check(run, tables):
     assert run("reports")[0] == 0
-    assert sorted(p.name for p in (tables / "reports").iterdir()) == ["small.md"]
+    assert sorted(p.name for p in (tables / "reports").iterdir()) == ["charts", "small.md"]
+    charts = sorted(p.name for p in (tables / "reports" / "charts").iterdir())
+    assert charts == [
+        f"small-{bet}-{kind}.svg"
+        for bet in ("player", "player-pair")
+        for kind in ("distribution", "funnel")
+    ]  # whole files, no partial ones
     assert run("reports", "--check")[0] == 0
     (tables / "reports" / "gone.md").write_text("# an old report\n", encoding="utf-8")
     code, _, err = run("reports", "--check")
@@ -265,7 +271,8 @@ def test_pok_deng_wording_follows_the_payouts(run):
     assert "stays 1:1" not in out and "wins 2:1 even" not in out
     assert "Stake 1 with 3 more withheld (debited 4)" in out
     assert "(pays 1:1 when it wins, costs 2 when the Banker holds it)" in out
-    row = next(line for line in out.splitlines() if "banker has 0 or 6 (paid as" in line)
+    bet = out.split("## Bet: Player N (`player`)")[1]  # the bet's table, not the whole table's
+    row = next(line for line in bet.splitlines() if "banker has 0 or 6 (paid as" in line)
     assert "(paid as an ordinary win) | wins 2:1" in row
 
 

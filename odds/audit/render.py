@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -64,8 +65,8 @@ def method_text(result: AuditResult) -> str:
     )
 
 
-def audit_text(result: AuditResult) -> str:
-    """The audit as Markdown for the terminal."""
+def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> str:
+    """The audit as Markdown for the terminal; ``charts``: an image per test name (optional)."""
     from odds.render import markdown_table
 
     counts = result.counts
@@ -75,6 +76,8 @@ def audit_text(result: AuditResult) -> str:
     for test in result.fits:
         out += [f"### {test.name}", "", _cells_table(test), ""]
         out += [f"Verdict, {test.name}: {_fit_verdict(result, test)}", ""]
+        if charts and test.name in charts:
+            out += [charts[test.name], ""]
     out += ["## Observed return", ""]
     rows = [
         (

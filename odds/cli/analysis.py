@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -36,6 +37,24 @@ def report(
         bool,
         typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
     ] = False,
+    charts: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            metavar="DIR",
+            help="Write the report's charts as SVG files to DIR and link them from the Markdown "
+            "(as DIR/<file>: give DIR relative to where the Markdown will be read).",
+        ),
+    ] = None,
+    stakes: Annotated[
+        str | None,
+        typer.Option(
+            "--stakes",
+            metavar="BET=STAKE,…",
+            help="Bets played together on one position, e.g. player=1,player-pair=0.2 "
+            "(Pok Deng): the whole-table figures at these stakes too.",
+        ),
+    ] = None,
     shoe: Annotated[
         bool,
         typer.Option(
@@ -48,7 +67,11 @@ def report(
     from odds.render import to_csv, to_json, to_markdown
 
     paytable = load_paytable(game, decks, settings)
-    analysis = paytable.analysis()
+    if charts is not None:
+        from odds.charts.report import check_folder
+
+        check_folder(charts)
+    analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if shoe:
         from odds.shoe_state.api import with_shoe_section
 
@@ -57,12 +80,17 @@ def report(
         from odds.audit.solve import symbolic_table, with_symbolic
 
         analysis = with_symbolic(analysis, symbolic_table(paytable))
+    links = None
+    if charts is not None:
+        from odds.charts.report import write_charts
+
+        links = write_charts(analysis, Path(game).stem, charts)
     if format is Format.json:
         sys.stdout.write(to_json(analysis))
     elif format is Format.csv:
         sys.stdout.write(to_csv(analysis))
     else:
-        sys.stdout.write(to_markdown(analysis, digits))
+        sys.stdout.write(to_markdown(analysis, digits, links))
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "actions")

@@ -77,6 +77,15 @@ def audit(
     ] = 0.01,
     decks: DecksOpt = None,
     settings: SetOpt = None,
+    charts: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            metavar="DIR",
+            help="Write each test's observed-against-expected chart as SVG to DIR and link it "
+            "from the Markdown (as DIR/<file>).",
+        ),
+    ] = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
 
@@ -91,11 +100,21 @@ def audit(
     from odds.audit.render import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
+    if charts is not None:
+        from odds.charts.report import check_folder
+
+        check_folder(charts)
     result = run_audit(paytable, log, alpha)
+    links = None
+    if charts is not None:
+        from odds.audit.charts import write_fit_charts
+
+        tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
+        links = write_fit_charts(str(log), tests, charts)
     if format is AuditFormat.json:
         sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(audit_text(result))
+        sys.stdout.write(audit_text(result, links))
     code = EXIT_CODES[result.verdict]
     if code:
         raise typer.Exit(code)

@@ -15,33 +15,40 @@ from odds.errors import OddsError
 @app.command()
 def reports(
     check: Annotated[
-        bool, typer.Option("--check", help="Exit 1 when a committed report is stale or missing.")
+        bool,
+        typer.Option(
+            "--check", help="Exit 1 when a committed report or chart is stale, missing or orphaned."
+        ),
     ] = False,
 ) -> None:
-    """Regenerate reports/*.md from tables/*.toml (or check that they are fresh)."""
-    from odds.regenerate import orphans, reports_folder, statuses, write
+    """Regenerate reports/*.md and reports/charts/*.svg from tables/*.toml (or check them)."""
+    from odds.regenerate import orphan_charts, orphans, reports_folder, statuses, write
 
     root = reports_folder().parent
     found = statuses()
     if not found:
         raise OddsError("no paytables found in tables/: nothing to generate or check")
-    stale = [s for s in found if not s.fresh]
-    extra = orphans()
+    stale = [f for status in found for f in status.files() if not f.fresh]
+    extra = [(p, "no paytable") for p in orphans()]
+    extra += [(p, "no report draws it") for p in orphan_charts(found)]
     if check:
-        problems = [str(s.target.relative_to(root)) for s in stale]
-        problems += [f"{p.relative_to(root)} (no paytable)" for p in extra]
+        problems = [
+            f"{f.target.relative_to(root)}{' (missing)' if f.missing else ''}" for f in stale
+        ]
+        problems += [f"{p.relative_to(root)} ({why})" for p, why in extra]
         if problems:
             typer.echo(
                 f"error: stale reports (run `odds reports`): {', '.join(problems)}", err=True
             )
             raise typer.Exit(1)
-        typer.echo(f"{len(found)} reports are fresh")
+        charts = sum(len(status.charts) for status in found)
+        typer.echo(f"{charts} charts and {len(found)} reports are fresh")
         return
     for status in stale:
         write(status)
         typer.echo(f"wrote {status.target.relative_to(root)}")
-    for path in extra:
-        typer.echo(f"note: {path.relative_to(root)} has no paytable (not removed)")
+    for path, why in extra:
+        typer.echo(f"note: {path.relative_to(root)}: {why} (not removed)")
 
 
 @app.command()

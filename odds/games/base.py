@@ -18,7 +18,13 @@ from odds.analysis import Analysis
 from odds.cards import parse_cards
 from odds.config import describe, to_plain
 from odds.errors import PositionError
-from odds.games.features import CrosscheckFeature, ShoeStateFeature, StrengthFeature
+from odds.games.features import (
+    ChartsFeature,
+    CrosscheckFeature,
+    ShoeStateFeature,
+    StakesFeature,
+    StrengthFeature,
+)
 from odds.settlement import Settlement
 from odds.shoe import Shoe
 
@@ -95,6 +101,10 @@ class Game(ABC, Generic[ConfigT]):
     strength: StrengthFeature[ConfigT] | None = None
     #: ``odds crosscheck``: a seeded simulation against the exact EV.
     crosscheck: CrosscheckFeature[ConfigT] | None = None
+    #: Report charts of the game's own tables (beside every bet's distribution and funnel).
+    charts: ChartsFeature | None = None
+    #: ``odds report --stakes``: bets played together at the user's stakes.
+    stakes: StakesFeature[ConfigT] | None = None
     #: ``odds shoe`` / ``eor`` / ``exposure``: exact per-state EVs and the dealing procedure.
     shoe_state: ShoeStateFeature[ConfigT] | None = None
 

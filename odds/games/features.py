@@ -14,9 +14,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from odds.analysis import Analysis
+    from odds.charts.model import ReportChart
     from odds.shoe_state.dealing import Procedure
     from odds.shoe_state.model import StateEvaluator
 
@@ -63,6 +65,34 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def simulate(self, config: ConfigT, rounds: int, seed: int) -> SimulationResult:
         """Play ``rounds`` seeded rounds of the analysed strategy."""
+
+
+class ChartsFeature(ABC):
+    """Report charts of a game's own tables (every bet's charts come without asking).
+
+    Reads the finished :class:`odds.analysis.Analysis` only (its tables, by
+    key), so a game can change how it computes a table without touching its
+    charts, as long as the table keeps its key and its JSON.
+    """
+
+    @abstractmethod
+    def charts(self, analysis: Analysis) -> list[ReportChart]:
+        """The game's charts, each anchored after the table it draws (``table:<key>``)."""
+
+
+class StakesFeature(ABC, Generic[ConfigT]):
+    """``odds report --stakes``: several bets played together, at the stakes the user gives."""
+
+    #: The bet names ``--stakes`` accepts (``player=1,player-pair=0.2``).
+    bets: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """The stakes ``text`` names, validated: one-line :class:`odds.errors.OddsError` if not."""
+
+    @abstractmethod
+    def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:
+        """The analysis with its combined-bet tables at ``stakes`` as well as the paytable's."""
 
 
 class ShoeStateFeature(ABC, Generic[ConfigT]):

@@ -20,6 +20,7 @@ from odds.cards import Card, hand_text
 from odds.config import section
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game
+from odds.games.blackjack.charts import BlackjackCharts
 from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS, dealer_probabilities_reference
 from odds.games.blackjack.hands import (
     LOSE_LABEL,
@@ -190,6 +191,7 @@ class Blackjack(Game[BlackjackConfig]):
     bet_names = ("main",)
     hand_size = 0
     crosscheck = BlackjackCrosscheck()
+    charts = BlackjackCharts()
     shoe_state = BlackjackShoeState()
 
     def validate(self, config: BlackjackConfig) -> None:

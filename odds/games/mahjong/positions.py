@@ -5,7 +5,7 @@ together. The engine deals the banker and *two* positions with tile removal
 (:func:`odds.engine.sequential_distribution`); by exchangeability every pair
 of positions has that joint, so the same bet on all ``k`` positions has EV
 ``k·EV`` and variance ``k·Var + k(k−1)·Cov`` exactly, without dealing ``k``
-hands.
+hands (:class:`odds.stats.PositionMoments`, shared with Pok Deng's whole table).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from odds.engine import sequential_distribution
 from odds.games.mahjong.options import MahjongConfig
 from odds.games.mahjong.rules import BetRule, Result, hand_infos, result
 from odds.shoe import Shoe
-from odds.stats import Bet
+from odds.stats import Bet, PositionMoments
 from odds.tiles import Tile
 
 #: Ways per sorted pair of two positions' results against the same banker.
@@ -89,24 +89,35 @@ def several_positions(
 ) -> list[SeveralPositions]:
     """Every bet's moments on ``k`` positions, from the two-position joint.
 
-    The marginal of either position must reproduce the bet's own EV: a
-    different one would mean the two counts disagree, so it is asserted.
+    The statistics are the shared :class:`odds.stats.PositionMoments` (Pok
+    Deng's whole table uses the same). The marginal of either position must
+    reproduce the bet's own EV and variance: a different one would mean the
+    two counts disagree, so it is asserted.
     """
-    total = sum(pairs.values())
+    moments = position_moments(pairs, rules)
     found = []
-    for rule, bet in zip(rules, bets, strict=True):
-        net = {e.key: e.net for e in rule.events}
-
-        def value(r: Result, rule: BetRule = rule, net: dict[str, Fraction] = net) -> Fraction:
-            return net[rule.settle(r)]
-
-        mean = Fraction(sum(w * (value(a) + value(b)) for (a, b), w in pairs.items()), 2 * total)
+    for bet in bets:
         stats = bet.stats
-        if mean != stats.ev:
-            raise AssertionError(f"{bet.name}: positions' marginal EV differs from the bet's")
-        product = Fraction(sum(w * value(a) * value(b) for (a, b), w in pairs.items()), total)
-        covariance = product - mean * mean
+        if (moments.mean[bet.name], moments.variance(bet.name)) != (stats.ev, stats.variance):
+            raise AssertionError(f"{bet.name}: positions' marginal differs from the bet's table")
+        covariance = moments.covariance(bet.name, bet.name, same_position=False)
         correlation = covariance / stats.variance if stats.variance else Fraction(0)
-        variance = k * stats.variance + k * (k - 1) * covariance
-        found.append(SeveralPositions(bet, k, covariance, correlation, k * stats.ev, variance))
+        ev, variance = moments.selection([{bet.name: Fraction(1)}] * k)
+        found.append(SeveralPositions(bet, k, covariance, correlation, ev, variance))
     return found
+
+
+def position_moments(
+    pairs: Mapping[tuple[Result, ...], int], rules: tuple[BetRule, ...]
+) -> PositionMoments:
+    """Every bet's moments on two positions, from the ways per pair of results."""
+    nets = [{e.key: e.net for e in rule.events} for rule in rules]
+
+    def values(r: Result) -> tuple[Fraction, ...]:
+        return tuple(net[rule.settle(r)] for rule, net in zip(rules, nets, strict=True))
+
+    joint: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], int] = {}
+    for (a, b), w in pairs.items():
+        key = (values(a), values(b))
+        joint[key] = joint.get(key, 0) + w
+    return PositionMoments.of(tuple(rule.name for rule in rules), joint)

@@ -22,7 +22,9 @@ from odds.engine import (
     settle_distribution,
 )
 from odds.games.events import outcomes
+from odds.games.pok_deng.counting import TABLE_CARDS
 from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.positions import whole_table
 from odds.games.pok_deng.rules import (
     PokDengHand,
     class_label,
@@ -32,9 +34,10 @@ from odds.games.pok_deng.rules import (
     settle_pair,
     settle_player,
 )
-from odds.games.pok_deng.tables import hand_class_table, withheld
+from odds.games.pok_deng.tables import hand_class_table, whole_table_tables, withheld
 from odds.shoe import Shoe
 from odds.stats import Bet
+from odds.table import Table
 
 if TYPE_CHECKING:
     from odds.games.base import Game
@@ -101,6 +104,15 @@ def analyse(game: Game[PokDengConfig], config: PokDengConfig, paytable: str) -> 
     by_label: dict[str, int] = {}
     for hand, count in sorted(classes.items(), reverse=True):
         by_label[class_label(hand)] = by_label.get(class_label(hand), 0) + count
+    tables: tuple[Table, ...] = (hand_class_table(classes, config.payouts),)
+    notes: tuple[str, ...] = ()
+    if shoe.size >= TABLE_CARDS:
+        tables += whole_table_tables(whole_table(config))
+    else:
+        notes = (
+            f"Whole table: not analysed; the shoe has {shoe.size} cards and the Banker "
+            f"with five positions needs {TABLE_CARDS}.",
+        )
     return game.new_analysis(
         config,
         paytable,
@@ -112,9 +124,11 @@ def analyse(game: Game[PokDengConfig], config: PokDengConfig, paytable: str) -> 
             f"C({shoe.size - 2},2) = {deals:,} deals. The Pair bet counts the player's "
             f"hand alone: C({shoe.size},2) = {deal_count(shoe.counts, (2,)):,} hands. "
             "Other positions' cards are unseen, so by exchangeability they change "
-            "nothing."
+            "nothing. The whole-table section deals the Banker and two positions "
+            "together (three hands), and counts pairs over five hands."
         ),
         bets=bets(config, event_ways(config, shoe)),
-        tables=(hand_class_table(classes, config.payouts),),
+        tables=tables,
+        notes=notes,
         hand_classes=by_label,
     )

@@ -12,6 +12,7 @@ from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
 from odds.games.pok_deng import analysis, bench
 from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.positions import PokDengStakes
 from odds.games.pok_deng.rules import (
     check_paytable,
     class_label,
@@ -37,6 +38,8 @@ class PokDeng(Game[PokDengConfig]):
     hand_size = 2
     shared_positions = ("banker",)
     hand_example = "two cards, e.g. '9d 7c'"
+    #: ``odds report --stakes``: Player N and Player N Pair at the user's stakes.
+    stakes = PokDengStakes()
     shoe_state = PokDengShoeState()
 
     def validate(self, config: PokDengConfig) -> None:

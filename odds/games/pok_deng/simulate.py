@@ -1,0 +1,160 @@
+"""A seeded simulation of the whole Pok Deng table, for what exact counting cannot reach.
+
+The distribution of the sum of the five Player bets is a six-hand problem
+(the Banker and five positions, card removal between all of them): beyond the
+engine (see :mod:`odds.games.pok_deng.positions`). This module deals rounds
+from a fresh shuffle of the shoe (``random.Random(seed)``, as ``odds
+simulate`` does: off the top, every round independent), one card at a time
+to Player 1 … 5 and the Banker, twice, as the rule book deals, and tallies
+each round's hands (the Banker's, and the positions' as a sorted tuple).
+
+The result is approximate and labelled so. Its mean and SD are compared with
+the exact ones (from the two-position joint): a z-score for each, with the
+standard error of the sample variance taken from the sample's fourth moment.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from odds.cards import Card
+from odds.games.pok_deng.counting import (
+    TABLE_POSITIONS,
+    HandClass,
+    TableHands,
+    TableOutcome,
+    hand_classifier,
+)
+from odds.games.pok_deng.options import PokDengRules
+from odds.games.pok_deng.rules import settle_player
+from odds.progress import track
+from odds.shoe import Shoe
+from odds.stats import sqrt_decimal
+
+#: Rounds dealt for a report; the seed is fixed so reports are reproducible.
+DEFAULT_ROUNDS = 100_000
+DEFAULT_SEED = 1
+#: Rounds between two progress updates.
+CHUNK = 1_000
+#: |z| above this flags a simulated mean or SD as inconsistent with the exact one
+#: (two-sided 99.9%: a correct simulation is flagged once in 1,000 seeds).
+Z_LIMIT = Decimal("3.29")
+
+
+@dataclass(frozen=True)
+class TableSimulation:
+    """Rounds per whole-table hands, as indices into ``keys`` (the hand classes seen).
+
+    ``tally[banker, positions]``: the Banker's hand and the positions' hands
+    (sorted indices). Small integers keep the settling of ~10^5 distinct
+    rounds fast (:meth:`outcomes`).
+    """
+
+    rounds: int
+    seed: int
+    positions: int
+    keys: tuple[HandClass, ...]
+    tally: dict[tuple[int, tuple[int, ...]], int]
+
+    @property
+    def hands(self) -> dict[TableHands, int]:
+        """The tally with hand classes, the positions' sorted as the exact count sorts them."""
+        found: dict[TableHands, int] = {}
+        for (banker, seated), n in self.tally.items():
+            entry = (self.keys[banker], tuple(sorted(self.keys[h] for h in seated)))
+            found[entry] = found.get(entry, 0) + n
+        return found
+
+    def outcomes(self, rules: PokDengRules) -> dict[TableOutcome, int]:
+        """Rounds per table outcome (Player events sorted, pairs) under ``rules``."""
+        kinds = len(self.keys)
+        event = [settle_player(p[0], b[0], rules) for p in self.keys for b in self.keys]
+        pair = [int(k[1]) for k in self.keys]
+        found: Counter[TableOutcome] = Counter()
+        for (banker, seated), n in self.tally.items():
+            events = tuple(sorted(event[p * kinds + banker] for p in seated))
+            found[events, sum(pair[p] for p in seated)] += n
+        return dict(sorted(found.items()))
+
+
+@dataclass(frozen=True)
+class SimulationCheck:
+    """A simulated mean and SD next to the exact ones, with z-scores."""
+
+    rounds: int
+    mean: Fraction
+    variance: Fraction
+    exact_mean: Fraction
+    exact_variance: Fraction
+    z_mean: Decimal
+    z_variance: Decimal
+
+    @classmethod
+    def of(cls, counts: dict[Fraction, int], mean: Fraction, variance: Fraction) -> SimulationCheck:
+        n = sum(counts.values())
+        sample_mean = Fraction(sum(v * c for v, c in counts.items()), n)
+        central = {v - sample_mean: c for v, c in counts.items()}
+        second = Fraction(sum(d * d * c for d, c in central.items()), n)
+        fourth = Fraction(sum(d**4 * c for d, c in central.items()), n)
+        sample_variance = second * n / (n - 1)
+        z_mean = _ratio(sample_mean - mean, sqrt_decimal(variance / n)) if variance else Decimal(0)
+        spread = (fourth - second * second) / n
+        z_var = _ratio(sample_variance - variance, sqrt_decimal(spread)) if spread else Decimal(0)
+        return cls(n, sample_mean, sample_variance, mean, variance, z_mean, z_var)
+
+    @property
+    def sd(self) -> Decimal:
+        return sqrt_decimal(self.variance)
+
+    @property
+    def exact_sd(self) -> Decimal:
+        return sqrt_decimal(self.exact_variance)
+
+    @property
+    def consistent(self) -> bool:
+        """Both |z| within :data:`Z_LIMIT`."""
+        return abs(self.z_mean) <= Z_LIMIT and abs(self.z_variance) <= Z_LIMIT
+
+
+def _ratio(value: Fraction, scale: Decimal) -> Decimal:
+    return Decimal(value.numerator) / Decimal(value.denominator) / scale
+
+
+def simulate_table(
+    shoe: Shoe[Card],
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = DEFAULT_SEED,
+    positions: int = TABLE_POSITIONS,
+) -> TableSimulation:
+    """Deal ``rounds`` seeded rounds of the Banker and ``positions`` players; tally their hands.
+
+    Hand keys (value class and pair), not results, are tallied: rule readings
+    and payouts are applied afterwards, so one simulation serves every
+    paytable of the same shoe.
+    """
+    seats = positions + 1  # the Banker is dealt after the players, in each pass
+    key = hand_classifier(shoe)
+    types = len(shoe.types)
+    cards = [t for t, n in enumerate(shoe.counts) for _ in range(n)]
+    # Hands as small integers: the loop runs ~10^6 times.
+    keys: dict[HandClass, int] = {}
+    hand_index = [
+        keys.setdefault(key(tuple(sorted((a, b)))), len(keys))
+        for a in range(types)
+        for b in range(types)
+    ]
+    rng = random.Random(seed)
+    draw, everything = rng.sample, range(len(cards))
+    tally: Counter[tuple[int, tuple[int, ...]]] = Counter()
+    chunks = range(0, rounds, CHUNK)
+    for start in track(chunks, "Pok Deng whole table: simulated rounds (thousands)"):
+        for _ in range(min(CHUNK, rounds - start)):
+            dealt = [cards[i] for i in draw(everything, 2 * seats)]
+            banker = hand_index[dealt[positions] * types + dealt[seats + positions]]
+            seated = [hand_index[dealt[s] * types + dealt[seats + s]] for s in range(positions)]
+            tally[banker, tuple(sorted(seated))] += 1
+    return TableSimulation(rounds, seed, positions, tuple(keys), dict(tally))
