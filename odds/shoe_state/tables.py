@@ -81,19 +81,25 @@ def eor_table(table: EORTable) -> Table:
         for b in bets:
             row[f"eor.{b.bet.name}"] = b.eor[g]
         rows.append(row)
-    zero = [b.bet.title for b in bets if not any(b.eor)]
     note = (
         "EOR: the exact change in a bet's EV (per unit staked) when one card of the group is "
         "out of the full shoe (the mean over the group's cards, suit unknown); weighted by the "
         "copies, every bet's EORs add up to exactly 0 (checked)."
     )
-    if zero:
-        which, its = ("this bet", "its") if len(zero) == 1 else ("these bets", "their")
+    even = [b.bet.title for b in bets if not any(b.eor) and b.ev == 0]
+    alike = [b.bet.title for b in bets if not any(b.eor) and b.ev != 0]
+    if even:
         note += (
-            f" Every EOR is 0 for {', '.join(zero)}: {which} treat(s) every group alike, so one "
-            f"card out changes nothing; what moves {its} EV is the spread of the counts "
-            "(several cards of one kind gone), which no linear count sees."
-        ).replace("treat(s)", "treats" if len(zero) == 1 else "treat")
+            f" {', '.join(even)}: EV 0 and every EOR 0, as for any bet that pays the "
+            "player's hand what it would cost against the same dealer's hand (the two hands "
+            "are exchangeable, so such a bet is even in every state)."
+        )
+    if alike:
+        note += (
+            f" {', '.join(alike)}: every EOR 0, the bet treating every rank (tile) alike; "
+            "what moves its EV is the spread of the counts (several cards of one kind gone), "
+            "which no linear count sees."
+        )
     return Table(
         key="effect_of_removal",
         title="Shoe: effect of removal (EOR)",
