@@ -7,8 +7,11 @@ from functools import cache
 
 import pytest
 
+from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, analyse_round, key_of
+from odds.games.blackjack.game import hand_json, hand_table
+from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, key_of
+from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
 
 ONE_DECK = (4,) * 9 + (16,)
@@ -182,3 +185,53 @@ def test_split_matches_an_independent_recursion() -> None:
 
 def test_composition_keys_are_additive() -> None:
     assert key_of((1, 0, 0, 0, 0, 0, 0, 0, 0, 2)) == _STEP[0] + 2 * _STEP[9]
+
+
+def test_values_given_no_dealer_blackjack() -> None:
+    """The published convention under a peek: surrender is exactly −½, nothing is worse."""
+    rules = BlackjackRules(hole_card="peek", surrender=True, double_after_split=True)
+    analysis = analyse_round(ONE_DECK, rules)
+    checked = 0
+    for hand in analysis.hands:
+        given = hand.values_given_no_dealer_blackjack
+        assert given is not None
+        p = hand.p_dealer_blackjack
+        if "BJ" in given:
+            assert given["BJ"] == rules.blackjack_payout
+            continue
+        assert given["R"] == Fraction(-1, 2)
+        assert given[hand.best] >= Fraction(-1, 2)
+        for action, value in hand.values.items():
+            assert value == given[action] * (1 - p) - p  # the unconditional value back
+        checked += p > 0
+    assert checked == 2 * 54  # against A and 10, every hand but the natural
+    # The report: both values in the JSON, the published one in the per-hand table.
+    sixteen = analysis.hand(5, 9, 0)
+    data = hand_json(sixteen)
+    assert Fraction(data["ev_given_no_dealer_blackjack"]["surrender"]) == Fraction(-1, 2)
+    assert Fraction(data["ev_unconditional"]["surrender"]) == sixteen.values["R"]
+    table = hand_table(analysis).json_data
+    assert table["given_no_dealer_blackjack"] is True
+    best = sixteen.values_given_no_dealer_blackjack[sixteen.best]
+    assert Fraction(table["hands"]["6-10"]["A"]["ev"]) == best
+    assert (
+        analyse_round(ONE_DECK, BlackjackRules()).hands[0].values_given_no_dealer_blackjack is None
+    )
+
+
+def test_an_infinite_shoe(eight_decks) -> None:
+    """Dealing with replacement: the published dealer figures, and the limit of more decks."""
+    from math import inf
+
+    from odds.games.blackjack.infinite import dealer_outcomes
+    from odds.games.blackjack.rounds import analyse_decks
+
+    assert f"{float(dealer_outcomes(5, False)[5]):.4f}" == "0.4232"  # dealer 6 busts, S17
+    assert f"{float(dealer_outcomes(1, False)[5]):.4f}" == "0.3536"  # dealer 2 busts
+    assert sum(dealer_outcomes(0, True)) == 1
+    infinite = analyse_decks(inf)
+    assert sum(h.probability for h in infinite.hands) == 1
+    # The house edge grows with the decks, by about c/decks: 8 decks are 0.0854% short.
+    assert 0 < eight_decks.ev - infinite.ev < Fraction(1, 1000)
+    with pytest.raises(OddsError, match="whole number"):
+        analyse_decks(2.5)

@@ -29,6 +29,20 @@ def test_json_report_shape(capsys) -> None:
     assert strategy["chart"]["pair"]["A-A"]["6"] == "P"
     assert len(strategy["hands"]) == 550
     assert {row["option"] for row in data["rule_options"]} >= {"hole_card = peek", "decks = 8"}
+    # Per-hand values, named for what they include; no hole card: nothing is conditioned.
+    eights = next(h for h in strategy["hands"] if h["cards"] == ["8", "8"] and h["up"] == "10")
+    assert eights["ev_given_no_dealer_blackjack"] is None
+    assert Fraction(eights["p_dealer_blackjack"]) == Fraction(4, 49)
+    assert set(eights["ev_unconditional"]) >= {"stand", "hit", "split"}
+    assert eights["split"]["most_hands"] == 2
+    hand_values = data["hand_values"]
+    assert hand_values["given_no_dealer_blackjack"] is False
+    assert Fraction(hand_values["hands"]["8-8"]["10"]["ev"]) == max(
+        Fraction(v) for v in eights["ev_unconditional"].values()
+    )
+    assert all(
+        Fraction(row["p_dealer_blackjack"]) == Fraction(row["blackjack"]) for row in data["dealer"]
+    )
 
 
 def test_bad_paytable_values(capsys) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odds.cli import main
-from odds.games.blackjack.player import analyse_round
+from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.simulate import simulate
 

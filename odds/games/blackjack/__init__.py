@@ -3,8 +3,15 @@
 Blackjack is a drawing game: hands grow card by card, so the analysis is a
 recursion over shoe *compositions* instead of a showdown of fixed hands. Suits
 never matter, so the shoe is reduced to ten rank types (A, 2–9, ten-value).
+
+Python API beyond the paytables' 1–8 decks: :func:`analyse_decks` takes any
+number of decks or ``math.inf`` (an infinite shoe), :func:`analyse_round` any
+rank composition.
 """
 
 from odds.games.blackjack.game import Blackjack
+from odds.games.blackjack.rounds import analyse_decks, analyse_round
 
 GAME = Blackjack()
+
+__all__ = ["GAME", "Blackjack", "analyse_decks", "analyse_round"]

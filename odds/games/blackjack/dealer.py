@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import accumulate, groupby
@@ -48,6 +48,14 @@ def falling(n: int, k: int) -> int:
     for i in range(k):
         result *= n - i
     return result
+
+
+def falling_row(n: int, k: int) -> list[int]:
+    """``[n^(0), n^(1), …, n^(k)]`` (falling factorials), built by one product each."""
+    row = [1]
+    for i in range(k):
+        row.append(row[-1] * (n - i))
+    return row
 
 
 def total_of(hard: int, has_ace: bool) -> tuple[int, bool]:
@@ -150,14 +158,19 @@ class DealerPlan:
     ``lane_bits`` separates the packed outcome counts; ``kmax`` is the longest
     possible dealer draw from this shoe; numerators for a player's removed
     cards ``R`` (``s`` cards) are over the denominator ``(N−s)^(kmax)``.
+    ``levels`` hold, per contracted rank, the entries' counts of that rank and
+    the bounds of the groups that merge; ``final`` the (aces, cards drawn) of
+    what is left.
     """
 
     counts: Counts
     kmax: int
     lane_bits: int
     init: tuple[int, ...]
-    levels: tuple[tuple[int, Any, Any, Any], ...]
+    levels: tuple[tuple[int, tuple[int, ...], Any, Any], ...]
     final: tuple[tuple[int, int], ...]
+    #: Factor rows and last-step weights, kept for every later call on this plan.
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -186,7 +199,11 @@ def _getter(indices: Sequence[int]):
 
 
 def plan(counts: Counts, up: int, hits_soft_17: bool) -> DealerPlan:
-    """Lay out the dealer table for the shoe ``counts`` (after the up card)."""
+    """Lay out the dealer table for the shoe ``counts`` (after the up card).
+
+    Entries are sorted with the first rank to contract least significant, so
+    the entries that merge when a rank is summed out are adjacent at every level.
+    """
     table = {
         m: lanes
         for m, lanes in dealer_table(up, hits_soft_17).items()
@@ -194,8 +211,8 @@ def plan(counts: Counts, up: int, hits_soft_17: bool) -> DealerPlan:
     }
     kmax = max(sum(m) for m in table)
     size = sum(counts)
-    most = max(max(lanes) for lanes in table.values())
-    lane_bits = (falling(size, kmax) * most * len(table)).bit_length() + 2
+    # Every partial sum is at most Σ_k (sequences of k cards, weighted) ≤ (kmax+1)·N^kmax.
+    lane_bits = ((kmax + 1) * size**kmax).bit_length() + 1
     entries: dict[tuple[int, ...], int] = {}
     for m, lanes in table.items():
         packed = 0
@@ -203,82 +220,91 @@ def plan(counts: Counts, up: int, hits_soft_17: bool) -> DealerPlan:
             packed |= c << (lane_bits * i)
         key = (*(m[d] for d in _ORDER), m[0], sum(m))
         entries[key] = entries.get(key, 0) + packed
-    keys = sorted(entries, key=lambda k: (k[1:], k[0]))
+    keys = sorted(entries, key=lambda k: k[::-1])
     init = tuple(entries[k] for k in keys)
     levels = []
     for d in _ORDER:
-        firsts = tuple(k[0] for k in keys)
-        bounds: list[tuple[int, int]] = []
-        rests = []
-        for rest, group in groupby(range(len(keys)), key=lambda i: keys[i][1:]):
-            members = list(group)
-            bounds.append((members[0], members[-1] + 1))
-            rests.append(rest)
-        perm = sorted(range(len(rests)), key=lambda i: (rests[i][1:], rests[i][0]))
-        # C-level gathers: the factor per entry, and bucket sums (in the next
-        # level's order) as differences of prefix sums.
-        levels.append(
-            (
-                d,
-                _getter(firsts),
-                _getter([bounds[i][1] for i in perm]),
-                _getter([bounds[i][0] for i in perm]),
-            )
+        starts: list[int] = []
+        rests: list[tuple[int, ...]] = []
+        for i, key in enumerate(keys):
+            if not rests or rests[-1] != key[1:]:
+                rests.append(key[1:])
+                starts.append(i)
+        ends = [*starts[1:], len(keys)]
+        levels.append((d, tuple(k[0] for k in keys), _getter(ends), _getter(starts)))
+        keys = rests
+    final = tuple((aces, length) for aces, length in keys)
+    return DealerPlan(counts, kmax, lane_bits, init, tuple(levels), final)
+
+
+class RemovalTree:
+    """Removed multisets as a prefix tree in contraction order (shoe-independent).
+
+    Built once per set and shared by every up card and shoe: a node is a
+    tuple of ``(count of the level's rank, child)``; a leaf lists
+    ``(multiset, aces, size)``.
+    """
+
+    def __init__(self, removed: Iterable[Counts]) -> None:
+        items = sorted(set(removed), key=itemgetter(*_ORDER, 0))
+        self.items = tuple(items)
+        self.root = self._build(items, 0)
+
+    def _build(self, items: list[Counts], level: int) -> tuple:
+        if level == len(_ORDER):
+            return tuple((r, r[0], sum(r)) for r in items)
+        d = _ORDER[level]
+        return tuple(
+            (count, self._build(list(group), level + 1))
+            for count, group in groupby(items, key=itemgetter(d))
         )
-        keys = [rests[i] for i in perm]
-    return DealerPlan(counts, kmax, lane_bits, init, tuple(levels), tuple(keys))
 
 
-def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts]) -> dict[Counts, int]:
+def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -> dict[Counts, int]:
     """Packed outcome numerators for the shoe less each removed multiset.
 
     For each ``R`` the seven lanes (see :meth:`DealerPlan.unpack`) add up to
-    ``dp.denominator(sum(R))`` exactly — asserted by the caller's tests and by
-    :func:`dealer_probabilities`.
+    ``dp.denominator(sum(R))`` exactly — asserted by the callers. Multisets the
+    shoe cannot hold are skipped.
     """
+    tree = removed if isinstance(removed, RemovalTree) else RemovalTree(removed)
     n, size, kmax = dp.counts, dp.size, dp.kmax
-    rows: dict[int, list[int]] = {}
-
-    def row(available: int) -> list[int]:
-        found = rows.get(available)
-        if found is None:
-            found = rows[available] = [falling(available, i) for i in range(kmax + 1)]
-        return found
-
-    # The last table is keyed by (aces drawn, cards drawn): contract the aces
-    # (small factors) into per-length sums, then the length factors.
-    final_keys = dp.final
-    lengths = sorted({k for _, k in final_keys})
-    order = sorted(range(len(final_keys)), key=lambda i: (final_keys[i][1], final_keys[i][0]))
-    ace_counts = _getter([final_keys[i][0] for i in order])
-    reorder = _getter(order)
-    ends, starts = [], []
-    for k in lengths:
-        members = [j for j, i in enumerate(order) if final_keys[i][1] == k]
-        starts.append(members[0])
-        ends.append(members[-1] + 1)
-    end_of, start_of = _getter(ends), _getter(starts)
-    length_vectors: dict[int, list[int]] = {}
+    final = dp.final
+    levels = dp.levels
+    last = len(levels)
+    rows: list[dict[int, list[int]]] = dp.cache.setdefault("rows", [{} for _ in levels])
+    # Last step: aces and length together, one weight per (aces left, cards removed).
+    weights: dict[tuple[int, int], list[int]] = dp.cache.setdefault("weights", {})
     out: dict[Counts, int] = {}
-    ordered = sorted(set(removed), key=lambda r: tuple(r[d] for d in _ORDER))
 
-    def contract(level: int, table: list[int], group: list[Counts]) -> None:
-        if level == len(_ORDER):
-            table = reorder(table)
-            for r in group:
-                s = sum(r)
-                vector = length_vectors.get(s)
-                if vector is None:
-                    vector = length_vectors[s] = [falling(size - s - k, kmax - k) for k in lengths]
-                prefix = list(accumulate(map(mul, ace_counts(row(n[0] - r[0])), table), initial=0))
-                out[r] = sum(map(mul, vector, map(sub, end_of(prefix), start_of(prefix))))
+    def contract(level: int, table: list[int] | tuple[int, ...], node: tuple) -> None:
+        if level == last:
+            for r, aces, s in node:
+                left = n[0] - aces
+                if left < 0:
+                    continue
+                w = weights.get((left, s))
+                if w is None:
+                    aces_row = falling_row(left, kmax)
+                    w = weights[left, s] = [
+                        aces_row[a] * falling(size - s - k, kmax - k) for a, k in final
+                    ]
+                out[r] = sum(map(mul, w, table))
             return
-        d, factors, ends, starts = dp.levels[level]
-        for value, members in groupby(group, key=itemgetter(d)):
-            prefix = list(accumulate(map(mul, factors(row(n[d] - value)), table), initial=0))
-            contract(level + 1, list(map(sub, ends(prefix), starts(prefix))), list(members))
+        d, firsts, ends, starts = levels[level]
+        level_rows = rows[level]
+        for count, child in node:
+            left = n[d] - count
+            if left < 0:
+                continue
+            factors = level_rows.get(left)
+            if factors is None:
+                row = falling_row(left, kmax)
+                factors = level_rows[left] = [row[j] for j in firsts]
+            prefix = list(accumulate(map(mul, factors, table), initial=0))
+            contract(level + 1, list(map(sub, ends(prefix), starts(prefix))), child)
 
-    contract(0, list(dp.init), ordered)
+    contract(0, dp.init, tree.root)
     return out
 
 

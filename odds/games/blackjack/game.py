@@ -21,7 +21,7 @@ from odds.config import section
 from odds.errors import OddsError
 from odds.games.base import BenchCase, Game
 from odds.games.blackjack.charts import BlackjackCharts
-from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS, dealer_probabilities_reference
+from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
 from odds.games.blackjack.hands import (
     LOSE_LABEL,
     NATURAL_PUSH,
@@ -32,14 +32,8 @@ from odds.games.blackjack.hands import (
     single_label,
     split_label,
 )
-from odds.games.blackjack.player import (
-    ACTION_NAMES,
-    NATURAL,
-    SPLIT,
-    RoundAnalysis,
-    analyse_round,
-    family,
-)
+from odds.games.blackjack.player import ACTION_NAMES, NATURAL, SPLIT, family
+from odds.games.blackjack.rounds import HandResult, RoundAnalysis, analyse_round, two_card_total
 from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.shoe_state import BlackjackShoeState
 from odds.games.blackjack.simulate import SimulationResult, simulate
@@ -52,6 +46,7 @@ from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
 from odds.shoe_state.dealing import PenetrationDealing
 from odds.stats import Bet, Outcome
+from odds.table import Table as TableModel
 from odds.table import legacy_table as Table
 
 
@@ -88,17 +83,23 @@ STRATEGY_DEFINITION = (
     "Composition-dependent play: every decision is the best for the exact composition of the "
     "shoe less the up card and the cards of the hand being played. Two-card hands choose among "
     "stand, hit, double, split and surrender (as the rules allow); later cards between hit and "
-    "stand; a total of 21 is never hit. A split hand is played on its own cards and the pair "
-    "(the other split hand's drawn cards are not used), which makes the two split hands "
-    "exchangeable: with one split per round the split is worth exactly twice one split hand "
-    "(the cards after a hand that stops by its own cards are distributed like a fresh draw). "
-    "Probabilities are exact rationals; every figure is exact for this definition."
+    "stand; a total of 21 is never hit. Split hands follow CDP1: every split hand is played by "
+    "the post-split strategy that is best for the first split (the shoe less the up card, the "
+    "pair and the hand's own cards), and a pair card dealt to a split hand is resplit while the "
+    "round has fewer hands than allowed (the best limit per pair and up card is taken, so "
+    "allowing more hands never lowers a value). Split values are exact for this strategy, "
+    "resplits included: each hand is valued with the other hands' pair and non-pair second "
+    "cards out of the shoe (the cards a finished hand drew after its second card are "
+    "distributed like a fresh draw, so they drop out). Probabilities are exact rationals; every "
+    "figure is exact for this definition."
 )
 
-RESPLIT_NOTE = (
-    "Resplitting (split_hands above 2) is approximated: every second card of a split hand is "
-    "drawn with the first pair removed only, and every resplit hand is valued as a first split "
-    "hand (the extra pair cards and other hands' cards stay in the shoe)."
+#: The one assumption the figures rest on (the report states it in one sentence).
+SPLIT_ASSUMPTION = (
+    "The one assumption: split hands keep the first split's strategy instead of re-optimising "
+    "for the other split hands' cards or the number of pair cards already dealt (CDP1, not "
+    "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
+    "post-split play would earn."
 )
 
 
@@ -109,7 +110,6 @@ class Flip:
     label: str
     shoe: dict[str, Any]
     rules: dict[str, Any]
-    note: str = ""
 
 
 def flips(config: BlackjackConfig) -> list[Flip]:
@@ -141,13 +141,10 @@ def flips(config: BlackjackConfig) -> list[Flip]:
         )
     )
     if r.split_hands == 2:
-        rows.append(Flip("split_hands = 4", {}, {"split_hands": 4}, "approximate"))
+        rows.append(Flip("split_hands = 4", {}, {"split_hands": 4}))
         rows.append(
             Flip(
-                "split_hands = 4, resplit_aces = yes",
-                {},
-                {"split_hands": 4, "resplit_aces": True},
-                "approximate",
+                "split_hands = 4, resplit_aces = yes", {}, {"split_hands": 4, "resplit_aces": True}
             )
         )
     else:
@@ -212,18 +209,16 @@ class Blackjack(Game[BlackjackConfig]):
         chart = build_chart(optimal)
         charted = analyse_round(counts, rules, chart=chart)
         bet = main_bet(optimal)
-        approximate = rules.split_hands > 2
         option_rows = self._option_table(config, optimal.ev)
-        strategy_table = self._strategy_table(optimal, charted, bet, approximate)
+        strategy_table = self._strategy_table(optimal, charted, bet)
         tables = (
             self._dealer_table(counts, rules),
             strategy_table,
             *self._chart_tables(chart),
+            hand_table(optimal),
             option_rows,
         )
-        notes = [STRATEGY_DEFINITION]
-        if approximate:
-            notes.append(RESPLIT_NOTE)
+        notes = [STRATEGY_DEFINITION, SPLIT_ASSUMPTION]
         return self.new_analysis(
             config,
             paytable,
@@ -262,7 +257,7 @@ class Blackjack(Game[BlackjackConfig]):
             if counts[u] == 0:
                 continue
             up = fam.up(u)
-            up.ensure(_EMPTY)
+            up.ensure([((0,) * RANKS, 0)])
             lanes = up.lanes(0)
             denominator = up.plan.denominator(0)
             probs = [Fraction(c, denominator) for c in lanes]
@@ -274,6 +269,7 @@ class Blackjack(Game[BlackjackConfig]):
             data.append(
                 {
                     "up": RANK_NAMES[u],
+                    "p_dealer_blackjack": fraction_text(probs[6]),
                     **{o: fraction_text(p) for o, p in zip(OUTCOMES, probs, strict=True)},
                     "given_no_blackjack": {
                         o: fraction_text(p) for o, p in zip(OUTCOMES, conditioned, strict=True)
@@ -299,19 +295,16 @@ class Blackjack(Game[BlackjackConfig]):
             json=data,
         )
 
-    def _strategy_table(
-        self, optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet, approximate: bool
-    ) -> Table:
+    def _strategy_table(self, optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet) -> Table:
         split_p = sum((h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0))
-        mark = " (approximate: resplits)" if approximate else ""
         rows = (
             (
-                "composition-dependent optimal play" + mark,
+                "composition-dependent optimal play (splits: CDP1)",
                 fraction_text(-optimal.ev),
                 percent(-optimal.ev, 4),
             ),
             (
-                "the basic strategy chart below" + mark,
+                "the basic strategy chart below",
                 fraction_text(-charted.ev),
                 percent(-charted.ev, 4),
             ),
@@ -324,11 +317,12 @@ class Blackjack(Game[BlackjackConfig]):
             note=(
                 f"SD per round of optimal play ≈ {float(bet.stats.sd):.4f}. The main bet below "
                 "is optimal play; its outcome table is exact for every round without a split. "
-                f"Split rounds ({percent(split_p, 4)} of rounds) are listed by the sum of the two "
-                "hands, convolved as if the hands were independent: their mean (and so the EV) "
-                "is exact, their spread and therefore the SD are approximate (the dealer's "
-                "common final hand makes split hands positively correlated, so the SD is a "
-                "slight underestimate)."
+                f"Split rounds ({percent(split_p, 4)} of rounds) are listed by the sum of their "
+                "hands, each hand's outcomes exact and the hands convolved as if independent: "
+                "their mean (and so the EV) is exact, their spread and therefore the SD are "
+                "approximate (the dealer's common final hand makes split hands positively "
+                "correlated, so the SD is a slight underestimate). The chart player resplits "
+                "whenever the rules allow."
             ),
             json=None,
         )
@@ -365,9 +359,7 @@ class Blackjack(Game[BlackjackConfig]):
     def _option_table(self, config: BlackjackConfig, base_ev: Fraction) -> Table:
         rows, data = [], []
         base_edge = -base_ev
-        rows.append(
-            ("(paytable as it is)", fraction_text(base_edge), percent(base_edge, 4), "", "")
-        )
+        rows.append(("(paytable as it is)", fraction_text(base_edge), percent(base_edge, 4), ""))
         for flip in track(flips(config), "blackjack rule options"):
             shoe = dataclasses.replace(config.shoe, **flip.shoe)
             rules = dataclasses.replace(config.house, **flip.rules)
@@ -377,10 +369,9 @@ class Blackjack(Game[BlackjackConfig]):
             rows.append(
                 (
                     flip.label,
-                    fraction_text(edge) if not flip.note else "≈",
+                    fraction_text(edge),
                     percent(edge, 4),
                     ("+" if change > 0 else "") + percent(change, 4),
-                    flip.note,
                 )
             )
             data.append(
@@ -388,16 +379,15 @@ class Blackjack(Game[BlackjackConfig]):
                     "option": flip.label,
                     "house_edge": fraction_text(edge),
                     "change": fraction_text(change),
-                    "exact": not flip.note,
                 }
             )
         return Table(
             key="rule_options",
             title="What each rule option is worth (composition-dependent optimal play)",
-            headers=("option flipped", "house edge (exact)", "house edge", "change", "note"),
+            headers=("option flipped", "house edge (exact)", "house edge", "change"),
             rows=tuple(rows),
-            note="Each row changes one option of the paytable and recomputes everything. "
-            + RESPLIT_NOTE,
+            note="Each row changes one option of the paytable and recomputes everything, exactly "
+            "(resplits too, for the CDP1 split strategy).",
             json=data,
         )
 
@@ -417,16 +407,7 @@ class Blackjack(Game[BlackjackConfig]):
                 }
                 for kind in rows
             },
-            "hands": [
-                {
-                    "cards": [RANK_NAMES[c] for c in h.cards],
-                    "up": RANK_NAMES[h.up],
-                    "probability": fraction_text(h.probability),
-                    "best": ACTION_NAMES[h.best],
-                    "ev": {ACTION_NAMES[k]: fraction_text(v) for k, v in h.values.items()},
-                }
-                for h in optimal.hands
-            ],
+            "hands": [hand_json(h) for h in optimal.hands],
         }
 
     # -- one round ---------------------------------------------------------------
@@ -460,63 +441,91 @@ class Blackjack(Game[BlackjackConfig]):
     # -- checks and timings ---------------------------------------------------------
 
     def bench_cases(self, config: BlackjackConfig) -> list[BenchCase]:
-        cases = []
-        for decks in (1, 2, 4, 6, 8):
-            shoe = dataclasses.replace(config.shoe, decks=decks, removed=(), counts={})
-            counts = rank_counts(shoe.build())
-            cases.append(
-                BenchCase(
-                    f"Blackjack optimal house edge, {decks} deck{'s' if decks > 1 else ''}",
-                    _fresh(counts, config.house),
-                    None,
-                    note="cold cache; no brute-force enumerator exists at this size (the dealer "
-                    "probabilities are compared with one below, the EVs by simulation)",
-                )
-            )
-        full = rank_counts(config.shoe.build())
-        cases.append(
-            BenchCase(
-                "Blackjack dealer probabilities, every up card, full shoe",
-                lambda: _dealer_fast(full, config.house.dealer_hits_soft_17),
-                lambda: _dealer_brute(full, config.house.dealer_hits_soft_17),
-            )
+        from odds.games.blackjack.bench import bench_cases
+
+        return bench_cases(self, config, lambda shoe: rank_counts(shoe.build()))
+
+
+def hand_json(h: HandResult) -> dict[str, Any]:
+    """One initial hand against one up card, every action valued (exact fractions).
+
+    ``ev_unconditional``: per initial stake, the dealer's blackjack included;
+    ``ev_given_no_dealer_blackjack`` (peek only, else null): the values a player
+    acting after the peek sees, the published convention for a peeking dealer.
+    """
+    given = h.values_given_no_dealer_blackjack
+    data: dict[str, Any] = {
+        "cards": [RANK_NAMES[c] for c in h.cards],
+        "up": RANK_NAMES[h.up],
+        "probability": fraction_text(h.probability),
+        "best": ACTION_NAMES[h.best],
+        "p_dealer_blackjack": fraction_text(h.p_dealer_blackjack),
+        "ev_unconditional": {ACTION_NAMES[k]: fraction_text(v) for k, v in h.values.items()},
+        "ev_given_no_dealer_blackjack": None
+        if given is None
+        else {ACTION_NAMES[k]: fraction_text(v) for k, v in given.items()},
+    }
+    if h.split is not None:
+        data["split"] = {
+            "most_hands": h.split.hands,
+            "post_split": {RANK_NAMES[y]: ACTION_NAMES[a] for y, a in h.split.actions.items()},
+        }
+    return data
+
+
+def _hand_rows(analysis: RoundAnalysis) -> list[tuple[str, tuple[int, int]]]:
+    """Two-card hands in chart order: hard totals, soft totals, pairs (2–10, then A)."""
+    keys = []
+    for a, b in {h.cards for h in analysis.hands}:
+        total, soft = two_card_total(a, b)
+        kind = 2 if a == b else (1 if soft else 0)
+        order = (a if a else 10) if a == b else total
+        label = f"{RANK_NAMES[a]}-{RANK_NAMES[b]}"  # rank order puts the ace first: A-7
+        keys.append(((kind, order, b, a), label, (a, b)))
+    return [(label, cards) for _, label, cards in sorted(keys)]
+
+
+def hand_table(analysis: RoundAnalysis) -> TableModel:
+    """Best action and its value for every two-card hand and up card (the published layout)."""
+    peek = analysis.rules.peek
+    by_hand = {(h.cards, h.up): h for h in analysis.hands}
+    ups = [u for u in UP_ORDER if analysis.counts[u]]
+    rows, data = [], {}
+    for label, cards in _hand_rows(analysis):
+        cells, entry = [], {}
+        for u in ups:
+            h = by_hand.get((cards, u))
+            if h is None:
+                cells.append("")
+                continue
+            values = h.values_given_no_dealer_blackjack if peek else h.values
+            value = (values or h.values)[h.best]
+            cells.append(f"{float(value):+.4f} {h.best}")
+            entry[RANK_NAMES[u]] = {"best": ACTION_NAMES[h.best], "ev": fraction_text(value)}
+        rows.append((label, *cells))
+        data[label] = entry
+    if peek:
+        note = (
+            "Given that the dealer has no blackjack: the player acts only after the peek, and "
+            "this is the convention of published tables. Exactly (value + P(blackjack)) / "
+            "(1 − P(blackjack)), a natural value / (1 − P(blackjack)), where value is the "
+            "unconditional EV per initial stake (JSON: strategy.hands[].ev_unconditional, "
+            "p_dealer_blackjack, ev_given_no_dealer_blackjack)."
         )
-        return cases
-
-
-_EMPTY = (((0,) * RANKS, 0),)
-
-
-def _fresh(counts: tuple[int, ...], rules: BlackjackRules):
-    """The optimal house edge from a cold cache (dealer numerators included)."""
-
-    def run() -> str:
-        from odds.games.blackjack import player
-
-        player._FAMILIES.clear()
-        return percent(-analyse_round(counts, rules).ev, 6)
-
-    return run
-
-
-def _dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
-    from odds.games.blackjack.dealer import dealer_probabilities
-
-    result = {}
-    for u in range(RANKS):
-        after = list(counts)
-        after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities(tuple(after), u, h17)
-    return result
-
-
-def _dealer_brute(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
-    result = {}
-    for u in range(RANKS):
-        after = list(counts)
-        after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities_reference(tuple(after), u, h17)
-    return result
+    else:
+        note = (
+            "Unconditional (no hole card: the player acts before a dealer blackjack is known, "
+            "and it takes every stake, doubles and splits included); per initial stake."
+        )
+    legend = " Best action: S stand, H hit, D double, P split, R surrender, BJ blackjack."
+    return Table(
+        key="hand_values",
+        title="Value of every two-card hand by up card (best action)",
+        headers=("hand", *(RANK_NAMES[u] for u in ups)),
+        rows=tuple(rows),
+        note=note + legend,
+        json={"given_no_dealer_blackjack": peek, "hands": data},
+    )
 
 
 def main_bet(analysis: RoundAnalysis) -> Bet:

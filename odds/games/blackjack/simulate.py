@@ -3,8 +3,9 @@
 Every round is dealt from a freshly shuffled full shoe (the exact analysis is
 "off the top"), and the player follows the decisions the exact analysis chose:
 the best first action per two-card hand and up card, then hit/stand per
-composition (split hands: their own cards and the pair). The mean net per
-round must land within its 95% interval of the exact EV.
+composition (split hands: their own cards and the pair, resplitting pair cards
+up to the strategy's number of hands). The mean net per round must land within
+its 95% interval of the exact EV.
 """
 
 from __future__ import annotations
@@ -14,15 +15,8 @@ from dataclasses import dataclass
 from math import sqrt
 
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
-from odds.games.blackjack.player import (
-    _STEP,
-    DOUBLE,
-    HIT,
-    NATURAL,
-    SPLIT,
-    SURRENDER,
-    RoundAnalysis,
-)
+from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER
+from odds.games.blackjack.rounds import RoundAnalysis
 
 
 @dataclass(frozen=True)
@@ -99,7 +93,7 @@ class _Shoe:
 
 def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float:
     action = result.best
-    hands: list[tuple[int, bool, int]] = []  # (total, soft-irrelevant, stake)
+    hands: list[tuple[int, int]] = []  # (total, stake)
     if action == NATURAL:
         if hole is None:
             hole = draw()
@@ -112,8 +106,18 @@ def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float
                 return -1.0
         return -0.5
     if action == SPLIT:
-        for _ in range(2):
-            hands.append(_play_split_hand(rules, result, play, a, draw))
+        # Each hand gets its second card in turn; a pair card is resplit while the
+        # round has fewer hands than the strategy's limit (CDP1: every split hand is
+        # then played by the first split's decisions).
+        limit, waiting, count = result.split.hands, 2, 2
+        while waiting:
+            waiting -= 1
+            y = draw()
+            while y == a and count < limit:
+                count += 1
+                waiting += 1
+                y = draw()
+            hands.append(_play_split_hand(result, play, a, y, draw))
     else:
         hands.append(_play_hand(play, a, b, action, draw))
     if hole is None:
@@ -164,8 +168,7 @@ def _hit_on(play, ctx: int, key: int, hard: int, aces: int, draw) -> int:
     return total_of(hard, aces > 0)[0]
 
 
-def _play_split_hand(rules, result, play, x: int, draw) -> tuple[int, int]:
-    y = draw()
+def _play_split_hand(result, play, x: int, y: int, draw) -> tuple[int, int]:
     key = 2 * _STEP[x] + _STEP[y]
     hard, aces = x + y + 2, (x == 0) + (y == 0)
     action = result.split_actions[y]

@@ -15,16 +15,8 @@ from collections import defaultdict
 from fractions import Fraction
 
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
-from odds.games.blackjack.player import (
-    DOUBLE,
-    HIT,
-    NATURAL,
-    SPLIT,
-    STAND,
-    SURRENDER,
-    RoundAnalysis,
-    two_card_total,
-)
+from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
+from odds.games.blackjack.rounds import RoundAnalysis, two_card_total
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)

@@ -1,0 +1,135 @@
+"""``odds bench blackjack``: how long one rule set, a resplit and the whole report take.
+
+"Cold" runs start without any table of the shoe: the dealer's outcome
+numerators, plans and hand lists are all built again (tables that do not
+depend on the shoe, such as the dealer's draw sequences, are built once per
+process). "Warm" runs keep a shoe's tables, as a process analysing several
+rule sets on one shoe does, and redo every player pass. There is no
+brute-force enumerator at these sizes: the dealer probabilities are compared
+with one, the split values with an enumeration of the split tree on small
+shoes (tests), the EVs with a seeded simulation (``odds crosscheck``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from odds.games.base import BenchCase
+from odds.games.blackjack.dealer import (
+    RANK_NAMES,
+    RANKS,
+    dealer_probabilities,
+    dealer_probabilities_reference,
+)
+from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.rules import BlackjackRules
+from odds.numbers import percent
+
+DECKS = range(1, 9)
+
+
+def bench_cases(game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ...]]) -> list:
+    """The blackjack bench: every deck count, one split and resplits, warm, the report."""
+    rules = config.house
+    resplit = dataclasses.replace(rules, split_hands=4)
+    cases = []
+    for label, house in (("one split", rules), ("resplit to 4 hands", resplit)):
+        for decks in DECKS:
+            shoe = dataclasses.replace(config.shoe, decks=decks, removed=(), counts={})
+            counts = counts_of(shoe)
+            cases.append(
+                BenchCase(
+                    f"Blackjack rule set, {decks} deck{'s' if decks > 1 else ''}, {label}, cold",
+                    cold(counts, house),
+                    None,
+                    note="house edge; cold: the shoe's tables built afresh",
+                )
+            )
+    full = counts_of(config.shoe)
+    other = dataclasses.replace(rules, double_after_split=not rules.double_after_split)
+    cases.append(
+        BenchCase(
+            "Blackjack another rule set on the paytable's shoe, warm",
+            warm(full, rules, other),
+            None,
+            note="the shoe's dealer tables kept, every player pass redone",
+        )
+    )
+    cases.append(
+        BenchCase(
+            "Blackjack full report (every table, every rule option), cold",
+            report(game, config),
+            None,
+            note="what `odds report blackjack` computes",
+        )
+    )
+    cases.append(
+        BenchCase(
+            "Blackjack dealer probabilities, every up card, full shoe",
+            lambda: dealer_fast(full, rules.dealer_hits_soft_17),
+            lambda: dealer_brute(full, rules.dealer_hits_soft_17),
+        )
+    )
+    return cases
+
+
+def _forget_shoes() -> None:
+    from odds.games.blackjack import player
+
+    player._FAMILIES.clear()
+
+
+def cold(counts: tuple[int, ...], rules: BlackjackRules) -> Callable[[], str]:
+    """The optimal house edge with no table of the shoe kept."""
+
+    def run() -> str:
+        _forget_shoes()
+        return percent(-analyse_round(counts, rules).ev, 6)
+
+    return run
+
+
+def warm(counts: tuple[int, ...], first: BlackjackRules, rules: BlackjackRules) -> Callable:
+    """A rule set on a shoe whose dealer tables are kept (its player passes are not)."""
+    from odds.games.blackjack import player
+
+    def run() -> str:
+        fam = player.family(counts, rules.dealer_hits_soft_17)
+        if not fam.ready:
+            analyse_round(counts, first)
+        fam.forget_passes()
+        return percent(-analyse_round(counts, rules).ev, 6)
+
+    return run
+
+
+def report(game: Any, config: Any) -> Callable[[], str]:
+    """The whole report's analysis, from no table of any shoe."""
+
+    def run() -> str:
+        _forget_shoes()
+        analysis = game.analyse(config, "bench")
+        return f"{len(analysis.tables)} tables"
+
+    return run
+
+
+def dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
+    result = {}
+    for u in range(RANKS):
+        after = list(counts)
+        after[u] -= 1
+        result[RANK_NAMES[u]] = dealer_probabilities(tuple(after), u, h17)
+    return result
+
+
+def dealer_brute(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
+    result = {}
+    for u in range(RANKS):
+        after = list(counts)
+        after[u] -= 1
+        result[RANK_NAMES[u]] = dealer_probabilities_reference(tuple(after), u, h17)
+    return result

@@ -1,0 +1,133 @@
+"""Hands as composition keys: every hand a context can hold, children before parents.
+
+Shoe-independent, built once per process: the keys (``Σ R_i · 64^i`` of the
+removed ranks), the multisets of ranks a hand can be, and for every context
+(ordinary hands, or split hands of one pair) the nodes the engine's
+bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from operator import mul
+
+from odds.games.blackjack.dealer import RANKS, Counts, total_of
+
+STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = "S", "H", "D", "P", "R", "BJ"
+ACTION_NAMES = {
+    STAND: "stand",
+    HIT: "hit",
+    DOUBLE: "double",
+    SPLIT: "split",
+    SURRENDER: "surrender",
+    NATURAL: "blackjack",
+}
+_BASE = 64  # composition keys: Σ R_i · 64^i
+_STEP = tuple(_BASE**i for i in range(RANKS))
+#: Room above the largest hand: the other pair card, up to four more pair cards
+#: out of the shoe while valuing resplits (``a`` in :mod:`.resplit`), a bust card.
+EXTRA = 6
+
+
+def key_of(r: Counts) -> int:
+    return sum(map(mul, r, _STEP))
+
+
+@lru_cache(maxsize=1)
+def hand_multisets() -> tuple[Counts, ...]:
+    """Every multiset of ranks with hard total ≤ 21 (aces counted 1)."""
+    found: list[Counts] = []
+    counts = [0] * RANKS
+
+    def walk(start: int, total: int) -> None:
+        found.append(tuple(counts))
+        for r in range(start, RANKS):
+            if total + r + 1 <= 21:
+                counts[r] += 1
+                walk(r, total + r + 1)
+                counts[r] -= 1
+
+    walk(0, 0)
+    return tuple(found)
+
+
+def hard_total(r: Counts) -> int:
+    return sum((i + 1) * c for i, c in enumerate(r))
+
+
+def add(r: Counts, rank: int, times: int = 1) -> Counts:
+    return tuple(c + times if i == rank else c for i, c in enumerate(r))
+
+
+def _pay_weights(total: int, peek: bool) -> tuple[int, ...]:
+    """Result per dealer lane for a standing total (per unit staked)."""
+    weights = []
+    for o in range(5):
+        dealer = 17 + o
+        weights.append(-1 if total < dealer else (0 if total == dealer else 1))
+    weights.append(1)  # dealer busts
+    weights.append(0 if peek else -1)  # dealer blackjack
+    return tuple(weights)
+
+
+PAY_WEIGHTS = {(t, p): _pay_weights(t, p) for t in range(4, 22) for p in (False, True)}
+
+
+@dataclass(frozen=True)
+class Node:
+    """A hand in a context, with what the bottom-up pass needs (shoe-independent).
+
+    ``removed`` = the hand's cards (plus the other pair card for a split hand);
+    ``kids`` are the keys of the hands one card later that do not bust, drawn
+    by ``kid_ranks``; ``bust_ranks`` bust the hand.
+    """
+
+    key: int
+    removed: Counts
+    s: int
+    hard: int
+    total: int
+    soft: bool
+    kids: tuple[int, ...]
+    kid_ranks: tuple[int, ...]
+    bust_ranks: tuple[int, ...]
+
+
+@cache
+def context_nodes(ctx: int) -> tuple[Node, ...]:
+    """Every hand of a context, children before parents (highest hard total first).
+
+    ``ctx`` is −1 for ordinary hands, or the rank of a split pair (the hand
+    holds one pair card; the other is removed too).
+    """
+    extra = (0,) * RANKS if ctx < 0 else add((0,) * RANKS, ctx)
+    nodes = []
+    for hand in hand_multisets():
+        if sum(hand) < 2 or (ctx >= 0 and hand[ctx] < 1):
+            continue
+        removed = tuple(a + b for a, b in zip(hand, extra, strict=True))
+        hard = hard_total(hand)
+        total, soft = total_of(hard, hand[0] > 0)
+        kids, kid_ranks, bust_ranks = [], [], []
+        for r in range(RANKS):
+            if hard + r + 1 > 21:
+                bust_ranks.append(r)
+            else:
+                kids.append(key_of(removed) + _STEP[r])
+                kid_ranks.append(r)
+        nodes.append(
+            Node(
+                key_of(removed),
+                removed,
+                sum(removed),
+                hard,
+                total,
+                soft,
+                tuple(kids),
+                tuple(kid_ranks),
+                tuple(bust_ranks),
+            )
+        )
+    nodes.sort(key=lambda node: -node.hard)
+    return tuple(nodes)

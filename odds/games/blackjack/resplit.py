@@ -1,0 +1,256 @@
+"""Exact values of splitting and resplitting a pair, for a fixed post-split strategy.
+
+The split strategy (CDP1)
+-------------------------
+Every split hand is played by one fixed post-split strategy: the one that is
+best for the *first* split, i.e. for the shoe less the up card, the pair and
+the hand's own cards. It never looks at the other split hands' cards nor at
+how many pair cards were dealt since (that would be "CDPN"). A pair card dealt
+to a split hand as its second card is resplit while the round has fewer hands
+than its limit (the player chooses, per up card and pair, the best limit up to
+the rule's; see :func:`split_value`).
+
+Why a handful of numbers suffice (the exchangeability argument)
+---------------------------------------------------------------
+Hands are dealt in turn from one shuffled shoe, each to the end before the
+next one gets its second card, then the dealer draws. Each hand's play
+depends on its own cards only, so the probability of any complete deal is a
+product of falling factorials of the shoe that depends on the *multiset* of
+cards dealt, not on who got them in which order. Consequently the cards a
+finished hand drew after its second card may be moved behind the dealer's
+(they are a stopping rule on the shoe: drawn or not, the law of everything
+else is unchanged), and a hand's value depends on the rest of the round only
+through the second cards of the other hands: ``a`` of them pair cards and
+``b`` non-pair cards (of unknown rank). With
+
+* ``p``, ``q``: pair and non-pair cards left after the up card and the pair,
+* ``EV[X; a, b]``: a split hand whose second card may be anything (no split
+  left), ``EV[N; a, b]``: one whose second card is a non-pair card,
+* ``v(a, b) = (p − a) / (p + q − a − b)``: the chance that a random card of
+  the shoe in state ``(a, b)`` is a pair card,
+
+removing one random card changes nothing, so
+``EV[X; a, b] = (EV[X; a, b−1] − v · EV[X; a+1, b−1]) / (1 − v)`` with
+``v = v(a, b−1)``, and the same for ``N`` with ``v = v(a, b)`` (given that the
+hand's own second card is a non-pair card, the random card is drawn from the
+others); and ``EV[N; a, 0] = (EV[X; a, 0] − v(a, 0) · EV[P; a, 0]) / (1 − v(a, 0))``
+where ``EV[P; a, 0]`` is the hand whose second card is a pair card it may not
+resplit. Everything reduces to ``EV[X; a, 0]`` and ``EV[P; a, 0]`` for
+``a = 0 … 2·(hands − 2)``: a split hand valued with ``a`` further pair cards
+out of the shoe (:mod:`odds.games.blackjack.player` computes them exactly).
+
+A round is a sequence of second cards, each a pair card (``P``: a resplit),
+a non-pair card (``N``: the hand is complete) or, once the limit is reached,
+any card (``X``). A sequence with ``A`` pair and ``B`` non-pair cards has
+probability ``p^(A) · q^(B) / (p + q)^(A+B)`` (falling factorials), and its
+hands are worth ``EV[N; A, B − 1]`` each (N-hands) and ``EV[X; A, B]`` each
+(X-hands). The tests check all of this against a plain enumeration of the
+split tree on small shoes (``tests/test_blackjack_resplit.py``).
+
+The same algebra applies to any linear quantity of a hand instead of its
+value: the module works on :class:`Fraction` values or on outcome
+distributions (``{net: probability}``) alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Second-card counts of one way a split round can unfold (see the module docstring)."""
+
+    pairs: int  # A: pair cards dealt as second cards (each one a resplit)
+    non_pairs: int  # B: non-pair second cards (each completes an N-hand)
+    x_hands: int  # hands that got their second card once no split was left
+
+    @property
+    def hands(self) -> int:
+        return self.non_pairs + self.x_hands
+
+
+@cache
+def patterns(limit: int) -> tuple[Pattern, ...]:
+    """Every sequence of second cards for a pair split into at most ``limit`` hands.
+
+    One entry per sequence (sequences with equal counts repeat: each has the
+    same probability). Always resplitting while fewer than ``limit`` hands:
+
+    >>> [(p.pairs, p.non_pairs, p.x_hands) for p in patterns(2)]
+    [(0, 0, 2)]
+    >>> sorted((p.pairs, p.non_pairs, p.x_hands) for p in patterns(3))
+    [(0, 2, 0), (1, 0, 3), (1, 1, 2)]
+    """
+    if limit < 2:
+        raise ValueError("a split makes at least two hands")
+    found: list[Pattern] = []
+
+    def deal(hands: int, waiting: int, a: int, b: int, x: int) -> None:
+        """The current hand gets a second card; ``waiting`` hands come after it."""
+        if hands < limit:
+            deal(hands + 1, waiting + 1, a + 1, b, x)  # a pair card: resplit, deal again
+            finish(hands, waiting, a, b + 1, x)  # a non-pair card: an N-hand
+        else:
+            finish(hands, waiting, a, b, x + 1)  # any card: an X-hand
+
+    def finish(hands: int, waiting: int, a: int, b: int, x: int) -> None:
+        if waiting == 0:
+            found.append(Pattern(a, b, x))
+        else:
+            deal(hands, waiting - 1, a, b, x)
+
+    deal(2, 1, 0, 0, 0)
+    return tuple(found)
+
+
+def falling(n: int, k: int) -> int:
+    result = 1
+    for i in range(k):
+        result *= n - i
+    return result
+
+
+def max_pair_removals(limit: int) -> int:
+    """Largest ``a`` for which ``EV[X; a, 0]`` and ``EV[P; a, 0]`` may be needed."""
+    return 2 * (limit - 2)
+
+
+class HandAlgebra(Generic[V]):
+    """How to add and scale hand values (numbers or outcome distributions)."""
+
+    def __init__(
+        self,
+        add: Callable[[V, V], V],
+        scale: Callable[[V, Fraction], V],
+        zero: V,
+    ) -> None:
+        self.add, self.scale, self.zero = add, scale, zero
+
+    def combine(self, u: V, cu: Fraction, w: V, cw: Fraction) -> V:
+        return self.add(self.scale(u, cu), self.scale(w, cw))
+
+
+NUMBERS: HandAlgebra[Fraction] = HandAlgebra(lambda u, w: u + w, lambda u, c: u * c, Fraction(0))
+
+
+def _add_dist(u: dict[Fraction, Fraction], w: dict[Fraction, Fraction]) -> dict:
+    out = dict(u)
+    for net, p in w.items():
+        out[net] = out.get(net, Fraction(0)) + p
+    return out
+
+
+DISTRIBUTIONS: HandAlgebra[dict[Fraction, Fraction]] = HandAlgebra(
+    _add_dist, lambda u, c: {net: p * c for net, p in u.items()}, {}
+)
+
+
+class SplitHands(Generic[V]):
+    """``EV[X; a, b]`` and ``EV[N; a, b]`` from the base values, lazily and exactly."""
+
+    def __init__(
+        self,
+        pair_cards: int,
+        other_cards: int,
+        x_value: Callable[[int], V],
+        p_value: Callable[[int], V],
+        algebra: HandAlgebra[V],
+    ) -> None:
+        self.p, self.q = pair_cards, other_cards
+        self.x_value, self.p_value, self.algebra = x_value, p_value, algebra
+        self._memo: dict[tuple[str, int, int], V] = {}
+
+    def chance_of_pair(self, a: int, b: int) -> Fraction:
+        return Fraction(self.p - a, self.p + self.q - a - b)
+
+    def value(self, kind: str, a: int, b: int) -> V:
+        """``EV[kind; a, b]`` for kind ``"X"`` or ``"N"``."""
+        key = (kind, a, b)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._value(kind, a, b)
+        return found
+
+    def _value(self, kind: str, a: int, b: int) -> V:
+        alg = self.algebra
+        if b == 0:
+            if kind == "X":
+                return self.x_value(a)
+            v = self.chance_of_pair(a, 0)
+            if v == 0:
+                return self.x_value(a)
+            return alg.combine(self.x_value(a), 1 / (1 - v), self.p_value(a), -v / (1 - v))
+        # A random card removed in state (a, b − 1) is a pair card with chance v; an
+        # N-hand's own (non-pair) second card is not among the cards it can be.
+        v = self.chance_of_pair(a, b if kind == "N" else b - 1)
+        if v == 0:  # no pair card left: removing a random card removes a non-pair card
+            return self.value(kind, a, b - 1)
+        return alg.combine(
+            self.value(kind, a, b - 1), 1 / (1 - v), self.value(kind, a + 1, b - 1), -v / (1 - v)
+        )
+
+    def round_value(self, limit: int) -> V:
+        """Expected total of the split hands, resplitting up to ``limit`` hands."""
+        alg = self.algebra
+        total = alg.zero
+        size = self.p + self.q
+        for pattern in patterns(limit):
+            a, b = pattern.pairs, pattern.non_pairs
+            ways = falling(self.p, a) * falling(self.q, b)
+            if ways == 0:
+                continue
+            weight = Fraction(ways, falling(size, a + b))
+            if b:
+                total = alg.add(total, alg.scale(self.value("N", a, b - 1), weight * b))
+            if pattern.x_hands:
+                total = alg.add(total, alg.scale(self.value("X", a, b), weight * pattern.x_hands))
+        return total
+
+
+def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[int, Fraction]:
+    """P(the split ends with k hands) when resplitting up to ``limit`` hands.
+
+    >>> hands_distribution(2, 10, 3)
+    {2: Fraction(15, 22), 3: Fraction(7, 22)}
+    """
+    size = pair_cards + other_cards
+    result: dict[int, Fraction] = {}
+    for pattern in patterns(limit):
+        ways = falling(pair_cards, pattern.pairs) * falling(other_cards, pattern.non_pairs)
+        if ways:
+            p = Fraction(ways, falling(size, pattern.pairs + pattern.non_pairs))
+            result[pattern.hands] = result.get(pattern.hands, Fraction(0)) + p
+    return dict(sorted(result.items()))
+
+
+def split_value(
+    pair_cards: int,
+    other_cards: int,
+    x_value: Callable[[int], Fraction],
+    p_value: Callable[[int], Fraction],
+    limit: int,
+) -> tuple[Fraction, int]:
+    """The split's value and the number of hands it is best to stop at (2 … ``limit``).
+
+    Splitting into at most ``m`` hands is available whenever ``m ≤ limit``, so
+    the value never decreases as the limit rises (ties keep the smaller ``m``).
+    """
+    hands = SplitHands(pair_cards, other_cards, x_value, p_value, NUMBERS)
+    best, best_m = hands.round_value(2), 2
+    for m in range(3, limit + 1):
+        value = hands.round_value(m)
+        if value > best:
+            best, best_m = value, m
+    return best, best_m
+
+
+def needed_removals(pair_cards: int, limit: int) -> Sequence[int]:
+    """The ``a`` values whose base values the split into ``limit`` hands may use."""
+    return range(0, min(max_pair_removals(limit), pair_cards) + 1)

@@ -1,0 +1,341 @@
+"""The whole round: every initial two-card hand against every up card, each action valued.
+
+:mod:`odds.games.blackjack.player` values hit/stand play; this module adds
+the first decision (stand, hit, double, split, surrender, or the natural),
+deals the first two cards and the up card off the top of the shoe, and sums
+the round. Splits (resplits included) are valued by
+:mod:`odds.games.blackjack.splits`.
+
+Values are per initial stake and *unconditional*: under a peeking dealer a
+dealer blackjack (which takes the original stake only) is part of every
+value. Published tables give a peeking dealer's values *given no dealer
+blackjack*; :attr:`HandResult.values_given_no_dealer_blackjack` converts
+exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
+``value / (1 − P(bj))``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+from odds.errors import OddsError
+from odds.games.blackjack.dealer import RANKS, Counts, RemovalTree, total_of
+from odds.games.blackjack.player import (
+    _STEP,
+    DOUBLE,
+    HIT,
+    NATURAL,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    Play,
+    UpCard,
+    add,
+    family,
+    hand_multisets,
+    key_of,
+)
+from odds.games.blackjack.rules import BlackjackRules
+from odds.games.blackjack.splits import (
+    SplitResult,
+    prepare_resplits,
+    split_distribution,
+    split_pair,
+)
+
+#: Ties (rare, exact) go to the simplest action.
+PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL)
+
+
+@dataclass
+class HandResult:
+    """Exact values of one initial two-card hand against one up card.
+
+    ``values`` maps actions to EVs per initial stake (the whole round for this
+    hand, dealer blackjack included); ``best`` is the chosen action.
+    ``split`` holds, for a pair, how the split is played (post-split action
+    per second card, the number of hands) and ``distribution`` the net payout
+    probabilities of the chosen action, conditional on this hand and up card.
+    """
+
+    cards: tuple[int, int]
+    up: int
+    probability: Fraction
+    values: dict[str, Fraction]
+    best: str
+    p_dealer_blackjack: Fraction
+    peek: bool = False
+    distribution: dict[Fraction, Fraction] = field(default_factory=dict)
+    split_distribution_exact: bool = True
+    split: SplitResult | None = None
+
+    @property
+    def ev(self) -> Fraction:
+        return self.values[self.best]
+
+    @property
+    def split_actions(self) -> dict[int, str]:
+        """Post-split action per second card (empty for a hand that is not a pair)."""
+        return self.split.actions if self.split is not None else {}
+
+    @property
+    def values_given_no_dealer_blackjack(self) -> dict[str, Fraction] | None:
+        """The values a player who acts after the peek sees (None without a peek).
+
+        With a peek the player acts only when the dealer has no blackjack;
+        a dealer blackjack takes the original stake (a natural pushes).
+        """
+        if not self.peek:
+            return None
+        p = self.p_dealer_blackjack
+        if p == 1:
+            return None
+        return {
+            action: (value if action == NATURAL else value + p) / (1 - p)
+            for action, value in self.values.items()
+        }
+
+
+def initial_hands() -> Iterator[tuple[int, int]]:
+    for a in range(RANKS):
+        for b in range(a, RANKS):
+            yield a, b
+
+
+def two_card_total(a: int, b: int) -> tuple[int, bool]:
+    return total_of(a + b + 2, a == 0 or b == 0)
+
+
+@dataclass
+class RoundAnalysis:
+    """All initial hands against all up cards, and the round's expected value."""
+
+    rules: BlackjackRules
+    counts: Counts
+    hands: list[HandResult]
+    plays: dict[int, Play] = field(default_factory=dict)
+
+    @property
+    def ev(self) -> Fraction:
+        return sum((h.probability * h.ev for h in self.hands), Fraction(0))
+
+    def hand(self, a: int, b: int, up: int) -> HandResult:
+        a, b = min(a, b), max(a, b)
+        for h in self.hands:
+            if h.cards == (a, b) and h.up == up:
+                return h
+        raise KeyError((a, b, up))
+
+
+def deal_probability(counts: Counts, a: int, b: int, up: int) -> Fraction:
+    """P(player's first two cards are {a, b} and the up card is ``up``)."""
+    size = sum(counts)
+    ways = comb(counts[a], 2) if a == b else counts[a] * counts[b]
+    left = counts[up] - (a == up) - (b == up)
+    return Fraction(ways * max(left, 0), comb(size, 2) * (size - 2))
+
+
+def shoe_counts(decks: float) -> Counts:
+    """Rank counts (A, 2–9, ten-value) of ``decks`` standard 52-card decks, any number."""
+    if decks < 1 or int(decks) != decks:
+        raise OddsError(f"decks must be a whole number of at least 1, not {decks}")
+    return (4 * int(decks),) * 9 + (16 * int(decks),)
+
+
+def analyse_decks(decks: float, rules: BlackjackRules | None = None) -> RoundAnalysis:
+    """Optimal play from ``decks`` standard decks: any whole number, or ``math.inf``.
+
+    The paytables stop at 8 decks (the live games); the Python API takes any
+    shoe, and ``math.inf`` deals with replacement (:mod:`.infinite`), the
+    limit analysts extrapolate to.
+
+    >>> from math import inf
+    >>> f"{float(-analyse_decks(inf).ev):.4%}"  # the paytable's rules: 8 decks give 0.7154%
+    '0.8001%'
+    """
+    rules = rules or BlackjackRules()
+    if decks == float("inf"):
+        from odds.games.blackjack.infinite import analyse_infinite
+
+        return analyse_infinite(rules)
+    return analyse_round(shoe_counts(decks), rules)
+
+
+def analyse_round(
+    counts: Counts,
+    rules: BlackjackRules,
+    chart: dict | None = None,
+    distributions: bool = False,
+) -> RoundAnalysis:
+    """Exact values of every initial hand against every up card.
+
+    ``counts`` is the shoe as ten rank counts (A, 2–9, ten-value), any size
+    that cannot run out during a round. ``chart`` (optional) plays a fixed
+    chart instead of optimising: ``{"hit": {(up, total, soft): bool},
+    "first": {(up, a, b): action}, "post_split": {(up, x, y): action}}``.
+    """
+    counts = tuple(counts)
+    if len(counts) != RANKS or min(counts) < 0:
+        raise OddsError("a shoe is ten non-negative rank counts (A, 2–9, ten-value)")
+    fam = family(counts, rules.dealer_hits_soft_17)
+    fam.check_round(rules)
+    hands: list[HandResult] = []
+    plays: dict[int, Play] = {}
+    for u in range(RANKS):
+        if counts[u] == 0:
+            continue
+        up = fam.up(u)
+        _ensure_sets(up, rules)
+        play = _play(fam, up, rules, chart)
+        plays[u] = play
+        if rules.split_hands > 2:
+            prepare_resplits(play, rules, chart)
+        for a, b in initial_hands():
+            p = deal_probability(counts, a, b, u)
+            if p == 0:
+                continue
+            result = _initial(play, rules, a, b, chart, distributions)
+            result.probability = p
+            hands.append(result)
+    return RoundAnalysis(rules, counts, hands, plays)
+
+
+def _play(fam, up: UpCard, rules: BlackjackRules, chart: dict | None) -> Play:
+    """The hit/stand pass for this up card: shared by every rule set that can share it.
+
+    Only the soft-17 rule (handled by the family), the peek (which matters
+    only when the up card can make a blackjack) and a chart change it.
+    """
+    u = up.up
+    peek = rules.peek and up.blackjack_rank is not None
+    if chart is not None:
+        hit_chart = {
+            (t, soft): chart["hit"][uu, t, soft] for (uu, t, soft) in chart["hit"] if uu == u
+        }
+        return Play(up, peek, hit_chart)
+    memos = fam.owner(u).memos
+    memo_key = ("play", u, peek)
+    play = memos.get(memo_key)
+    if play is None:
+        play = memos[memo_key] = Play(up, peek)
+    return play
+
+
+@lru_cache(maxsize=2)
+def _reachable(split_aces_one_card: bool) -> tuple[tuple[tuple[Counts, int], ...], RemovalTree]:
+    """Every removed multiset a round can reach (hands, and split hands plus their pair
+    card), with its prefix tree: built once per process, shared by every shoe."""
+    hands = [h for h in hand_multisets() if sum(h) >= 2]
+    wanted = set(hands)
+    for x in range(RANKS):
+        if x == 0 and split_aces_one_card:
+            wanted.update(add(add((0,) * RANKS, 0, 2), y) for y in range(RANKS))
+        else:
+            wanted.update(add(h, x) for h in hands if h[x] >= 1)
+    tree = RemovalTree(wanted)
+    return tuple((r, key_of(r)) for r in tree.items), tree
+
+
+def _ensure_sets(up: UpCard, rules: BlackjackRules) -> None:
+    """Dealer numerators for every composition the play can reach."""
+    pairs, tree = _reachable(rules.split_aces_one_card)
+    up.ensure(pairs, tree)
+
+
+def _initial(
+    play: Play, rules: BlackjackRules, a: int, b: int, chart: dict | None, distributions: bool
+) -> HandResult:
+    u = play.u
+    removed = [0] * RANKS
+    removed[a] += 1
+    removed[b] += 1
+    key = _STEP[a] + _STEP[b]
+    avoid, left = u.no_blackjack(removed, 2)
+    p_bj = Fraction(left - avoid, left)
+    scale = u.scale[2]
+    total, _soft = two_card_total(a, b)
+    values: dict[str, Fraction] = {}
+    adjust = -p_bj if rules.peek else Fraction(0)
+    if total == 21:
+        values[NATURAL] = rules.blackjack_payout * (1 - p_bj)
+        result = HandResult((a, b), u.up, Fraction(0), values, NATURAL, p_bj, rules.peek)
+        if distributions:
+            result.distribution = _clean({rules.blackjack_payout: 1 - p_bj, Fraction(0): p_bj})
+        return result
+    hard = a + b + 2
+    aces = (a == 0) + (b == 0)
+    values[STAND] = Fraction(play.stand(key, 2, total), scale) + adjust
+    values[HIT] = Fraction(play.hit(-1, key), scale) + adjust
+    if rules.may_double(total):
+        values[DOUBLE] = Fraction(play.double(removed, key, 2, hard, aces), scale) + adjust
+    if rules.surrender:
+        values[SURRENDER] = -Fraction(1, 2) * (1 - p_bj) - p_bj
+    split = None
+    if a == b:
+        split = split_pair(play, rules, a, chart)
+        values[SPLIT] = split.value + adjust
+    if chart is not None:
+        best = chart["first"][u.up, a, b]
+        if best not in values:
+            raise AssertionError(f"chart action {best} not allowed for {a},{b} v {u.up}")
+    else:
+        best = max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
+    result = HandResult((a, b), u.up, Fraction(0), values, best, p_bj, rules.peek, split=split)
+    if distributions:
+        if best == SPLIT:
+            assert split is not None
+            result.distribution = _clean(split_distribution(play, rules, a, split, p_bj))
+            result.split_distribution_exact = False
+        else:
+            result.distribution = _clean(_single_distribution(play, rules, a, b, best, p_bj))
+    return result
+
+
+def _clean(distribution: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
+    return {net: p for net, p in sorted(distribution.items()) if p}
+
+
+def _unpack3(packed: int, width: int) -> tuple[int, int, int]:
+    mask = (1 << width) - 1
+    return packed & mask, (packed >> width) & mask, packed >> (2 * width)
+
+
+def _single_distribution(
+    play: Play, rules: BlackjackRules, a: int, b: int, best: str, p_bj: Fraction
+) -> dict[Fraction, Fraction]:
+    """Net payout probabilities of a stand, hit, double or surrender (exact)."""
+    if best == SURRENDER:
+        return {Fraction(-1, 2): 1 - p_bj, Fraction(-1): p_bj}
+    u = play.u
+    width = u.scale[0].bit_length() + 4
+    removed = [0] * RANKS
+    removed[a] += 1
+    removed[b] += 1
+    key = _STEP[a] + _STEP[b]
+    hard = a + b + 2
+    aces = (a == 0) + (b == 0)
+    peek_loss = p_bj if rules.peek else Fraction(0)
+    scale = u.scale[2]
+    if best == DOUBLE:
+        packed = play.double_distribution(removed, key, 2, hard, aces, width)
+        factor = 2
+    elif best == STAND:
+        total, _ = total_of(hard, aces > 0)
+        packed = play.stand_distribution(key, 2, total, width)
+        factor = 1
+    else:
+        packed = play.hit_packed(-1, key, width)
+        factor = 1
+    lose, push, win = _unpack3(packed, width)
+    result = {
+        Fraction(-factor): Fraction(lose, scale),
+        Fraction(0): Fraction(push, scale),
+        Fraction(factor): Fraction(win, scale),
+    }
+    # A peeked dealer blackjack takes the original stake only (before any double).
+    result[Fraction(-1)] = result.get(Fraction(-1), Fraction(0)) + peek_loss
+    return result
