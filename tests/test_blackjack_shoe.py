@@ -8,8 +8,8 @@ import pytest
 from blackjack_charts import simple_chart
 
 from odds.games.blackjack.dealer import RANKS
-from odds.games.blackjack.player import analyse_round
 from odds.games.blackjack.round_polynomial import RoundPolynomial
+from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
 
 RULES = (

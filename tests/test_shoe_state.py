@@ -141,7 +141,7 @@ def test_blackjack_state_equals_the_recursion_with_the_same_chart():
     report's chart itself is what ``odds eor blackjack`` and the reports use."""
     from blackjack_charts import simple_chart
 
-    from odds.games.blackjack.player import analyse_round
+    from odds.games.blackjack.rounds import analyse_round
     from odds.games.blackjack.shoe_state import BlackjackEvaluator
 
     paytable = load("blackjack", ["shoe.decks=1"])

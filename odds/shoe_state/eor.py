@@ -114,7 +114,7 @@ def effects_of_removal(evaluator: StateEvaluator) -> EORTable:
     for bet in evaluator.bets:
         per_type = tuple(None if evs is None else evs[bet.name] - base[bet.name] for evs in by_type)
         total = sum((full[t] * e for t, e in enumerate(per_type) if e is not None), Fraction(0))
-        if total != 0 and getattr(evaluator, "exact", True):
+        if total != 0 and evaluator.checks_exchangeability:
             raise AssertionError(
                 f"{bet.name}: Σ copies · EOR = {total}, not 0 (removing a random card "
                 "must change nothing on average)"

@@ -55,6 +55,8 @@ class StateEvaluator(ABC):
 
     #: Whether :meth:`approximate` is faster than :meth:`evs` (a floating-point path).
     fast_path: bool = False
+    #: Whether the effects of removal must add up to 0 (asserted; see :mod:`~odds.shoe_state.eor`).
+    checks_exchangeability: bool = True
 
     def __init__(
         self, shoe: Shoe[Any], bets: Sequence[StateBet], round_cards: int, unit: int

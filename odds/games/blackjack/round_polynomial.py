@@ -17,7 +17,7 @@ draw table (:func:`odds.games.blackjack.dealer.dealer_table`), keys added as
 integers (6 bits per rank) and equal keys merged — about 700,000 monomials for
 the 8-deck chart.
 
-The definition is exactly :func:`odds.games.blackjack.player.analyse_round`'s
+The definition is exactly :func:`odds.games.blackjack.rounds.analyse_round`'s
 with a chart (one split per round, a split worth twice one split hand played
 on its own cards and the pair; peek and no-hole-card rules; surrender), and the
 tests check equality on random shoes. Evaluation is a gather-and-multiply per

@@ -3,7 +3,7 @@
 The per-state bet is one round played by the *report's chart* (the basic
 strategy the full-shoe report derives from its exact EVs), fixed for every
 state as a player's strategy is. Its EV for a composition is defined as
-:func:`odds.games.blackjack.player.analyse_round` with that chart (dealer
+:func:`odds.games.blackjack.rounds.analyse_round` with that chart (dealer
 probabilities exact for the composition less the up card and the player's
 cards) and computed from :class:`~odds.games.blackjack.round_polynomial.RoundPolynomial`
 (exact, or in double precision with an error bound for simulations). Suits
@@ -52,12 +52,14 @@ class BlackjackEvaluator(StateEvaluator):
             shoe, [StateBet("main", "Blackjack round (the report's chart)")], MIN_CARDS, 52
         )
         self.rules = config.house
-        self.exact = self.rules.split_hands == 2
+        # Resplits (split_hands 3–4) are valued by the recursion's split strategy, not
+        # the round polynomial; the exchangeability check is kept for one split.
+        self.checks_exchangeability = self.rules.split_hands == 2
         self.rank_of = tuple(rank_index(card) for card in shoe.types)
         self.chart = chart if chart is not None else report_chart(rank_counts(shoe), self.rules)
         self._cache: dict[tuple[int, ...], Fraction] = {}
         self.polynomial = None
-        if self.exact:
+        if self.checks_exchangeability:
             from odds.games.blackjack.round_polynomial import RoundPolynomial
 
             self.polynomial = RoundPolynomial(self.chart, self.rules)
@@ -71,14 +73,14 @@ class BlackjackEvaluator(StateEvaluator):
         return tuple(found)
 
     def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
-        from odds.games.blackjack.player import analyse_round
+        from odds.games.blackjack.rounds import analyse_round
 
         ranks = self.ranks(self.check(counts))
         found = self._cache.get(ranks)
         if found is None:
             if self.polynomial is not None:
                 found = self.polynomial.exact(ranks)
-            else:  # resplits: the recursion's approximation, not a polynomial
+            else:  # resplits: the recursion itself (seconds per state)
                 found = analyse_round(ranks, self.rules, chart=self.chart).ev
             if len(self._cache) > 4096:
                 self._cache.clear()
@@ -110,7 +112,7 @@ class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
         self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
     ) -> dict[str, Fraction]:
         """The full analysis's recursion, played by the same (fixed) chart."""
-        from odds.games.blackjack.player import analyse_round
+        from odds.games.blackjack.rounds import analyse_round
 
         assert isinstance(evaluator, BlackjackEvaluator)
         ranks = evaluator.ranks(counts)
@@ -130,7 +132,7 @@ class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
 @lru_cache(maxsize=4)
 def report_chart(full: tuple[int, ...], rules: Any) -> dict:
     """The chart the full-shoe report prints (what every player at the table plays)."""
-    from odds.games.blackjack.player import analyse_round
+    from odds.games.blackjack.rounds import analyse_round
     from odds.games.blackjack.strategy import build_chart
 
     return build_chart(analyse_round(full, rules, distributions=True))
