@@ -84,8 +84,8 @@ class Column:
 
     ``places`` overrides the decimals shown in Markdown (default: the report's
     digits; percentages two fewer). ``signed`` prefixes positive values with
-    ``+``. ``markdown`` / ``json`` choose the outputs the column appears in
-    (a decimal next to its exact fraction is for people only).
+    ``+`` (percentages and decimals). ``markdown`` / ``json`` choose the outputs
+    the column appears in (a decimal next to its exact fraction is for people only).
     """
 
     key: str
@@ -95,6 +95,9 @@ class Column:
     signed: bool = False
     markdown: bool = True
     json: bool = True
+    #: Markdown only: the key of a text shown after the value in the same cell
+    #: (a hand's value and its best action: ``+0.1234 S``).
+    suffix: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,8 +119,8 @@ class Table:
     json_total: bool = False
     json_index: str | None = None
     markdown: bool = True
-    #: Transitional (:func:`legacy_table`): JSON given as data by a game not yet converted.
-    json_data: Any = None
+    #: JSON is the one row's record itself (a table of one row of facts).
+    json_record: bool = False
 
     def column(self, key: str) -> Column:
         """The column called ``key``."""
@@ -140,7 +143,14 @@ def markdown_cells(table: Table, digits: int) -> list[list[str]]:
     """Every Markdown row as text, the total row last."""
     rows = list(table.rows) + ([table.total] if table.total is not None else [])
     shown = [c for c in table.columns if c.markdown]
-    return [[cell_text(row.get(c.key), c, digits) for c in shown] for row in rows]
+    return [[_with_suffix(row, c, digits) for c in shown] for row in rows]
+
+
+def _with_suffix(row: Row, column: Column, digits: int) -> str:
+    text = cell_text(row.get(column.key), column, digits)
+    if column.suffix is not None and row.get(column.suffix) is not None and text:
+        text += f" {row[column.suffix]}"
+    return text
 
 
 def cell_text(value: Any, column: Column, digits: int) -> str:
@@ -176,7 +186,8 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.LIST:
         return ", ".join(str(v) for v in value)
     if kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
-        return decimal(_exact(value), column.places if column.places is not None else digits)
+        text = decimal(_exact(value), column.places if column.places is not None else digits)
+        return ("+" + text) if column.signed and value > 0 else text
     if kind is Kind.DATA:
         raise ValueError(f"column {column.key!r}: data columns are for JSON only")
     return str(value)
@@ -256,11 +267,13 @@ def json_record(row: Row, columns: Sequence[Column]) -> dict[str, Any]:
 
 def json_value(table: Table) -> Any:
     """The table's JSON: a list of records, or a mapping keyed by ``json_index``."""
-    if table.json_data is not None:
-        return plain(table.json_data)
     rows = list(table.rows)
     if table.json_total and table.total is not None:
         rows.append(table.total)
+    if table.json_record:
+        if len(rows) != 1:
+            raise ValueError(f"table {table.key}: a one-record JSON needs exactly one row")
+        return json_record(rows[0], table.columns)
     if table.json_index is None:
         return [json_record(row, table.columns) for row in rows]
     others = [c for c in table.columns if c.key != table.json_index]
@@ -285,40 +298,3 @@ def csv_rows(table: Table) -> list[list[str]]:
             cells.append("" if value is None else str(value))
         out.append(cells)
     return out
-
-
-def legacy_table(
-    key: str,
-    title: str,
-    headers: Sequence[str],
-    rows: Sequence[Sequence[Any]],
-    note: str = "",
-    json: Any = None,
-    markdown: bool = True,
-) -> Table:
-    """Transitional: a table given as display cells, its columns' kinds read off the cells.
-
-    Games are moving to declared columns; until a game's tables are converted,
-    this keeps its reports byte-identical.
-    """
-    kinds = []
-    for i in range(len(headers)):
-        kind = Kind.TEXT
-        for row in rows:
-            value = row[i] if i < len(row) else None
-            if isinstance(value, bool):
-                kind = Kind.FLAG
-            elif isinstance(value, int):
-                kind = Kind.WAYS
-            elif isinstance(value, Fraction):
-                kind = Kind.PROBABILITY
-            else:
-                continue
-            break
-        kinds.append(kind)
-    keys = [h if list(headers).index(h) == i else f"{h}#{i}" for i, h in enumerate(headers)]
-    columns = tuple(Column(key, h, k) for key, h, k in zip(keys, headers, kinds, strict=True))
-    records = tuple(
-        {key: (v if v != "" else None) for key, v in zip(keys, row, strict=False)} for row in rows
-    )
-    return Table(key, title, columns, records, note=note, json_data=json, markdown=markdown)

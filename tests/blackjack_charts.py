@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from odds.games.blackjack.dealer import RANKS, total_of
+from odds.games.blackjack.strategy import Chart
 
 
-def simple_chart(surrender: bool) -> dict:
+def simple_chart(surrender: bool) -> Chart:
     """A small chart touching every action: hit below 12 (soft 18), double 10-11, split A and 8,
     surrender 16 against a ten (a short hitting tree keeps the polynomial quick to build)."""
     hit = {}
@@ -34,4 +35,4 @@ def simple_chart(surrender: bool) -> dict:
                 total, soft = total_of(x + y + 2, 0 in (x, y))
                 fallback = "H" if hit[up, total, soft] and total < 21 else "S"
                 post[up, x, y] = ("D" + fallback.lower()) if total in (10, 11) else fallback
-    return {"hit": hit, "first": first, "post_split": post}
+    return Chart({}, hit, first, post)

@@ -9,10 +9,11 @@ import pytest
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
-from odds.games.blackjack.game import hand_json, hand_table
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, key_of
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.rules import BlackjackRules
+from odds.games.blackjack.tables import hand_json, hand_table
+from odds.table import json_value
 
 ONE_DECK = (4,) * 9 + (16,)
 EIGHT_DECKS = (32,) * 9 + (128,)
@@ -210,10 +211,10 @@ def test_values_given_no_dealer_blackjack() -> None:
     data = hand_json(sixteen)
     assert Fraction(data["ev_given_no_dealer_blackjack"]["surrender"]) == Fraction(-1, 2)
     assert Fraction(data["ev_unconditional"]["surrender"]) == sixteen.values["R"]
-    table = hand_table(analysis).json_data
-    assert table["given_no_dealer_blackjack"] is True
+    table = hand_table(analysis)
+    assert table.note.startswith("Given that the dealer has no blackjack")
     best = sixteen.values_given_no_dealer_blackjack[sixteen.best]
-    assert Fraction(table["hands"]["6-10"]["A"]["ev"]) == best
+    assert Fraction(json_value(table)["6-10"]["A"]["ev"]) == best
     assert (
         analyse_round(ONE_DECK, BlackjackRules()).hands[0].values_given_no_dealer_blackjack is None
     )

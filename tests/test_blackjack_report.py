@@ -36,8 +36,8 @@ def test_json_report_shape(capsys) -> None:
     assert set(eights["ev_unconditional"]) >= {"stand", "hit", "split"}
     assert eights["split"]["most_hands"] == 2
     hand_values = data["hand_values"]
-    assert hand_values["given_no_dealer_blackjack"] is False
-    assert Fraction(hand_values["hands"]["8-8"]["10"]["ev"]) == max(
+    assert strategy["given_no_dealer_blackjack"] is False
+    assert Fraction(hand_values["8-8"]["10"]["ev"]) == max(
         Fraction(v) for v in eights["ev_unconditional"].values()
     )
     assert all(

@@ -19,9 +19,9 @@ from itertools import pairwise
 
 import pytest
 
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import family
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.splits import values_by_limit
 
 A, TEN = 0, 9

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from odds.cli import main
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.simulate import simulate
 
 

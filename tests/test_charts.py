@@ -36,7 +36,7 @@ from odds.stats import (
     return_range,
     rounds_to_clear,
 )
-from odds.table import legacy_table
+from odds.table import Column, Table
 
 SVG = "{http://www.w3.org/2000/svg}"
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)]+)\)")
@@ -156,10 +156,16 @@ def _fake_blackjack() -> Analysis:
         counting="",
         bets=(bet,),
         tables=(
-            legacy_table("dealer", "Dealer", ("up card", "bust"), (), json=dealer),
-            legacy_table("rule_options", "Options", ("option flipped",), (), json=options),
+            _data_table("dealer", dealer),
+            _data_table("rule_options", options),
         ),
     )
+
+
+def _data_table(key: str, rows: list[dict[str, object]]) -> Table:
+    """A table whose JSON is ``rows`` (text cells, as the charts read them)."""
+    columns = tuple(Column(name, name) for name in rows[0])
+    return Table(key, key, columns, tuple(rows))
 
 
 def test_blackjack_charts_read_the_dealer_and_rule_option_tables() -> None:

@@ -26,8 +26,12 @@ def signed_percent(value: Fraction, digits: int = 4) -> str:
     return text if text.startswith("-") or value == 0 else "+" + text
 
 
-def _percent(key: str, header: str, places: int = 4, **flags: bool) -> Column:
-    return Column(key, header, Kind.PERCENT, places=places, signed=True, **flags)
+def _percent(
+    key: str, header: str, places: int = 4, markdown: bool = True, json: bool = True
+) -> Column:
+    return Column(
+        key, header, Kind.PERCENT, places=places, signed=True, markdown=markdown, json=json
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -24,8 +24,8 @@ from odds.games.blackjack.dealer import (
     dealer_probabilities,
     dealer_probabilities_reference,
 )
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.rules import BlackjackRules
 from odds.numbers import percent
 
 DECKS = range(1, 9)

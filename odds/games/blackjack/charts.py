@@ -68,6 +68,7 @@ def rule_option_chart(analysis: Analysis) -> BarChart:
             Fraction(row["house_edge"]),
         )
         for row in rows
+        if "change" in row  # the first row is the paytable itself
     ]
     flips.sort(key=lambda flip: flip[1])
     texts = tuple(f"{_signed_percent(change)} → {percent(edge, 4)}" for _, change, edge in flips)

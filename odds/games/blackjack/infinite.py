@@ -20,10 +20,10 @@ from fractions import Fraction
 from functools import cache
 
 from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.resplit import patterns
 from odds.games.blackjack.rounds import PREFERENCE, HandResult, RoundAnalysis
-from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.splits import SplitResult
 
 #: Chance of each rank (A, 2–9, ten-value) from an infinite shoe of standard decks.

@@ -67,7 +67,7 @@ from odds.games.blackjack.nodes import (
     hard_total,
     key_of,
 )
-from odds.games.blackjack.rules import BlackjackRules
+from odds.games.blackjack.options import BlackjackRules
 
 __all__ = [  # the engine's vocabulary, importable from here as before
     "ACTION_NAMES",
@@ -345,7 +345,9 @@ class Play:
     ``chart`` (optional) fixes the hit/stand decision by (total, soft).
     """
 
-    def __init__(self, up: UpCard, peek: bool, chart: dict | None = None) -> None:
+    def __init__(
+        self, up: UpCard, peek: bool, chart: dict[tuple[int, bool], bool] | None = None
+    ) -> None:
         self.u = up
         self.peek = peek
         self.chart = chart

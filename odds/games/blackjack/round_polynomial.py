@@ -35,6 +35,7 @@ from math import prod
 from typing import Any
 
 from odds.games.blackjack.dealer import RANKS, dealer_table, total_of
+from odds.games.blackjack.strategy import Chart
 
 BITS = 6  # per rank in a monomial key (counts up to 63)
 HALF = 5  # ranks 0–4 and 5–9 are multiplied separately
@@ -83,7 +84,7 @@ class _Terms:
 class RoundPolynomial:
     """The charted round's EV as a polynomial (see the module doc); build once per chart."""
 
-    def __init__(self, chart: dict, rules: Any) -> None:
+    def __init__(self, chart: Chart, rules: Any) -> None:
         import numpy as np
 
         self.rules = rules
@@ -114,7 +115,7 @@ class RoundPolynomial:
 
     # -- building -------------------------------------------------------------
 
-    def _player_terms(self, chart: dict, up: int) -> _Terms:
+    def _player_terms(self, chart: Chart, up: int) -> _Terms:
         terms = _Terms()
         for a in range(RANKS):
             for b in range(a, RANKS):
@@ -127,7 +128,7 @@ class RoundPolynomial:
                 if total == 21:
                     terms.hole[0, self._bj_units][_key(base)] += mult
                     continue
-                action = chart["first"].get((up, a, b))
+                action = chart.first.get((up, a, b))
                 if action is None:  # the full shoe cannot deal this hand against this up card
                     continue
                 if action == "R":
@@ -143,7 +144,7 @@ class RoundPolynomial:
 
     def _hand(
         self,
-        chart: dict,
+        chart: Chart,
         terms: _Terms,
         up: int,
         base: list[int],
@@ -169,7 +170,7 @@ class RoundPolynomial:
 
     def _hits(
         self,
-        chart: dict,
+        chart: Chart,
         terms: _Terms,
         up: int,
         base: list[int],
@@ -178,7 +179,7 @@ class RoundPolynomial:
         mult: int,
     ) -> None:
         """Hit once, then by the chart: orderings merged by the multiset held."""
-        hit = chart["hit"]
+        hit = chart.hit
         layer: dict[tuple[int, ...], list[int]] = {tuple(base): [mult, hard, aces]}
         while layer:
             following: dict[tuple[int, ...], list[int]] = {}
@@ -204,7 +205,7 @@ class RoundPolynomial:
             layer = following
 
     def _split(
-        self, chart: dict, terms: _Terms, up: int, x: int, base: list[int], mult: int
+        self, chart: Chart, terms: _Terms, up: int, x: int, base: list[int], mult: int
     ) -> None:
         """One split hand per second card, counted twice (the split is worth two hands)."""
         rules = self.rules
@@ -219,7 +220,7 @@ class RoundPolynomial:
                     options.add("H")
                 if rules.may_double(total, after_split=True):
                     options.add("D")
-            code = chart["post_split"][up, x, y]
+            code = chart.post_split[up, x, y]
             action = code[0]
             if action not in options:
                 action = code[1].upper() if len(code) > 1 else "S"

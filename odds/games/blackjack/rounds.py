@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, Counts, RemovalTree, total_of
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import (
     _STEP,
     DOUBLE,
@@ -39,7 +41,6 @@ from odds.games.blackjack.player import (
     hand_multisets,
     key_of,
 )
-from odds.games.blackjack.rules import BlackjackRules
 from odds.games.blackjack.splits import (
     SplitResult,
     prepare_resplits,
@@ -49,6 +50,9 @@ from odds.games.blackjack.splits import (
 
 #: Ties (rare, exact) go to the simplest action.
 PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL)
+
+if TYPE_CHECKING:
+    from odds.games.blackjack.strategy import Chart
 
 
 @dataclass
@@ -168,7 +172,7 @@ def analyse_decks(decks: float, rules: BlackjackRules | None = None) -> RoundAna
 def analyse_round(
     counts: Counts,
     rules: BlackjackRules,
-    chart: dict | None = None,
+    chart: Chart | None = None,
     distributions: bool = False,
 ) -> RoundAnalysis:
     """Exact values of every initial hand against every up card.
@@ -204,7 +208,7 @@ def analyse_round(
     return RoundAnalysis(rules, counts, hands, plays)
 
 
-def _play(fam, up: UpCard, rules: BlackjackRules, chart: dict | None) -> Play:
+def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
     """The hit/stand pass for this up card: shared by every rule set that can share it.
 
     Only the soft-17 rule (handled by the family), the peek (which matters
@@ -213,9 +217,7 @@ def _play(fam, up: UpCard, rules: BlackjackRules, chart: dict | None) -> Play:
     u = up.up
     peek = rules.peek and up.blackjack_rank is not None
     if chart is not None:
-        hit_chart = {
-            (t, soft): chart["hit"][uu, t, soft] for (uu, t, soft) in chart["hit"] if uu == u
-        }
+        hit_chart = {(t, soft): chart.hit[uu, t, soft] for (uu, t, soft) in chart.hit if uu == u}
         return Play(up, peek, hit_chart)
     memos = fam.owner(u).memos
     memo_key = ("play", u, peek)
@@ -247,7 +249,7 @@ def _ensure_sets(up: UpCard, rules: BlackjackRules) -> None:
 
 
 def _initial(
-    play: Play, rules: BlackjackRules, a: int, b: int, chart: dict | None, distributions: bool
+    play: Play, rules: BlackjackRules, a: int, b: int, chart: Chart | None, distributions: bool
 ) -> HandResult:
     u = play.u
     removed = [0] * RANKS
@@ -279,7 +281,7 @@ def _initial(
         split = split_pair(play, rules, a, chart)
         values[SPLIT] = split.value + adjust
     if chart is not None:
-        best = chart["first"][u.up, a, b]
+        best = chart.first[u.up, a, b]
         if best not in values:
             raise AssertionError(f"chart action {best} not allowed for {a},{b} v {u.up}")
     else:

@@ -22,15 +22,14 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import ceil
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.strategy import Chart
 from odds.games.features import ShoeStateFeature
 from odds.numbers import short_number
 from odds.shoe_state.dealing import Procedure
 from odds.shoe_state.model import CountGroup, StateBet, StateEvaluator
-
-if TYPE_CHECKING:
-    from odds.games.blackjack.game import BlackjackConfig
 
 #: Fewest cards a state may hold (the full analysis refuses smaller shoes).
 MIN_CARDS = 40
@@ -43,9 +42,9 @@ class BlackjackEvaluator(StateEvaluator):
     ``chart`` (optional) plays another fixed chart (tests use small ones).
     """
 
-    def __init__(self, config: BlackjackConfig, chart: dict | None = None) -> None:
-        from odds.games.blackjack.game import rank_counts
-        from odds.games.blackjack.hands import rank_index
+    def __init__(self, config: BlackjackConfig, chart: Chart | None = None) -> None:
+        from odds.games.blackjack.analysis import rank_counts
+        from odds.games.blackjack.rules import rank_index
 
         shoe = config.shoe.build()
         super().__init__(
@@ -103,7 +102,7 @@ class BlackjackEvaluator(StateEvaluator):
         )
 
 
-class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
+class BlackjackShoeState(ShoeStateFeature[BlackjackConfig]):
     """Per-state EVs of a charted round, and a shoe dealt to a penetration."""
 
     report_shoes = 40  # about 57 rounds a shoe: reports stay within their minute
@@ -122,7 +121,7 @@ class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
         return BlackjackEvaluator(config)
 
     def procedure(self, config: BlackjackConfig) -> Procedure:
-        from odds.games.blackjack.game import rank_counts
+        from odds.games.blackjack.analysis import rank_counts
 
         return penetration_procedure(
             config, report_chart(rank_counts(config.shoe.build()), config.house)
@@ -130,7 +129,7 @@ class BlackjackShoeState(ShoeStateFeature["BlackjackConfig"]):
 
 
 @lru_cache(maxsize=4)
-def report_chart(full: tuple[int, ...], rules: Any) -> dict:
+def report_chart(full: tuple[int, ...], rules: Any) -> Chart:
     """The chart the full-shoe report prints (what every player at the table plays)."""
     from odds.games.blackjack.rounds import analyse_round
     from odds.games.blackjack.strategy import build_chart
@@ -138,9 +137,9 @@ def report_chart(full: tuple[int, ...], rules: Any) -> dict:
     return build_chart(analyse_round(full, rules, distributions=True))
 
 
-def penetration_procedure(config: BlackjackConfig, chart: dict) -> Procedure:
+def penetration_procedure(config: BlackjackConfig, chart: Chart) -> Procedure:
     """Rounds of ``players`` chart players and the dealer until the penetration is reached."""
-    from odds.games.blackjack.hands import rank_index
+    from odds.games.blackjack.rules import rank_index
 
     shoe = config.shoe.build()
     options = config.dealing
@@ -171,7 +170,7 @@ class _RoundDealer:
     (all face up).
     """
 
-    def __init__(self, rules: Any, chart: dict, rank_of: Sequence[int], players: int) -> None:
+    def __init__(self, rules: Any, chart: Chart, rank_of: Sequence[int], players: int) -> None:
         self.rules, self.chart, self.rank_of, self.players = rules, chart, rank_of, players
 
     def __call__(self, draw: Callable[[], int]) -> list[int]:
@@ -211,7 +210,7 @@ class _RoundDealer:
         total, _ = total_of(a + b + 2, 0 in (a, b))
         if total == 21:
             return 0  # a natural: settled against the hole card only
-        action = self.chart["first"][up, min(a, b), max(a, b)]
+        action = self.chart.first[up, min(a, b), max(a, b)]
         if action == "R":
             return 0
         if action == "P":
@@ -232,7 +231,7 @@ class _RoundDealer:
         if x == 0 and self.rules.split_aces_one_card:
             return 1
         total, _ = total_of(hard, aces > 0)
-        code = self.chart["post_split"][up, x, y]
+        code = self.chart.post_split[up, x, y]
         action = code[0]
         if action == "D" and not self.rules.may_double(total, after_split=True):
             action = code[1].upper() if len(code) > 1 else "S"
@@ -245,7 +244,7 @@ class _RoundDealer:
     def _hit(self, hard: int, aces: int, up: int, card: Callable[[], int], first: bool) -> int:
         from odds.games.blackjack.dealer import total_of
 
-        hit_table = self.chart["hit"]
+        hit_table = self.chart.hit
         take = first
         while True:
             if take:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 from math import sqrt
 
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
+from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER
-from odds.games.blackjack.rounds import RoundAnalysis
+from odds.games.blackjack.rounds import RoundAnalysis, analyse_round
+from odds.games.features import CrosscheckFeature
 
 
 @dataclass(frozen=True)
@@ -180,3 +183,18 @@ def _play_split_hand(result, play, x: int, y: int, draw) -> tuple[int, int]:
         hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
         return _hit_on(play, x, key, hard, aces, draw), 1
     return total_of(hard, aces > 0)[0], 1
+
+
+class BlackjackCrosscheck(CrosscheckFeature[BlackjackConfig]):
+    """``odds crosscheck``: the seeded simulation of optimal play against its exact EV."""
+
+    def exact_ev(self, config: BlackjackConfig) -> Fraction:
+        """EV per round of optimal play (what ``simulate`` must reproduce)."""
+        from odds.games.blackjack.analysis import rank_counts
+
+        return analyse_round(rank_counts(config.shoe.build()), config.house).ev
+
+    def simulate(self, config: BlackjackConfig, rounds: int, seed: int) -> SimulationResult:
+        from odds.games.blackjack.analysis import rank_counts
+
+        return simulate(analyse_round(rank_counts(config.shoe.build()), config.house), rounds, seed)

@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from odds.games.blackjack.dealer import RANKS, total_of
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play
 from odds.games.blackjack.resplit import (
     DISTRIBUTIONS,
@@ -31,9 +33,11 @@ from odds.games.blackjack.resplit import (
     patterns,
     split_value,
 )
-from odds.games.blackjack.rules import BlackjackRules
 
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
+
+if TYPE_CHECKING:
+    from odds.games.blackjack.strategy import Chart
 
 
 @dataclass
@@ -52,7 +56,7 @@ class SplitResult:
     hand_counts: dict[int, Fraction] = field(default_factory=dict)
 
 
-def split_pair(play: Play, rules: BlackjackRules, x: int, chart: dict | None) -> SplitResult:
+def split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -> SplitResult:
     """Split a pair of rank ``x`` against the play's up card (exact for CDP1)."""
     actions, values = _post_split_play(play, rules, x, chart)
     u = play.u
@@ -69,7 +73,7 @@ def split_pair(play: Play, rules: BlackjackRules, x: int, chart: dict | None) ->
     return SplitResult(value, actions, best, counts)
 
 
-def prepare_resplits(play: Play, rules: BlackjackRules, chart: dict | None) -> None:
+def prepare_resplits(play: Play, rules: BlackjackRules, chart: Chart | None) -> None:
     """Dealer numerators for every pair's hands with further pair cards out, in one pass.
 
     One contraction over all of them shares the work their common prefixes
@@ -102,7 +106,7 @@ def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Frac
 
 
 def _post_split_play(
-    play: Play, rules: BlackjackRules, x: int, chart: dict | None
+    play: Play, rules: BlackjackRules, x: int, chart: Chart | None
 ) -> tuple[dict[int, str], dict[int, int]]:
     """Per second card: the post-split action and its value (integers at scale ``D[3]``).
 
@@ -118,7 +122,7 @@ def _post_split_play(
 
 
 def _choose_post_split_play(
-    play: Play, rules: BlackjackRules, x: int, chart: dict | None
+    play: Play, rules: BlackjackRules, x: int, chart: Chart | None
 ) -> tuple[dict[int, str], dict[int, int]]:
     u = play.u
     base = [0] * RANKS
@@ -142,7 +146,7 @@ def _choose_post_split_play(
                 options[DOUBLE] = play.double(base, key, 3, hard, aces)
         base[y] -= 1
         if chart is not None:
-            code = chart["post_split"][u.up, x, y]
+            code = chart.post_split[u.up, x, y]
             action = code[0]
             if action not in options:
                 action = code[1].upper() if len(code) > 1 else STAND

@@ -12,6 +12,7 @@ hand's total.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
@@ -22,17 +23,34 @@ from odds.games.blackjack.rounds import RoundAnalysis, two_card_total
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
 
 
+#: A chart row: ``("hard", 16)``, ``("soft", 18)``, ``("pair", rank index)``.
+RowKey = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A basic strategy chart and the decisions a player following it makes.
+
+    ``rows``: the printed code per row and up card (``"Dh"``, ``"P"`` …);
+    ``hit``: hit (True) or stand, per (up card, total, soft), for hands of three or
+    more cards; ``first``: the first action per (up card, first card, second card);
+    ``post_split``: the action per (up card, pair card, second card) of a split hand.
+    Up cards and cards are rank indices (0 = A … 9 = ten-value).
+    """
+
+    rows: dict[RowKey, dict[int, str]]
+    hit: dict[tuple[int, int, bool], bool]
+    first: dict[tuple[int, int, int], str]
+    post_split: dict[tuple[int, int, int], str]
+
+
 def _argmax(sums: dict[str, Fraction]) -> str:
     order = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
     return max(sums, key=lambda k: (sums[k], -order.index(k)))
 
 
-def build_chart(analysis: RoundAnalysis) -> dict:
-    """The chart: row codes per up card, and the decisions a chart player makes.
-
-    Returns ``{"rows": {(kind, label): {up: code}}, "hit": {(up, total, soft): bool},
-    "first": {(up, a, b): action}, "post_split": {(up, x, y): action}}``.
-    """
+def build_chart(analysis: RoundAnalysis) -> Chart:
+    """The chart: row codes per up card, and the decisions a chart player makes."""
     groups: dict[tuple[int, tuple[str, int]], list] = defaultdict(list)
     by_total: dict[tuple[int, int, bool], list] = defaultdict(list)
     for h in analysis.hands:
@@ -95,13 +113,13 @@ def build_chart(analysis: RoundAnalysis) -> dict:
                 if total >= 21 or code[0] in (SURRENDER, SPLIT):
                     code = STAND if total >= 21 else fallback
                 post_split[up, x, y] = code
-    return {"rows": dict(rows), "hit": hit, "first": first, "post_split": post_split}
+    return Chart(dict(rows), hit, first, post_split)
 
 
-def chart_rows(chart: dict) -> dict[str, list[tuple[str, list[str]]]]:
-    """Markdown-ready rows: ``{"hard": [(label, [code per up in UP_ORDER])], …}``."""
+def chart_rows(chart: Chart) -> dict[str, list[tuple[str, list[str]]]]:
+    """Rows per kind: ``{"hard": [(label, [code per up in UP_ORDER])], …}``."""
     out: dict[str, list[tuple[str, list[str]]]] = {"hard": [], "soft": [], "pair": []}
-    for (kind, value), cells in sorted(chart["rows"].items(), key=lambda kv: kv[0]):
+    for (kind, value), cells in sorted(chart.rows.items(), key=lambda kv: kv[0]):
         if kind == "pair":
             label = f"{RANK_NAMES[value]}-{RANK_NAMES[value]}"
         elif kind == "soft":
