@@ -63,7 +63,10 @@ class ReportOutput:
 
 def report_output(path: Path) -> ReportOutput:
     """The Markdown report of one paytable file and its charts (run in a worker process)."""
-    analysis = load_file(path).analysis()
+    from odds.shoe_state.api import with_shoe_section
+
+    paytable = load_file(path)
+    analysis = with_shoe_section(paytable, paytable.analysis())
     files = chart_files(analysis, path.stem)
     text = to_markdown(analysis, charts=chart_links(files, REPORT_FOLDER))
     return ReportOutput(text, tuple((f.name, f.text) for f in files))

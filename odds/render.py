@@ -205,6 +205,15 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
     out += _table_section(top_award_table(analysis), digits)
     for bet in analysis.bets:
         out += _bet_section(bet, digits, charts)
+    for section in analysis.sections:
+        out += [f"## {section.title}", ""]
+        for paragraph in section.paragraphs:
+            out += [paragraph, ""]
+        for table in section.tables:
+            out += [
+                "#" + line if line.startswith("## ") else line
+                for line in _table_section(table, digits)
+            ]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -421,6 +430,11 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
         for part in parents:
             target = target.setdefault(part, {})
         target[leaf] = json_value(table)
+    for section in analysis.sections:
+        data[section.key] = {
+            "paragraphs": list(section.paragraphs),
+            **{table.key: json_value(table) for table in section.tables},
+        }
     return data
 
 
@@ -428,7 +442,8 @@ def to_csv(analysis: Analysis) -> str:
     """Every table of the analysis as CSV blocks (summary, outcome tables, game tables)."""
     tables = [summary_table(analysis), top_award_table(analysis)]
     tables += [outcome_table(b) for b in analysis.bets]
-    return tables_csv([*tables, *analysis.tables])
+    extra = [table for section in analysis.sections for table in section.tables]
+    return tables_csv([*tables, *analysis.tables, *extra])
 
 
 def tables_csv(tables: Sequence[Table]) -> str:

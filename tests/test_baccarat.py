@@ -345,46 +345,49 @@ def test_simulated_log_audits_clean(run, tmp_path):
 
 
 def _shoe_run(changes, seed=7):
-    from odds.games.baccarat.dealing import deal_shoe
-
+    """One shuffled shoe dealt by the paytable's procedure: the config, order and states."""
     config = load("baccarat", changes).config
-    return config, list(deal_shoe(config, random.Random(seed)))
+    full = config.shoe.build().counts
+    order = [t for t, n in enumerate(full) for _ in range(n)]
+    random.Random(seed).shuffle(order)
+    procedure = GAME.shoe_state.procedure(config)
+    return config, order, procedure, procedure.states(order, full)
+
+
+def _coup_starts(procedure, order, coups: int) -> list[int]:
+    """Where each coup's first card sits in the shuffled order, and where the last one ended."""
+    value = 0 if order[0] // 4 >= 9 else order[0] // 4 + 1  # types run A♣ A♦ … K♠
+    position = 1 + (value or 10)
+    starts = [position]
+    for _ in range(coups):
+        cards = iter(order[position:])
+        position += len(procedure.deal_round(cards.__next__))
+        starts.append(position)
+    return starts
 
 
 @pytest.mark.parametrize("last_round", ["one-more", "finish"])
-def test_deal_shoe_follows_the_cut_card(last_round):
-    """Burn by the turned card's value, then coups until the cut card comes out (+1 or not)."""
-    config, rounds = _shoe_run([f"dealing.last_round={last_round}"])
+def test_a_shoe_is_dealt_to_the_cut_card(last_round):
+    """Burn by the turned card's value, coups until one reaches the cut card, then one more."""
+    config, order, procedure, states = _shoe_run([f"dealing.last_round={last_round}"])
     full = config.shoe.build()
-    turned = next(
-        card for card, a, b in zip(full.types, full.counts, rounds[0].unseen, strict=True) if a != b
-    )
-    burned = (0 if turned.rank >= Rank.TEN else int(turned.rank)) or 10
-    in_shoe = full.size - 1 - burned  # cards left to deal after the burn
-    cut = config.dealing.cut_card
-    seen = 1
-    first_past_cut = None
-    for i, dealt in enumerate(rounds):
-        assert sum(dealt.unseen) == full.size - seen  # the watcher's unseen cards
-        cards = len(dealt.player) + len(dealt.banker)
-        if first_past_cut is None and in_shoe - cards + 1 <= cut:
-            first_past_cut = i  # a card behind the cut card was dealt in this coup
-        in_shoe -= cards
-        seen += cards
-    assert first_past_cut is not None
-    assert len(rounds) == first_past_cut + (2 if last_round == "one-more" else 1)
+    assert sum(states[0]) == full.size - 1  # the turned card is seen, the burned ones are not
+    starts = _coup_starts(procedure, order, len(states))
+    for i in range(1, len(states)):  # the watcher saw exactly the coups dealt
+        assert sum(states[i - 1]) - sum(states[i]) == starts[i] - starts[i - 1]
+    behind = full.size - config.dealing.cut_card  # the first card behind the cut card
+    reached = next(i for i in range(len(starts) - 1) if starts[i + 1] > behind)
+    assert len(states) == reached + (2 if last_round == "one-more" else 1)
 
 
-def test_deal_shoe_one_more_deals_one_more_coup_than_finish():
-    _, one_more = _shoe_run(["dealing.last_round=one-more"])
-    _, finish = _shoe_run(["dealing.last_round=finish"])
-    assert len(one_more) == len(finish) + 1
-    assert one_more[: len(finish)] == finish
+def test_without_a_burn_the_first_coup_sees_the_full_shoe():
+    config, _, _, states = _shoe_run(["dealing.burn_first_card=false"])
+    assert states[0] == config.shoe.build().counts
 
 
-def test_deal_shoe_without_burn_starts_from_the_full_shoe():
-    config, rounds = _shoe_run(["dealing.burn=none"])
-    assert rounds[0].unseen == config.shoe.build().counts
+def test_a_baccarat_shoe_is_about_eighty_coups():
+    lengths = {len(_shoe_run([], seed)[3]) for seed in range(5)}
+    assert lengths <= set(range(70, 90)) and len(lengths) > 1
 
 
 # ---------------------------------------------------------------------------
@@ -429,3 +432,14 @@ def test_a_log_with_a_coup_the_tableau_forbids_is_flagged(run, tmp_path):
     code, out, _ = run("audit", "baccarat", "--log", str(log))
     assert code == 1
     assert "rejected line 42: player cannot have a third card (6♦): Player stands on 6" in out
+
+
+def test_exposure_runs_the_same_on_one_worker_and_two(run):
+    """The shoe-state study of baccarat: coups of varying size, identical for 1 and 2 workers."""
+    args = ("exposure", "baccarat", "--shoes", "3", "--seed", "5", "--format", "json")
+    one = run(*args, "--workers", "1")
+    two = run(*args, "--workers", "2")
+    assert one[0] == two[0] == 0, one[2]
+    assert one[1] == two[1]
+    study = json.loads(one[1])
+    assert "dragon-7" in json.dumps(study)

@@ -55,6 +55,13 @@ def report(
             "(Pok Deng): the whole-table figures at these stakes too.",
         ),
     ] = None,
+    shoe: Annotated[
+        bool,
+        typer.Option(
+            "--shoe",
+            help="End with the Shoe section of reports/ (EORs, counts, exposure; seconds more).",
+        ),
+    ] = False,
 ) -> None:
     """The full exact analysis of a game or paytable."""
     from odds.render import to_csv, to_json, to_markdown
@@ -65,6 +72,10 @@ def report(
 
         check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
+    if shoe:
+        from odds.shoe_state.api import with_shoe_section
+
+        analysis = with_shoe_section(paytable, analysis)
     if symbolic:
         from odds.audit.solve import symbolic_table, with_symbolic
 

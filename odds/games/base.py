@@ -21,6 +21,7 @@ from odds.errors import PositionError
 from odds.games.features import (
     ChartsFeature,
     CrosscheckFeature,
+    ShoeStateFeature,
     StakesFeature,
     StrengthFeature,
 )
@@ -111,6 +112,8 @@ class Game(ABC, Generic[ConfigT]):
     charts: ChartsFeature | None = None
     #: ``odds report --stakes``: bets played together at the user's stakes.
     stakes: StakesFeature[ConfigT] | None = None
+    #: ``odds shoe`` / ``eor`` / ``exposure``: exact per-state EVs and the dealing procedure.
+    shoe_state: ShoeStateFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""

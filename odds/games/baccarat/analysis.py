@@ -2,13 +2,13 @@
 
 * Every bet but the pair bets depends only on the coup's totals and numbers
   of cards, and those only on card *values* (10, J, Q, K alike). The deal is
-  a :class:`odds.drawing.DealProcedure` over the ten values, counted once per
+  a :class:`odds.engine.drawing.DealProcedure` over the ten values, counted once per
   tableau as a polynomial in the value counts
-  (:func:`odds.drawing.ordered_deal_polynomial`); a composition is then one
+  (:func:`odds.engine.drawing.ordered_deal_polynomial`); a composition is then one
   evaluation. The same table serves the full analysis and the per-state EV.
 * The pair bets look only at the first two cards of each hand (cards 1 and 3
   for the Player, 2 and 4 for the Banker): two two-card hands, counted by
-  :func:`odds.drawing.two_hand_pair_ways` over ranks, or over identical cards
+  :func:`odds.engine.drawing.two_hand_pair_ways` over ranks, or over identical cards
   (or rank and colour) for the perfect pair.
 
 Convention: ordered deals, each extended by the next unseen cards to six, so
@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from odds.analysis import Analysis
 from odds.cards import Card, Rank
-from odds.drawing import (
+from odds.engine import check_total
+from odds.engine.drawing import (
     DealPolynomial,
     falling,
     group_counts,
     ordered_deal_polynomial,
     two_hand_pair_ways,
 )
-from odds.engine import check_total
 from odds.games.baccarat import rules as r
 from odds.games.baccarat import tables
 from odds.games.baccarat.bets import BetSpec, bet_specs, per_config
@@ -60,7 +60,7 @@ _PLAYER_THIRD, _BANKER_THIRD = 5, 6
 
 @dataclass(frozen=True)
 class CoupProcedure:
-    """Baccarat's deal for :func:`odds.drawing.ordered_deal_polynomial`.
+    """Baccarat's deal for :func:`odds.engine.drawing.ordered_deal_polynomial`.
 
     Stages 0–3 deal Player, Banker, Player, Banker; after the fourth card the
     tableau decides (natural, Player draws, Player stands); stage 5 is the

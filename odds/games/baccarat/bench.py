@@ -1,4 +1,4 @@
-"""``odds bench baccarat``: the engine against the brute force, and the per-state EV.
+"""``odds bench baccarat``: the engine against the brute force.
 
 * Every bet, full shoe. The engine starts from nothing each run (the
   tableau's counting table is rebuilt, not taken from the cache). The brute
@@ -7,30 +7,22 @@
   the rules decide when it stops) for the coup bets and the rank pairs, and
   every ordered sequence of four *cards* (52 types) for the perfect pair.
   Both give ordered ways extended to six cards, so they must be equal.
-* Per-state EV of every bet for a partly dealt shoe (the exposure hook),
-  against the full analysis of the same composition.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from collections.abc import Hashable
-from fractions import Fraction
 from typing import Any
 
 from odds.bruteforce import brute_force, brute_force_drawing
 from odds.cards import Card
-from odds.drawing import group_counts
+from odds.engine.drawing import group_counts
 from odds.games.baccarat import analysis as a
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs
 from odds.games.baccarat.options import BaccaratConfig
 from odds.games.base import BenchCase
 from odds.shoe import Shoe
-
-#: Cards seen before the per-state timing (a few coups), from a fixed shuffle of the shoe.
-SEEN = 14
 
 
 def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
@@ -101,10 +93,13 @@ def _brute_perfect_pair(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[Hashab
 
 
 def bench_cases(config: BaccaratConfig) -> list[BenchCase]:
-    from odds.games.baccarat.state import state_ev
+    """Every bet on the paytable's shoe, engine against brute force.
 
+    (The per-state EV is timed by the shared shoe-state bench, against the full
+    analysis of the same composition.)
+    """
     shoe = config.shoe.build()
-    cases = [
+    return [
         BenchCase(
             f"Baccarat, every bet ({len(bet_specs(config))}), {shoe.description}",
             lambda: fresh_event_ways(config, shoe),
@@ -114,31 +109,3 @@ def bench_cases(config: BaccaratConfig) -> list[BenchCase]:
             "the 52 cards for the perfect pair",
         ),
     ]
-    if shoe.size < SEEN + a.COUP_CARDS:
-        return cases
-    # A partly dealt shoe: the first cards of a fixed shuffle have been seen.
-    cards = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
-    seen = random.Random(13).sample(cards, SEEN)
-    left = shoe.without(seen)
-    seen_config = dataclasses.replace(
-        config,
-        shoe=dataclasses.replace(
-            config.shoe, removed=(*config.shoe.removed, *(card.code for card in seen))
-        ),
-    )
-    state_ev(config, left.counts)  # build the counting table once, as a simulation would
-
-    def analysed() -> dict[str, Fraction]:
-        from odds.games.baccarat.game import Baccarat
-
-        return {b.name: b.stats.ev for b in Baccarat().analyse(seen_config, "bench").bets}
-
-    cases.append(
-        BenchCase(
-            f"Baccarat per-state EV, every bet, {left.size} cards left",
-            lambda: state_ev(config, left.counts),
-            analysed,
-            note="against the full analysis of the same composition (shoe.removed)",
-        )
-    )
-    return cases

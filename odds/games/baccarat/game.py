@@ -12,6 +12,7 @@ from odds.games.baccarat import analysis, bench
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs, check_paytable
 from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig
+from odds.games.baccarat.shoe_state import BaccaratShoeState
 from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
 from odds.settlement import SettledHand, Settlement
@@ -25,6 +26,7 @@ class Baccarat(Game[BaccaratConfig]):
     config_type = BaccaratConfig
     positions = ("player", "banker")
     bet_names = ("banker", "player", "tie", *SIDE_BETS)
+    shoe_state = BaccaratShoeState()
     hand_size = 0  # two or three cards: the tableau draws
     hand_example = "two or three cards, e.g. '9d 7c'"
     log_hand_sizes = (2, 3)

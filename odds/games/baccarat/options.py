@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from odds.config import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.shoe_state.dealing import CutCardDealing
 
 #: Every bet, main bets first; the side bets are those after ``tie``.
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
@@ -185,20 +186,22 @@ class BaccaratBets:
 
 
 @dataclass(frozen=True)
-class BaccaratDealing:
-    """How a shoe is dealt at the table (shoe-state studies only; off-the-top odds ignore it)."""
+class BaccaratDealing(CutCardDealing):
+    """How a shoe is dealt at the table (shoe-state studies only; off-the-top odds ignore it).
+
+    The shared cut-card options with baccarat's defaults (14 cards behind the
+    cut card, the turned card's burn, no burn per coup), and what happens when
+    the cut card comes out.
+    """
 
     cut_card: int = option(
-        14, "Cards left behind the cut card: when it comes out, the shoe ends.", minimum=0
+        14,
+        "Cards behind the cut card: when it comes out, the coup being dealt is finished "
+        "(and, by last_round, one more is dealt); then the shoe is reshuffled.",
+        minimum=0,
     )
-    burn: str = option(
-        "first-card-value",
-        "Burn after the shuffle:",
-        choices={
-            "first-card-value": "the first card is turned face up and as many cards as its "
-            "value are burned face down (10, J, Q, K burn 10; default).",
-            "none": "no cards are burned.",
-        },
+    burn_per_round: int = option(
+        0, "Cards burned face down at the start of every coup.", minimum=0, maximum=10
     )
     last_round: str = option(
         "one-more",

@@ -1,6 +1,6 @@
 """How Dragon Tiger asks the engine: two cards in dealing order, and every bet's outcome table.
 
-The deal is a :class:`odds.drawing.DealProcedure` over the 52 card types
+The deal is a :class:`odds.engine.drawing.DealProcedure` over the 52 card types
 (Dragon's card, then Tiger's), counted once as a polynomial in the card
 counts; the full shoe and any partly dealt shoe are evaluations of it.
 Ordered ways: ``N (N − 1)`` two-card deals (172,640 for 8 decks).
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from odds.analysis import Analysis
 from odds.cards import Card
-from odds.drawing import DealPolynomial, falling, ordered_deal_polynomial
+from odds.engine.drawing import DealPolynomial, falling, ordered_deal_polynomial
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
 from odds.games.dragon_tiger.rules import Round
@@ -33,7 +33,7 @@ ROUND_CARDS = 2
 
 @dataclass(frozen=True)
 class RoundProcedure:
-    """Dragon Tiger's deal for :func:`odds.drawing.ordered_deal_polynomial`: two cards."""
+    """Dragon Tiger's deal for :func:`odds.engine.drawing.ordered_deal_polynomial`: two cards."""
 
     types: tuple[Card, ...]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from odds.bruteforce import brute_force
-from odds.drawing import ordered_deal_polynomial
+from odds.engine.drawing import ordered_deal_polynomial
 from odds.games.base import BenchCase
 from odds.games.dragon_tiger import analysis as a
 from odds.games.dragon_tiger.options import DragonTigerConfig

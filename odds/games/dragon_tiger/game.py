@@ -11,6 +11,7 @@ from odds.games.base import BenchCase, Game
 from odds.games.dragon_tiger import analysis, bench
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
+from odds.games.dragon_tiger.shoe_state import DragonTigerShoeState
 from odds.games.dragon_tiger.tables import rank_label
 from odds.games.events import by_key, reason, settled_bet
 from odds.settlement import SettledHand, Settlement
@@ -24,6 +25,7 @@ class DragonTiger(Game[DragonTigerConfig]):
     config_type = DragonTigerConfig
     positions = ("dragon", "tiger")
     bet_names = ("dragon", "tiger", "tie", *SIDE_BETS)
+    shoe_state = DragonTigerShoeState()
     hand_size = 1
     hand_example = "one card, e.g. 'Kh'"
 

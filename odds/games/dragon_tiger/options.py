@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from odds.config import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.shoe_state.dealing import CutCardDealing
 
 #: The side bets: the suited tie, and big/small and odd/even on each side's card.
 SIDE_BETS: tuple[str, ...] = (
@@ -73,20 +74,21 @@ class DragonTigerBets:
 
 
 @dataclass(frozen=True)
-class DragonTigerDealing:
-    """How a shoe is dealt (shoe-state studies only; off-the-top odds ignore it)."""
+class DragonTigerDealing(CutCardDealing):
+    """How a shoe is dealt (shoe-state studies only; off-the-top odds ignore it).
+
+    The shared cut-card options with Dragon Tiger's defaults: 14 cards behind
+    the cut card, the turned card's burn, no burn per round.
+    """
 
     cut_card: int = option(
-        14, "Cards left behind the cut card: when it comes out, the shoe ends.", minimum=0
+        14,
+        "Cards behind the cut card: when it comes out, the round being dealt is the shoe's "
+        "last, then the shoe is reshuffled.",
+        minimum=0,
     )
-    burn: str = option(
-        "first-card-value",
-        "Burn after the shuffle:",
-        choices={
-            "first-card-value": "the first card is turned face up and as many cards as its "
-            "baccarat value are burned face down (10, J, Q, K burn 10; default).",
-            "none": "no cards are burned.",
-        },
+    burn_per_round: int = option(
+        0, "Cards burned face down at the start of every round.", minimum=0, maximum=10
     )
 
 
