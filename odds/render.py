@@ -180,6 +180,8 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
     out += [f"Shoe: {analysis.shoe}  ", rules_link(analysis), ""]
     for note in analysis.notes:
         out += [note, ""]
+    out += _summary_section(analysis, digits)
+    out += _table_section(top_award_table(analysis), digits)
     out += ["## Rules and readings used", ""]
     out.append(
         markdown_table(
@@ -192,17 +194,6 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
     for table in analysis.tables:
         out += _table_section(table, digits)
         out += _images(charts, f"table:{table.key}")
-    out += ["## Summary", ""]
-    out.append(table_markdown(summary_table(analysis), digits))
-    out += [
-        "",
-        "EV is per unit staked. RTP per debited divides the return by everything debited "
-        "(stake plus withholding); for bets with nothing withheld it equals RTP per stake. "
-        "Hit frequency counts net wins only (pushes are not hits). SD is per unit staked. "
-        + VOLATILITY_NOTE,
-        "",
-    ]
-    out += _table_section(top_award_table(analysis), digits)
     for bet in analysis.bets:
         out += _bet_section(bet, digits, charts)
     for section in analysis.sections:
@@ -215,6 +206,21 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
                 for line in _table_section(table, digits)
             ]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _summary_section(analysis: Analysis, digits: int) -> list[str]:
+    """Every bet at a glance, first (as a PAR sheet opens)."""
+    return [
+        "## Summary",
+        "",
+        table_markdown(summary_table(analysis), digits),
+        "",
+        "EV is per unit staked. RTP per debited divides the return by everything debited "
+        "(stake plus withholding); for bets with nothing withheld it equals RTP per stake. "
+        "Hit frequency counts net wins only (pushes are not hits). SD is per unit staked. "
+        + VOLATILITY_NOTE,
+        "",
+    ]
 
 
 def _images(charts: ChartLinks, anchor: str) -> list[str]:
