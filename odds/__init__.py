@@ -6,7 +6,7 @@ appear only when printing. The Python API (see :mod:`odds.api`):
 * :func:`odds.load` — a game or paytable with options changed → :class:`odds.paytable.Paytable`
 * ``paytable.analyse()`` → :class:`odds.analysis.Analysis`; ``analysis.bet("player").ev``
 * ``paytable.replace(payouts={...})`` — a what-if, validated again
-* :func:`odds.games` — every game by name
+* :func:`odds.all_games` — every game by name
 
 Heavy modules are imported on first use, so ``import odds`` stays light.
 """
@@ -17,11 +17,11 @@ from typing import Any
 
 from odds.version import __version__
 
-__all__ = ["OddsError", "__version__", "games", "load"]
+__all__ = ["OddsError", "__version__", "all_games", "load"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("load", "games"):
+    if name in ("load", "all_games"):
         from odds import api
 
         return getattr(api, name)

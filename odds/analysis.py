@@ -18,6 +18,20 @@ from odds.table import Table
 
 
 @dataclass(frozen=True)
+class Section:
+    """A report section after the bets: paragraphs and tables (e.g. the Shoe section).
+
+    Markdown prints ``## title``, the paragraphs, then each table under
+    ``### table title``; JSON keeps the section under ``key``.
+    """
+
+    key: str
+    title: str
+    paragraphs: tuple[str, ...]
+    tables: tuple[Table, ...] = ()
+
+
+@dataclass(frozen=True)
 class Analysis:
     """Everything one report says about one paytable.
 
@@ -43,6 +57,8 @@ class Analysis:
     file_sha256: str | None = None
     #: SHA-256 of the effective options (see :attr:`odds.paytable.Paytable.options_sha256`).
     options_sha256: str | None = None
+    #: Sections printed after the bets (the Shoe section of reports).
+    sections: tuple[Section, ...] = ()
 
     def bet(self, name: str) -> Bet:
         """The bet called ``name``; a one-line error listing the bets otherwise."""

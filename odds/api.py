@@ -56,6 +56,6 @@ def load(
     return _load(game_or_path, overrides_of(decks, overrides, sections))
 
 
-def games() -> dict[str, Game[Any]]:
+def all_games() -> dict[str, Game[Any]]:
     """Every game, by name."""
     return dict(_games())

@@ -88,7 +88,7 @@ def bench_table(rows: Iterable[BenchRow]) -> Table:
         title="Engine against brute force",
         columns=(
             Column("analysis", "analysis"),
-            Column("engine_seconds", "engine, best (s)", Kind.APPROXIMATE, places=4),
+            Column("engine_seconds", "engine, best (s)", Kind.APPROXIMATE, places=6),
             Column("brute_seconds", "brute force (s)", Kind.APPROXIMATE, places=2),
             Column("ratio", "ratio (×)", Kind.APPROXIMATE, places=0),
             Column("equal", "equal", Kind.FLAG),

@@ -245,5 +245,8 @@ def value_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(v) for v in value) or "none"
     if isinstance(value, Mapping):
+        if any(isinstance(v, (list, tuple)) for v in value.values()):
+            # Rows of lists (a drawing tableau): "3: 0, 1, 2; 4: none".
+            return "; ".join(f"{k}: {value_text(v)}" for k, v in value.items()) or "none"
         return ", ".join(f"{k} = {value_text(v)}" for k, v in value.items()) or "none"
     return str(value)

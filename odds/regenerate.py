@@ -63,7 +63,10 @@ class ReportOutput:
 
 def report_output(path: Path) -> ReportOutput:
     """The Markdown report of one paytable file and its charts (run in a worker process)."""
-    analysis = load_file(path).analysis()
+    from odds.shoe_state.api import with_shoe_section
+
+    paytable = load_file(path)
+    analysis = with_shoe_section(paytable, paytable.analysis())
     files = chart_files(analysis, path.stem)
     text = to_markdown(analysis, charts=chart_links(files, REPORT_FOLDER))
     return ReportOutput(text, tuple((f.name, f.text) for f in files))
@@ -110,13 +113,18 @@ def _outputs(paths: list[Path]) -> list[ReportOutput]:
     if workers == 1:
         return [report_output(path) for path in track(paths, "reports")]
     pool = ProcessPoolExecutor(workers, initializer=_leave_ctrl_c_to_the_parent)
+    # Futures submitted one by one, not ``pool.map``: on Ctrl-C the map's iterator
+    # cancels the pending futures while the workers' ends make the pool mark them
+    # broken, and Python 3.11's pool thread then dies on a cancelled future with a
+    # traceback (the more reports are queued, the more often).
+    futures = [pool.submit(report_output, path) for path in paths]
     try:
-        return list(track(pool.map(report_output, paths), "reports", len(paths)))
+        return list(track((f.result() for f in futures), "reports", len(paths)))
     except KeyboardInterrupt:
         running = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
         for process in running:
             process.terminate()
+        pool.shutdown(wait=False)
         raise
     finally:
         pool.shutdown(wait=True)

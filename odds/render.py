@@ -180,6 +180,8 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
     out += [f"Shoe: {analysis.shoe}  ", rules_link(analysis), ""]
     for note in analysis.notes:
         out += [note, ""]
+    out += _summary_section(analysis, digits)
+    out += _table_section(top_award_table(analysis), digits)
     out += ["## Rules and readings used", ""]
     out.append(
         markdown_table(
@@ -192,9 +194,26 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
     for table in analysis.tables:
         out += _table_section(table, digits)
         out += _images(charts, f"table:{table.key}")
-    out += ["## Summary", ""]
-    out.append(table_markdown(summary_table(analysis), digits))
-    out += [
+    for bet in analysis.bets:
+        out += _bet_section(bet, digits, charts)
+    for section in analysis.sections:
+        out += [f"## {section.title}", ""]
+        for paragraph in section.paragraphs:
+            out += [paragraph, ""]
+        for table in section.tables:
+            out += [
+                "#" + line if line.startswith("## ") else line
+                for line in _table_section(table, digits)
+            ]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _summary_section(analysis: Analysis, digits: int) -> list[str]:
+    """Every bet at a glance, first (as a PAR sheet opens)."""
+    return [
+        "## Summary",
+        "",
+        table_markdown(summary_table(analysis), digits),
         "",
         "EV is per unit staked. RTP per debited divides the return by everything debited "
         "(stake plus withholding); for bets with nothing withheld it equals RTP per stake. "
@@ -202,10 +221,6 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
         + VOLATILITY_NOTE,
         "",
     ]
-    out += _table_section(top_award_table(analysis), digits)
-    for bet in analysis.bets:
-        out += _bet_section(bet, digits, charts)
-    return "\n".join(out).rstrip() + "\n"
 
 
 def _images(charts: ChartLinks, anchor: str) -> list[str]:
@@ -421,6 +436,11 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
         for part in parents:
             target = target.setdefault(part, {})
         target[leaf] = json_value(table)
+    for section in analysis.sections:
+        data[section.key] = {
+            "paragraphs": list(section.paragraphs),
+            **{table.key: json_value(table) for table in section.tables},
+        }
     return data
 
 
@@ -428,7 +448,8 @@ def to_csv(analysis: Analysis) -> str:
     """Every table of the analysis as CSV blocks (summary, outcome tables, game tables)."""
     tables = [summary_table(analysis), top_award_table(analysis)]
     tables += [outcome_table(b) for b in analysis.bets]
-    return tables_csv([*tables, *analysis.tables])
+    extra = [table for section in analysis.sections for table in section.tables]
+    return tables_csv([*tables, *analysis.tables, *extra])
 
 
 def tables_csv(tables: Sequence[Table]) -> str:

@@ -12,7 +12,7 @@ import mpmath
 import pytest
 
 from odds.audit.chisquare import Cell, chi2_sf, gamma_q, goodness_of_fit, merge_sparse
-from odds.audit.logs import require_fixed_hands
+from odds.audit.logs import log_hand_sizes
 from odds.cli import main
 from odds.errors import OddsError
 
@@ -262,4 +262,4 @@ def test_drawing_games_are_refused():
         hand_size = 0
 
     with pytest.raises(OddsError, match="blackjack is a drawing game"):
-        require_fixed_hands(Drawing())  # type: ignore[arg-type]
+        log_hand_sizes(Drawing())  # type: ignore[arg-type]

@@ -160,7 +160,9 @@ def _example(game: str, header: list[str], cells: list[str]) -> tuple[list[str],
             if position in row:
                 argv += [f"--{position}", row[position]]
         argv += shlex.split(_unquote(row.get("options", "")))
-    bet = BET_NAMES.get(row.get("bet", "").lower())
+    # A page names a bet as the rule book does ("Player 1") or by its name in the tool.
+    named = _unquote(row.get("bet", ""))
+    bet = BET_NAMES.get(named.lower(), named or None)
     expected = {(bet, key): row[key] for key in ("returned", "debited") if key in row}
     expected |= {(BET_COLUMNS[c], "returned"): row[c] for c in BET_COLUMNS if c in row}
     return argv, expected

@@ -16,7 +16,7 @@ import gzip
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
@@ -31,14 +31,28 @@ from odds.progress import track
 LABEL_COLUMNS = ("round", "position")
 
 
-def require_fixed_hands(game: Game) -> int:
-    """The game's hand size; a one-line refusal for drawing games (hand size 0)."""
+def log_hand_sizes(game: Game) -> tuple[int, ...]:
+    """The sizes a logged hand may have; a one-line refusal for games a log cannot show.
+
+    A fixed-hand game has one size (``hand_size``); a game whose rules draw
+    cards declares its sizes (baccarat: 2 or 3, ``Game.log_hand_sizes``). A
+    drawing game whose play is a player's choice (blackjack: hand size 0, no
+    sizes) is refused.
+    """
+    sizes = tuple(getattr(game, "log_hand_sizes", ()))
+    if sizes:
+        return sizes
     if game.hand_size <= 0:
         raise OddsError(
             f"{game.name} is a drawing game (hands grow card by card); round logs need a "
             "fixed number of cards or tiles per position"
         )
-    return game.hand_size
+    return (game.hand_size,)
+
+
+def round_cards(game: Game) -> int:
+    """The most cards one round can take (all its hands)."""
+    return game.max_round_cards or max(log_hand_sizes(game)) * len(game.positions)
 
 
 class LogFormat(StrEnum):
@@ -76,9 +90,9 @@ def deal_rounds(
     any output is opened): a drawing game or a shoe too small for a round is a
     one-line error.
     """
-    size = require_fixed_hands(game)
+    log_hand_sizes(game)
     shoe = game.shoe(config)
-    per_round = size * len(game.positions)
+    per_round = round_cards(game)
     shoe.require(per_round)
     if rounds < 1:
         raise OddsError(f"rounds must be at least 1, got {rounds}")
@@ -86,7 +100,9 @@ def deal_rounds(
         raise OddsError(
             f"a penetration of {float(penetration):.0%} deals fewer cards than one round needs"
         )
-    return _deal(game, shoe, rounds, seed, penetration, size)
+    if game.max_round_cards:
+        return _deal_drawn(game, config, shoe, rounds, seed, penetration)
+    return _deal(game, shoe, rounds, seed, penetration, game.hand_size)
 
 
 def _deal(
@@ -119,6 +135,36 @@ def _deal(
         for i, position in enumerate(game.positions):
             row[position] = text(tuple(dealt[i * size : (i + 1) * size]))
         yield row
+
+
+def _deal_drawn(
+    game: Game, config: Any, shoe: Any, rounds: int, seed: int, penetration: Fraction | None
+) -> Iterator[dict[str, str]]:
+    """Rounds of a game whose rules draw cards: the game deals each from the shuffled cards."""
+    kinds = [i for i, n in enumerate(shoe.counts) for _ in range(n)]
+    per_round = round_cards(game)
+    rng = random.Random(seed)
+    stack: list[int] = []
+    limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
+    for number in range(1, rounds + 1):
+        draw: Callable[[], int]
+        if penetration is None:
+            draw = iter([kinds[j] for j in rng.sample(range(len(kinds)), per_round)]).__next__
+        else:
+            if len(stack) < per_round or len(kinds) - len(stack) >= limit:
+                stack = kinds[:]
+                rng.shuffle(stack)
+            draw = stack.pop
+        hands = game.deal_round(config, _as_types(shoe, draw))
+        row = {"round": str(number)}
+        for position in game.positions:
+            row[position] = game.hand_text(hands[position])
+        yield row
+
+
+def _as_types(shoe: Any, draw: Callable[[], int]) -> Callable[[], Any]:
+    """A card source giving shoe types from one giving type indices."""
+    return lambda: shoe.types[draw()]
 
 
 def write_log(

@@ -33,7 +33,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.audit.logs import require_fixed_hands
+from odds.audit.logs import log_hand_sizes, round_cards
 from odds.audit.sources import Source, database, first_line, open_source
 from odds.errors import OddsError
 from odds.games.base import Game
@@ -91,7 +91,7 @@ class LogCounts:
 
 def read_log(game: Game, config: Any, path: Path) -> LogCounts:
     """Read, validate and settle a log (see the module docstring)."""
-    require_fixed_hands(game)
+    log_hand_sizes(game)
     with database() as con, task(f"reading {path.name}") as update:
         source = open_source(con, game, path)
         return _Log(con, game, config, str(path), source, update).counts()
@@ -154,8 +154,9 @@ def classify_texts(
 def _hand_problem(
     game: Game, shoe: Shoe[Any], known: set[Any], parsed: Sequence[Any], text: str
 ) -> str | None:
-    size = game.hand_size
-    if len(parsed) != size:
+    sizes = log_hand_sizes(game)
+    if len(parsed) not in sizes:
+        size = " or ".join(map(str, sizes))
         return f"{len(parsed)} cards or tiles ({text!r}); {game.name} deals {size} per position"
     for item in parsed:
         if item not in known:
@@ -327,7 +328,7 @@ class _Log:
     def _joint_needed(self, rows: int) -> bool:
         """Whether hands the shoe holds one by one could still be too many together."""
         present = [count for count in self.shoe.counts if count > 0]
-        per_row = self.game.hand_size * len(self.positions)
+        per_row = round_cards(self.game)
         return bool(present) and per_row * rows > min(present)
 
     def _first_fatal(self) -> None:

@@ -7,9 +7,10 @@ own module and registers itself on :data:`odds.cli.app.app`:
 * :mod:`odds.cli.maintenance` — ``reports``, ``bench``
 * :mod:`odds.cli.auditing` — ``verify``, ``audit``, ``simulate``, ``solve``
 * :mod:`odds.cli.info` — ``games``
+* :mod:`odds.cli.shoe` — ``shoe``, ``eor``, ``exposure``
 """
 
-from odds.cli import analysis, auditing, info, maintenance
+from odds.cli import analysis, auditing, info, maintenance, shoe
 from odds.cli.app import app, main
 
-__all__ = ["analysis", "app", "auditing", "info", "main", "maintenance"]
+__all__ = ["analysis", "app", "auditing", "info", "main", "maintenance", "shoe"]

@@ -55,6 +55,13 @@ def report(
             "(Pok Deng): the whole-table figures at these stakes too.",
         ),
     ] = None,
+    shoe: Annotated[
+        bool,
+        typer.Option(
+            "--shoe",
+            help="End with the Shoe section of reports/ (EORs, counts, exposure; seconds more).",
+        ),
+    ] = False,
 ) -> None:
     """The full exact analysis of a game or paytable."""
     from odds.render import to_csv, to_json, to_markdown
@@ -65,6 +72,10 @@ def report(
 
         check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
+    if shoe:
+        from odds.shoe_state.api import with_shoe_section
+
+        analysis = with_shoe_section(paytable, analysis)
     if symbolic:
         from odds.audit.solve import symbolic_table, with_symbolic
 
@@ -82,7 +93,7 @@ def report(
         sys.stdout.write(to_markdown(analysis, digits, links))
 
 
-HAND_OPTIONS = ("banker", "player", "dealer", "actions")
+HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")
 
 
 @app.command()
@@ -91,6 +102,8 @@ def settle(
     banker: Annotated[str | None, typer.Option(help="The banker's cards, e.g. '9d 7c'.")] = None,
     player: Annotated[str | None, typer.Option(help="The player's cards, e.g. 'Kh 9h'.")] = None,
     dealer: Annotated[str | None, typer.Option(help="The dealer's cards (dealer games).")] = None,
+    dragon: Annotated[str | None, typer.Option(help="Dragon Tiger: the Dragon's card.")] = None,
+    tiger: Annotated[str | None, typer.Option(help="Dragon Tiger: the Tiger's card.")] = None,
     actions: Annotated[
         str | None,
         typer.Option(help="Blackjack: the player's actions in order, e.g. 'split, hit, stand'."),
@@ -107,7 +120,7 @@ def settle(
     amount = parse_rational(stake, "--stake", percent=False)
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
-    given = zip(HAND_OPTIONS, (banker, player, dealer, actions), strict=True)
+    given = zip(HAND_OPTIONS, (banker, player, dealer, dragon, tiger, actions), strict=True)
     hands = {k: v for k, v in given if v}
     unused = sorted(set(hands) - set(paytable.game.positions))
     if unused:

@@ -66,6 +66,7 @@ def bench(
     from odds.benchmark import BenchRow, bench_table, run
     from odds.games import games as all_games
     from odds.render import table_markdown, tables_csv, tables_json
+    from odds.shoe_state.bench import bench_cases as shoe_state_cases
 
     def show(row: BenchRow) -> None:
         if format is not Format.markdown:
@@ -80,6 +81,7 @@ def bench(
     for name in games or list(all_games()):
         paytable = load_paytable(name)
         rows += run(paytable.game.bench_cases(paytable.config), repeat, show)
+        rows += run(shoe_state_cases(paytable), repeat, show)
     table = bench_table(rows)
     if format is Format.json:
         sys.stdout.write(tables_json([table]))

@@ -21,6 +21,7 @@ from odds.errors import PositionError
 from odds.games.features import (
     ChartsFeature,
     CrosscheckFeature,
+    ShoeStateFeature,
     StakesFeature,
     StrengthFeature,
 )
@@ -96,6 +97,13 @@ class Game(ABC, Generic[ConfigT]):
     #: How a position's hand is written, for messages: "two cards, e.g. '9d 7c'".
     hand_example: ClassVar[str] = "cards, e.g. '9d 7c'"
 
+    #: Hand sizes a round log may show when the rules draw cards (baccarat: 2 or 3);
+    #: empty when every hand has ``hand_size`` cards.
+    log_hand_sizes: ClassVar[tuple[int, ...]] = ()
+    #: The most cards one round can take when the rules draw (baccarat: 6);
+    #: 0 means ``hand_size`` × the number of positions.
+    max_round_cards: ClassVar[int] = 0
+
     #: ``odds strength``: one hand's chance against the dealer.
     strength: StrengthFeature[ConfigT] | None = None
     #: ``odds crosscheck``: a seeded simulation against the exact EV.
@@ -104,6 +112,8 @@ class Game(ABC, Generic[ConfigT]):
     charts: ChartsFeature | None = None
     #: ``odds report --stakes``: bets played together at the user's stakes.
     stakes: StakesFeature[ConfigT] | None = None
+    #: ``odds shoe`` / ``eor`` / ``exposure``: exact per-state EVs and the dealing procedure.
+    shoe_state: ShoeStateFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""
@@ -172,6 +182,16 @@ class Game(ABC, Generic[ConfigT]):
                 position, f"{{position}} must be {size}, got {len(items)}: {text!r}"
             )
         return items
+
+    def deal_round(self, config: ConfigT, draw: Callable[[], Any]) -> dict[str, tuple[Any, ...]]:
+        """One round dealt card by card (``draw()`` gives the next card), as hands per position.
+
+        Default: ``hand_size`` cards to each position in turn. A game whose
+        rules draw cards (baccarat's tableau) overrides it (``odds simulate``).
+        """
+        return {
+            position: tuple(draw() for _ in range(self.hand_size)) for position in self.positions
+        }
 
     def hand_text(self, items: tuple[Any, ...]) -> str:
         """Shoe types written so that :meth:`parse_hand` reads them back (logs)."""

@@ -12,12 +12,15 @@ Each feature lives in its game's package, in a module of its own
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from odds.analysis import Analysis
     from odds.charts.model import ReportChart
+    from odds.shoe_state.dealing import Procedure
+    from odds.shoe_state.model import StateEvaluator
 
 ConfigT = TypeVar("ConfigT")
 
@@ -90,3 +93,53 @@ class StakesFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:
         """The analysis with its combined-bet tables at ``stakes`` as well as the paytable's."""
+
+
+class ShoeStateFeature(ABC, Generic[ConfigT]):
+    """``odds shoe`` / ``eor`` / ``exposure``: what each bet is worth as the shoe is dealt.
+
+    A game implements two hooks; everything else (effects of removal, counts,
+    exact and simulated exposures, report sections) is shared
+    (:mod:`odds.shoe_state`):
+
+    * :meth:`evaluator` — built once per paytable, it gives the exact EV of
+      every bet for any composition of unseen cards or tiles. Two-hand games
+      build an :class:`odds.removal.RemovalPolynomial` and wrap it in a
+      :class:`odds.shoe_state.model.PolynomialEvaluator`.
+    * :meth:`procedure` — how one shuffled shoe is dealt (the paytable's
+      ``[dealing]`` section as a :class:`odds.shoe_state.dealing.Procedure`).
+    """
+
+    #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).
+    report_shoes: int = 100
+    #: The paytable option that lists cards (tiles) already out of the shoe.
+    removed_option: str = "shoe.removed"
+
+    @abstractmethod
+    def evaluator(self, config: ConfigT) -> StateEvaluator:
+        """Exact per-state EVs of every bet (expensive once, cheap per state)."""
+
+    @abstractmethod
+    def procedure(self, config: ConfigT) -> Procedure:
+        """How a shoe is dealt: burns, cards shown per round, when it is reshuffled."""
+
+    def reference_evs(
+        self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
+    ) -> dict[str, Fraction]:
+        """Every bet's EV by the game's full analysis of the composition ``counts``.
+
+        The reference ``odds bench`` times the evaluator against: the paytable
+        with the missing cards in :attr:`removed_option`, analysed as
+        ``odds report`` would. A game whose full analysis values another
+        strategy (blackjack) overrides this.
+        """
+        shoe = evaluator.shoe
+        missing = [
+            str(getattr(item, "code", item))
+            for item, full, now in zip(shoe.types, shoe.counts, counts, strict=True)
+            for _ in range(full - now)
+        ]
+        listed = ", ".join(f'"{code}"' for code in missing)
+        state = paytable.with_overrides([f"{self.removed_option}=[{listed}]"])
+        evs = {bet.name: bet.stats.ev for bet in state.analysis().bets}
+        return {bet.name: evs[bet.name] for bet in evaluator.bets}

@@ -14,6 +14,7 @@ from odds.games.blackjack.analysis import rank_counts
 from odds.games.blackjack.charts import BlackjackCharts
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.rules import replay
+from odds.games.blackjack.shoe_state import BlackjackShoeState
 from odds.games.blackjack.simulate import BlackjackCrosscheck
 from odds.settlement import SettledBet, SettledHand, Settlement
 
@@ -32,6 +33,7 @@ class Blackjack(Game[BlackjackConfig]):
     hand_size = 0
     crosscheck = BlackjackCrosscheck()
     charts = BlackjackCharts()
+    shoe_state = BlackjackShoeState()
 
     def validate(self, config: BlackjackConfig) -> None:
         counts = rank_counts(config.shoe.build())

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from odds.config import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.shoe_state.dealing import PenetrationDealing
 
 BLACKJACK_PAYS = {"3:2": Fraction(3, 2), "6:5": Fraction(6, 5), "1:1": Fraction(1)}
 
@@ -125,3 +126,6 @@ class BlackjackConfig:
     # ambiguous text, so `odds verify` (which tries every combination of the
     # [rules] readings) does not run 1,536 blackjack analyses.
     house: BlackjackRules = section(BlackjackRules, "House rules: how the round is played.")
+    dealing: PenetrationDealing = section(
+        PenetrationDealing, "How the shoe is dealt (shoe states only)."
+    )

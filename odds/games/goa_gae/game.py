@@ -20,6 +20,7 @@ from odds.games.goa_gae.rules import (
     player_events,
     settle_player,
 )
+from odds.games.goa_gae.shoe_state import GoaGaeShoeState
 from odds.games.goa_gae.strength import GoaGaeStrength
 from odds.numbers import payout_ratio
 from odds.settlement import SettledHand, Settlement
@@ -37,6 +38,7 @@ class GoaGae(Game[GoaGaeConfig]):
     shared_positions = ("dealer",)
     hand_example = "three cards, e.g. 'As Ks 8s'"
     strength = GoaGaeStrength()
+    shoe_state = GoaGaeShoeState()
 
     def validate(self, config: GoaGaeConfig) -> None:
         check_paytable(config)

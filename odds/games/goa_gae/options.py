@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from odds.config import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.shoe_state.dealing import RoundDealing
 
 
 @dataclass(frozen=True)
@@ -80,3 +81,4 @@ class GoaGaeConfig:
     shoe: GoaGaeShoe = section(GoaGaeShoe, "The shoe.")
     rules: GoaGaeRules = section(GoaGaeRules, "Rule readings.")
     payouts: GoaGaePayouts = section(GoaGaePayouts, "Payouts.")
+    dealing: RoundDealing = section(RoundDealing, "How the rounds are dealt (shoe states only).")

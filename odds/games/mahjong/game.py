@@ -21,6 +21,7 @@ from odds.games.mahjong.rules import (
     explain,
     result,
 )
+from odds.games.mahjong.shoe_state import MahjongShoeState
 from odds.numbers import payout_ratio, short_number
 from odds.settlement import SettledBet, SettledHand, Settlement
 from odds.shoe import Shoe
@@ -36,6 +37,7 @@ class Mahjong28(Game[MahjongConfig]):
     positions = ("banker", "player")
     bet_names = ("player-wins", "player-loses", "tie", "pair", "banker")
     hand_size = 2
+    shoe_state = MahjongShoeState()
     shared_positions = ("banker",)
     hand_example = "two tiles, e.g. '4 2' or 'W 9'"
     decks_path = None

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from odds.config import option, section
 from odds.shoe import Shoe
+from odds.shoe_state.dealing import SetDealing
 from odds.tiles import STANDARD_POINTS, Tile, tile_shoe
 
 #: The dots, highest first: 9 … 1.
@@ -133,3 +134,4 @@ class MahjongConfig:
     tiles: MahjongTiles = section(MahjongTiles, "The tile set.")
     rules: MahjongRules = section(MahjongRules, "Rule readings and house variants.")
     payouts: MahjongPayouts = section(MahjongPayouts, "Payouts and commission.")
+    dealing: SetDealing = section(SetDealing, "How the set is dealt (shoe states only).")

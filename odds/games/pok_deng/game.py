@@ -23,6 +23,7 @@ from odds.games.pok_deng.rules import (
     settle_pair,
     settle_player,
 )
+from odds.games.pok_deng.shoe_state import PokDengShoeState
 from odds.settlement import SettledHand, Settlement
 
 
@@ -39,6 +40,7 @@ class PokDeng(Game[PokDengConfig]):
     hand_example = "two cards, e.g. '9d 7c'"
     #: ``odds report --stakes``: Player N and Player N Pair at the user's stakes.
     stakes = PokDengStakes()
+    shoe_state = PokDengShoeState()
 
     def validate(self, config: PokDengConfig) -> None:
         check_paytable(config)

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from odds.config import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
+from odds.shoe_state.dealing import CutCardDealing
 
 
 @dataclass(frozen=True)
@@ -75,3 +76,4 @@ class PokDengConfig:
     shoe: PokDengShoe = section(PokDengShoe, "The shoe.")
     rules: PokDengRules = section(PokDengRules, "Rule readings.")
     payouts: PokDengPayouts = section(PokDengPayouts, "Payouts.")
+    dealing: CutCardDealing = section(CutCardDealing, "How the shoe is dealt (shoe states only).")

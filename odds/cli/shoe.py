@@ -1,0 +1,185 @@
+"""``odds shoe``, ``odds eor``, ``odds exposure``: parse, call :mod:`odds.shoe_state.api`, print."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from odds.cli.app import app
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
+from odds.errors import OddsError
+from odds.table import Table, json_value
+
+FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
+
+
+def _write_csv(tables: Sequence[Table]) -> None:
+    from odds.render import tables_csv
+
+    sys.stdout.write(tables_csv(list(tables)))
+
+
+def _markdown(table: Table) -> str:
+    from odds.render import table_markdown
+
+    text = f"## {table.title}\n\n{table_markdown(table, 6)}\n"
+    return text + (f"\n{table.note}\n" if table.note else "")
+
+
+def _write_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+@app.command()
+def shoe(
+    game: GameArg,
+    seen: Annotated[
+        str | None, typer.Option("--seen", help="Cards or tiles seen so far, e.g. 'Kh 9h 5c'.")
+    ] = None,
+    seen_file: Annotated[
+        Path | None,
+        typer.Option("--seen-file", help="A round log (odds simulate format): every card seen."),
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+) -> None:
+    """Exact EV of every bet for what is left in the shoe, beside the off-the-top value."""
+    from odds.shoe_state import api
+    from odds.shoe_state.seen import parse_seen_text, read_seen_file
+
+    paytable = load_paytable(game, decks, settings)
+    api.feature_of(paytable)
+    items: list[Any] = []
+    if seen_file is not None:
+        items += read_seen_file(paytable.game, paytable.config, seen_file)
+    if seen is not None:
+        items += parse_seen_text(paytable.game, paytable.config, seen)
+    result = api.state(paytable, items)
+    table = result.table()
+    shoe_ = result.evaluator.shoe
+    unseen = sum(result.counts)
+    if format is Format.csv:
+        _write_csv([table])
+        return
+    if format is Format.json:
+        _write_json(
+            {
+                "game": paytable.game.name,
+                "paytable": paytable.source,
+                "shoe": shoe_.description,
+                "seen": result.seen,
+                "unseen": unseen,
+                "unseen_counts": {
+                    str(t): n for t, n in zip(shoe_.types, result.counts, strict=True)
+                },
+                "bets": json_value(table),
+            }
+        )
+        return
+    positive = [b.title for b in result.evaluator.bets if result.now[b.name] > 0]
+    verdict = (
+        f"Positive now: {', '.join(positive)}."
+        if positive
+        else "No bet is positive for this state."
+    )
+    sys.stdout.write(
+        f"Shoe: {shoe_.description} ({shoe_.size}); seen {result.seen}, unseen {unseen}.\n\n"
+        + _markdown(table)
+        + f"\n{verdict}\n"
+    )
+
+
+@app.command()
+def eor(
+    game: GameArg,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+) -> None:
+    """Effect of removal of every card rank (or tile) on every bet, and the derived counts."""
+    from odds.shoe_state import api, tables
+
+    paytable = load_paytable(game, decks, settings)
+    evaluator, table = api.eor(paytable)
+    unit = "deck" if evaluator.unit == 52 else "set"
+    eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
+    if format is Format.csv:
+        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts])
+        return
+    if format is Format.json:
+        _write_json(
+            {
+                "game": paytable.game.name,
+                "paytable": paytable.source,
+                "shoe": evaluator.shoe.description,
+                "effect_of_removal": json_value(eor_table),
+                "effect_of_removal_by_type": json_value(tables.eor_by_type_table(table, evaluator)),
+                "counts": json_value(counts),
+            }
+        )
+        return
+    sys.stdout.write(_markdown(eor_table) + "\n" + _markdown(counts))
+
+
+@app.command()
+def exposure(
+    game: GameArg,
+    shoes: Annotated[
+        int | None,
+        typer.Option("--shoes", help="Shoes to simulate (games whose states are not enumerable)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation.")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Local worker processes (default: every core).")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="Run on a Dask cluster: its scheduler's address."),
+    ] = None,
+    simulate: Annotated[
+        bool, typer.Option("--simulate", help="Simulate even where the exact study applies.")
+    ] = False,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+) -> None:
+    """The exposure study: does any bet turn positive for a player who watches the cards?"""
+    from odds.shoe_state import api
+
+    if workers is not None and workers < 1:
+        raise OddsError(f"--workers must be at least 1, got {workers}")
+    paytable = load_paytable(game, decks, settings)
+    result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
+    found = result.tables()
+    if format is Format.csv:
+        _write_csv(found)
+        return
+    if format is Format.json:
+        _write_json(
+            {
+                "game": paytable.game.name,
+                "paytable": paytable.source,
+                "dealing": result.procedure.description,
+                "method": "exact"
+                if result.exact is not None
+                else "simulated"
+                if result.simulated is not None
+                else "nil",
+                "verdicts": result.verdicts(),
+                "flat_bettor": result.flat_sentence(),
+                **{t.key: json_value(t) for t in found},
+            }
+        )
+        return
+    lines = [f"Dealing: {result.procedure.description}", ""]
+    lines += [*result.verdicts(), ""]
+    flat = result.flat_sentence()
+    if flat:
+        lines += [flat, ""]
+    sys.stdout.write("\n".join(lines) + "".join("\n" + _markdown(t) for t in found))

@@ -1,0 +1,122 @@
+"""Several hands dealt one after another: the k-hand joint as a fold over states."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from itertools import combinations_with_replacement
+from typing import TypeVar
+
+from odds.engine.counting import C, Composition, Hand, check_total, deal_count, hands, paused_gc
+
+S = TypeVar("S", bound=Hashable)
+
+
+@paused_gc()
+def sequential_distribution(
+    counts: Sequence[int],
+    size: int,
+    number: int,
+    classify: Callable[[Hand], C],
+    fold: Callable[[S, C], S],
+    start: S,
+    symmetric: bool = False,
+) -> dict[S, int]:
+    """Ways per final state of ``number`` hands of ``size`` dealt one after another.
+
+    The k-hand joint distribution (a banker and several positions sharing one
+    shoe). Writing every tuple of hand classes down would grow as
+    ``hands ** number``, so the caller folds the classes into a *state* as the
+    hands are dealt: ``state = fold(state, class of the next hand)``, from
+    ``start``. The state keeps only what the question needs, e.g. the banker's
+    class and the sorted multiset of the positions' results so far.
+
+    Counting is a dynamic programme over (remaining composition, state): deals
+    that leave the same tiles in the shoe and the same state are merged, and
+    their continuations are counted once (memoised per composition). The last
+    hand needs no composition after it, so it is added from the class
+    distribution of the composition left, computed once per composition.
+
+    ``symmetric``: the classifier sees only a hand's shape (how many copies
+    of how many types, e.g. "a pair" at the rank level), so relabelling the
+    types changes nothing, and compositions are merged by their sorted counts
+    (ENGINE-NOTES: "symmetric bets collapse"). The shape rule is checked on
+    every hand, not trusted; the fold's state must not name types either.
+
+    Ways are exact with card removal, hands unordered inside and ordered
+    between each other; the total is asserted to equal
+    ``deal_count(counts, [size] * number)``.
+    """
+    if number < 1:
+        raise ValueError("sequential_distribution needs at least one hand")
+    if symmetric:
+        _check_shape_classifier(len(counts), size, classify)
+    class_of: dict[Hand, C] = {}
+    moves: dict[Composition, list[tuple[Composition, int, C]]] = {}
+    final: dict[Composition, list[tuple[C, int]]] = {}
+    folded: dict[tuple[S, C], S] = {}
+
+    def hand_class(hand: Hand) -> C:
+        found = class_of.get(hand, _MISSING)
+        if found is _MISSING:
+            found = class_of[hand] = classify(hand)
+        return found  # type: ignore[return-value]
+
+    def moves_from(comp: Composition) -> list[tuple[Composition, int, C]]:
+        found = moves.get(comp)
+        if found is None:
+            found = []
+            for hand, weight in hands(comp, size):
+                after = list(comp)
+                for t in hand:
+                    after[t] -= 1
+                if symmetric:
+                    after.sort()
+                found.append((tuple(after), weight, hand_class(hand)))
+            moves[comp] = found
+        return found
+
+    def final_from(comp: Composition) -> list[tuple[C, int]]:
+        found = final.get(comp)
+        if found is None:
+            merged: Counter[C] = Counter()
+            for hand, weight in hands(comp, size):
+                merged[hand_class(hand)] += weight
+            found = final[comp] = list(merged.items())
+        return found
+
+    def step(state: S, cls: C) -> S:
+        key = (state, cls)
+        found = folded.get(key, _MISSING)
+        if found is _MISSING:
+            found = folded[key] = fold(state, cls)
+        return found  # type: ignore[return-value]
+
+    first = tuple(sorted(counts)) if symmetric else tuple(counts)
+    layer: dict[tuple[Composition, S], int] = {(first, start): 1}
+    for _ in range(number - 1):
+        following: Counter[tuple[Composition, S]] = Counter()
+        for (comp, state), ways in layer.items():
+            for after, weight, cls in moves_from(comp):
+                following[after, step(state, cls)] += ways * weight
+        layer = following
+    result: Counter[S] = Counter()
+    for (comp, state), ways in layer.items():
+        for cls, weight in final_from(comp):
+            result[step(state, cls)] += ways * weight
+    distribution = {state: ways for state, ways in result.items() if ways}
+    check_total(distribution, deal_count(counts, [size] * number), "sequential hand states")
+    return distribution
+
+
+def _check_shape_classifier(type_count: int, size: int, classify: Callable[[Hand], C]) -> None:
+    """Fail loudly unless every hand of one shape (sorted multiplicities) has one class."""
+    seen: dict[tuple[int, ...], C] = {}
+    for hand in combinations_with_replacement(range(type_count), size):
+        shape = tuple(sorted(Counter(hand).values()))
+        cls = classify(hand)
+        if seen.setdefault(shape, cls) != cls:
+            raise AssertionError(f"classifier is not symmetric: {hand} differs from its shape")
+
+
+_MISSING = object()

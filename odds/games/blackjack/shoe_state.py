@@ -1,0 +1,260 @@
+"""Blackjack shoe states: the main bet's exact EV for any unseen cards, and dealing a shoe.
+
+The per-state bet is one round played by the *report's chart* (the basic
+strategy the full-shoe report derives from its exact EVs), fixed for every
+state as a player's strategy is. Its EV for a composition is defined as
+:func:`odds.games.blackjack.rounds.analyse_round` with that chart (dealer
+probabilities exact for the composition less the up card and the player's
+cards) and computed from :class:`~odds.games.blackjack.round_polynomial.RoundPolynomial`
+(exact, or in double precision with an error bound for simulations). Suits
+never matter, so states are cached by rank counts.
+
+The shoe is dealt to a penetration (``[dealing]``): each round ``players``
+players play the chart against the dealer, every card face up; a new round
+starts only while less than the penetration has been dealt. The number of
+rounds therefore depends on the cards (the cut-card effect), which the
+simulation measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from math import ceil
+from typing import Any
+
+from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.strategy import Chart
+from odds.games.features import ShoeStateFeature
+from odds.numbers import short_number
+from odds.shoe_state.dealing import Procedure
+from odds.shoe_state.model import CountGroup, StateBet, StateEvaluator
+
+#: Fewest cards a state may hold (the full analysis refuses smaller shoes).
+MIN_CARDS = 40
+RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+class BlackjackEvaluator(StateEvaluator):
+    """Exact EV of a round played by the report's chart, for any composition.
+
+    ``chart`` (optional) plays another fixed chart (tests use small ones).
+    """
+
+    def __init__(self, config: BlackjackConfig, chart: Chart | None = None) -> None:
+        from odds.games.blackjack.analysis import rank_counts
+        from odds.games.blackjack.rules import rank_index
+
+        shoe = config.shoe.build()
+        super().__init__(
+            shoe, [StateBet("main", "Blackjack round (the report's chart)")], MIN_CARDS, 52
+        )
+        self.rules = config.house
+        # Resplits (split_hands 3–4) are valued by the recursion's split strategy, not
+        # the round polynomial; the exchangeability check is kept for one split.
+        self.checks_exchangeability = self.rules.split_hands == 2
+        self.rank_of = tuple(rank_index(card) for card in shoe.types)
+        self.chart = chart if chart is not None else report_chart(rank_counts(shoe), self.rules)
+        self._cache: dict[tuple[int, ...], Fraction] = {}
+        self.polynomial = None
+        if self.checks_exchangeability:
+            from odds.games.blackjack.round_polynomial import RoundPolynomial
+
+            self.polynomial = RoundPolynomial(self.chart, self.rules)
+            self.fast_path = True
+
+    def ranks(self, counts: Sequence[int]) -> tuple[int, ...]:
+        """A state as ten rank counts (A, 2–9, ten-value)."""
+        found = [0] * 10
+        for rank, n in zip(self.rank_of, counts, strict=True):
+            found[rank] += n
+        return tuple(found)
+
+    def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
+        from odds.games.blackjack.rounds import analyse_round
+
+        ranks = self.ranks(self.check(counts))
+        found = self._cache.get(ranks)
+        if found is None:
+            if self.polynomial is not None:
+                found = self.polynomial.exact(ranks)
+            else:  # resplits: the recursion itself (seconds per state)
+                found = analyse_round(ranks, self.rules, chart=self.chart).ev
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[ranks] = found
+        return {"main": found}
+
+    def forget(self) -> None:
+        self._cache.clear()
+
+    def approximate(self, counts: Sequence[int]) -> dict[str, tuple[float, float]]:
+        if self.polynomial is None:
+            return super().approximate(counts)
+        return {"main": self.polynomial.approximate(self.ranks(self.check(counts)))}
+
+    def groups(self) -> tuple[CountGroup, ...]:
+        """Blackjack counts ten-value cards (10, J, Q, K) as one group."""
+        return tuple(
+            CountGroup(label, tuple(t for t, r in enumerate(self.rank_of) if r == rank))
+            for rank, label in enumerate(RANK_LABELS)
+        )
+
+
+class BlackjackShoeState(ShoeStateFeature[BlackjackConfig]):
+    """Per-state EVs of a charted round, and a shoe dealt to a penetration."""
+
+    report_shoes = 40  # about 57 rounds a shoe: reports stay within their minute
+
+    def reference_evs(
+        self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
+    ) -> dict[str, Fraction]:
+        """The full analysis's recursion, played by the same (fixed) chart."""
+        from odds.games.blackjack.rounds import analyse_round
+
+        assert isinstance(evaluator, BlackjackEvaluator)
+        ranks = evaluator.ranks(counts)
+        return {"main": analyse_round(ranks, evaluator.rules, chart=evaluator.chart).ev}
+
+    def evaluator(self, config: BlackjackConfig) -> BlackjackEvaluator:
+        return BlackjackEvaluator(config)
+
+    def procedure(self, config: BlackjackConfig) -> Procedure:
+        from odds.games.blackjack.analysis import rank_counts
+
+        return penetration_procedure(
+            config, report_chart(rank_counts(config.shoe.build()), config.house)
+        )
+
+
+@lru_cache(maxsize=4)
+def report_chart(full: tuple[int, ...], rules: Any) -> Chart:
+    """The chart the full-shoe report prints (what every player at the table plays)."""
+    from odds.games.blackjack.rounds import analyse_round
+    from odds.games.blackjack.strategy import build_chart
+
+    return build_chart(analyse_round(full, rules, distributions=True))
+
+
+def penetration_procedure(config: BlackjackConfig, chart: Chart) -> Procedure:
+    """Rounds of ``players`` chart players and the dealer until the penetration is reached."""
+    from odds.games.blackjack.rules import rank_index
+
+    shoe = config.shoe.build()
+    options = config.dealing
+    size = shoe.size
+    rank_of = tuple(rank_index(card) for card in shoe.types)
+    dealer = _RoundDealer(config.house, chart, rank_of, options.players)
+    share = options.penetration
+    return Procedure(
+        description=(
+            f"{options.players} player{' plays' if options.players == 1 else 's play'} the "
+            "report's chart against the dealer, every "
+            f"card face up; a round starts only while less than {short_number(share * 100)}% "
+            f"of the {size} cards has been dealt, then the shoe is reshuffled."
+        ),
+        round_cards=MIN_CARDS,
+        last_start=max(0, ceil(share * size) - 1),
+        deal_round=dealer,
+    )
+
+
+class _RoundDealer:
+    """Deals one round at a live table: every player plays the chart, then the dealer.
+
+    Cards are dealt one to each player, the up card, a second to each player;
+    the hole card at once under peek rules (a dealer blackjack ends the round),
+    otherwise after the players. The dealer draws only when some hand still
+    stands (not busted, surrendered or a natural). Returns every card dealt
+    (all face up).
+    """
+
+    def __init__(self, rules: Any, chart: Chart, rank_of: Sequence[int], players: int) -> None:
+        self.rules, self.chart, self.rank_of, self.players = rules, chart, rank_of, players
+
+    def __call__(self, draw: Callable[[], int]) -> list[int]:
+        from odds.games.blackjack.dealer import dealer_stands, total_of
+
+        dealt: list[int] = []
+
+        def card() -> int:
+            t = draw()
+            dealt.append(t)
+            return self.rank_of[t]
+
+        firsts = [card() for _ in range(self.players)]
+        up = card()
+        seconds = [card() for _ in range(self.players)]
+        hole = card() if self.rules.peek else None
+        if hole is not None and total_of(up + hole + 2, 0 in (up, hole))[0] == 21:
+            return dealt
+        standing = 0
+        for a, b in zip(firsts, seconds, strict=True):
+            standing += self._play(a, b, up, card)
+        if hole is None:
+            hole = card()
+        hard, aces = up + hole + 2, (up == 0) + (hole == 0)
+        while standing:
+            total, soft = total_of(hard, aces > 0)
+            if total > 21 or dealer_stands(total, soft, self.rules.dealer_hits_soft_17):
+                break
+            r = card()
+            hard, aces = hard + r + 1, aces + (r == 0)
+        return dealt
+
+    def _play(self, a: int, b: int, up: int, card: Callable[[], int]) -> int:
+        """Play one player's hand(s) by the chart; the number of hands left standing."""
+        from odds.games.blackjack.dealer import total_of
+
+        total, _ = total_of(a + b + 2, 0 in (a, b))
+        if total == 21:
+            return 0  # a natural: settled against the hole card only
+        action = self.chart.first[up, min(a, b), max(a, b)]
+        if action == "R":
+            return 0
+        if action == "P":
+            return sum(self._split_hand(a, up, card) for _ in range(2))
+        if action == "D":
+            hard = a + b + 2 + card() + 1
+            return int(hard <= 21)
+        hard, aces = a + b + 2, (a == 0) + (b == 0)
+        if action == "H":
+            return self._hit(hard, aces, up, card, first=True)
+        return 1
+
+    def _split_hand(self, x: int, up: int, card: Callable[[], int]) -> int:
+        from odds.games.blackjack.dealer import total_of
+
+        y = card()
+        hard, aces = x + y + 2, (x == 0) + (y == 0)
+        if x == 0 and self.rules.split_aces_one_card:
+            return 1
+        total, _ = total_of(hard, aces > 0)
+        code = self.chart.post_split[up, x, y]
+        action = code[0]
+        if action == "D" and not self.rules.may_double(total, after_split=True):
+            action = code[1].upper() if len(code) > 1 else "S"
+        if action == "D":
+            return int(hard + card() + 1 <= 21)
+        if action == "H" and total < 21:
+            return self._hit(hard, aces, up, card, first=True)
+        return 1
+
+    def _hit(self, hard: int, aces: int, up: int, card: Callable[[], int], first: bool) -> int:
+        from odds.games.blackjack.dealer import total_of
+
+        hit_table = self.chart.hit
+        take = first
+        while True:
+            if take:
+                r = card()
+                hard, aces = hard + r + 1, aces + (r == 0)
+            total, soft = total_of(hard, aces > 0)
+            if total > 21:
+                return 0
+            if total == 21:
+                return 1
+            take = hit_table[up, total, soft]
+            if not take:
+                return 1

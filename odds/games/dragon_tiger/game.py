@@ -1,0 +1,71 @@
+"""The Dragon Tiger game: schema, analysis, one-round settlement and bench, wired together."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from odds.analysis import Analysis
+from odds.errors import OddsError
+from odds.games.base import BenchCase, Game
+from odds.games.dragon_tiger import analysis, bench
+from odds.games.dragon_tiger import rules as r
+from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
+from odds.games.dragon_tiger.shoe_state import DragonTigerShoeState
+from odds.games.dragon_tiger.tables import rank_label
+from odds.games.events import by_key, reason, settled_bet
+from odds.settlement import SettledHand, Settlement
+
+
+class DragonTiger(Game[DragonTigerConfig]):
+    """Dragon Tiger: one card each to Dragon and Tiger; the higher rank wins."""
+
+    name = "dragon-tiger"
+    title = "Dragon Tiger (8 decks)"
+    config_type = DragonTigerConfig
+    positions = ("dragon", "tiger")
+    bet_names = ("dragon", "tiger", "tie", *SIDE_BETS)
+    shoe_state = DragonTigerShoeState()
+    hand_size = 1
+    hand_example = "one card, e.g. 'Kh'"
+
+    def validate(self, config: DragonTigerConfig) -> None:
+        offered = config.bets.side_bets
+        for bet in offered:
+            if bet not in SIDE_BETS:
+                raise OddsError(
+                    f"bets.side_bets: unknown side bet {bet!r} (known: {', '.join(SIDE_BETS)})"
+                )
+        if len(set(offered)) != len(offered):
+            raise OddsError("bets.side_bets: a side bet is listed twice")
+        config.shoe.build().require(analysis.ROUND_CARDS)
+
+    def analyse(self, config: DragonTigerConfig, paytable: str) -> Analysis:
+        return analysis.analyse(self, config, paytable)
+
+    def settle(
+        self, config: DragonTigerConfig, hands: Mapping[str, str], stake: Fraction
+    ) -> Settlement:
+        (dragon,) = self.read_hand(config, hands, "dragon")
+        (tiger,) = self.read_hand(config, hands, "tiger")
+        config.shoe.build().check_holds((dragon, tiger), "the Dragon's and Tiger's cards")
+        round_ = r.Round.of(dragon, tiger)
+        settled = []
+        for spec in analysis.bet_specs(config):
+            event = by_key(spec.events)[spec.settle(round_)]
+            settled.append(settled_bet(spec.name, event, stake, stake, reason(event)))
+        return Settlement(
+            hands=tuple(
+                SettledHand(
+                    side,
+                    str(card),
+                    f"{card.rank.symbol} (order {r.order(card.rank)} of 13)",
+                    rank_label(card.rank),
+                )
+                for side, card in (("dragon", dragon), ("tiger", tiger))
+            ),
+            bets=tuple(settled),
+        )
+
+    def bench_cases(self, config: DragonTigerConfig) -> list[BenchCase]:
+        return bench.bench_cases(config)

@@ -1,0 +1,52 @@
+"""Dragon Tiger shoe states: every bet's exact EV for any unseen cards, and dealing a shoe.
+
+The evaluator is :func:`odds.games.dragon_tiger.state.state_ev`; the
+procedure the paytable's ``[dealing]`` (docs/rules/dragon-tiger.md §Shoe
+procedure): the turned card and its burn, then two cards a round, face up,
+until the round that draws the cut card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from odds.games.dragon_tiger.analysis import ROUND_CARDS, bet_specs
+from odds.games.dragon_tiger.options import DragonTigerConfig
+from odds.games.dragon_tiger.state import state_ev
+from odds.games.features import ShoeStateFeature
+from odds.shoe_state.dealing import Procedure, cut_card_procedure, points_burn
+from odds.shoe_state.model import StateBet, StateEvaluator
+
+
+class DragonTigerEvaluator(StateEvaluator):
+    """Every offered bet's exact EV for a composition of the 52 card types."""
+
+    def __init__(self, config: DragonTigerConfig) -> None:
+        shoe = config.shoe.build()
+        bets = [StateBet(spec.name, spec.title) for spec in bet_specs(config)]
+        super().__init__(shoe, bets, ROUND_CARDS, 52)
+        self.config = config
+
+    def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
+        return state_ev(self.config, self.check(counts))
+
+
+class DragonTigerShoeState(ShoeStateFeature[DragonTigerConfig]):
+    """Per-state EVs of every offered bet, and the cut-card procedure."""
+
+    report_shoes = 20
+
+    def evaluator(self, config: DragonTigerConfig) -> DragonTigerEvaluator:
+        return DragonTigerEvaluator(config)
+
+    def procedure(self, config: DragonTigerConfig) -> Procedure:
+        shoe = config.shoe.build()
+        types = shoe.types
+        return cut_card_procedure(
+            config.dealing,
+            shoe.size,
+            ROUND_CARDS,
+            points_burn(lambda t: types[t].rank.baccarat_points),
+            "one card to the Dragon and one to the Tiger, face up",
+        )

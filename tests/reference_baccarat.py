@@ -1,0 +1,106 @@
+"""A second, deliberately plain baccarat, written from the standard rules only.
+
+It shares nothing with ``odds.games.baccarat``: the tableau is the standard one
+written out as ``if`` statements (not the paytable's data), cards are plain
+``(rank, suit)`` pairs with ranks 1..13, and every bet is settled from the
+totals in a few lines. Tests compare the game (engine, settle, brute force)
+against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+
+def value(rank: int) -> int:
+    return 0 if rank >= 10 else rank
+
+
+def banker_draws(banker: int, third: int | None) -> bool:
+    """The standard tableau, as the rule is usually printed."""
+    if third is None:
+        return banker <= 5
+    if banker <= 2:
+        return True
+    if banker == 3:
+        return third != 8
+    if banker == 4:
+        return 2 <= third <= 7
+    if banker == 5:
+        return 4 <= third <= 7
+    if banker == 6:
+        return third in (6, 7)
+    return False
+
+
+def coup(draw: Callable[[], int]) -> tuple[list[int], list[int]]:
+    """Deal one coup of card values (0-9) in order P, B, P, B, [P], [B]."""
+    p1, b1, p2, b2 = draw(), draw(), draw(), draw()
+    player, banker = [p1, p2], [b1, b2]
+    pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
+    if pt >= 8 or bt >= 8:
+        return player, banker
+    third = None
+    if pt <= 5:
+        third = draw()
+        player.append(third)
+    if banker_draws(bt, third):
+        banker.append(draw())
+    return player, banker
+
+
+def summary(player: list[int], banker: list[int]) -> tuple[int, int, int, int]:
+    """Totals and numbers of cards: all the coup bets look at."""
+    return sum(player) % 10, sum(banker) % 10, len(player), len(banker)
+
+
+def nets(pt: int, bt: int, pn: int, bn: int) -> dict[str, Fraction]:
+    """Net result per unit of every coup bet, default payouts, commission Banker bet."""
+    p_nat = pn == 2 and pt >= 8
+    b_nat = bn == 2 and bt >= 8
+    result: dict[str, Fraction] = {}
+    if pt > bt:
+        result["banker"], result["player"] = Fraction(-1), Fraction(1)
+    elif bt > pt:
+        result["banker"], result["player"] = Fraction(19, 20), Fraction(-1)
+    else:
+        result["banker"] = result["player"] = Fraction(0)
+    result["tie"] = Fraction(8) if pt == bt else Fraction(-1)
+    result["dragon-7"] = Fraction(40) if bt > pt and bt == 7 and bn == 3 else Fraction(-1)
+    result["panda-8"] = Fraction(25) if pt > bt and pt == 8 and pn == 3 else Fraction(-1)
+    scale = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+    for side, mine, theirs, natural in (
+        ("player", pt, bt, p_nat),
+        ("banker", bt, pt, b_nat),
+    ):
+        if mine == theirs:
+            net = Fraction(0) if natural else Fraction(-1)
+        elif mine < theirs:
+            net = Fraction(-1)
+        elif natural:
+            net = Fraction(1)
+        else:
+            net = Fraction(scale.get(mine - theirs, -1))
+        result[f"dragon-bonus-{side}"] = net
+    # Super 6 at 12:1 with two or three cards.
+    result["super-6"] = Fraction(12) if bt > pt and bt == 6 else Fraction(-1)
+    cards = pn + bn
+    result["big"] = Fraction(54, 100) if cards >= 5 else Fraction(-1)
+    result["small"] = Fraction(3, 2) if cards == 4 else Fraction(-1)
+    return result
+
+
+def pair_nets(
+    player: tuple[tuple[int, int], tuple[int, int]],
+    banker: tuple[tuple[int, int], tuple[int, int]],
+) -> dict[str, Fraction]:
+    """The pair bets from the first two cards of each hand, as (rank, suit) pairs."""
+    p, b = player[0][0] == player[1][0], banker[0][0] == banker[1][0]
+    pp, bp = player[0] == player[1], banker[0] == banker[1]
+    return {
+        "player-pair": Fraction(11) if p else Fraction(-1),
+        "banker-pair": Fraction(11) if b else Fraction(-1),
+        "either-pair": Fraction(5) if p or b else Fraction(-1),
+        "perfect-pair": Fraction(25) if pp or bp else Fraction(-1),
+    }
