@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from itertools import combinations_with_replacement
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from odds.engine.counting import C, Composition, Hand, check_total, deal_count, hands, paused_gc
 
@@ -51,62 +51,108 @@ def sequential_distribution(
         raise ValueError("sequential_distribution needs at least one hand")
     if symmetric:
         _check_shape_classifier(len(counts), size, classify)
-    class_of: dict[Hand, C] = {}
-    moves: dict[Composition, list[tuple[Composition, int, C]]] = {}
-    final: dict[Composition, list[tuple[C, int]]] = {}
-    folded: dict[tuple[S, C], S] = {}
-
-    def hand_class(hand: Hand) -> C:
-        found = class_of.get(hand, _MISSING)
-        if found is _MISSING:
-            found = class_of[hand] = classify(hand)
-        return found  # type: ignore[return-value]
-
-    def moves_from(comp: Composition) -> list[tuple[Composition, int, C]]:
-        found = moves.get(comp)
-        if found is None:
-            found = []
-            for hand, weight in hands(comp, size):
-                after = list(comp)
-                for t in hand:
-                    after[t] -= 1
-                if symmetric:
-                    after.sort()
-                found.append((tuple(after), weight, hand_class(hand)))
-            moves[comp] = found
-        return found
-
-    def final_from(comp: Composition) -> list[tuple[C, int]]:
-        found = final.get(comp)
-        if found is None:
-            merged: Counter[C] = Counter()
-            for hand, weight in hands(comp, size):
-                merged[hand_class(hand)] += weight
-            found = final[comp] = list(merged.items())
-        return found
-
-    def step(state: S, cls: C) -> S:
-        key = (state, cls)
-        found = folded.get(key, _MISSING)
-        if found is _MISSING:
-            found = folded[key] = fold(state, cls)
-        return found  # type: ignore[return-value]
-
+    deal = _SequentialDeal(size, classify, fold, symmetric)
     first = tuple(sorted(counts)) if symmetric else tuple(counts)
-    layer: dict[tuple[Composition, S], int] = {(first, start): 1}
-    for _ in range(number - 1):
-        following: Counter[tuple[Composition, S]] = Counter()
-        for (comp, state), ways in layer.items():
-            for after, weight, cls in moves_from(comp):
-                following[after, step(state, cls)] += ways * weight
-        layer = following
-    result: Counter[S] = Counter()
-    for (comp, state), ways in layer.items():
-        for cls, weight in final_from(comp):
-            result[step(state, cls)] += ways * weight
+    layer = deal.deal_hands({(first, start): 1}, number - 1)
+    result = deal.deal_last_hand(layer)
     distribution = {state: ways for state, ways in result.items() if ways}
     check_total(distribution, deal_count(counts, [size] * number), "sequential hand states")
     return distribution
+
+
+class _SequentialDeal(Generic[S, C]):
+    """The memo tables of one :func:`sequential_distribution` call.
+
+    Every table is keyed by what the answer depends on, so each piece of work
+    is done once per call: a hand's class once per hand, the hands a
+    composition can deal (with the composition they leave) once per
+    composition, the last hand's class distribution once per composition, and
+    ``fold`` once per (state, class). They live only as long as the call: the
+    classifier and fold are the caller's and need not be pure across calls.
+    """
+
+    __slots__ = (
+        "_class_of",
+        "_classify",
+        "_final",
+        "_fold",
+        "_folded",
+        "_moves",
+        "_size",
+        "_symmetric",
+    )
+
+    def __init__(
+        self, size: int, classify: Callable[[Hand], C], fold: Callable[[S, C], S], symmetric: bool
+    ) -> None:
+        self._size = size
+        self._classify = classify
+        self._fold = fold
+        self._symmetric = symmetric
+        self._class_of: dict[Hand, C] = {}
+        self._moves: dict[Composition, list[tuple[Composition, int, C]]] = {}
+        self._final: dict[Composition, list[tuple[C, int]]] = {}
+        self._folded: dict[tuple[S, C], S] = {}
+
+    def deal_hands(
+        self, layer: dict[tuple[Composition, S], int], count: int
+    ) -> dict[tuple[Composition, S], int]:
+        """Ways per (composition left, state) after ``count`` more hands are dealt."""
+        moves_from, step = self._moves_from, self._step
+        for _ in range(count):
+            following: Counter[tuple[Composition, S]] = Counter()
+            for (comp, state), ways in layer.items():
+                for after, weight, cls in moves_from(comp):
+                    following[after, step(state, cls)] += ways * weight
+            layer = following
+        return layer
+
+    def deal_last_hand(self, layer: dict[tuple[Composition, S], int]) -> Counter[S]:
+        """Ways per final state: the last hand needs only each composition's class counts."""
+        final_from, step = self._final_from, self._step
+        result: Counter[S] = Counter()
+        for (comp, state), ways in layer.items():
+            for cls, weight in final_from(comp):
+                result[step(state, cls)] += ways * weight
+        return result
+
+    def _hand_class(self, hand: Hand) -> C:
+        found = self._class_of.get(hand, _MISSING)
+        if found is _MISSING:
+            found = self._class_of[hand] = self._classify(hand)
+        return found  # type: ignore[return-value]
+
+    def _moves_from(self, comp: Composition) -> list[tuple[Composition, int, C]]:
+        """Each hand ``comp`` can deal: (composition left, weight, class)."""
+        found = self._moves.get(comp)
+        if found is None:
+            found = []
+            for hand, weight in hands(comp, self._size):
+                after = list(comp)
+                for t in hand:
+                    after[t] -= 1
+                if self._symmetric:
+                    after.sort()
+                found.append((tuple(after), weight, self._hand_class(hand)))
+            self._moves[comp] = found
+        return found
+
+    def _final_from(self, comp: Composition) -> list[tuple[C, int]]:
+        """Ways per class of one hand from ``comp`` (hands of one class merged)."""
+        found = self._final.get(comp)
+        if found is None:
+            merged: Counter[C] = Counter()
+            for hand, weight in hands(comp, self._size):
+                merged[self._hand_class(hand)] += weight
+            found = self._final[comp] = list(merged.items())
+        return found
+
+    def _step(self, state: S, cls: C) -> S:
+        key = (state, cls)
+        found = self._folded.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._folded[key] = self._fold(state, cls)
+        return found  # type: ignore[return-value]
 
 
 def _check_shape_classifier(type_count: int, size: int, classify: Callable[[Hand], C]) -> None:
