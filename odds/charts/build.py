@@ -193,26 +193,44 @@ def observed_expected_chart(
     """
     if not len(labels) == len(observed) == len(expected):
         raise AssertionError("one observed and one expected count per label")
+    residuals = _pearson_residuals(observed, expected)
+    scale = log_or_linear([*(Fraction(n) for n in observed), *expected])
+    n = sum(observed)
+    return BarChart(
+        title=f"Observed against expected: {title}",
+        subtitle=(
+            f"{n:,} rounds. {'Dots' if scale is Scale.LOG else 'Bars'}: observed; "
+            f"{'rings' if scale is Scale.LOG else 'ticks'}: expected from the exact "
+            "probabilities (labels: observed / expected). Residuals beyond ±2 stand out."
+        ),
+        rows=tuple(labels),
+        panels=(_counts_panel(observed, expected, scale), _residual_panel(residuals, observed)),
+        alt=_observed_expected_alt(title, labels, observed, expected, residuals),
+    )
+
+
+def _pearson_residuals(observed: Sequence[int], expected: Sequence[Fraction]) -> list[Value | None]:
+    """Each cell's (observed − expected) / √expected; ``None`` where nothing is expected."""
     residuals: list[Value | None] = []
-    texts = []
     for seen, wanted in zip(observed, expected, strict=True):
         if wanted == 0:
             residuals.append(None)
-            texts.append("impossible" if seen else "")
             continue
         with localcontext(FIGURES):
-            residual = _decimal(seen - wanted) / _decimal(wanted).sqrt()
-        residuals.append(residual)
-        texts.append(signed_text(residual, 2))
-    scale = log_or_linear([*(Fraction(n) for n in observed), *expected])
-    counts_values: tuple[Value | None, ...] = tuple(
+            residuals.append(_decimal(seen - wanted) / _decimal(wanted).sqrt())
+    return residuals
+
+
+def _counts_panel(observed: Sequence[int], expected: Sequence[Fraction], scale: Scale) -> Panel:
+    """Observed bars with expected markers; zero counts are left out on a log scale."""
+    values: tuple[Value | None, ...] = tuple(
         Fraction(n) if n or scale is Scale.LINEAR else None for n in observed
     )
     markers = tuple(Fraction(e) if e or scale is Scale.LINEAR else None for e in expected)
-    counts = Panel(
+    return Panel(
         title="rounds" + (" (log scale)" if scale is Scale.LOG else ""),
         unit=Unit.COUNT,
-        values=counts_values,
+        values=values,
         texts=tuple(
             f"{n:,} / {count_text(e)}" if e else f"{n:,} (probability 0)"
             for n, e in zip(observed, expected, strict=True)
@@ -222,36 +240,39 @@ def observed_expected_chart(
         value_label="observed",
         marker_label="expected",
     )
-    residual_panel = Panel(
+
+
+def _residual_panel(residuals: Sequence[Value | None], observed: Sequence[int]) -> Panel:
+    """The residuals with guides at ±2; a cell seen though impossible is labelled so."""
+    texts = tuple(
+        signed_text(residual, 2) if residual is not None else ("impossible" if seen else "")
+        for residual, seen in zip(residuals, observed, strict=True)
+    )
+    return Panel(
         title="residual (observed − expected) / √expected",
         unit=Unit.NUMBER,
         values=tuple(residuals),
-        texts=tuple(texts),
+        texts=texts,
         guides=(Fraction(-2), Fraction(2)),
     )
-    n = sum(observed)
+
+
+def _observed_expected_alt(
+    title: str,
+    labels: Sequence[str],
+    observed: Sequence[int],
+    expected: Sequence[Fraction],
+    residuals: Sequence[Value | None],
+) -> str:
+    """The chart's text alternative: every cell's counts and the largest residual."""
     largest = max((r for r in residuals if r is not None), key=_magnitude, default=None)
-    return BarChart(
-        title=f"Observed against expected: {title}",
-        subtitle=(
-            f"{n:,} rounds. {'Dots' if scale is Scale.LOG else 'Bars'}: observed; "
-            f"{'rings' if scale is Scale.LOG else 'ticks'}: expected from the exact "
-            "probabilities (labels: observed / expected). Residuals beyond ±2 stand out."
-        ),
-        rows=tuple(labels),
-        panels=(counts, residual_panel),
-        alt=(
-            f"Bar chart of observed against expected counts for {title} over {n:,} rounds: "
-            + "; ".join(
-                f"{label} {seen:,} observed, {count_text(wanted)} expected"
-                for label, seen, wanted in zip(labels, observed, expected, strict=True)
-            )
-            + (
-                f". The largest residual is {signed_text(largest, 2)}."
-                if largest is not None
-                else "."
-            )
-        ),
+    return (
+        f"Bar chart of observed against expected counts for {title} over {sum(observed):,} rounds: "
+        + "; ".join(
+            f"{label} {seen:,} observed, {count_text(wanted)} expected"
+            for label, seen, wanted in zip(labels, observed, expected, strict=True)
+        )
+        + (f". The largest residual is {signed_text(largest, 2)}." if largest is not None else ".")
     )
 
 
