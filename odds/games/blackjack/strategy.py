@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
-from odds.games.blackjack.rounds import RoundAnalysis, two_card_total
+from odds.games.blackjack.rounds import HandResult, RoundAnalysis, two_card_total
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
@@ -49,10 +49,36 @@ def _argmax(sums: dict[str, Fraction]) -> str:
     return max(sums, key=lambda k: (sums[k], -order.index(k)))
 
 
+#: Hit (True) or stand per (up card, total, soft).
+HitTable = dict[tuple[int, int, bool], bool]
+#: The printed code per (up card, chart row).
+RowCodes = dict[tuple[int, RowKey], str]
+#: Two-card hands per (up card, chart row).
+RowHands = dict[tuple[int, RowKey], list[HandResult]]
+#: Two-card hands per (up card, total, soft).
+TotalHands = dict[tuple[int, int, bool], list[HandResult]]
+
+
 def build_chart(analysis: RoundAnalysis) -> Chart:
     """The chart: row codes per up card, and the decisions a chart player makes."""
-    groups: dict[tuple[int, tuple[str, int]], list] = defaultdict(list)
-    by_total: dict[tuple[int, int, bool], list] = defaultdict(list)
+    rows_of, by_total = _group_hands(analysis)
+    hit = _hit_decisions(by_total)
+    rows: dict[RowKey, dict[int, str]] = defaultdict(dict)
+    first: dict[tuple[int, int, int], str] = {}
+    codes: RowCodes = {}
+    for (up, row), members in rows_of.items():
+        action, code = _row_decision(members, hit)
+        rows[row][up] = code
+        codes[up, row] = code
+        for m in members:
+            first[(up, *m.cards)] = action
+    return Chart(dict(rows), hit, first, _post_split_decisions(codes, hit))
+
+
+def _group_hands(analysis: RoundAnalysis) -> tuple[RowHands, TotalHands]:
+    """The two-card hands but naturals, per (up card, chart row) and per (up card, total, soft)."""
+    rows_of: RowHands = defaultdict(list)
+    by_total: TotalHands = defaultdict(list)
     for h in analysis.hands:
         a, b = h.cards
         total, soft = two_card_total(a, b)
@@ -60,11 +86,19 @@ def build_chart(analysis: RoundAnalysis) -> Chart:
             continue
         by_total[h.up, total, soft].append(h)
         if a == b:
-            groups[h.up, ("pair", a)].append(h)
+            rows_of[h.up, ("pair", a)].append(h)
         else:
-            groups[h.up, ("soft" if soft else "hard", total)].append(h)
+            rows_of[h.up, ("soft" if soft else "hard", total)].append(h)
+    return rows_of, by_total
 
-    hit: dict[tuple[int, int, bool], bool] = {}
+
+def _hit_decisions(by_total: TotalHands) -> HitTable:
+    """Hit or stand per (up card, total, soft), by the EV summed over the two-card hands.
+
+    A total no two-card hand reaches takes a default (hit below 17), and 21
+    and over always stands.
+    """
+    hit: HitTable = {}
     for up in range(RANKS):
         for total in range(4, 22):
             for soft in (False, True):
@@ -77,32 +111,42 @@ def build_chart(analysis: RoundAnalysis) -> Chart:
                 s = sum((m.probability * m.values[STAND] for m in members), Fraction(0))
                 h_ = sum((m.probability * m.values[HIT] for m in members), Fraction(0))
                 hit[up, total, soft] = h_ > s
+    return hit
 
-    rows: dict[tuple[str, int], dict[int, str]] = defaultdict(dict)
-    first: dict[tuple[int, int, int], str] = {}
-    codes: dict[tuple[int, tuple[str, int]], str] = {}
-    for (up, row), members in groups.items():
-        allowed = set.intersection(*(set(m.values) for m in members))
-        sums = {
-            act: sum((m.probability * m.values[act] for m in members), Fraction(0))
-            for act in allowed
-        }
-        action = _argmax(sums)
-        a0, b0 = members[0].cards
-        total, soft = two_card_total(a0, b0)
-        fallback = HIT if hit[up, total, soft] else STAND
-        code = action
-        if action in (DOUBLE, SURRENDER):
-            second = fallback
-            if action == SURRENDER and SPLIT in sums:
-                rest = {k: v for k, v in sums.items() if k != SURRENDER}
-                if _argmax(rest) == SPLIT:
-                    second = SPLIT
-            code = action + second.lower()
-        rows[row][up] = code
-        codes[up, row] = code
-        for m in members:
-            first[(up, *m.cards)] = action
+
+def _row_decision(members: list[HandResult], hit: HitTable) -> tuple[str, str]:
+    """A row's best first action and its printed code (``"Dh"``: double, else hit).
+
+    Only actions open to every hand of the row compete. A double or surrender
+    carries the fallback for when it is not allowed: hit or stand from
+    ``hit``, or split when a surrender's runner-up is the split.
+    """
+    up = members[0].up
+    allowed = set.intersection(*(set(m.values) for m in members))
+    sums = {
+        act: sum((m.probability * m.values[act] for m in members), Fraction(0)) for act in allowed
+    }
+    action = _argmax(sums)
+    a0, b0 = members[0].cards
+    total, soft = two_card_total(a0, b0)
+    fallback = HIT if hit[up, total, soft] else STAND
+    code = action
+    if action in (DOUBLE, SURRENDER):
+        second = fallback
+        if action == SURRENDER and SPLIT in sums:
+            rest = {k: v for k, v in sums.items() if k != SURRENDER}
+            if _argmax(rest) == SPLIT:
+                second = SPLIT
+        code = action + second.lower()
+    return action, code
+
+
+def _post_split_decisions(codes: RowCodes, hit: HitTable) -> dict[tuple[int, int, int], str]:
+    """The action per (up card, pair card, second card) of a split hand.
+
+    A split hand follows its total's row (no resplit or surrender there: those
+    fall back to hit or stand), and stands on 21 and over.
+    """
     post_split: dict[tuple[int, int, int], str] = {}
     for up in range(RANKS):
         for x in range(RANKS):
@@ -113,7 +157,7 @@ def build_chart(analysis: RoundAnalysis) -> Chart:
                 if total >= 21 or code[0] in (SURRENDER, SPLIT):
                     code = STAND if total >= 21 else fallback
                 post_split[up, x, y] = code
-    return Chart(dict(rows), hit, first, post_split)
+    return post_split
 
 
 def chart_rows(chart: Chart) -> dict[str, list[tuple[str, list[str]]]]:
