@@ -7,20 +7,25 @@ net payout per unit staked; the same events then make
 * the bet's outcome table (:func:`outcomes`: label, net, ways, in the order the
   rules declare them — events that cannot happen show 0 ways), and
 * one settled round in money (:func:`settled_bet`).
+
+Games whose every bet settles a whole deal by a function (baccarat, Dragon
+Tiger) declare their bets as :class:`BetSpec` s: events plus that function.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
+from odds.errors import OddsError
 from odds.numbers import payout_ratio
 from odds.settlement import SettledBet
-from odds.stats import Outcome
+from odds.stats import Bet, Outcome
 
 K = TypeVar("K", bound=Hashable)
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,42 @@ def outcomes(events: Iterable[Event], ways: Mapping[str, int]) -> tuple[Outcome,
     if unknown:
         raise AssertionError(f"events without a declaration: {sorted(unknown)}")
     return tuple(Outcome(e.label, Fraction(e.net), ways.get(e.key, 0)) for e in events)
+
+
+@dataclass(frozen=True)
+class BetSpec(Generic[S]):
+    """A bet: name, title, description, events, and ``settle``, how the game settles it.
+
+    ``S`` is the game's settling rule, e.g. ``Callable[[Round], str]`` (a
+    round to an event key); baccarat's allows None for the pair bets, which
+    look at the first two cards of each hand, not at the finished coup.
+    """
+
+    name: str
+    title: str
+    description: str
+    events: tuple[Event, ...]
+    settle: S
+
+
+def spec_bets(
+    specs: Iterable[BetSpec[Any]], ways: Mapping[str, Mapping[str, int]]
+) -> tuple[Bet, ...]:
+    """Every declared bet with its exact outcome table (``ways`` per bet and event key)."""
+    return tuple(
+        Bet(spec.name, spec.title, spec.description, outcomes(spec.events, ways[spec.name]))
+        for spec in specs
+    )
+
+
+def check_side_bets(offered: Sequence[str], known: Iterable[str]) -> None:
+    """Refuse an unknown side bet or one listed twice in ``bets.side_bets``."""
+    known = tuple(known)
+    for bet in offered:
+        if bet not in known:
+            raise OddsError(f"bets.side_bets: unknown side bet {bet!r} (known: {', '.join(known)})")
+    if len(set(offered)) != len(offered):
+        raise OddsError("bets.side_bets: a side bet is listed twice")
 
 
 def by_key(events: Iterable[Event]) -> dict[str, Event]:

@@ -37,7 +37,7 @@ from odds.games.baccarat import tables
 from odds.games.baccarat.bets import BetSpec, bet_specs, per_config
 from odds.games.baccarat.options import BaccaratConfig
 from odds.games.baccarat.rules import Coup, DrawingRules
-from odds.games.events import outcomes
+from odds.games.events import spec_bets
 from odds.stats import Bet
 
 if TYPE_CHECKING:
@@ -269,10 +269,7 @@ def value_counts(shoe_counts: Sequence[int], groups: TypeGroups) -> tuple[int, .
 
 def bets(config: BaccaratConfig, ways: Mapping[str, Mapping[str, int]]) -> tuple[Bet, ...]:
     """Every offered bet with its exact outcome table."""
-    return tuple(
-        Bet(spec.name, spec.title, spec.description, outcomes(spec.events, ways[spec.name]))
-        for spec in bet_specs(config)
-    )
+    return spec_bets(bet_specs(config), ways)
 
 
 def analyse(game: Game[BaccaratConfig], config: BaccaratConfig, paytable: str) -> Analysis:

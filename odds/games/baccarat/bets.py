@@ -9,7 +9,6 @@ look at the first two cards of each hand). Built once per paytable object.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
@@ -17,19 +16,12 @@ from odds.errors import OddsError
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig, BaccaratPayouts
 from odds.games.baccarat.rules import Coup, DrawingRules
-from odds.games.events import Event
+from odds.games.events import BetSpec as GenericBetSpec
+from odds.games.events import check_side_bets
 from odds.numbers import decimal, payout_ratio
 
-
-@dataclass(frozen=True)
-class BetSpec:
-    """A bet: name, title, description, events, and how a coup settles it."""
-
-    name: str
-    title: str
-    description: str
-    events: tuple[Event, ...]
-    settle: Callable[[Coup], str] | None  # None: a pair bet (first two cards of each hand)
+#: A baccarat bet: settled from the finished coup, or (None) from the first two cards.
+BetSpec = GenericBetSpec[Callable[[Coup], str] | None]
 
 
 T = TypeVar("T")
@@ -207,14 +199,7 @@ _MARGINS = {"natural", *(str(m) for m in range(1, 10))}
 def check_paytable(config: BaccaratConfig) -> None:
     """Refuse a contradictory paytable: a broken tableau, unknown side bets, a bad bonus table."""
     DrawingRules.of(config.tableau)
-    offered = config.bets.side_bets
-    for bet in offered:
-        if bet not in SIDE_BETS:
-            raise OddsError(
-                f"bets.side_bets: unknown side bet {bet!r} (known: {', '.join(SIDE_BETS)})"
-            )
-    if len(set(offered)) != len(offered):
-        raise OddsError("bets.side_bets: a side bet is listed twice")
+    check_side_bets(config.bets.side_bets, SIDE_BETS)
     keys = set(config.payouts.dragon_bonus)
     unknown = sorted(keys - _MARGINS)
     if unknown:

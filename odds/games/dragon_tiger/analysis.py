@@ -21,7 +21,8 @@ from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
 from odds.games.dragon_tiger.rules import Round
 from odds.games.dragon_tiger.tables import card_table, rank_label
-from odds.games.events import Event, outcomes
+from odds.games.events import BetSpec as GenericBetSpec
+from odds.games.events import spec_bets
 from odds.stats import Bet
 
 if TYPE_CHECKING:
@@ -57,15 +58,8 @@ def round_polynomial(types: tuple[Card, ...]) -> DealPolynomial[Round]:
     return ordered_deal_polynomial(RoundProcedure(types), len(types), ROUND_CARDS)
 
 
-@dataclass(frozen=True)
-class BetSpec:
-    """A bet: name, title, description, events, and how a round settles it."""
-
-    name: str
-    title: str
-    description: str
-    events: tuple[Event, ...]
-    settle: Callable[[Round], str]
+#: A Dragon Tiger bet: settled from the round.
+BetSpec = GenericBetSpec[Callable[[Round], str]]
 
 
 def bet_specs(config: DragonTigerConfig) -> tuple[BetSpec, ...]:
@@ -152,10 +146,7 @@ def event_nets(config: DragonTigerConfig) -> dict[str, dict[str, Fraction]]:
 
 def bets(config: DragonTigerConfig, ways: Mapping[str, Mapping[str, int]]) -> tuple[Bet, ...]:
     """Every offered bet with its exact outcome table."""
-    return tuple(
-        Bet(spec.name, spec.title, spec.description, outcomes(spec.events, ways[spec.name]))
-        for spec in bet_specs(config)
-    )
+    return spec_bets(bet_specs(config), ways)
 
 
 def analyse(game: Game[DragonTigerConfig], config: DragonTigerConfig, paytable: str) -> Analysis:

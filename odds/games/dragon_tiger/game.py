@@ -6,14 +6,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from odds.analysis import Analysis
-from odds.errors import OddsError
 from odds.games.base import BenchCase, Game
 from odds.games.dragon_tiger import analysis, bench
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
 from odds.games.dragon_tiger.shoe_state import DragonTigerShoeState
 from odds.games.dragon_tiger.tables import rank_label
-from odds.games.events import by_key, reason, settled_bet
+from odds.games.events import by_key, check_side_bets, reason, settled_bet
 from odds.settlement import SettledHand, Settlement
 
 
@@ -30,14 +29,7 @@ class DragonTiger(Game[DragonTigerConfig]):
     hand_example = "one card, e.g. 'Kh'"
 
     def validate(self, config: DragonTigerConfig) -> None:
-        offered = config.bets.side_bets
-        for bet in offered:
-            if bet not in SIDE_BETS:
-                raise OddsError(
-                    f"bets.side_bets: unknown side bet {bet!r} (known: {', '.join(SIDE_BETS)})"
-                )
-        if len(set(offered)) != len(offered):
-            raise OddsError("bets.side_bets: a side bet is listed twice")
+        check_side_bets(config.bets.side_bets, SIDE_BETS)
         config.shoe.build().require(analysis.ROUND_CARDS)
 
     def analyse(self, config: DragonTigerConfig, paytable: str) -> Analysis:
