@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import ge, gt, itemgetter, le, rshift, sub
+from typing import Literal
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import (
@@ -164,7 +165,8 @@ class UpCard:
         return left - (self.n[self.blackjack_rank] - removed[self.blackjack_rank]), left
 
 
-LITTLE = repeat("little")  # byte order of the packed numerators, for ``map``
+#: Byte order of the packed numerators, for ``map``.
+LITTLE: repeat[Literal["little"]] = repeat("little")
 RANK_LABEL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
