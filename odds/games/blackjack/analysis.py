@@ -230,12 +230,20 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
     shoe = config.shoe.build()
     counts = rank_counts(shoe)
     rules = config.house
-    with no_cycle_collection():
+    with no_cycle_collection():  # the tables too: a collection would walk every kept table
         optimal = analyse_round(counts, rules, distributions=True)
         chart = build_chart(optimal)
         charted = analyse_round(counts, rules, chart=chart)
         bet = main_bet(optimal)
         options = option_values(config, optimal.ev)
+        report_tables = (
+            tables.dealer_table(counts, rules),
+            tables.strategy_table(optimal, charted, bet),
+            *tables.chart_tables(chart),
+            tables.hand_table(optimal),
+            tables.option_table(options),
+            tables.strategy_data(optimal, charted, chart, bet),
+        )
     return game.new_analysis(
         config,
         paytable,
@@ -243,13 +251,6 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         deals=bet.stats.total,
         counting=counting_text(bet),
         bets=(bet,),
-        tables=(
-            tables.dealer_table(counts, rules),
-            tables.strategy_table(optimal, charted, bet),
-            *tables.chart_tables(chart),
-            tables.hand_table(optimal),
-            tables.option_table(options),
-            tables.strategy_data(optimal, charted, chart, bet),
-        ),
+        tables=report_tables,
         notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import ge, gt, itemgetter, le, rshift, sub
+from typing import Literal
 
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import (
@@ -164,6 +165,8 @@ class UpCard:
         return left - (self.n[self.blackjack_rank] - removed[self.blackjack_rank]), left
 
 
+#: Byte order of the packed numerators, for ``map``.
+LITTLE: repeat[Literal["little"]] = repeat("little")
 RANK_LABEL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
@@ -241,14 +244,16 @@ class Family:
                 for u in ups:
                     if r[u] < n[u]:
                         rest.setdefault(u, []).append((r, keys[r]))
-        data = list(map(_to_bytes, map(numerators.__getitem__, safe), repeat(lanes.bytes)))
+        data = list(
+            map(int.to_bytes, map(numerators.__getitem__, safe), repeat(lanes.bytes), LITTLE)
+        )
         safe_keys = [keys[r] for r in safe]
         denominators = [falling(self.size - 1 - s, kmax) for s in range(self.smax + 1)]
         expected = [denominators[sum(r)] for r in safe]
         for u in ups:
             card = self.up(u)
             start, end = lanes.block(u)
-            values = list(map(_from_bytes, map(itemgetter(slice(start, end)), data)))
+            values = list(map(int.from_bytes, map(itemgetter(slice(start, end)), data), LITTLE))
             # The last cumulative lane counts every outcome.
             if list(map(rshift, values, repeat(card.last_lane))) != expected:
                 raise AssertionError("dealer probabilities do not add up to 1")
@@ -373,11 +378,3 @@ def family(counts: Counts, hits_soft_17: bool) -> Family:
             _FAMILIES.pop(next(iter(_FAMILIES)))
         found = _FAMILIES[key] = Family(tuple(counts), hits_soft_17)
     return found
-
-
-def _from_bytes(data: bytes) -> int:
-    return int.from_bytes(data, "little")
-
-
-def _to_bytes(value: int, size: int) -> bytes:
-    return value.to_bytes(size, "little")
