@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from odds.analysis import Analysis
 from odds.cards import Card
+from odds.engine import paused_gc
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import NATURAL, SPLIT
-from odds.games.blackjack.rounds import RoundAnalysis, analyse_round, no_cycle_collection
+from odds.games.blackjack.rounds import RoundAnalysis, analyse_round
 from odds.games.blackjack.rules import (
     LOSE_LABEL,
     NATURAL_PUSH,
@@ -230,7 +231,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
     shoe = config.shoe.build()
     counts = rank_counts(shoe)
     rules = config.house
-    with no_cycle_collection():  # the tables too: a collection would walk every kept table
+    with paused_gc():  # the tables too: a collection would walk every kept table
         optimal = analyse_round(counts, rules, distributions=True)
         chart = build_chart(optimal)
         charted = analyse_round(counts, rules, chart=chart)

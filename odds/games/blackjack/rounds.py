@@ -16,15 +16,14 @@ exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING
 
+from odds.engine import paused_gc
 from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.options import BlackjackRules
@@ -192,7 +191,7 @@ def analyse_round(
         raise OddsError("a shoe is ten non-negative rank counts (A, 2–9, ten-value)")
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
-    with no_cycle_collection():
+    with paused_gc():  # millions of short-lived tuples, no cycles; kept tables not re-walked
         _ensure_sets(fam)
         hands: list[HandResult] = []
         plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
@@ -207,21 +206,6 @@ def analyse_round(
                 result.probability = p
                 hands.append(result)
     return RoundAnalysis(rules, counts, hands, plays)
-
-
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector: an analysis builds millions of short-lived tuples
-    and no reference cycles, and each full collection would walk every table kept for
-    later analyses (about a tenth of a report's time). Reference counting still frees
-    everything; the collector's previous state is restored."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
