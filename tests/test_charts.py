@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import doc_pages
 import pytest
 
 import odds.regenerate as regenerate
@@ -304,9 +305,12 @@ def test_markdown_places_each_chart_after_its_section(pok_deng_analysis) -> None
     assert to_markdown(pok_deng_analysis) == to_markdown(pok_deng_analysis, charts={})
 
 
-def test_readme_shows_a_committed_chart() -> None:
-    root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    images = [line for line in readme.splitlines() if line.startswith("![")]
-    paths = [path for line in images for _, path in IMAGE.findall(line)]
-    assert paths and all((root / path).is_file() for path in paths)
+def test_docs_show_committed_charts() -> None:
+    """Every image on a documentation page (README.md, docs/**) is a committed file."""
+    paths = []
+    for page in doc_pages.pages():
+        images = [
+            line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("![")
+        ]
+        paths += [page.parent / path for line in images for _, path in IMAGE.findall(line)]
+    assert paths and all(path.is_file() for path in paths), paths

@@ -32,7 +32,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "-q", "-w", work / "dist", ROOT, cwd=work,
     )  # fmt: skip
     assert built.returncode == 0, built.stderr
-    wheel = next((work / "dist").glob("odds-*.whl"))
+    wheel = next((work / "dist").glob("odds_exact-*.whl"))
     venv.create(work / "venv", system_site_packages=True, with_pip=False)
     bin_dir = work / "venv" / "bin"
     done = _run(

@@ -14,6 +14,7 @@ import re
 import shlex
 from pathlib import Path
 
+import doc_pages
 import pytest
 
 from odds.config import describe
@@ -30,7 +31,7 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 def project_files() -> list[Path]:
     """Every text a user of the repository reads: code, tests, paytables, reports, docs."""
-    found = [ROOT / "README.md"]
+    found = [ROOT / "README.md", ROOT / "CHANGELOG.md"]
     for top in ("odds", "tests", "tables", "reports", "docs"):
         found += sorted(p for p in (ROOT / top).rglob("*") if p.suffix in {".py", ".md", ".toml"})
     return found
@@ -89,16 +90,31 @@ def test_every_citation_names_a_section_that_exists():
     assert not bad
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+#: Every page a reader follows links on: the site's pages (README.md, docs/**) and the changelog.
+LINKED_PAGES = [*doc_pages.pages(), ROOT / "CHANGELOG.md"]
+
+
+def _prose(page: Path) -> str:
+    """The page without its fenced blocks and code spans (links there are not links)."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    return re.sub(r"(`+).*?\1", "", text)
+
+
+@pytest.mark.parametrize("page", LINKED_PAGES, ids=doc_pages.page_id)
 def test_links_on_the_pages_resolve(page):
-    for target in LINK.findall(page.read_text(encoding="utf-8")):
-        if target.startswith("http"):
+    """As GitHub resolves them: relative to the page, an anchor a heading's slug there."""
+    for target in LINK.findall(_prose(page)):
+        if re.match(r"[a-z]+:", target):
             continue
         name, _, anchor = target.partition("#")
         linked = (page.parent / name).resolve() if name else page
-        assert linked.exists(), f"{page.name}: {target}"
+        assert linked.exists(), f"{page.relative_to(ROOT)}: {target}"
+        assert linked.is_relative_to(ROOT), (
+            f"{page.relative_to(ROOT)}: {target} leaves the repository"
+        )
         if anchor:
-            assert anchor in {slug(h) for h in headings(linked)}, f"{page.name}: {target}"
+            slugs = {doc_pages.github_slug(title) for _, title in doc_pages.headings(linked)}
+            assert anchor in slugs, f"{page.relative_to(ROOT)}: {target}"
 
 
 def test_nothing_cites_a_rule_text_outside_the_repository():
