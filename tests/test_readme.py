@@ -208,8 +208,8 @@ def _command_lines() -> list[tuple[str, str, bool]]:
         line = _comment(line)[0]
         for part in re.split(r"&&|\|(?=\s)|>", line):
             part = part.strip()
-            if re.match(r"odds [A-Z]", part):
-                continue  # `odds COMMAND --help`
+            if re.match(r"odds ([A-Z]|…)", part):
+                continue  # `odds COMMAND --help`, `odds …`
             if part.startswith("odds ") and (inline or not PLACEHOLDER.search(part)):
                 commands.append((where, part, inline))
     return commands
@@ -249,3 +249,14 @@ def test_every_command_line_shown_parses(where: str, line: str, inline: bool):
         if not hasattr(error, "format_message"):
             raise
         pytest.fail(f"{where}: {line}: {error.format_message()}")
+
+
+def test_every_command_has_its_page_in_the_commands_index():
+    """docs/commands/<command>.md for every command, each linked from docs/commands/README.md."""
+    group = get_command(app)
+    names = sorted(group.list_commands(group.context_class(group, info_name="odds")))  # type: ignore[attr-defined]
+    folder = ROOT / "docs" / "commands"
+    index = (folder / "README.md").read_text(encoding="utf-8")
+    assert [n for n in names if not (folder / f"{n}.md").is_file()] == []
+    pages_there = sorted(p.name for p in folder.glob("*.md") if p.name != "README.md")
+    assert [p for p in pages_there if f"]({p})" not in index] == []

@@ -1,6 +1,6 @@
 """Charts for reports and audits: SVG files drawn by this package, no plotting library.
 
-Why our own SVG (see the README's "Charts"): the files are committed next to
+Why our own SVG (see docs/guides/charts.md): the files are committed next to
 the reports and ``odds reports --check`` compares them byte for byte, so the
 bytes must depend on nothing but the figures and this code — not on a
 plotting library's version, a font cache or a date. SVG images linked from

@@ -66,7 +66,10 @@ def audit(
         Path,
         typer.Option(
             "--log",
-            help="The log: .csv, .csv.gz or .parquet, one row per round and position (see README).",
+            help=(
+                "The log: .csv, .csv.gz or .parquet, one row per round and position"
+                " (see docs/guides/auditor.md)."
+            ),
         ),
     ],
     format: Annotated[

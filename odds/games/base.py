@@ -1,7 +1,7 @@
 """What every game provides: the :class:`Game` base class and the bench case shape.
 
-A game is a package under ``odds/games/`` (see the README's "How to add a
-game"); its ``game.py`` subclasses :class:`Game` and its ``__init__`` exposes
+A game is a package under ``odds/games/`` (see docs/guides/contributor.md, "How
+to add a game"); its ``game.py`` subclasses :class:`Game` and its ``__init__`` exposes
 one instance as ``GAME``, which :mod:`odds.games` discovers.
 """
 
