@@ -138,3 +138,13 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
             fenced = not fenced
         out.append(line if fenced or FENCE.match(line) else TOKEN.sub(link, line))
     return "\n".join(out)
+
+
+#: A Sphinx cross-reference role left in a rendered docstring: ``:class:`…``` → ``…``.
+SPHINX_ROLE = re.compile(r":(?:class|func|meth|mod|attr|data|exc|obj|const):(?=<code>)")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    """The docstrings use Sphinx roles (``:class:`odds.paytable.Paytable```); the API reference
+    shows the name alone, as code."""
+    return SPHINX_ROLE.sub("", html)
