@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -23,6 +24,21 @@ def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _see_this_environment_s_dependencies(python: Path) -> None:
+    """Put this environment's site-packages on the new venv's path, after its own.
+
+    A ``.pth`` line adds the folder but does not run the ``.pth`` files inside it, so this
+    checkout's editable install (itself a ``.pth`` hook there) stays out, while typer, sympy …
+    are found. (``system_site_packages`` would give the base interpreter's packages, which are
+    not this environment's when the tests run in a virtual environment.)
+    """
+    site = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=ROOT)
+    folders = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(site.stdout.strip(), "this-environment.pth").write_text(
+        "".join(f"{folder}\n" for folder in sorted(folders)), encoding="utf-8"
+    )
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv with the wheel installed; returns its ``bin`` folder."""
@@ -33,8 +49,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert built.returncode == 0, built.stderr
     wheel = next((work / "dist").glob("odds_exact-*.whl"))
-    venv.create(work / "venv", system_site_packages=True, with_pip=False)
+    venv.create(work / "venv", with_pip=False)
     bin_dir = work / "venv" / "bin"
+    _see_this_environment_s_dependencies(bin_dir / "python")
     done = _run(
         sys.executable, "-m", "pip", "--python", bin_dir / "python",
         "install", "--no-deps", "-q", wheel, cwd=work,
