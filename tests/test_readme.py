@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -260,3 +261,31 @@ def test_every_command_has_its_page_in_the_commands_index():
     assert [n for n in names if not (folder / f"{n}.md").is_file()] == []
     pages_there = sorted(p.name for p in folder.glob("*.md") if p.name != "README.md")
     assert [p for p in pages_there if f"]({p})" not in index] == []
+
+
+# ---------------------------------------------------------------------------
+# Paytables shown are the shipped ones
+
+
+def _is_part(shown: object, shipped: object) -> bool:
+    if isinstance(shown, dict):
+        return isinstance(shipped, dict) and all(
+            key in shipped and _is_part(value, shipped[key]) for key, value in shown.items()
+        )
+    return shown == shipped
+
+
+TOML_BLOCKS = [b for b in all_blocks() if b.info == "toml"]
+
+
+def test_there_are_paytables_shown():
+    assert len(TOML_BLOCKS) >= 2
+
+
+@pytest.mark.parametrize("block", TOML_BLOCKS, ids=lambda b: b.where)
+def test_a_paytable_shown_is_part_of_the_shipped_one(block: Block):
+    """A ``toml`` block is (part of) the paytable of its game in tables/, value for value."""
+    shown = tomllib.loads(block.text)
+    game = shown.get("game", block.page.stem)
+    shipped = tomllib.loads((ROOT / "tables" / f"{game}.toml").read_text(encoding="utf-8"))
+    assert _is_part(shown, shipped), f"{block.where}: not what tables/{game}.toml holds"
