@@ -3,12 +3,20 @@
 Builds the wheel (as pip does for `pip install .`), makes a
 venv that sees this environment's dependencies but not this checkout, installs
 the wheel alone, and runs the tool from a directory that is not the checkout.
+
+The nested venv sees the dependencies through a ``.pth`` file naming the
+running interpreter's own site-packages: ``system_site_packages=True`` would
+show it the *base* interpreter's packages, which inside a venv (the README's
+setup) lack typer and the rest (issue 19, item 2). The ``.pth`` adds those
+folders to ``sys.path`` without running their ``.pth`` files, so this
+checkout's editable install stays invisible. No network, never skipped.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -33,14 +41,30 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert built.returncode == 0, built.stderr
     wheel = next((work / "dist").glob("odds-*.whl"))
-    venv.create(work / "venv", system_site_packages=True, with_pip=False)
+    venv.create(work / "venv", system_site_packages=False, with_pip=False)
     bin_dir = work / "venv" / "bin"
+    _see_this_environments_packages(bin_dir / "python")
     done = _run(
         sys.executable, "-m", "pip", "--python", bin_dir / "python",
         "install", "--no-deps", "-q", wheel, cwd=work,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return bin_dir
+
+
+def _see_this_environments_packages(python: Path) -> None:
+    """A ``.pth`` in the new venv naming the folders this interpreter imports packages from."""
+    found = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=ROOT)
+    assert found.returncode == 0, found.stderr
+    folders = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    Path(found.stdout.strip(), "running-environment.pth").write_text(
+        "".join(f"{folder}\n" for folder in folders), encoding="utf-8"
+    )
+
+
+def test_the_venv_imports_the_dependencies_from_this_environment(installed: Path, tmp_path):
+    done = _run(installed / "python", "-c", "import typer, sympy, rich, duckdb", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
 
 
 def test_installed_wheel_finds_its_paytables_from_anywhere(installed: Path, tmp_path: Path):
