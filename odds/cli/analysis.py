@@ -71,7 +71,7 @@ def report(
     reproduces the report.
 
     \b
-    Example: odds report pok-deng --decks 6 --set payouts.pair=12 -o pd.md
+    Example: odds report dragon-tiger --decks 6 --set payouts.tie=11 -o dt.md
     """
     from odds.render import to_csv, to_json, to_markdown
     from odds.render.provenance import Provenance
@@ -212,7 +212,7 @@ def crosscheck(
     Exit 0 when the exact EV is inside the simulation's 95% interval, 1 when outside.
 
     \b
-    Example: odds crosscheck pok-deng --rounds 20000
+    Example: odds crosscheck blackjack --rounds 2000
     """
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))

@@ -50,7 +50,7 @@ def verify(
     when, without --bet, several bets do.
 
     \b
-    Example: odds verify pok-deng --bet player --rtp 98.75%
+    Example: odds verify dragon-tiger --bet tie --house-edge 32.77%
     """
     from odds.audit.verify import decide, parse_claim, verify, verify_json, verify_text
 
@@ -108,7 +108,7 @@ def audit(
     rounds to test anything.
 
     \b
-    Example: odds simulate pok-deng --rounds 2000 --out r.csv && odds audit pok-deng --log r.csv
+    Example: odds simulate dragon-tiger --rounds 2000 -o r.csv && odds audit dragon-tiger --log r.csv
     """
     import json
 
@@ -179,7 +179,7 @@ def simulate(
     once it is complete: an error or Ctrl-C leaves an existing log as it was.
 
     \b
-    Example: odds simulate pok-deng --rounds 1000 --seed 7 --out rounds.csv
+    Example: odds simulate dragon-tiger --rounds 1000 --seed 7 --out rounds.csv
     """
     from odds.audit.logs import deal_rounds, write_log
     from odds.audit.logs import log_format as format_of
@@ -231,7 +231,7 @@ def solve(
     Exit 0 with the solution, 1 when no value the paytable accepts reaches the target.
 
     \b
-    Example: odds solve pok-deng --bet player-pair --target-rtp 95% --vary payouts.pair
+    Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
     """
     from odds.audit.solve import solution_json, solution_text
     from odds.audit.solve import solve as run_solve

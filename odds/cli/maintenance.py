@@ -80,7 +80,7 @@ def bench(
     output, or on standard error with --output), then the table.
 
     \b
-    Example: odds bench mahjong-28-20 --repeat 1
+    Example: odds bench dragon-tiger --repeat 1
     """
     from odds.benchmark import BenchRow, bench_table, run
     from odds.games import games as all_games
