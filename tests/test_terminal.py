@@ -126,3 +126,13 @@ def test_ctrl_c_mid_work_is_one_line_and_exit_130(stderr_on_terminal):
     assert process.returncode == 130
     assert out == b""
     assert err == b"error: interrupted\n"
+
+
+def test_bench_progress_on_the_terminal_its_lines_on_stdout():
+    shown = run_on_terminal(command("bench", "dragon-tiger", "--repeat", "1"))
+    assert shown.code == 0
+    out = shown.stdout.decode()
+    assert "dragon-tiger" in out and "engine" in out and "| analysis" in out
+    screen = shown.screen_text
+    assert "bench" in screen and "ETA" in screen
+    assert "engine " not in screen and "| analysis" not in screen
