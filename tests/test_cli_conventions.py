@@ -99,7 +99,7 @@ def test_output_is_atomic_and_equals_stdout(run, tmp_path):
 def test_bad_input_leaves_an_existing_output_as_it_was(run, tmp_path):
     target = tmp_path / "keep.md"
     target.write_text("precious\n", encoding="utf-8")
-    code, out, err = run("report", "pok-deng", "--set", "payouts.nope=1", "-o", str(target))
+    code, _, err = run("report", "pok-deng", "--set", "payouts.nope=1", "-o", str(target))
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
     assert target.read_text(encoding="utf-8") == "precious\n"
 

@@ -54,7 +54,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _see_this_environments_packages(python: Path) -> None:
     """A ``.pth`` in the new venv naming the folders this interpreter imports packages from."""
-    found = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=ROOT)
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    found = _run(python, "-c", where, cwd=ROOT)
     assert found.returncode == 0, found.stderr
     folders = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
     Path(found.stdout.strip(), "running-environment.pth").write_text(

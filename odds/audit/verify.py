@@ -34,6 +34,7 @@ from odds.audit.variants import reading_text, readings, variant
 from odds.errors import OddsError
 from odds.numbers import percent
 from odds.paytable import Paytable
+from odds.progress import track
 from odds.stats import Bet
 
 _PERCENT = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?\s*%\s*$")
@@ -115,7 +116,8 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
         own.bet(bet_name)  # an unknown bet is a one-line error before any work
     checks: list[Check] = []
     notes: list[str] = []
-    for index, reading in enumerate(readings(paytable.config)):
+    every = list(readings(paytable.config))
+    for index, reading in enumerate(track(every, "rule readings", label=reading_text)):
         try:
             analysis: Analysis = own if index == 0 else variant(paytable, reading).analysis()
         except OddsError as exc:

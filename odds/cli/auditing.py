@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -108,7 +109,7 @@ def audit(
     rounds to test anything.
 
     \b
-    Example: odds simulate dragon-tiger --rounds 2000 -o r.csv && odds audit dragon-tiger --log r.csv
+    Example: odds simulate dragon-tiger --rounds 900 -o r.csv && odds audit dragon-tiger --log r.csv
     """
     import json
 
@@ -192,6 +193,10 @@ def simulate(
         if not 0 < depth <= 1:
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
     form = format_of(out, None if log_format is None else log_format.value)
+    if out is None and sys.stdout.isatty():
+        from odds.progress import finish
+
+        finish()  # the rows stream onto this terminal: a bar there would only break them
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
     count = write_log(paytable.game, rows, out, form, rounds)
     if out is not None:
