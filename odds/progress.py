@@ -122,6 +122,9 @@ class Reporter:
         self._progress: Any = None
         self._watcher: threading.Thread | None = None
         self._finished = False
+        #: The process that draws: a worker forked from it (a process pool) inherits the
+        #: reporter but must never draw, nor take a lock another thread held at the fork.
+        self.pid = os.getpid()
 
     # -- the tasks -----------------------------------------------------------------
 
@@ -273,6 +276,14 @@ class Reporter:
 _REPORTER: ContextVar[Reporter | None] = ContextVar("odds_progress", default=None)
 
 
+def _current() -> Reporter | None:
+    """The reporter of this process (``None`` in a forked worker: only the parent draws)."""
+    reporter = _REPORTER.get()
+    if reporter is None or reporter.pid != os.getpid():
+        return None
+    return reporter
+
+
 def track(
     items: Iterable[T],
     description: str,
@@ -284,7 +295,7 @@ def track(
     ``total`` defaults to ``len(items)`` when the items have a length;
     ``label(item)`` (optional) names the step under way beside the description.
     """
-    reporter = _REPORTER.get()
+    reporter = _current()
     if reporter is None:
         yield from items
         return
@@ -299,7 +310,7 @@ def task(description: str, total: float = 100) -> Iterator[Callable[[float], Non
 
     Without a reporter the update does nothing.
     """
-    reporter = _REPORTER.get()
+    reporter = _current()
     if reporter is None:
         yield lambda completed: None
         return
@@ -310,7 +321,7 @@ def task(description: str, total: float = 100) -> Iterator[Callable[[float], Non
 @contextmanager
 def phase(description: str) -> Iterator[None]:
     """A stretch of work with no steps to count (building layouts): a spinner on a terminal."""
-    reporter = _REPORTER.get()
+    reporter = _current()
     if reporter is None:
         yield
         return
@@ -320,7 +331,7 @@ def phase(description: str) -> Iterator[None]:
 
 def echo(text: str, err: bool = True) -> None:
     """Print one line (stderr by default) while work goes on, without breaking a bar."""
-    reporter = _REPORTER.get()
+    reporter = _current()
     if reporter is None:
         stream = sys.stderr if err else sys.stdout
         stream.write(text + "\n")
@@ -331,7 +342,7 @@ def echo(text: str, err: bool = True) -> None:
 
 def finish() -> None:
     """Erase any bar for good before a command prints its document (no-op without a reporter)."""
-    reporter = _REPORTER.get()
+    reporter = _current()
     if reporter is not None:
         reporter.finish()
 

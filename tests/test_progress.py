@@ -99,3 +99,22 @@ def test_the_delay_knob(monkeypatch):
     assert configured_delay() == 0
     monkeypatch.setenv("ODDS_PROGRESS_DELAY", "soon")
     assert configured_delay() == DELAY
+
+
+def test_a_forked_worker_never_draws():
+    """Process pools fork: the child inherits the reporter but must not draw (nor lock)."""
+    import multiprocessing
+
+    console = _console()
+    with reporting(console, delay=0):
+        context = multiprocessing.get_context("fork")
+        with context.Pool(1) as pool:
+            assert pool.apply(_count_in_a_worker) == 3
+    assert "in the worker" not in console.export_text()
+
+
+def _count_in_a_worker() -> int:
+    from odds.progress import _current
+
+    assert _current() is None
+    return len(list(track(range(3), "in the worker")))
