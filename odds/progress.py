@@ -69,6 +69,7 @@ def _columns() -> tuple[Any, ...]:
     """Description, bar (a pulse for a phase), steps done, elapsed and remaining time."""
     from rich.progress import BarColumn, ProgressColumn, SpinnerColumn, TextColumn
     from rich.progress import Task as RichTask
+    from rich.table import Column
     from rich.text import Text
 
     class Steps(ProgressColumn):
@@ -93,12 +94,16 @@ def _columns() -> tuple[Any, ...]:
             eta = "ETA -:--:--" if left is None else f"ETA {_clock(left)}"
             return Text(f"{elapsed} {eta}", style="progress.remaining")
 
+    # One line whatever the terminal's width: the counts and times never wrap nor shrink,
+    # the bar keeps 20 columns and the description takes the room left (cut with "…").
     return (
         SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        Steps(),
-        Times(),
+        TextColumn(
+            "{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)
+        ),
+        BarColumn(bar_width=20),
+        Steps(table_column=Column(no_wrap=True)),
+        Times(table_column=Column(no_wrap=True)),
     )
 
 
@@ -226,6 +231,7 @@ class Reporter:
                 *_columns(),
                 console=self.console or Console(stderr=True),
                 transient=True,
+                expand=True,
                 redirect_stdout=False,
                 redirect_stderr=False,
             )
