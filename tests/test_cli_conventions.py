@@ -245,3 +245,11 @@ def test_examples_are_shell_words():
 
 def test_typer_is_the_app():
     assert isinstance(app, typer.Typer)
+
+
+def test_games_takes_a_paytable_name_for_its_game(run):
+    code, out, _ = run("games", "baccarat-ez", "--format", "json")
+    assert code == 0 and [g["game"] for g in json.loads(out)["games"]] == ["baccarat"]
+    code, _, err = run("games", "no-such-game")
+    assert code == 2 and err.startswith("error: unknown game 'no-such-game'")
+    assert err.count("\n") == 1

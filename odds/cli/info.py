@@ -27,16 +27,16 @@ def games(
 ) -> None:
     """List the games, their paytables, bets and every option with its default.
 
-    With GAME: that game's row and its options only.
+    With GAME (a game, or a paytable name or file: its game): that game's row and its
+    options only.
 
     \b
     Example: odds games baccarat
     """
     from odds.catalogue import catalogue
-    from odds.games import game_named
     from odds.render import tables_csv, tables_json, tables_markdown
 
-    name = None if game is None else game_named(game).name
+    name = None if game is None else _game_name(game)
     check_output(output)
     tables = catalogue(name)
     if format is Format.json:
@@ -45,3 +45,19 @@ def games(
         emit(tables_csv(tables), output)
     else:
         emit(tables_markdown(tables), output)
+
+
+def _game_name(given: str) -> str:
+    """The game named, or the game of the paytable named (``baccarat-ez`` → baccarat)."""
+    from odds.errors import OddsError
+    from odds.games import game_named
+    from odds.paytable import load
+
+    try:
+        return game_named(given).name
+    except OddsError:
+        try:
+            return load(given).game.name
+        except OddsError:
+            pass
+        raise
