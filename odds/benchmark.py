@@ -62,7 +62,7 @@ def run(
 ) -> list[BenchRow]:
     """Time every case in order; ``report`` sees each row as soon as it is measured."""
     rows = []
-    for case in track(list(cases), "bench cases"):
+    for case in track(list(cases), "bench case", label=lambda case: case.label):
         row = run_case(case, repeat)
         if report is not None:
             report(row)

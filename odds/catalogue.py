@@ -36,9 +36,10 @@ def features(game: Game[Any]) -> list[str]:
     return [name for name, feature in declared.items() if feature is not None]
 
 
-def games_table() -> Table:
-    """One row per game: name, title, positions, bets, paytables and extra commands."""
+def games_table(name: str | None = None) -> Table:
+    """One row per game (only ``name``'s when given): title, positions, bets, paytables …"""
     tables = paytables_by_game()
+    chosen = [games()[name]] if name else list(games().values())
     rows = tuple(
         {
             "game": game.name,
@@ -48,7 +49,7 @@ def games_table() -> Table:
             "paytables": tables.get(game.name, []),
             "features": features(game),
         }
-        for game in games().values()
+        for game in chosen
     )
     listed = ("positions", "bets", "paytables", "features")
     headers = ("positions (settle)", "bets", "paytables (tables/)", "extra commands")
@@ -75,6 +76,7 @@ def options_table(game: Game[Any]) -> Table:
             "kind": spec.kind,
             "accepts": spec.accepts,
             "meaning": spec.meaning,
+            "choices": spec.choices,
         }
         for spec in option_specs(game.config_type)
     )
@@ -88,6 +90,7 @@ def options_table(game: Game[Any]) -> Table:
             Column("kind", "kind"),
             Column("accepts", "accepts"),
             Column("meaning", "meaning"),
+            Column("choices", "choices", Kind.DATA, markdown=False),
         ),
         rows=rows,
         note="Set any option in a paytable file or with --set SECTION.KEY=VALUE.",
@@ -97,4 +100,4 @@ def options_table(game: Game[Any]) -> Table:
 def catalogue(name: str | None = None) -> list[Table]:
     """The games table and every game's options (or one game's)."""
     chosen = [games()[name]] if name else list(games().values())
-    return [games_table(), *(options_table(game) for game in chosen)]
+    return [games_table(name), *(options_table(game) for game in chosen)]

@@ -169,6 +169,28 @@ class OptionSpec:
     kind: str
     accepts: str
     meaning: str
+    #: For an option with choices: each choice and what it means (declaration order).
+    choices: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+def _choice_meanings(meta: Mapping[str, Any]) -> dict[str, str]:
+    """The choices of an option with what each means ("" where none is declared)."""
+    choices = meta.get("choices") or {}
+    if isinstance(choices, Mapping):
+        return {str(c): str(m or "") for c, m in choices.items()}
+    return {str(c): "" for c in choices}
+
+
+def full_meaning(doc: str, choices: Mapping[str, str]) -> str:
+    """The option's sentence followed by every choice's meaning.
+
+    A declaration such as "How a winning Banker bet is paid:" introduces its
+    choices; listing them completes the sentence (``odds games`` printed the
+    bare colon before).
+    """
+    parts = [doc.strip()] if doc.strip() else []
+    parts += [f"{choice}: {meaning}".strip() for choice, meaning in choices.items()]
+    return " ".join(parts)
 
 
 def option_specs(cls: type[Any], prefix: str = "") -> list[OptionSpec]:
@@ -181,13 +203,15 @@ def option_specs(cls: type[Any], prefix: str = "") -> list[OptionSpec]:
         if f.metadata.get("section"):
             specs.extend(option_specs(hints[f.name], key + "."))
             continue
+        choices = _choice_meanings(f.metadata)
         specs.append(
             OptionSpec(
                 key,
                 getattr(defaults, f.name),
                 _kind_name(hints[f.name]),
                 _accepts(f.metadata),
-                f.metadata.get("doc", ""),
+                full_meaning(f.metadata.get("doc", ""), choices),
+                choices,
             )
         )
     return specs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -72,7 +73,7 @@ def test_cli_exit_codes_and_every_bet(capsys):
     assert "player-pair: the claim MATCHES" in out
     assert "player: the claim does not match" in out
     assert main(["verify", "pok-deng", "--rtp", "97.6%"]) == 1
-    assert "NOT VERIFIED" in capsys.readouterr().out
+    assert "Verdict: FAILED" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -89,3 +90,63 @@ def test_bad_input_is_one_line(capsys, argv, needle):
     assert main(["verify", "pok-deng", *argv]) == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1 and err.startswith("error: ")
+
+
+# Issue 19, item 5: a verdict names the paytable, bet, basis and reading that matched, and a
+# figure that only another variant of the rules reproduces never verifies. Figures: Wizard of
+# Odds, "Baccarat" (house edge of the Banker bet 1.06% with 5% commission; 1.46% when a Banker
+# win on 6 pays 1:2 without commission); 1.057906% and 1.458104% exactly here.
+
+
+def test_a_figure_of_another_variant_fails(capsys):
+    assert main(["verify", "baccarat", "--bet", "banker", "--house-edge", "1.46%"]) == 1
+    out = capsys.readouterr().out
+    verdict = out.strip().splitlines()[-1]
+    assert verdict.startswith("Verdict: FAILED: no bet matches under tables/baccarat.toml")
+    assert "banker_pays=commission" in verdict  # the paytable's reading, named
+    assert "banker, per unit staked, banker_pays=no-commission" in verdict  # what did match
+    assert "not this paytable" in verdict
+    assert "banker: the claim matches only another reading" in out
+
+
+def test_the_same_figure_verifies_on_its_own_paytable(capsys):
+    table = "tables/baccarat-no-commission.toml"
+    assert main(["verify", table, "--bet", "banker", "--house-edge", "1.46%"]) == 0
+    verdict = capsys.readouterr().out.strip().splitlines()[-1]
+    assert verdict.startswith(
+        "Verdict: VERIFIED: bet banker, per unit staked, tables/baccarat-no-commission.toml"
+    )
+    assert "banker_pays=no-commission" in verdict
+
+
+def test_the_commission_figure_verifies_on_the_commission_table(capsys):
+    assert main(["verify", "baccarat", "--bet", "banker", "--house-edge", "1.06%"]) == 0
+    verdict = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "bet banker, per unit staked, tables/baccarat.toml as read (banker_pays=commission" in (
+        verdict
+    )
+
+
+def test_without_bet_several_matching_bets_are_ambiguous(capsys):
+    # Player Pair and Banker Pair pay alike: both 10.361446% (exit 3, neither verified).
+    assert main(["verify", "baccarat", "--house-edge", "10.36%"]) == 3
+    verdict = capsys.readouterr().out.strip().splitlines()[-1]
+    assert verdict.startswith("Verdict: AMBIGUOUS:")
+    assert "player-pair" in verdict and "banker-pair" in verdict and "--bet" in verdict
+
+
+def test_without_bet_one_matching_bet_is_named(capsys):
+    assert main(["verify", "baccarat", "--house-edge", "1.24%", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "VERIFIED" and data["verified"] is True
+    assert {m["bet"] for m in data["matched"]} == {"player"}
+    assert all(m["reading"]["rules.banker_pays"] == "commission" for m in data["matched"])
+    assert "bet player (the only bet whose figure matches)" in data["reason"]
+
+
+def test_json_of_a_failed_variant_match(capsys):
+    argv = ["verify", "baccarat", "--bet", "banker", "--house-edge", "1.46%", "--format", "json"]
+    assert main(argv) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "FAILED" and data["verified"] is False and data["bet"] == "banker"
+    assert {m["reading"]["rules.banker_pays"] for m in data["matched"]} == {"no-commission"}

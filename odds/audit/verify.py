@@ -7,6 +7,18 @@ every basis the bet has (per unit staked; per unit debited when something is
 withheld) and every combination of the rule book's readings
 (:func:`odds.audit.variants.readings`), because operators rarely say which
 basis or reading they used.
+
+The verdict (:func:`decide`) is strict, and says exactly what matched:
+
+* **VERIFIED** — the claim is reproduced by one bet under the paytable's own
+  reading (the ``[rules]`` as the file and the overrides set them), on the
+  basis named; without ``--bet``, only if exactly one bet reproduces it.
+* **AMBIGUOUS** — without ``--bet``, several bets reproduce it under the
+  paytable's reading: the figure does not say which bet it is for.
+* **FAILED** — no bet reproduces it under the paytable's reading. A match
+  under *another* reading (a no-commission Banker on a commission table) is
+  named, but never verifies: it is a different game, and the paytable to check
+  is that one (``--set rules.…`` or its own file).
 """
 
 from __future__ import annotations
@@ -22,6 +34,7 @@ from odds.audit.variants import reading_text, readings, variant
 from odds.errors import OddsError
 from odds.numbers import percent
 from odds.paytable import Paytable
+from odds.progress import track
 from odds.stats import Bet
 
 _PERCENT = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?\s*%\s*$")
@@ -103,7 +116,8 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
         own.bet(bet_name)  # an unknown bet is a one-line error before any work
     checks: list[Check] = []
     notes: list[str] = []
-    for index, reading in enumerate(readings(paytable.config)):
+    every = list(readings(paytable.config))
+    for index, reading in enumerate(track(every, "rule readings", label=reading_text)):
         try:
             analysis: Analysis = own if index == 0 else variant(paytable, reading).analysis()
         except OddsError as exc:
@@ -121,12 +135,78 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
     return checks, notes
 
 
+#: Exit status of ``odds verify`` for each verdict.
+EXIT_CODES = {"VERIFIED": 0, "FAILED": 1, "AMBIGUOUS": 3}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome, the sentence explaining it, and the checks that decide it."""
+
+    status: str
+    reason: str
+    matched: tuple[Check, ...]
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+
+def _ways(checks: list[Check]) -> str:
+    """``per unit debited`` or ``per unit staked and per unit debited``."""
+    return " and ".join(dict.fromkeys(BASES[c.basis] for c in checks))
+
+
+def decide(paytable: Paytable, checks: list[Check], bet_name: str | None) -> Verdict:
+    """The verdict of the checks (rules in the module docstring)."""
+    own = [c for c in checks if c.match and c.is_paytable_reading]
+    other = [c for c in checks if c.match and not c.is_paytable_reading]
+    own_reading = next((c.reading for c in checks if c.is_paytable_reading), {})
+    reading = reading_text(own_reading)
+    bets = list(dict.fromkeys(c.bet for c in own))
+    if len(bets) > 1:
+        listed = "; ".join(f"{bet} ({_ways([c for c in own if c.bet == bet])})" for bet in bets)
+        return Verdict(
+            "AMBIGUOUS",
+            f"under {paytable.source} as read ({reading}) the claim fits {len(bets)} bets: "
+            f"{listed}; give --bet to say which bet the figure is for.",
+            tuple(own),
+        )
+    if bets:
+        bet = bets[0]
+        alone = "" if bet_name is not None else " (the only bet whose figure matches)"
+        return Verdict(
+            "VERIFIED",
+            f"bet {bet}{alone}, {_ways(own)}, {paytable.source} as read ({reading}).",
+            tuple(own),
+        )
+    if other:
+        found = "; ".join(
+            f"{c.bet}, {BASES[c.basis]}, {reading_text(c.reading)}" for c in other[:6]
+        )
+        more = f" and {len(other) - 6} more" if len(other) > 6 else ""
+        return Verdict(
+            "FAILED",
+            f"no bet matches under {paytable.source} as read ({reading}); the claim fits only "
+            f"another variant of the rules ({found}{more}), which is not this paytable: check "
+            "that variant's paytable (or --set its rules) if that is the game dealt.",
+            tuple(other),
+        )
+    return Verdict("FAILED", "no bet, basis or reading reproduces the stated figure.", ())
+
+
 def best_bet(paytable: Paytable) -> Bet:
     """The bet with the highest RTP per unit staked under the paytable's own reading."""
     return max(paytable.analysis().bets, key=lambda b: b.stats.rtp)
 
 
-def verify_text(paytable: Paytable, claim: Claim, checks: list[Check], notes: list[str]) -> str:
+def verify_text(
+    paytable: Paytable,
+    claim: Claim,
+    checks: list[Check],
+    notes: list[str],
+    bet_name: str | None = None,
+) -> str:
     """The verification table and a verdict line per bet, for the terminal."""
     from odds.render import markdown_table
 
@@ -154,13 +234,12 @@ def verify_text(paytable: Paytable, claim: Claim, checks: list[Check], notes: li
     lines += [f"Note: {n}" for n in notes]
     for bet in dict.fromkeys(c.bet for c in checks):
         found = [c for c in checks if c.bet == bet and c.match]
-        if found:
-            ways = "; ".join(
-                f"{BASES[c.basis]}, {reading_text(c.reading)}"
-                + (" (paytable)" if c.is_paytable_reading else "")
-                for c in found
-            )
-            lines.append(f"{bet}: the claim MATCHES ({ways}).")
+        own = [c for c in found if c.is_paytable_reading]
+        if own:
+            lines.append(f"{bet}: the claim MATCHES under the paytable's reading ({_ways(own)}).")
+        elif found:
+            ways = "; ".join(f"{BASES[c.basis]}, {reading_text(c.reading)}" for c in found)
+            lines.append(f"{bet}: the claim matches only another reading ({ways}).")
         else:
             lines.append(f"{bet}: the claim does not match any basis or reading.")
     if len({c.bet for c in checks}) > 1:
@@ -171,19 +250,25 @@ def verify_text(paytable: Paytable, claim: Claim, checks: list[Check], notes: li
             f"RTP {percent(best.stats.rtp, digits)}; a 'maximum RTP' claim "
             + ("matches it." if hit else "does not match it.")
         )
-    verdict = "VERIFIED" if any(c.match for c in checks) else "NOT VERIFIED"
-    lines.append(f"Verdict: {verdict}.")
+    verdict = decide(paytable, checks, bet_name)
+    lines.append(f"Verdict: {verdict.status}: {verdict.reason}")
     return "\n".join(lines) + "\n"
 
 
 def verify_json(
-    paytable: Paytable, claim: Claim, checks: list[Check], notes: list[str]
+    paytable: Paytable,
+    claim: Claim,
+    checks: list[Check],
+    notes: list[str],
+    bet_name: str | None = None,
 ) -> dict[str, Any]:
     """``odds verify --format json``: the claim, every check (exact as fractions), the verdict."""
     from odds.numbers import fraction_text
 
+    verdict = decide(paytable, checks, bet_name)
     return {
         "paytable": paytable.source,
+        "bet": bet_name,
         "claim": {
             "kind": claim.kind,
             "text": claim.text,
@@ -202,5 +287,10 @@ def verify_json(
             for c in checks
         ],
         "notes": notes,
-        "verified": any(c.match for c in checks),
+        "verdict": verdict.status,
+        "reason": verdict.reason,
+        "matched": [
+            {"bet": c.bet, "basis": c.basis, "reading": c.reading} for c in verdict.matched
+        ],
+        "verified": verdict.status == "VERIFIED",
     }

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from odds.cli.app import app
+from odds.cli.app import app, command_line
 from odds.cli.options import (
     DecksOpt,
     Format,
@@ -16,8 +15,10 @@ from odds.cli.options import (
     SetOpt,
     TextFormat,
     load_paytable,
+    overrides,
     write_json,
 )
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.errors import OddsError, PositionError
 from odds.numbers import parse_rational
 
@@ -62,11 +63,24 @@ def report(
             help="End with the Shoe section of reports/ (EORs, counts, exposure; seconds more).",
         ),
     ] = False,
+    output: OutputOpt = None,
 ) -> None:
-    """The full exact analysis of a game or paytable."""
+    """The full exact analysis of a game or paytable.
+
+    The header names the paytable, every override and the command that
+    reproduces the report.
+
+    \b
+    Example: odds report dragon-tiger --decks 6 --set payouts.tie=11 -o dt.md
+    """
     from odds.render import to_csv, to_json, to_markdown
+    from odds.render.provenance import Provenance
 
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
+    provenance = Provenance(
+        command_line(), tuple(o.source for o in overrides(decks, settings)), output
+    )
     if charts is not None:
         from odds.charts.report import check_folder
 
@@ -86,11 +100,11 @@ def report(
 
         links = write_charts(analysis, Path(game).stem, charts)
     if format is Format.json:
-        sys.stdout.write(to_json(analysis))
+        emit(to_json(analysis, provenance), output)
     elif format is Format.csv:
-        sys.stdout.write(to_csv(analysis))
+        emit(to_csv(analysis, provenance), output)
     else:
-        sys.stdout.write(to_markdown(analysis, digits, links))
+        emit(to_markdown(analysis, digits, links, provenance), output)
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")
@@ -111,12 +125,20 @@ def settle(
     stake: Annotated[str, typer.Option(help="Amount staked on each bet.")] = "100",
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format")] = TextFormat.text,
+    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
+        TextFormat.text
+    ),
+    output: OutputOpt = None,
 ) -> None:
-    """Settle one round for every bet of a position, with the reason for each result."""
+    """Settle one round for every bet of a position, with the reason for each result.
+
+    \b
+    Example: odds settle pok-deng --banker '9d 7c' --player 'Kh 9h'
+    """
     from odds.render import settlement_json, settlement_text
 
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     amount = parse_rational(stake, "--stake", percent=False)
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
@@ -130,7 +152,7 @@ def settle(
         )
     result = paytable.game.settle(paytable.config, hands, amount)
     text = settlement_json(result) if format is TextFormat.json else settlement_text(result)
-    sys.stdout.write(text)
+    emit(text, output)
 
 
 @app.command()
@@ -149,11 +171,17 @@ def strength(
     format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
         TextFormat.text
     ),
+    output: OutputOpt = None,
 ) -> None:
-    """One hand's chance of beating the dealer (or several opponents) from the rest of the shoe."""
+    """One hand's chance of beating the dealer (or several opponents) from the rest of the shoe.
+
+    \b
+    Example: odds strength goa-gae 'As Ks 8s'
+    """
     import json
 
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     feature = paytable.game.strength
     if feature is None:
         raise OddsError(f"{paytable.game.name} has no strength command")
@@ -162,9 +190,9 @@ def strength(
     except PositionError as exc:
         raise OddsError(exc.for_flag("HAND")) from None
     if format is TextFormat.json:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+        emit(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", output)
     else:
-        sys.stdout.write(result.text())
+        emit(result.text(), output)
 
 
 @app.command()
@@ -177,9 +205,17 @@ def crosscheck(
     format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
         TextFormat.text
     ),
+    output: OutputOpt = None,
 ) -> None:
-    """Cross-check: simulate the analysed strategy and compare with the exact return."""
+    """Cross-check: simulate the analysed strategy and compare with the exact return.
+
+    Exit 0 when the exact EV is inside the simulation's 95% interval, 1 when outside.
+
+    \b
+    Example: odds crosscheck blackjack --rounds 2000
+    """
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     feature = paytable.game.crosscheck
     if feature is None:
         raise OddsError(f"{paytable.game.name} has no simulation")
@@ -197,12 +233,14 @@ def crosscheck(
                 "exact_ev": str(feature.exact_ev(paytable.config)),
                 "inside": result.contains(exact),
                 "method": "seeded simulation of the analysed strategy (floats are estimates)",
-            }
+            },
+            output,
         )
     else:
-        typer.echo(
+        emit(
             f"{rounds:,} rounds (seed {seed}): mean net {result.mean:+.6f} per round, "
-            f"95% interval [{low:+.6f}, {high:+.6f}]; exact EV {exact:+.6f} is {inside}"
+            f"95% interval [{low:+.6f}, {high:+.6f}]; exact EV {exact:+.6f} is {inside}\n",
+            output,
         )
     if not result.contains(exact):
         raise typer.Exit(1)

@@ -98,14 +98,30 @@ def _handled(exc: Exception) -> int | None:
     return None
 
 
+#: Exit status after Ctrl-C (128 + SIGINT, as a shell reports it).
+INTERRUPTED = 130
+
+#: The arguments of the command being run (for the header of what it writes).
+_ARGUMENTS: list[str] = []
+
+
+def command_line() -> str:
+    """The command being run, quoted for a POSIX shell: ``odds report pok-deng --decks 6``."""
+    import shlex
+
+    return shlex.join(["odds", *_ARGUMENTS])
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning expected errors into one line and exit 2."""
     from odds.console import protect_standard_streams
     from odds.progress import shown_on_terminal
 
     protect_standard_streams()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    _ARGUMENTS[:] = arguments
     try:
-        with shown_on_terminal():
+        with shown_on_terminal(_command_text(arguments)):
             result = app(args=argv, standalone_mode=False)
         sys.stdout.flush()
     except OddsError as exc:
@@ -114,9 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
+    except SystemExit:
+        if not _stdout_closed_by_typer():
+            raise
+        _silence_stdout()  # the reader went away (``odds … | head -1``): a quiet end
+        return 0
     except KeyboardInterrupt:
         typer.echo("error: interrupted", err=True)
-        return 130
+        return INTERRUPTED
     except OSError as exc:
         if not _is_output_error(exc):
             raise
@@ -128,7 +149,15 @@ def main(argv: list[str] | None = None) -> int:
         if code is None:
             raise
         return code
+    if result == INTERRUPTED:  # typer turns Ctrl-C into Exit(130), returned as the result
+        typer.echo("error: interrupted", err=True)
     return result if isinstance(result, int) else 0
+
+
+def _command_text(argv: list[str]) -> str:
+    """``odds report blackjack``: the outer spinner's label (the command and its first words)."""
+    words = [w for w in argv[:3] if not w.startswith("-")]
+    return " ".join(["odds", *words[:2]])
 
 
 def _is_output_error(exc: OSError) -> bool:
@@ -136,6 +165,11 @@ def _is_output_error(exc: OSError) -> bool:
     import errno
 
     return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF) and exc.filename is None
+
+
+def _stdout_closed_by_typer() -> bool:
+    """Whether typer met a closed pipe on stdout (it wraps the streams, then exits 1)."""
+    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
 
 
 def _silence_stdout() -> None:

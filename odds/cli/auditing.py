@@ -10,7 +10,9 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
+from odds.cli.completion import complete_bet
 from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
+from odds.cli.output import OutputOpt, check_output, emit, emit_json, paytable_inputs
 from odds.errors import OddsError
 from odds.numbers import parse_rational
 
@@ -20,7 +22,10 @@ class AuditFormat(StrEnum):
     json = "json"
 
 
-BetOpt = Annotated[str | None, typer.Option("--bet", help="The bet's name (default: every bet).")]
+BetOpt = Annotated[
+    str | None,
+    typer.Option("--bet", help="The bet's name (default: every bet).", autocompletion=complete_bet),
+]
 
 
 @app.command()
@@ -36,12 +41,19 @@ def verify(
     format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
         TextFormat.text
     ),
+    output: OutputOpt = None,
 ) -> None:
     """Check a published RTP or house edge against the exact value (every basis and reading).
 
-    Exit 0 when some basis and reading reproduce the stated figure, 1 when none does.
+    VERIFIED (exit 0) when one bet reproduces the figure under the paytable's own
+    reading (the verdict names the bet, basis and reading); FAILED (exit 1) when
+    none does, even if another variant of the rules would; AMBIGUOUS (exit 3)
+    when, without --bet, several bets do.
+
+    \b
+    Example: odds verify dragon-tiger --bet tie --house-edge 32.77%
     """
-    from odds.audit.verify import parse_claim, verify, verify_json, verify_text
+    from odds.audit.verify import decide, parse_claim, verify, verify_json, verify_text
 
     if (rtp is None) == (house_edge is None):
         raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
@@ -50,13 +62,15 @@ def verify(
     elif house_edge is not None:
         claim = parse_claim(house_edge, "house-edge")
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     checks, notes = verify(paytable, claim, bet)
     if format is TextFormat.json:
-        write_json(verify_json(paytable, claim, checks, notes))
+        write_json(verify_json(paytable, claim, checks, notes, bet), output)
     else:
-        sys.stdout.write(verify_text(paytable, claim, checks, notes))
-    if not any(c.match for c in checks):
-        raise typer.Exit(1)
+        emit(verify_text(paytable, claim, checks, notes, bet), output)
+    code = decide(paytable, checks, bet).exit_code
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()
@@ -89,12 +103,16 @@ def audit(
             "from the Markdown (as DIR/<file>).",
         ),
     ] = None,
+    output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
 
     Exit 0 when the log is consistent with the exact odds, 1 when it is flagged
     (a test fails, or a row is impossible or unreadable), 3 when it has too few
     rounds to test anything.
+
+    \b
+    Example: odds simulate dragon-tiger --rounds 900 -o r.csv && odds audit dragon-tiger --log r.csv
     """
     import json
 
@@ -103,6 +121,7 @@ def audit(
     from odds.audit.render import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
+    check_output(output, [*paytable_inputs(game), log])
     if charts is not None:
         from odds.charts.report import check_folder
 
@@ -115,9 +134,9 @@ def audit(
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
         links = write_fit_charts(str(log), tests, charts)
     if format is AuditFormat.json:
-        sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
+        emit(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n", output)
     else:
-        sys.stdout.write(audit_text(result, links))
+        emit(audit_text(result, links), output)
     code = EXIT_CODES[result.verdict]
     if code:
         raise typer.Exit(code)
@@ -138,6 +157,8 @@ def simulate(
         Path | None,
         typer.Option(
             "--out",
+            "--output",
+            "-o",
             help="Log file to write: .csv, .csv.gz or .parquet (default: CSV on stdout).",
         ),
     ] = None,
@@ -160,21 +181,31 @@ def simulate(
 
     Everything is checked before the output is opened, and a file is replaced only
     once it is complete: an error or Ctrl-C leaves an existing log as it was.
+
+    \b
+    Example: odds simulate dragon-tiger --rounds 1000 --seed 7 --out rounds.csv
     """
     from odds.audit.logs import deal_rounds, write_log
     from odds.audit.logs import log_format as format_of
 
     paytable = load_paytable(game, decks, settings)
+    check_output(out, paytable_inputs(game))
     depth = None
     if penetration is not None:
         depth = parse_rational(penetration, "--penetration")
         if not 0 < depth <= 1:
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
     form = format_of(out, None if log_format is None else log_format.value)
+    if out is None and sys.stdout.isatty():
+        from odds.progress import finish
+
+        finish()  # the rows stream onto this terminal: a bar there would only break them
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
     count = write_log(paytable.game, rows, out, form, rounds)
     if out is not None:
-        typer.echo(f"wrote {count:,} rounds to {out}", err=True)
+        from odds.progress import echo
+
+        echo(f"wrote {count:,} rounds to {out}")
 
 
 class Basis(StrEnum):
@@ -185,7 +216,7 @@ class Basis(StrEnum):
 @app.command()
 def solve(
     game: GameArg,
-    bet: Annotated[str, typer.Option("--bet", help="The bet's name.")],
+    bet: Annotated[str, typer.Option("--bet", help="The bet's name.", autocompletion=complete_bet)],
     target_rtp: Annotated[
         str, typer.Option("--target-rtp", help="The RTP to reach, e.g. 96% or 95.5%.")
     ],
@@ -201,10 +232,14 @@ def solve(
     format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
         TextFormat.text
     ),
+    output: OutputOpt = None,
 ) -> None:
     """Solve a paytable entry for a target RTP, exactly (sympy).
 
     Exit 0 with the solution, 1 when no value the paytable accepts reaches the target.
+
+    \b
+    Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
     """
     from odds.audit.solve import solution_json, solution_text
     from odds.audit.solve import solve as run_solve
@@ -212,10 +247,11 @@ def solve(
 
     target = parse_percentage(target_rtp, "--target-rtp")
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     solution = run_solve(paytable, bet, vary, target, basis.value)
     if format is TextFormat.json:
-        write_json(solution_json(solution))
+        emit_json(solution_json(solution), output)
     else:
-        sys.stdout.write(solution_text(solution))
+        emit(solution_text(solution), output)
     if not solution.solutions:
         raise typer.Exit(1)

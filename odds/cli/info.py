@@ -2,35 +2,62 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
 from odds.cli.app import app
+from odds.cli.completion import complete_game
 from odds.cli.options import Format
+from odds.cli.output import OutputOpt, check_output, emit
 
 
 @app.command()
 def games(
     game: Annotated[
-        str | None, typer.Argument(metavar="[GAME]", help="One game's options only.")
+        str | None,
+        typer.Argument(
+            metavar="[GAME]", help="One game's options only.", autocompletion=complete_game
+        ),
     ] = None,
     format: Annotated[
         Format, typer.Option("--format", help="markdown, json or csv.")
     ] = Format.markdown,
+    output: OutputOpt = None,
 ) -> None:
-    """List the games, their paytables, bets and every option with its default."""
+    """List the games, their paytables, bets and every option with its default.
+
+    With GAME (a game, or a paytable name or file: its game): that game's row and its
+    options only.
+
+    \b
+    Example: odds games baccarat
+    """
     from odds.catalogue import catalogue
-    from odds.games import game_named
     from odds.render import tables_csv, tables_json, tables_markdown
 
-    if game is not None:
-        game_named(game)
-    tables = catalogue(game)
+    name = None if game is None else _game_name(game)
+    check_output(output)
+    tables = catalogue(name)
     if format is Format.json:
-        sys.stdout.write(tables_json(tables))
+        emit(tables_json(tables), output)
     elif format is Format.csv:
-        sys.stdout.write(tables_csv(tables))
+        emit(tables_csv(tables), output)
     else:
-        sys.stdout.write(tables_markdown(tables))
+        emit(tables_markdown(tables), output)
+
+
+def _game_name(given: str) -> str:
+    """The game named, or the game of the paytable named (``baccarat-ez`` → baccarat)."""
+    from odds.errors import OddsError
+    from odds.games import game_named
+    from odds.paytable import load
+
+    try:
+        return game_named(given).name
+    except OddsError:
+        try:
+            return load(given).game.name
+        except OddsError:
+            pass
+        raise

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
 from odds.cli.app import app
+from odds.cli.completion import complete_game
 from odds.cli.options import Format, load_paytable
+from odds.cli.output import OutputOpt, check_output, emit
 from odds.errors import OddsError
+from odds.progress import echo, finish, track
 
 
 @app.command()
@@ -21,7 +23,11 @@ def reports(
         ),
     ] = False,
 ) -> None:
-    """Regenerate reports/*.md and reports/charts/*.svg from tables/*.toml (or check them)."""
+    """Regenerate reports/*.md and reports/charts/*.svg from tables/*.toml (or check them).
+
+    \b
+    Example: odds reports --check
+    """
     from odds.regenerate import orphan_charts, orphans, reports_folder, statuses, write
 
     root = reports_folder().parent
@@ -31,6 +37,7 @@ def reports(
     stale = [f for status in found for f in status.files() if not f.fresh]
     extra = [(p, "no paytable") for p in orphans()]
     extra += [(p, "no report draws it") for p in orphan_charts(found)]
+    finish()
     if check:
         problems = [
             f"{f.target.relative_to(root)}{' (missing)' if f.missing else ''}" for f in stale
@@ -55,41 +62,57 @@ def reports(
 def bench(
     games: Annotated[
         list[str] | None,
-        typer.Argument(metavar="GAME_OR_PAYTABLE", help="What to time (default: every game)."),
+        typer.Argument(
+            metavar="GAME_OR_PAYTABLE",
+            help="What to time (default: every game).",
+            autocompletion=complete_game,
+        ),
     ] = None,
     repeat: Annotated[int, typer.Option(min=1, help="Engine runs; the best time is reported.")] = 5,
     format: Annotated[
         Format, typer.Option("--format", help="markdown (with progress lines), json or csv.")
     ] = Format.markdown,
+    output: OutputOpt = None,
 ) -> None:
-    """Time the exact engine against the independent brute-force enumerator."""
+    """Time the exact engine against the independent brute-force enumerator.
+
+    In Markdown each case's line is printed as soon as it is timed (on standard
+    output, or on standard error with --output), then the table.
+
+    \b
+    Example: odds bench dragon-tiger --repeat 1
+    """
     from odds.benchmark import BenchRow, bench_table, run
     from odds.games import games as all_games
     from odds.render import table_markdown, tables_csv, tables_json
     from odds.shoe_state.bench import bench_cases as shoe_state_cases
+
+    check_output(output)
+    names = games or list(all_games())
+    paytables = [load_paytable(name) for name in names]  # every name checked before any timing
 
     def show(row: BenchRow) -> None:
         if format is not Format.markdown:
             return
         brute = "" if row.brute_seconds is None else f", brute force {row.brute_seconds:.2f} s"
         result = f" → {row.result}" if row.result else ""
-        typer.echo(f"{row.label}: engine {row.engine_seconds:.4f} s{brute}{result}")
+        echo(
+            f"{row.label}: engine {row.engine_seconds:.4f} s{brute}{result}", err=output is not None
+        )
         if row.note:
-            typer.echo(f"  {row.note}")
+            echo(f"  {row.note}", err=output is not None)
 
     rows = []
-    for name in games or list(all_games()):
-        paytable = load_paytable(name)
+    for paytable in track(paytables, "bench", label=lambda p: p.game.name):
         rows += run(paytable.game.bench_cases(paytable.config), repeat, show)
         rows += run(shoe_state_cases(paytable), repeat, show)
     table = bench_table(rows)
     if format is Format.json:
-        sys.stdout.write(tables_json([table]))
+        emit(tables_json([table]), output)
     elif format is Format.csv:
-        sys.stdout.write(tables_csv([table]))
+        emit(tables_csv([table]), output)
     else:
-        typer.echo("")
-        typer.echo(table_markdown(table, 4))
+        emit(("" if output is not None else "\n") + table_markdown(table, 4) + "\n", output)
     if any(row.agree is False for row in rows):
         typer.echo("error: the engine and the brute-force enumerator disagree", err=True)
         raise typer.Exit(1)

@@ -7,10 +7,12 @@ and nowhere else; the paytable layer merges and validates them once.
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from odds.cli.completion import complete_game, complete_setting
 from odds.overrides import Override
 from odds.paytable import Paytable, load
 
@@ -31,6 +33,7 @@ GameArg = Annotated[
     typer.Argument(
         metavar="GAME_OR_PAYTABLE",
         help="A game name (pok-deng …), a paytable name in tables/, or a .toml path.",
+        autocompletion=complete_game,
     ),
 ]
 DecksOpt = Annotated[
@@ -43,6 +46,7 @@ SetOpt = Annotated[
         metavar="SECTION.KEY=VALUE",
         help="Override any paytable option, e.g. --set rules.eight_nine_override=false "
         "(repeatable).",
+        autocompletion=complete_setting,
     ),
 ]
 
@@ -60,9 +64,8 @@ def load_paytable(
     return load(game, overrides(decks, settings))
 
 
-def write_json(data: object) -> None:
-    """One JSON document on stdout (exact numbers are already fraction strings)."""
-    import json
-    import sys
+def write_json(data: object, output: Path | None = None) -> None:
+    """One JSON document on stdout or to ``--output`` (exact numbers are fraction strings)."""
+    from odds.cli.output import emit_json
 
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    emit_json(data, output)

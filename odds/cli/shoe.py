@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,16 +11,17 @@ import typer
 
 from odds.cli.app import app
 from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.errors import OddsError
 from odds.table import Table, json_value
 
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
 
 
-def _write_csv(tables: Sequence[Table]) -> None:
+def _write_csv(tables: Sequence[Table], output: Path | None) -> None:
     from odds.render import tables_csv
 
-    sys.stdout.write(tables_csv(list(tables)))
+    emit(tables_csv(list(tables)), output)
 
 
 def _markdown(table: Table) -> str:
@@ -31,8 +31,8 @@ def _markdown(table: Table) -> str:
     return text + (f"\n{table.note}\n" if table.note else "")
 
 
-def _write_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+def _write_json(data: Any, output: Path | None) -> None:
+    emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
 
 
 @app.command()
@@ -48,12 +48,18 @@ def shoe(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
+    output: OutputOpt = None,
 ) -> None:
-    """Exact EV of every bet for what is left in the shoe, beside the off-the-top value."""
+    """Exact EV of every bet for what is left in the shoe, beside the off-the-top value.
+
+    \b
+    Example: odds shoe baccarat --seen '9h 9d 9c 9s 8h 8d'
+    """
     from odds.shoe_state import api
     from odds.shoe_state.seen import parse_seen_text, read_seen_file
 
     paytable = load_paytable(game, decks, settings)
+    check_output(output, [*paytable_inputs(game), seen_file])
     api.feature_of(paytable)
     items: list[Any] = []
     if seen_file is not None:
@@ -65,7 +71,7 @@ def shoe(
     shoe_ = result.evaluator.shoe
     unseen = sum(result.counts)
     if format is Format.csv:
-        _write_csv([table])
+        _write_csv([table], output)
         return
     if format is Format.json:
         _write_json(
@@ -79,7 +85,8 @@ def shoe(
                     str(t): n for t, n in zip(shoe_.types, result.counts, strict=True)
                 },
                 "bets": json_value(table),
-            }
+            },
+            output,
         )
         return
     positive = [b.title for b in result.evaluator.bets if result.now[b.name] > 0]
@@ -88,10 +95,11 @@ def shoe(
         if positive
         else "No bet is positive for this state."
     )
-    sys.stdout.write(
+    emit(
         f"Shoe: {shoe_.description} ({shoe_.size}); seen {result.seen}, unseen {unseen}.\n\n"
         + _markdown(table)
-        + f"\n{verdict}\n"
+        + f"\n{verdict}\n",
+        output,
     )
 
 
@@ -101,16 +109,22 @@ def eor(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
+    output: OutputOpt = None,
 ) -> None:
-    """Effect of removal of every card rank (or tile) on every bet, and the derived counts."""
+    """Effect of removal of every card rank (or tile) on every bet, and the derived counts.
+
+    \b
+    Example: odds eor dragon-tiger
+    """
     from odds.shoe_state import api, tables
 
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     evaluator, table = api.eor(paytable)
     unit = "deck" if evaluator.unit == 52 else "set"
     eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
     if format is Format.csv:
-        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts])
+        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts], output)
         return
     if format is Format.json:
         _write_json(
@@ -121,10 +135,11 @@ def eor(
                 "effect_of_removal": json_value(eor_table),
                 "effect_of_removal_by_type": json_value(tables.eor_by_type_table(table, evaluator)),
                 "counts": json_value(counts),
-            }
+            },
+            output,
         )
         return
-    sys.stdout.write(_markdown(eor_table) + "\n" + _markdown(counts))
+    emit(_markdown(eor_table) + "\n" + _markdown(counts), output)
 
 
 @app.command()
@@ -148,17 +163,23 @@ def exposure(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
+    output: OutputOpt = None,
 ) -> None:
-    """The exposure study: does any bet turn positive for a player who watches the cards?"""
+    """The exposure study: does any bet turn positive for a player who watches the cards?
+
+    \b
+    Example: odds exposure mahjong-28-20
+    """
     from odds.shoe_state import api
 
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
     paytable = load_paytable(game, decks, settings)
+    check_output(output, paytable_inputs(game))
     result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
     if format is Format.csv:
-        _write_csv(found)
+        _write_csv(found, output)
         return
     if format is Format.json:
         _write_json(
@@ -174,7 +195,8 @@ def exposure(
                 "verdicts": result.verdicts(),
                 "flat_bettor": result.flat_sentence(),
                 **{t.key: json_value(t) for t in found},
-            }
+            },
+            output,
         )
         return
     lines = [f"Dealing: {result.procedure.description}", ""]
@@ -182,4 +204,4 @@ def exposure(
     flat = result.flat_sentence()
     if flat:
         lines += [flat, ""]
-    sys.stdout.write("\n".join(lines) + "".join("\n" + _markdown(t) for t in found))
+    emit("\n".join(lines) + "".join("\n" + _markdown(t) for t in found), output)

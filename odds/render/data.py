@@ -18,8 +18,9 @@ from odds.analysis import Analysis
 from odds.numbers import fraction_text
 from odds.render.bet_tables import outcome_table, summary_table, top_award_table
 from odds.render.confidence import confidence_json
+from odds.render.provenance import Provenance, adjusted_title
 from odds.stats import Bet, volatility_index
-from odds.table import Table, csv_rows, json_value
+from odds.table import Column, Table, csv_rows, json_value
 from odds.version import __version__
 
 
@@ -53,15 +54,23 @@ def bet_json(bet: Bet) -> dict[str, Any]:
     }
 
 
-def to_json_data(analysis: Analysis) -> dict[str, Any]:
-    """The analysis as JSON-ready data: the bets, then each game table under its key."""
+def to_json_data(analysis: Analysis, provenance: Provenance | None = None) -> dict[str, Any]:
+    """The analysis as JSON-ready data: the bets, then each game table under its key.
+
+    With ``provenance`` (a report made by hand) the title is the one the
+    Markdown header shows, and ``command`` and ``overrides`` say how it was made.
+    """
+    title = analysis.title
+    if provenance is not None:
+        title = adjusted_title(analysis.title, analysis.shoe, provenance.overrides)
     data: dict[str, Any] = {
         "game": analysis.game,
-        "title": analysis.title,
+        "title": title,
         "paytable": analysis.paytable,
         "paytable_sha256": analysis.file_sha256,
         "options_sha256": analysis.options_sha256,
         "version": __version__,
+        **({} if provenance is None else provenance.data()),
         "rules": analysis.rules_plain,
         "shoe": analysis.shoe,
         "deals": analysis.deals,
@@ -83,14 +92,38 @@ def to_json_data(analysis: Analysis) -> dict[str, Any]:
     return data
 
 
-def to_json(analysis: Analysis) -> str:
+def to_json(analysis: Analysis, provenance: Provenance | None = None) -> str:
     """``--format json``: exact numbers as fraction strings, counts as integers."""
-    return json.dumps(to_json_data(analysis), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(to_json_data(analysis, provenance), indent=2, ensure_ascii=False) + "\n"
 
 
-def to_csv(analysis: Analysis) -> str:
-    """Every table of the analysis as CSV blocks (summary, outcome tables, game tables)."""
-    tables = [summary_table(analysis), top_award_table(analysis)]
+def provenance_table(analysis: Analysis, provenance: Provenance) -> Table:
+    """CSV's first block: what was analysed and the command that reproduces it."""
+    title = adjusted_title(analysis.title, analysis.shoe, provenance.overrides)
+    facts = [
+        ("title", title),
+        ("paytable", analysis.paytable),
+        ("options_sha256", analysis.options_sha256 or ""),
+        ("shoe", analysis.shoe),
+        ("version", __version__),
+        ("command", provenance.command),
+        *(("override", text) for text in provenance.overrides),
+    ]
+    return Table(
+        key="provenance",
+        title="How this document was made",
+        columns=(Column("field", "field"), Column("value", "value")),
+        rows=tuple({"field": k, "value": v} for k, v in facts),
+    )
+
+
+def to_csv(analysis: Analysis, provenance: Provenance | None = None) -> str:
+    """Every table of the analysis as CSV blocks (summary, outcome tables, game tables).
+
+    With ``provenance``, a first block says how it was made (command, overrides).
+    """
+    tables = [] if provenance is None else [provenance_table(analysis, provenance)]
+    tables += [summary_table(analysis), top_award_table(analysis)]
     tables += [outcome_table(b) for b in analysis.bets]
     extra = [table for section in analysis.sections for table in section.tables]
     return tables_csv([*tables, *analysis.tables, *extra])

@@ -17,6 +17,7 @@ from odds.numbers import decimal, fraction_text, percent
 from odds.render.bet_tables import outcome_table, summary_table, top_award_table
 from odds.render.confidence import confidence_section
 from odds.render.markdown import markdown_table, table_markdown, table_section
+from odds.render.provenance import Provenance, adjusted_title
 from odds.stats import VOLATILITY_LEVEL, Bet, volatility_index, z_value
 from odds.table import CELL_LIMIT
 from odds.version import __version__
@@ -44,14 +45,20 @@ def rules_link(analysis: Analysis) -> str:
 ChartLinks = Mapping[str, Sequence[str]]
 
 
-def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None = None) -> str:
-    """The full report; ``charts`` places chart images after the sections they draw."""
+def to_markdown(
+    analysis: Analysis,
+    digits: int = 6,
+    charts: ChartLinks | None = None,
+    provenance: Provenance | None = None,
+) -> str:
+    """The full report; ``charts`` places chart images after the sections they draw.
+
+    Without ``provenance`` the header is a committed report's (``odds reports``);
+    with it, the header of a report made by hand: the command that reproduces
+    it, its overrides, and a rules link that works where it is written.
+    """
     charts = charts or {}
-    out: list[str] = [f"# {analysis.title}", ""]
-    out += [HEADER_NOTE.format(version=__version__), ""]
-    out += [f"Paytable: `{analysis.paytable}`  "]
-    out += [f"{line}  " for line in _digest_lines(analysis)]
-    out += [f"Shoe: {analysis.shoe}  ", rules_link(analysis), ""]
+    out = _header(analysis, provenance)
     for note in analysis.notes:
         out += [note, ""]
     out += _summary_section(analysis, digits)
@@ -80,6 +87,22 @@ def to_markdown(analysis: Analysis, digits: int = 6, charts: ChartLinks | None =
                 for line in table_section(table, digits)
             ]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _header(analysis: Analysis, provenance: Provenance | None) -> list[str]:
+    """Title, how the report was made, what was analysed, the rules link."""
+    if provenance is None:
+        out = [f"# {analysis.title}", "", HEADER_NOTE.format(version=__version__), ""]
+    else:
+        title = adjusted_title(analysis.title, analysis.shoe, provenance.overrides)
+        out = [f"# {title}", "", provenance.generated_line(), ""]
+    out += [f"Paytable: `{analysis.paytable}`  "]
+    out += [f"{line}  " for line in _digest_lines(analysis)]
+    overrides = None if provenance is None else provenance.overrides_line()
+    if overrides:
+        out.append(f"{overrides}  ")
+    rules = rules_link(analysis) if provenance is None else provenance.rules_line(analysis.game)
+    return [*out, f"Shoe: {analysis.shoe}  ", rules, ""]
 
 
 def _summary_section(analysis: Analysis, digits: int) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from odds.analysis import Analysis, Section
 from odds.errors import OddsError
+from odds.progress import phase
 from odds.shoe_state import tables
 from odds.shoe_state.dealing import Procedure
 from odds.shoe_state.eor import EORTable, effects_of_removal, tags_by_type
@@ -151,14 +152,19 @@ def exposure(
         check_address(scheduler)
     if not procedure.multi_round:
         return Exposure(None, procedure, {})
-    evaluator = evaluator or feature.evaluator(paytable.config)
-    result = Exposure(evaluator, procedure, evaluator.evs(evaluator.full))
+    if evaluator is None:
+        with phase(f"{paytable.game.name}: building the shoe-state layouts"):
+            evaluator = feature.evaluator(paytable.config)
+    with phase(f"{paytable.game.name}: off-the-top values"):
+        result = Exposure(evaluator, procedure, evaluator.evs(evaluator.full))
     fixed = procedure.fixed_seen()
     if fixed is not None and evaluator.batch() is not None and not simulate:
         return dataclasses.replace(result, exact=exact_exposure(evaluator, fixed))
     if shoes is None:
         raise OddsError("this game's exposure is simulated: give --shoes N (and --seed S)")
-    table = table or effects_of_removal(evaluator)
+    if table is None:
+        with phase(f"{paytable.game.name}: effects of removal"):
+            table = effects_of_removal(evaluator)
     spec = SimulationSpec(
         paytable.data,
         paytable.source,
@@ -166,7 +172,8 @@ def exposure(
         tuple(b.count for b in table.bets),
         tuple(tags_by_type(table, b) for b in table.bets),
     )
-    prime(spec, evaluator, procedure)
+    with phase(f"{paytable.game.name}: preparing the simulation"):
+        prime(spec, evaluator, procedure)
     records = run(spec, shoes, workers, scheduler, label=f"{paytable.game.name} shoes")
     simulated = summarise(records, evaluator.bets, seed)
     exact_flat = flat_return_exact(evaluator, procedure, lambda t: _after(evaluator, t))

@@ -1,0 +1,86 @@
+"""Where a command's document goes: standard output, or ``--output FILE`` written atomically.
+
+Every command that prints a document (a report, an audit, a verdict …) takes
+``--output FILE`` / ``-o FILE`` and hands its text to :func:`emit`. The output
+is checked before any work (:func:`check_output`: a writable file that is not
+one of the command's inputs), and written through :func:`odds.atomic.atomic_path`
+so an error or Ctrl-C leaves an existing file exactly as it was.
+:func:`emit` first erases any progress bar for good, so the document never
+meets the bar on a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from odds.errors import OddsError
+
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write the document to FILE (replaced whole, only once complete) instead of "
+        "standard output.",
+    ),
+]
+
+
+def paytable_inputs(game: str) -> list[Path]:
+    """The file a ``GAME_OR_PAYTABLE`` argument reads, when it names one."""
+    from odds.paytable import TABLES
+
+    found = [Path(game), TABLES / f"{game}.toml"]
+    return [p for p in found if p.is_file()]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def check_output(output: Path | None, inputs: Iterable[Path | None] = ()) -> None:
+    """A one-line error unless ``output`` can be replaced and is none of ``inputs``.
+
+    Called before any work, so a bad ``--output`` costs nothing and touches nothing.
+    """
+    if output is None:
+        return
+    from odds.atomic import check_output_path
+
+    check_output_path(output)
+    if output.exists() and not output.is_file():
+        raise OddsError(f"{output}: not a regular file (give a file name to write)")
+    for given in inputs:
+        if given is not None and output.exists() and _same_file(output, given):
+            raise OddsError(f"--output {output} is one of this command's inputs ({given})")
+
+
+def emit(text: str, output: Path | None = None) -> None:
+    """The document to standard output, or to ``output`` atomically (UTF-8)."""
+    from odds.progress import finish
+
+    finish()
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from odds.atomic import atomic_path
+
+    with atomic_path(output) as temporary:
+        temporary.write_text(text, encoding="utf-8", newline="")
+
+
+def emit_json(data: object, output: Path | None = None) -> None:
+    """One JSON document (exact numbers are already fraction strings)."""
+    import json
+
+    emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
