@@ -139,6 +139,29 @@ def markdown_headers(table: Table) -> list[str]:
     return [c.header for c in table.columns if c.markdown]
 
 
+#: Kinds whose values are numbers: right-aligned in Markdown, with a decimal beside
+#: the exact value in CSV.
+NUMERIC_KINDS = frozenset(
+    {
+        Kind.WAYS,
+        Kind.PROBABILITY,
+        Kind.EXACT,
+        Kind.NUMBER,
+        Kind.PERCENT,
+        Kind.PAYOUT,
+        Kind.APPROXIMATE,
+    }
+)
+
+
+def markdown_alignment(table: Table) -> list[str | None]:
+    """Per Markdown column: ``"right"`` for a numeric kind, ``None`` (read the cells) otherwise.
+
+    A text column of numbers (a deck count) is still right-aligned by its cells.
+    """
+    return ["right" if c.kind in NUMERIC_KINDS else None for c in table.columns if c.markdown]
+
+
 def markdown_cells(table: Table, digits: int) -> list[list[str]]:
     """Every Markdown row as text, the total row last."""
     rows = list(table.rows) + ([table.total] if table.total is not None else [])
