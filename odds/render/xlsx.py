@@ -1,0 +1,816 @@
+"""The Excel PAR sheet (``odds report … --format xlsx``): every figure a formula over the ways.
+
+A test lab audits a PAR sheet in a spreadsheet: it wants to see each
+probability, return, total and statistic *computed* from the counts, not
+typed in. So each bet gets a sheet of its outcome table (event | pays | ways |
+probability | return) where the probability and return columns, the totals,
+the EV, house edge, RTPs, hit frequency, variance, SD and volatility index are
+Excel formulas over the ``ways`` cells; the Summary sheet refers to those
+cells. The exact value of every figure stands beside it as text (a fraction),
+and each formula also carries its exact value, rounded, as the cached result,
+for viewers that do not recalculate.
+
+Excel holds numbers as doubles and shows 15 significant digits; a count with
+more digits would be rounded without a word. A table whose ways reach 10^15
+is divided by the common factor of its ways when that brings them below
+(probabilities are unchanged), and otherwise each count is split into parts
+of :data:`PART_DIGITS` digits that the ``ways`` formula recombines; the sheet
+says which, and the exact integer is beside as text (:class:`WaysLayout`).
+
+The same inputs give a byte-identical file: the document's creation date is
+fixed (:data:`DOCUMENT_DATE`) and nothing else in it depends on the clock.
+
+XlsxWriter is an optional dependency (``pip install "odds[xlsx]"``), imported
+only here.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from odds.analysis import Analysis
+from odds.errors import OddsError
+from odds.numbers import fraction_text
+from odds.render.bet_tables import about_table, rules_table, summary_table
+from odds.render.data import report_tables
+from odds.stats import VOLATILITY_LEVEL, Bet, volatility_index, z_value
+from odds.table import EXACT_KINDS, NUMERIC_KINDS, Column, Kind, Row, Table, data_columns
+
+#: The workbook's creation date: fixed, so the same inputs give the same bytes.
+DOCUMENT_DATE = datetime(2000, 1, 1)
+#: Excel shows (and reads back) 15 significant digits; counts from 10^15 up are rescaled.
+EXCEL_DIGITS = 15
+#: Digits of each part of a split count (sums of thousands of parts stay exact in a double).
+PART_DIGITS = 12
+#: The most characters Excel keeps in a cell.
+EXCEL_CELL_LIMIT = 32_767
+#: The decimals shown for probabilities and returns (the exact value is beside).
+SHOWN_PLACES = 12
+
+SUMMARY_SHEET = "Summary"
+RULES_SHEET = "Rules and readings"
+#: Sheets of the report's own tables are named after the table's key with this prefix.
+TABLE_PREFIX = "T "
+
+
+def xlsx_available() -> bool:
+    """Whether XlsxWriter is installed (``pip install "odds[xlsx]"``)."""
+    import importlib.util
+
+    return importlib.util.find_spec("xlsxwriter") is not None
+
+
+def _xlsxwriter() -> Any:
+    try:
+        import xlsxwriter
+    except ImportError:
+        raise OddsError(
+            '--format xlsx needs XlsxWriter: pip install "odds[xlsx]" (or pip install XlsxWriter)'
+        ) from None
+    return xlsxwriter
+
+
+# ---------------------------------------------------------------------------
+# Counts beyond Excel's 15 digits
+
+
+@dataclass(frozen=True)
+class WaysLayout:
+    """How one table's counts are written so that no digit is lost.
+
+    ``divisor`` divides every count of the table (their greatest common
+    divisor, when dividing brings them under 10^15; 1 otherwise); ``parts``
+    is how many :data:`PART_DIGITS`-digit parts each divided count is split
+    into (1: not split). The exact count is always written beside as text.
+    """
+
+    divisor: int = 1
+    parts: int = 1
+
+    @classmethod
+    def of(cls, counts: Sequence[int]) -> WaysLayout:
+        counts = [c for c in counts if c]
+        if not counts or max(counts) < 10**EXCEL_DIGITS:
+            return cls()
+        divisor = math.gcd(*counts)
+        largest = max(counts) // divisor
+        if largest < 10**EXCEL_DIGITS:
+            return cls(divisor, 1)
+        parts = -(-len(str(largest)) // PART_DIGITS)
+        return cls(divisor, parts)
+
+    @property
+    def split(self) -> bool:
+        return self.parts > 1
+
+    def scaled(self, ways: int) -> int:
+        """The count as the ``ways`` column holds it (divided by :attr:`divisor`)."""
+        if ways % self.divisor:
+            raise AssertionError(f"{ways} is not a multiple of the table's divisor {self.divisor}")
+        return ways // self.divisor
+
+    def part_values(self, ways: int) -> list[int]:
+        """The divided count's parts, most significant first (each under 10^PART_DIGITS)."""
+        value = self.scaled(ways)
+        base = 10**PART_DIGITS
+        parts = []
+        for _ in range(self.parts):
+            value, low = divmod(value, base)
+            parts.append(low)
+        if value:
+            raise AssertionError("a count has more parts than its table's layout")
+        return parts[::-1]
+
+    def part_headers(self, name: str) -> list[str]:
+        """``ways part 1 (× 10^24)`` … ``ways part 3 (× 1)``."""
+        headers = []
+        for i in range(self.parts):
+            power = PART_DIGITS * (self.parts - 1 - i)
+            scale = "1" if power == 0 else f"10^{power}"
+            headers.append(f"{name} part {i + 1} (× {scale})")
+        return headers
+
+    def note(self, name: str = "ways") -> str:
+        """What the sheet says about its ``ways`` column ("" when written as they are)."""
+        if self.divisor == 1 and not self.split:
+            return ""
+        text = [f"The {name} reach 10^{EXCEL_DIGITS}, past the 15 significant digits Excel keeps."]
+        if self.divisor > 1:
+            text.append(
+                f"Every count in the {name} column is divided by {self.divisor:,}, the greatest "
+                "common divisor of the table's counts (probabilities and returns are unchanged)."
+            )
+        if self.split:
+            text.append(
+                f"Each count is split into {self.parts} parts of {PART_DIGITS} digits (at the "
+                f"right of the table); the {name} column adds them up (to Excel's precision)."
+            )
+        text.append(f"The exact count is the text in the '{name} (exact)' column.")
+        return " ".join(text)
+
+
+# ---------------------------------------------------------------------------
+# Cell addresses
+
+
+def cell(row: int, col: int, absolute: bool = False) -> str:
+    """``C7`` (``$C$7`` absolute) for 0-based ``row``, ``col``."""
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    if absolute:
+        return f"${letters}${row + 1}"
+    return f"{letters}{row + 1}"
+
+
+def sheet_ref(sheet: str, row: int, col: int) -> str:
+    """``'player-pair'!$E$12``: a cell of another sheet, always quoted."""
+    return "'" + sheet.replace("'", "''") + "'!" + cell(row, col, absolute=True)
+
+
+def _sheet_name(wanted: str, taken: set[str]) -> str:
+    """A valid, unique sheet name (at most 31 characters, none of ``[]:*?/\\``)."""
+    name = "".join("_" if c in "[]:*?/\\" else c for c in wanted).strip("'") or "Sheet"
+    name = name[:31]
+    candidate, n = name, 2
+    while candidate.lower() in {t.lower() for t in taken}:
+        suffix = f" ({n})"
+        candidate = name[: 31 - len(suffix)] + suffix
+        n += 1
+    taken.add(candidate)
+    return candidate
+
+
+def _number(value: Any) -> float | int:
+    """A cell's number: an int as it is (exact below 2^53), an exact fraction's nearest double."""
+    if isinstance(value, int):
+        return value
+    return float(Fraction(value))
+
+
+def _text(value: str) -> str:
+    """Text within Excel's cell limit (a longer exact number is cut, and says so)."""
+    if len(value) <= EXCEL_CELL_LIMIT:
+        return value
+    mark = " … (cut: the exact value is in --format json)"
+    return value[: EXCEL_CELL_LIMIT - len(mark)] + mark
+
+
+def _paragraph(sheet: Any, row: int, text: str, last_col: int, fmt: Any, width: int) -> None:
+    """A paragraph across columns 0…``last_col`` (merged, wrapped; ``width``: its characters
+    per line, for the row's height)."""
+    text = _text(text)
+    if last_col > 0:
+        sheet.merge_range(row, 0, row, last_col, text, fmt)
+    else:
+        sheet.write_string(row, 0, text, fmt)
+    lines = max(1, -(-len(text) // max(20, width)))
+    if lines > 1:
+        sheet.set_row(row, 15 * lines)
+
+
+def _page_setup(book: Any, analysis: Analysis) -> None:
+    """Every sheet prints landscape, one page wide, headed by the paytable's digest and version."""
+    digest = (analysis.file_sha256 or analysis.options_sha256 or "")[:16]
+    title = analysis.title.replace("&", "&&")
+    if len(title) > 120:
+        title = title[:119] + "…"
+    header = f"&L&8{title}&R&8odds {_version()}   paytable SHA-256 {digest}…"
+    for sheet in book.worksheets():
+        sheet.set_landscape()
+        sheet.set_paper(9)  # A4
+        sheet.fit_to_pages(1, 0)
+        sheet.set_margins(left=0.4, right=0.4, top=0.7, bottom=0.6)
+        sheet.set_header(header)
+        sheet.set_footer("&L&8&A&R&8page &P of &N")
+
+
+# ---------------------------------------------------------------------------
+# The workbook
+
+
+@dataclass
+class _Formats:
+    """The workbook's cell formats, made once."""
+
+    book: Any
+    made: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.made:
+            self.made[name] = self.book.add_format(_FORMATS[name])
+        return self.made[name]
+
+
+_FORMATS: dict[str, dict[str, Any]] = {
+    "title": {"bold": True, "font_size": 14},
+    "bold": {"bold": True},
+    "header": {"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"},
+    "wrap": {"text_wrap": True, "valign": "top"},
+    "note": {"italic": True, "text_wrap": True, "valign": "top"},
+    "text": {"valign": "top"},
+    "exact": {"font_name": "Consolas", "valign": "top", "indent": 1},
+    "ways": {"num_format": "#,##0"},
+    "ways_total": {"num_format": "#,##0", "bold": True, "top": 1},
+    "probability": {"num_format": "0." + "0" * SHOWN_PLACES},
+    "probability_total": {"num_format": "0." + "0" * SHOWN_PLACES, "bold": True, "top": 1},
+    "percent": {"num_format": "0.0000%"},
+    "number": {"num_format": "General"},
+    "total_label": {"bold": True, "top": 1},
+    "total_blank": {"top": 1},
+}
+
+
+def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
+    """The workbook's bytes: Summary, Rules and readings, one sheet per bet, then the tables.
+
+    ``command`` (the command line that made it) is stated on the rules sheet.
+    """
+    xlsxwriter = _xlsxwriter()
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_numbers": False})
+    book.set_properties(
+        {
+            "title": f"PAR sheet: {analysis.title}",
+            "subject": f"{analysis.game}: {analysis.paytable}",
+            "author": "odds",
+            "comments": f"paytable SHA-256 {analysis.file_sha256 or 'none'}; "
+            f"options SHA-256 {analysis.options_sha256 or 'none'}",
+            "created": DOCUMENT_DATE,
+        }
+    )
+    formats = _Formats(book)
+    taken = {SUMMARY_SHEET, RULES_SHEET}
+    summary = book.add_worksheet(SUMMARY_SHEET)
+    rules = book.add_worksheet(RULES_SHEET)
+    bet_sheets = []
+    for bet in analysis.bets:
+        name = _sheet_name(bet.name, taken)
+        bet_sheets.append(_write_bet(book.add_worksheet(name), name, bet, formats))
+    _write_summary(summary, analysis, bet_sheets, formats)
+    _write_rules(rules, analysis, command, formats)
+    shown = {"summary", "rules"} | {f"outcomes_{b.name}" for b in analysis.bets}
+    for table in report_tables(analysis):
+        if table.key in shown:
+            continue
+        name = _sheet_name(TABLE_PREFIX + table.key, taken)
+        _write_table(book.add_worksheet(name), table, formats)
+    _page_setup(book, analysis)
+    book.close()
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# One bet: its outcome table and figures, all formulas over the ways
+
+
+@dataclass(frozen=True)
+class BetSheet:
+    """Where one bet's figures are on its sheet (0-based rows; the value is in column B)."""
+
+    name: str
+    bet: Bet
+    figures: dict[str, int]
+
+    def ref(self, figure: str) -> str:
+        return sheet_ref(self.name, self.figures[figure], FIGURE_VALUE)
+
+
+#: The figures each bet sheet computes, in order: key, label.
+FIGURES: tuple[tuple[str, str], ...] = (
+    ("total", "total ways"),
+    ("ev", "EV per unit staked"),
+    ("house_edge", "house edge"),
+    ("rtp", "RTP per unit staked"),
+    ("debited", "debited per unit staked (stake plus withholding)"),
+    ("rtp_debited", "RTP per unit debited"),
+    ("hit_frequency", "hit frequency (net wins)"),
+    ("push_probability", "push probability"),
+    ("variance", "variance per unit staked"),
+    ("sd", "SD per unit staked"),
+    ("z", f"z for the volatility index ({float(VOLATILITY_LEVEL):.0%})"),
+    ("volatility_index", "volatility index (z · SD)"),
+)
+
+# Columns of a bet sheet's outcome table.
+_EVENT, _PAYS, _WAYS, _PROBABILITY, _RETURN = range(5)
+_PAYS_EXACT, _WAYS_EXACT, _PROBABILITY_EXACT, _RETURN_EXACT = range(5, 9)
+_FIRST_PART = 9
+#: The columns of a bet sheet's figures (under its table): label, value (a formula), exact.
+FIGURE_LABEL, FIGURE_VALUE, FIGURE_EXACT = 0, _WAYS, _PROBABILITY
+
+
+def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
+    stats = bet.stats
+    layout = WaysLayout.of([o.ways for o in bet.outcomes] + [stats.total])
+    sheet.write(0, 0, f"Bet: {bet.title} ({bet.name})", formats["title"])
+    _paragraph(sheet, 1, bet.description, 4, formats["wrap"], 120)
+    _paragraph(
+        sheet,
+        2,
+        "Probability = ways / total ways; return = pays × probability; every figure below "
+        "is a formula over the ways column. The exact values are the text columns at the right.",
+        4,
+        formats["note"],
+        120,
+    )
+    note = layout.note()
+    if note:
+        _paragraph(sheet, 3, note, 4, formats["note"], 120)
+    header_row = 5
+    headers = [
+        "event",
+        "pays (net per unit staked)",
+        "ways" if layout.divisor == 1 else f"ways ÷ {layout.divisor:,}",
+        "probability",
+        "return",
+        "pays (exact)",
+        "ways (exact)",
+        "probability (exact)",
+        "return (exact)",
+        *(layout.part_headers("ways") if layout.split else []),
+    ]
+    sheet.write_row(header_row, 0, headers, formats["header"])
+    sheet.set_row(header_row, 30)
+    first = header_row + 1
+    last = first + len(bet.outcomes) - 1
+    total_row = last + 1
+    total_ways = cell(total_row, _WAYS, absolute=True)
+    for i, outcome in enumerate(bet.outcomes):
+        row = first + i
+        p = Fraction(outcome.ways, stats.total)
+        sheet.write(row, _EVENT, outcome.event, formats["text"])
+        sheet.write_number(row, _PAYS, _number(outcome.net), formats["number"])
+        _write_ways(sheet, row, outcome.ways, layout, formats["ways"])
+        sheet.write_formula(
+            row,
+            _PROBABILITY,
+            f"={cell(row, _WAYS)}/{total_ways}",
+            formats["probability"],
+            float(p),
+        )
+        sheet.write_formula(
+            row,
+            _RETURN,
+            f"={cell(row, _PAYS)}*{cell(row, _PROBABILITY)}",
+            formats["probability"],
+            float(p * outcome.net),
+        )
+        sheet.write_string(row, _PAYS_EXACT, fraction_text(outcome.net), formats["exact"])
+        sheet.write_string(row, _WAYS_EXACT, str(outcome.ways), formats["exact"])
+        sheet.write_string(row, _PROBABILITY_EXACT, _text(fraction_text(p)), formats["exact"])
+        sheet.write_string(
+            row, _RETURN_EXACT, _text(fraction_text(p * outcome.net)), formats["exact"]
+        )
+    sheet.write(total_row, _EVENT, "Total", formats["total_label"])
+    sheet.write_blank(total_row, _PAYS, None, formats["total_blank"])
+    _write_total_ways(sheet, total_row, first, [o.ways for o in bet.outcomes], layout, formats)
+    for col, value in ((_PROBABILITY, Fraction(1)), (_RETURN, stats.ev)):
+        span = f"{cell(first, col)}:{cell(last, col)}"
+        sheet.write_formula(
+            total_row, col, f"=SUM({span})", formats["probability_total"], float(value)
+        )
+    sheet.write_blank(total_row, _PAYS_EXACT, None, formats["total_blank"])
+    sheet.write_string(total_row, _WAYS_EXACT, str(stats.total), formats["exact"])
+    sheet.write_string(total_row, _PROBABILITY_EXACT, "1", formats["exact"])
+    sheet.write_string(total_row, _RETURN_EXACT, _text(fraction_text(stats.ev)), formats["exact"])
+    figures = _write_figures(sheet, bet, layout, total_row + 2, first, last, total_row, formats)
+    longest = max(len(o.event) for o in bet.outcomes)
+    sheet.set_column(_EVENT, _EVENT, min(90, max(30, longest + 2)))
+    sheet.set_column(_PAYS, _PAYS, 13)
+    sheet.set_column(_WAYS, _WAYS, 24)
+    sheet.set_column(_PROBABILITY, _RETURN, 18)
+    sheet.set_column(_PAYS_EXACT, _RETURN_EXACT, 24)
+    if layout.split:
+        sheet.set_column(_FIRST_PART, _FIRST_PART + layout.parts - 1, 18)
+    sheet.freeze_panes(first, 1)
+    return BetSheet(name, bet, figures)
+
+
+def _write_ways(sheet: Any, row: int, ways: int, layout: WaysLayout, fmt: Any) -> None:
+    """One count: the number itself, divided by the layout's divisor, or recombined from parts."""
+    if not layout.split:
+        sheet.write_number(row, _WAYS, layout.scaled(ways), fmt)
+        return
+    parts = layout.part_values(ways)
+    for i, part in enumerate(parts):
+        sheet.write_number(row, _FIRST_PART + i, part, fmt)
+    sheet.write_formula(row, _WAYS, _recombined(row, layout), fmt, float(layout.scaled(ways)))
+
+
+def _recombined(row: int, layout: WaysLayout) -> str:
+    """``=J7*10^24+K7*10^12+L7``: a split count added up from its parts."""
+    terms = []
+    for i in range(layout.parts):
+        power = PART_DIGITS * (layout.parts - 1 - i)
+        ref = cell(row, _FIRST_PART + i)
+        terms.append(ref if power == 0 else f"{ref}*10^{power}")
+    return "=" + "+".join(terms)
+
+
+def _write_total_ways(
+    sheet: Any,
+    total_row: int,
+    first: int,
+    counts: Sequence[int],
+    layout: WaysLayout,
+    formats: _Formats,
+) -> None:
+    """The total ways: the sum of the column (of each part's column, for split counts)."""
+    fmt = formats["ways_total"]
+    last = first + len(counts) - 1
+    total = sum(counts)
+    if not layout.split:
+        span = f"{cell(first, _WAYS)}:{cell(last, _WAYS)}"
+        sheet.write_formula(total_row, _WAYS, f"=SUM({span})", fmt, layout.scaled(total))
+        return
+    parts = [layout.part_values(c) for c in counts]
+    for i in range(layout.parts):
+        col = _FIRST_PART + i
+        span = f"{cell(first, col)}:{cell(last, col)}"
+        # Each part column summed as it is (no carries): still exact in a double.
+        sheet.write_formula(total_row, col, f"=SUM({span})", fmt, sum(p[i] for p in parts))
+    sheet.write_formula(
+        total_row, _WAYS, _recombined(total_row, layout), fmt, float(layout.scaled(total))
+    )
+
+
+def _write_figures(
+    sheet: Any,
+    bet: Bet,
+    layout: WaysLayout,
+    start: int,
+    first: int,
+    last: int,
+    total_row: int,
+    formats: _Formats,
+) -> dict[str, int]:
+    """The bet's figures under its table: label | formula | exact value."""
+    stats = bet.stats
+    rows = {key: start + 1 + i for i, (key, _) in enumerate(FIGURES)}
+
+    def at(key: str) -> str:
+        return cell(rows[key], FIGURE_VALUE, absolute=True)
+
+    pays = f"{cell(first, _PAYS, True)}:{cell(last, _PAYS, True)}"
+    ways = f"{cell(first, _WAYS, True)}:{cell(last, _WAYS, True)}"
+    z = z_value(VOLATILITY_LEVEL)
+    sd_note = "" if bet.sd_is_exact else " (the outcome table merges dependent parts: approximate)"
+    entries: dict[str, tuple[str, Any, str, str]] = {
+        "total": (
+            f"={cell(total_row, _WAYS, True)}",
+            layout.scaled(stats.total),
+            str(stats.total),
+            "ways",
+        ),
+        "ev": (
+            f"={cell(total_row, _RETURN, True)}",
+            stats.ev,
+            fraction_text(stats.ev),
+            "probability",
+        ),
+        "house_edge": (f"=-{at('ev')}", stats.house_edge, fraction_text(stats.house_edge), "pct"),
+        "rtp": (f"=1+{at('ev')}", stats.rtp, fraction_text(stats.rtp), "pct"),
+        "debited": ("", bet.debited, fraction_text(bet.debited), "number"),
+        "rtp_debited": (
+            f"=({at('debited')}+{at('ev')})/{at('debited')}",
+            stats.rtp_debited,
+            fraction_text(stats.rtp_debited),
+            "pct",
+        ),
+        "hit_frequency": (
+            f'=SUMIF({pays},">0",{ways})/{at("total")}',
+            stats.hit_frequency,
+            fraction_text(stats.hit_frequency),
+            "pct",
+        ),
+        "push_probability": (
+            f'=SUMIF({pays},"=0",{ways})/{at("total")}',
+            stats.push_probability,
+            fraction_text(stats.push_probability),
+            "pct",
+        ),
+        "variance": (
+            f"=SUMPRODUCT({pays},{pays},{ways})/{at('total')}-{at('ev')}^2",
+            stats.variance,
+            fraction_text(stats.variance) + sd_note,
+            "probability",
+        ),
+        "sd": (
+            f"=SQRT({at('variance')})",
+            Fraction(stats.sd),
+            f"≈ {stats.sd:.20f} (a square root: not a fraction)",
+            "probability",
+        ),
+        "z": ("", Fraction(z), f"≈ {z} (normal quantile)", "number"),
+        "volatility_index": (
+            f"={at('z')}*{at('sd')}",
+            Fraction(volatility_index(stats)),
+            "≈ (z · SD)",
+            "probability",
+        ),
+    }
+    sheet.write(start, FIGURE_LABEL, "figure", formats["header"])
+    sheet.write(start, FIGURE_VALUE, "value", formats["header"])
+    sheet.write(start, FIGURE_EXACT, "exact", formats["header"])
+    number_formats = {
+        "ways": formats["ways"],
+        "probability": formats["probability"],
+        "pct": formats["percent"],
+        "number": formats["number"],
+    }
+    for key, label in FIGURES:
+        formula, value, exact, kind = entries[key]
+        row = rows[key]
+        if key == "total" and layout.divisor > 1:
+            label += f" ÷ {layout.divisor:,}"
+        sheet.write(row, FIGURE_LABEL, label, formats["text"])
+        fmt = number_formats[kind]
+        if formula:
+            sheet.write_formula(row, FIGURE_VALUE, formula, fmt, _number(value))
+        else:
+            sheet.write_number(row, FIGURE_VALUE, _number(value), fmt)
+        sheet.write_string(row, FIGURE_EXACT, _text(exact), formats["exact"])
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Summary: every bet at a glance, each figure a reference to its bet's sheet
+
+#: The Summary's figure columns: figure key, header, number format.
+SUMMARY_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("ev", "EV", "probability"),
+    ("house_edge", "house edge", "percent"),
+    ("rtp", "RTP per stake", "percent"),
+    ("rtp_debited", "RTP per debited", "percent"),
+    ("hit_frequency", "hit frequency", "percent"),
+    ("variance", "variance", "probability"),
+    ("sd", "SD", "probability"),
+    ("volatility_index", "VI (90%)", "probability"),
+)
+#: The figures whose exact fraction the Summary shows beside.
+SUMMARY_EXACT = ("ev", "house_edge", "rtp", "rtp_debited", "hit_frequency", "variance")
+
+
+def _write_summary(
+    sheet: Any, analysis: Analysis, bets: Sequence[BetSheet], formats: _Formats
+) -> None:
+    sheet.write(0, 0, f"PAR sheet: {analysis.title}", formats["title"])
+    facts = [
+        ("Paytable", analysis.paytable),
+        ("Paytable file SHA-256", analysis.file_sha256 or "(not one file as written)"),
+        ("Options SHA-256", analysis.options_sha256 or ""),
+        ("Shoe", analysis.shoe),
+        ("Generated by", f"odds {_version()} (deterministic: the same inputs give this file)"),
+    ]
+    for i, (label, value) in enumerate(facts):
+        sheet.write(1 + i, 0, label, formats["bold"])
+        sheet.write_string(1 + i, 1, value, formats["text"])
+    note_row = 2 + len(facts)
+    _paragraph(
+        sheet,
+        note_row,
+        "Every figure is a formula over the ways on the bet's own sheet (click a cell to see "
+        "it); the exact values are the fractions at the right. EV and SD are per unit staked; "
+        "hit frequency counts net wins only; RTP per debited divides by stake plus withholding.",
+        1 + len(SUMMARY_COLUMNS),
+        formats["note"],
+        150,
+    )
+    header_row = note_row + 2
+    headers = ["bet", "sheet", *(h for _, h, _ in SUMMARY_COLUMNS)]
+    titles = {k: h for k, h, _ in SUMMARY_COLUMNS}
+    headers += [f"{titles[k]} (exact)" for k in SUMMARY_EXACT]
+    sheet.write_row(header_row, 0, headers, formats["header"])
+    exact_values = {
+        "ev": lambda s: s.ev,
+        "house_edge": lambda s: s.house_edge,
+        "rtp": lambda s: s.rtp,
+        "rtp_debited": lambda s: s.rtp_debited,
+        "hit_frequency": lambda s: s.hit_frequency,
+        "variance": lambda s: s.variance,
+    }
+    summary = {row["bet"]: row for row in summary_table(analysis).rows}
+    for i, bet_sheet in enumerate(bets):
+        row = header_row + 1 + i
+        bet, stats = bet_sheet.bet, bet_sheet.bet.stats
+        sheet.write(row, 0, bet.title, formats["text"])
+        sheet.write_url(
+            row, 1, f"internal:{sheet_ref(bet_sheet.name, 0, 0)}", string=bet_sheet.name
+        )
+        cached = {
+            "variance": stats.variance,
+            **{k: summary[bet.title][k] for k, _, _ in SUMMARY_COLUMNS if k != "variance"},
+        }
+        for j, (key, _, fmt) in enumerate(SUMMARY_COLUMNS):
+            sheet.write_formula(
+                row, 2 + j, f"={bet_sheet.ref(key)}", formats[fmt], _number(cached[key])
+            )
+        for j, key in enumerate(SUMMARY_EXACT):
+            text = _text(fraction_text(exact_values[key](stats)))
+            sheet.write_string(row, 2 + len(SUMMARY_COLUMNS) + j, text, formats["exact"])
+    sheet.set_column(0, 0, 30)
+    sheet.set_column(1, 1, 16)
+    sheet.set_column(2, 1 + len(SUMMARY_COLUMNS), 15)
+    sheet.set_column(2 + len(SUMMARY_COLUMNS), 1 + len(SUMMARY_COLUMNS) + len(SUMMARY_EXACT), 24)
+    sheet.freeze_panes(header_row + 1, 1)
+    sheet.activate()
+
+
+def _version() -> str:
+    from odds.version import __version__
+
+    return __version__
+
+
+# ---------------------------------------------------------------------------
+# Rules and readings: what was analysed, every option, the report's notes
+
+
+def _write_rules(sheet: Any, analysis: Analysis, command: str | None, formats: _Formats) -> None:
+    sheet.write(0, 0, "Rules and readings used", formats["title"])
+    row = 2
+    row = _write_table_at(sheet, about_table(analysis, command), row, formats, title=True) + 1
+    row = _write_table_at(sheet, rules_table(analysis), row, formats, title=True) + 1
+    paragraphs = [*analysis.notes, f"Counting: {analysis.counting}"]
+    for paragraph in paragraphs:
+        _paragraph(sheet, row, paragraph, 2, formats["wrap"], 160)
+        row += 1
+    sheet.set_column(0, 0, 34)
+    sheet.set_column(1, 1, 40)
+    sheet.set_column(2, 2, 90)
+
+
+# ---------------------------------------------------------------------------
+# The report's other tables, as values (with the exact text beside)
+
+
+def _write_table(sheet: Any, table: Table, formats: _Formats) -> None:
+    _write_table_at(sheet, table, 0, formats, title=True)
+    columns = data_columns(table)
+    for i, column in enumerate(columns):
+        sheet.set_column(i, i, 14 if column.kind in NUMERIC_KINDS else 28)
+    sheet.set_column(len(columns), len(columns) + _exact_count(columns), 24)
+
+
+def _exact_count(columns: Sequence[Column]) -> int:
+    return sum(1 for c in columns if c.kind in EXACT_KINDS or c.kind is Kind.WAYS)
+
+
+def _write_table_at(
+    sheet: Any, table: Table, row: int, formats: _Formats, title: bool = False
+) -> int:
+    """A table from ``row``: title, notes, header, rows (the total row last); the next free row.
+
+    Numbers are numbers (counts as integers, exact values as their nearest
+    double); each exact column and each count column has its exact text in
+    the columns after the last value column.
+    """
+    columns = data_columns(table)
+    rows = list(table.rows) + ([table.total] if table.total is not None else [])
+    layouts = {c.key: _column_layout(c, rows) for c in columns if c.kind is Kind.WAYS}
+    if title:
+        sheet.write(row, 0, table.title, formats["bold"])
+        row += 1
+    notes = [table.note]
+    notes += [_ways_note(c, layouts[c.key], rows) for c in columns if c.key in layouts]
+    for note in notes:
+        if note:
+            last = max(2, len(columns) - 1)
+            _paragraph(sheet, row, note, last, formats["note"], 20 * (last + 1))
+            row += 1
+    exact_columns = [c for c in columns if c.kind in EXACT_KINDS or c.kind is Kind.WAYS]
+    headers = [_header(c, layouts.get(c.key)) for c in columns]
+    headers += [f"{c.header} (exact)" for c in exact_columns]
+    sheet.write_row(row, 0, headers, formats["header"])
+    row += 1
+    for values in rows:
+        for col, column in enumerate(columns):
+            layout = layouts.get(column.key, WaysLayout())
+            _write_value(sheet, row, col, values.get(column.key), column, layout, formats)
+        for j, column in enumerate(exact_columns):
+            value = values.get(column.key)
+            if value is None or isinstance(value, bool):
+                continue
+            text = value if isinstance(value, str) else fraction_text(value)
+            sheet.write_string(row, len(columns) + j, _text(text), formats["exact"])
+        row += 1
+    return row
+
+
+def _column_layout(column: Column, rows: Sequence[Row]) -> WaysLayout:
+    """A count column's layout: divided by its common factor when that brings it under 10^15.
+
+    A table of display values is not split into parts: a count still past 10^15
+    (or alone in its column) is shown as its nearest double, and the note and
+    the exact text say so.
+    """
+    values = [r.get(column.key) for r in rows]
+    counts: list[int] = [c for c in values if isinstance(c, int) and not isinstance(c, bool) and c]
+    if len(set(counts)) < 2:
+        return WaysLayout()  # dividing one count by itself would say nothing
+    return WaysLayout(WaysLayout.of(counts).divisor, 1)
+
+
+def _header(column: Column, layout: WaysLayout | None) -> str:
+    if layout is not None and layout.divisor > 1:
+        return f"{column.header} ÷ {layout.divisor:,}"
+    return column.header
+
+
+def _ways_note(column: Column, layout: WaysLayout, rows: Sequence[Row]) -> str:
+    counts = [r.get(column.key) for r in rows]
+    big = [c for c in counts if isinstance(c, int) and abs(c) // layout.divisor >= 10**EXCEL_DIGITS]
+    if big:
+        return (
+            f"Some counts in '{column.header}' reach 10^15, past the 15 significant digits "
+            "Excel keeps, with no common divisor that brings them below: those cells show the "
+            "nearest double; the exact integer is the text in its '(exact)' column."
+        )
+    if layout.divisor > 1:
+        return (
+            f"The counts in '{column.header}' reach 10^15, past the 15 significant digits "
+            f"Excel keeps: each is divided by {layout.divisor:,}, the greatest common divisor "
+            "of the column (ratios unchanged); the exact integer is the text in its '(exact)' "
+            "column."
+        )
+    return ""
+
+
+def _write_value(
+    sheet: Any,
+    row: int,
+    col: int,
+    value: Any,
+    column: Column,
+    layout: WaysLayout,
+    formats: _Formats,
+) -> None:
+    kind = column.kind
+    if value is None:
+        return
+    if isinstance(value, str):
+        sheet.write_string(row, col, _text(value), formats["text"])
+    elif kind is Kind.FLAG:
+        sheet.write_string(row, col, "yes" if value else "no", formats["text"])
+    elif kind is Kind.LIST:
+        sheet.write_string(row, col, _text(", ".join(str(v) for v in value)), formats["text"])
+    elif kind is Kind.WAYS and isinstance(value, int):
+        scaled = value // layout.divisor if value % layout.divisor == 0 else value
+        sheet.write_number(row, col, scaled, formats["ways"])
+    elif kind is Kind.PERCENT:
+        sheet.write_number(row, col, _number(value), formats["percent"])
+    elif kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
+        sheet.write_number(row, col, float(value), formats["probability"])
+    elif kind in NUMERIC_KINDS or kind in EXACT_KINDS:
+        sheet.write_number(row, col, _number(value), formats["number"])
+    else:
+        sheet.write_string(row, col, _text(str(value)), formats["text"])
