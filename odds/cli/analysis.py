@@ -11,13 +11,13 @@ import typer
 from odds.cli.app import app
 from odds.cli.options import (
     DecksOpt,
-    Format,
     GameArg,
     SetOpt,
     TextFormat,
     load_paytable,
     write_json,
 )
+from odds.cli.report_output import ReportFormat
 from odds.errors import OddsError, PositionError
 from odds.numbers import parse_rational
 
@@ -28,8 +28,13 @@ def report(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: Annotated[
-        Format, typer.Option("--format", help="markdown, json or csv.")
-    ] = Format.markdown,
+        ReportFormat,
+        typer.Option(
+            "--format",
+            help="markdown, json, csv (one table: --table; all: --output DIR/), "
+            "xlsx (an Excel PAR sheet of formulas) or pdf (the typeset PAR sheet).",
+        ),
+    ] = ReportFormat.markdown,
     digits: Annotated[
         int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
     ] = 6,
@@ -62,11 +67,32 @@ def report(
             help="End with the Shoe section of reports/ (EORs, counts, exposure; seconds more).",
         ),
     ] = False,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            metavar="NAME",
+            help="--format csv: the one table to write (summary, outcomes_BET …; "
+            "an unknown name lists them).",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write to FILE (replaced whole, only once complete) instead of standard "
+            "output; --format csv without --table: a folder, one CSV per table and index.csv.",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable."""
-    from odds.render import to_csv, to_json, to_markdown
+    from odds.cli.report_output import check_report_output, report_command, write_report
 
     paytable = load_paytable(game, decks, settings)
+    inputs = tuple(p for p in (Path(game), Path(paytable.source)) if p.is_file())
+    check_report_output(format, output, table, inputs)
     if charts is not None:
         from odds.charts.report import check_folder
 
@@ -85,12 +111,19 @@ def report(
         from odds.charts.report import write_charts
 
         links = write_charts(analysis, Path(game).stem, charts)
-    if format is Format.json:
-        sys.stdout.write(to_json(analysis))
-    elif format is Format.csv:
-        sys.stdout.write(to_csv(analysis))
-    else:
-        sys.stdout.write(to_markdown(analysis, digits, links))
+    command = report_command(
+        game,
+        decks,
+        settings,
+        stakes=stakes,
+        shoe=shoe,
+        symbolic=symbolic,
+        digits=digits,
+        format=format,
+        table=table,
+        output=output,
+    )
+    write_report(analysis, format, output, table=table, digits=digits, links=links, command=command)
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")

@@ -12,16 +12,17 @@ import typer
 
 from odds.cli.app import app
 from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
+from odds.cli.report_output import CsvTableOpt
 from odds.errors import OddsError
 from odds.table import Table, json_value
 
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
 
 
-def _write_csv(tables: Sequence[Table]) -> None:
+def _write_csv(tables: Sequence[Table], table: str | None = None) -> None:
     from odds.render import tables_csv
 
-    sys.stdout.write(tables_csv(list(tables)))
+    sys.stdout.write(tables_csv(list(tables), table))
 
 
 def _markdown(table: Table) -> str:
@@ -29,6 +30,11 @@ def _markdown(table: Table) -> str:
 
     text = f"## {table.title}\n\n{table_markdown(table, 6)}\n"
     return text + (f"\n{table.note}\n" if table.note else "")
+
+
+def _check_table(table: str | None, format: Format) -> None:
+    if table is not None and format is not Format.csv:
+        raise OddsError("--table chooses one CSV table: give it with --format csv")
 
 
 def _write_json(data: Any) -> None:
@@ -101,8 +107,10 @@ def eor(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
+    csv_table: CsvTableOpt = None,
 ) -> None:
     """Effect of removal of every card rank (or tile) on every bet, and the derived counts."""
+    _check_table(csv_table, format)
     from odds.shoe_state import api, tables
 
     paytable = load_paytable(game, decks, settings)
@@ -110,7 +118,7 @@ def eor(
     unit = "deck" if evaluator.unit == 52 else "set"
     eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
     if format is Format.csv:
-        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts])
+        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts], csv_table)
         return
     if format is Format.json:
         _write_json(
@@ -148,8 +156,10 @@ def exposure(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
+    table: CsvTableOpt = None,
 ) -> None:
     """The exposure study: does any bet turn positive for a player who watches the cards?"""
+    _check_table(table, format)
     from odds.shoe_state import api
 
     if workers is not None and workers < 1:
@@ -158,7 +168,7 @@ def exposure(
     result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
     if format is Format.csv:
-        _write_csv(found)
+        _write_csv(found, table)
         return
     if format is Format.json:
         _write_json(

@@ -144,13 +144,13 @@ def table_csv(table: Table) -> str:
     return out.getvalue()
 
 
-def tables_csv(tables: Sequence[Table]) -> str:
-    """The one table of a command's output as a tidy CSV.
+def tables_csv(tables: Sequence[Table], table: str | None = None) -> str:
+    """One table of a command's output as a tidy CSV: the only one, or the one named.
 
-    Several tables are never run together in one file: the command names them
-    in a one-line error (:func:`choose_table`), unless one is chosen.
+    Several tables are never run together in one file: without a name, a
+    one-line error lists them (:func:`choose_table`).
     """
-    return table_csv(choose_table(tables, None))
+    return table_csv(choose_table(tables, table))
 
 
 #: The command-line words that choose a table, for error messages.
