@@ -76,7 +76,7 @@ def test_the_charts_are_embedded(dragon_tiger):
 
 
 def test_the_same_inputs_give_byte_identical_pdfs(dragon_tiger):
-    analysis, data, _ = dragon_tiger
+    _, data, _ = dragon_tiger
     again = to_pdf(
         load("dragon-tiger").analysis(), 6, "odds report dragon-tiger --format pdf --output dt.pdf"
     )
