@@ -260,6 +260,9 @@ _FORMATS: dict[str, dict[str, Any]] = {
     "exact": {"font_name": "Consolas", "valign": "top", "indent": 1},
     "ways": {"num_format": "#,##0"},
     "ways_total": {"num_format": "#,##0", "bold": True, "top": 1},
+    # A split count recombined: past 15 digits, shown in scientific notation (exact beside).
+    "ways_scientific": {"num_format": "0.000000000E+00"},
+    "ways_scientific_total": {"num_format": "0.000000000E+00", "bold": True, "top": 1},
     "probability": {"num_format": "0." + "0" * SHOWN_PLACES},
     "probability_total": {"num_format": "0." + "0" * SHOWN_PLACES, "bold": True, "top": 1},
     "percent": {"num_format": "0.0000%"},
@@ -389,7 +392,7 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
         p = Fraction(outcome.ways, stats.total)
         sheet.write(row, _EVENT, outcome.event, formats["text"])
         sheet.write_number(row, _PAYS, _number(outcome.net), formats["number"])
-        _write_ways(sheet, row, outcome.ways, layout, formats["ways"])
+        _write_ways(sheet, row, outcome.ways, layout, formats["ways"], formats["ways_scientific"])
         sheet.write_formula(
             row,
             _PROBABILITY,
@@ -435,7 +438,9 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
     return BetSheet(name, bet, figures)
 
 
-def _write_ways(sheet: Any, row: int, ways: int, layout: WaysLayout, fmt: Any) -> None:
+def _write_ways(
+    sheet: Any, row: int, ways: int, layout: WaysLayout, fmt: Any, scientific: Any
+) -> None:
     """One count: the number itself, divided by the layout's divisor, or recombined from parts."""
     if not layout.split:
         sheet.write_number(row, _WAYS, layout.scaled(ways), fmt)
@@ -443,7 +448,9 @@ def _write_ways(sheet: Any, row: int, ways: int, layout: WaysLayout, fmt: Any) -
     parts = layout.part_values(ways)
     for i, part in enumerate(parts):
         sheet.write_number(row, _FIRST_PART + i, part, fmt)
-    sheet.write_formula(row, _WAYS, _recombined(row, layout), fmt, float(layout.scaled(ways)))
+    sheet.write_formula(
+        row, _WAYS, _recombined(row, layout), scientific, float(layout.scaled(ways))
+    )
 
 
 def _recombined(row: int, layout: WaysLayout) -> str:
@@ -479,7 +486,11 @@ def _write_total_ways(
         # Each part column summed as it is (no carries): still exact in a double.
         sheet.write_formula(total_row, col, f"=SUM({span})", fmt, sum(p[i] for p in parts))
     sheet.write_formula(
-        total_row, _WAYS, _recombined(total_row, layout), fmt, float(layout.scaled(total))
+        total_row,
+        _WAYS,
+        _recombined(total_row, layout),
+        formats["ways_scientific_total"],
+        float(layout.scaled(total)),
     )
 
 
@@ -562,7 +573,7 @@ def _write_figures(
     sheet.write(start, FIGURE_VALUE, "value", formats["header"])
     sheet.write(start, FIGURE_EXACT, "exact", formats["header"])
     number_formats = {
-        "ways": formats["ways"],
+        "ways": formats["ways_scientific"] if layout.split else formats["ways"],
         "probability": formats["probability"],
         "pct": formats["percent"],
         "number": formats["number"],
