@@ -317,7 +317,7 @@ def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
 
 @dataclass(frozen=True)
 class BetSheet:
-    """Where one bet's figures are on its sheet (0-based rows; the value is in column B)."""
+    """Where one bet's figures are on its sheet (0-based rows, values in :data:`FIGURE_VALUE`)."""
 
     name: str
     bet: Bet
