@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from odds.paytable import load, table_files
-from odds.render.xlsx import PART_DIGITS, WaysLayout, to_xlsx
+from odds.render.xlsx import to_xlsx
+from odds.render.xlsx_cells import PART_DIGITS, WaysLayout
 
 pytest.importorskip("xlsxwriter")
 pycel = pytest.importorskip("pycel")

@@ -27,31 +27,30 @@ only here.
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from odds.analysis import Analysis
 from odds.errors import OddsError
 from odds.numbers import fraction_text
-from odds.render.bet_tables import about_table, rules_table, summary_table
+from odds.render.bet_tables import summary_table
 from odds.render.data import report_tables
+from odds.render.xlsx_cells import (
+    DOCUMENT_DATE,
+    PART_DIGITS,
+    Formats,
+    WaysLayout,
+    cell,
+    cell_text,
+    number,
+    paragraph,
+    sheet_name,
+    sheet_ref,
+)
+from odds.render.xlsx_tables import write_rules, write_table
 from odds.stats import VOLATILITY_LEVEL, Bet, volatility_index, z_value
-from odds.table import EXACT_KINDS, NUMERIC_KINDS, Column, Kind, Row, Table, data_columns
-
-#: The workbook's creation date: fixed, so the same inputs give the same bytes.
-DOCUMENT_DATE = datetime(2000, 1, 1)
-#: Excel shows (and reads back) 15 significant digits; counts from 10^15 up are rescaled.
-EXCEL_DIGITS = 15
-#: Digits of each part of a split count (sums of thousands of parts stay exact in a double).
-PART_DIGITS = 12
-#: The most characters Excel keeps in a cell.
-EXCEL_CELL_LIMIT = 32_767
-#: The decimals shown for probabilities and returns (the exact value is beside).
-SHOWN_PLACES = 12
 
 SUMMARY_SHEET = "Summary"
 RULES_SHEET = "Rules and readings"
@@ -76,147 +75,6 @@ def _xlsxwriter() -> Any:
     return xlsxwriter
 
 
-# ---------------------------------------------------------------------------
-# Counts beyond Excel's 15 digits
-
-
-@dataclass(frozen=True)
-class WaysLayout:
-    """How one table's counts are written so that no digit is lost.
-
-    ``divisor`` divides every count of the table (their greatest common
-    divisor, when dividing brings them under 10^15; 1 otherwise); ``parts``
-    is how many :data:`PART_DIGITS`-digit parts each divided count is split
-    into (1: not split). The exact count is always written beside as text.
-    """
-
-    divisor: int = 1
-    parts: int = 1
-
-    @classmethod
-    def of(cls, counts: Sequence[int]) -> WaysLayout:
-        counts = [c for c in counts if c]
-        if not counts or max(counts) < 10**EXCEL_DIGITS:
-            return cls()
-        divisor = math.gcd(*counts)
-        largest = max(counts) // divisor
-        if largest < 10**EXCEL_DIGITS:
-            return cls(divisor, 1)
-        parts = -(-len(str(largest)) // PART_DIGITS)
-        return cls(divisor, parts)
-
-    @property
-    def split(self) -> bool:
-        return self.parts > 1
-
-    def scaled(self, ways: int) -> int:
-        """The count as the ``ways`` column holds it (divided by :attr:`divisor`)."""
-        if ways % self.divisor:
-            raise AssertionError(f"{ways} is not a multiple of the table's divisor {self.divisor}")
-        return ways // self.divisor
-
-    def part_values(self, ways: int) -> list[int]:
-        """The divided count's parts, most significant first (each under 10^PART_DIGITS)."""
-        value = self.scaled(ways)
-        base = 10**PART_DIGITS
-        parts = []
-        for _ in range(self.parts):
-            value, low = divmod(value, base)
-            parts.append(low)
-        if value:
-            raise AssertionError("a count has more parts than its table's layout")
-        return parts[::-1]
-
-    def part_headers(self, name: str) -> list[str]:
-        """``ways part 1 (× 10^24)`` … ``ways part 3 (× 1)``."""
-        headers = []
-        for i in range(self.parts):
-            power = PART_DIGITS * (self.parts - 1 - i)
-            scale = "1" if power == 0 else f"10^{power}"
-            headers.append(f"{name} part {i + 1} (× {scale})")
-        return headers
-
-    def note(self, name: str = "ways") -> str:
-        """What the sheet says about its ``ways`` column ("" when written as they are)."""
-        if self.divisor == 1 and not self.split:
-            return ""
-        text = [f"The {name} reach 10^{EXCEL_DIGITS}, past the 15 significant digits Excel keeps."]
-        if self.divisor > 1:
-            text.append(
-                f"Every count in the {name} column is divided by {self.divisor:,}, the greatest "
-                "common divisor of the table's counts (probabilities and returns are unchanged)."
-            )
-        if self.split:
-            text.append(
-                f"Each count is split into {self.parts} parts of {PART_DIGITS} digits (at the "
-                f"right of the table); the {name} column adds them up (to Excel's precision)."
-            )
-        text.append(f"The exact count is the text in the '{name} (exact)' column.")
-        return " ".join(text)
-
-
-# ---------------------------------------------------------------------------
-# Cell addresses
-
-
-def cell(row: int, col: int, absolute: bool = False) -> str:
-    """``C7`` (``$C$7`` absolute) for 0-based ``row``, ``col``."""
-    letters = ""
-    col += 1
-    while col:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(65 + rest) + letters
-    if absolute:
-        return f"${letters}${row + 1}"
-    return f"{letters}{row + 1}"
-
-
-def sheet_ref(sheet: str, row: int, col: int) -> str:
-    """``'player-pair'!$E$12``: a cell of another sheet, always quoted."""
-    return "'" + sheet.replace("'", "''") + "'!" + cell(row, col, absolute=True)
-
-
-def _sheet_name(wanted: str, taken: set[str]) -> str:
-    """A valid, unique sheet name (at most 31 characters, none of ``[]:*?/\\``)."""
-    name = "".join("_" if c in "[]:*?/\\" else c for c in wanted).strip("'") or "Sheet"
-    name = name[:31]
-    candidate, n = name, 2
-    while candidate.lower() in {t.lower() for t in taken}:
-        suffix = f" ({n})"
-        candidate = name[: 31 - len(suffix)] + suffix
-        n += 1
-    taken.add(candidate)
-    return candidate
-
-
-def _number(value: Any) -> float | int:
-    """A cell's number: an int as it is (exact below 2^53), an exact fraction's nearest double."""
-    if isinstance(value, int):
-        return value
-    return float(Fraction(value))
-
-
-def _text(value: str) -> str:
-    """Text within Excel's cell limit (a longer exact number is cut, and says so)."""
-    if len(value) <= EXCEL_CELL_LIMIT:
-        return value
-    mark = " … (cut: the exact value is in --format json)"
-    return value[: EXCEL_CELL_LIMIT - len(mark)] + mark
-
-
-def _paragraph(sheet: Any, row: int, text: str, last_col: int, fmt: Any, width: int) -> None:
-    """A paragraph across columns 0…``last_col`` (merged, wrapped; ``width``: its characters
-    per line, for the row's height)."""
-    text = _text(text)
-    if last_col > 0:
-        sheet.merge_range(row, 0, row, last_col, text, fmt)
-    else:
-        sheet.write_string(row, 0, text, fmt)
-    lines = max(1, -(-len(text) // max(20, width)))
-    if lines > 1:
-        sheet.set_row(row, 15 * lines)
-
-
 def _page_setup(book: Any, analysis: Analysis) -> None:
     """Every sheet prints landscape, one page wide, headed by the paytable's digest and version."""
     digest = (analysis.file_sha256 or analysis.options_sha256 or "")[:16]
@@ -231,45 +89,6 @@ def _page_setup(book: Any, analysis: Analysis) -> None:
         sheet.set_margins(left=0.4, right=0.4, top=0.7, bottom=0.6)
         sheet.set_header(header)
         sheet.set_footer("&L&8&A&R&8page &P of &N")
-
-
-# ---------------------------------------------------------------------------
-# The workbook
-
-
-@dataclass
-class _Formats:
-    """The workbook's cell formats, made once."""
-
-    book: Any
-    made: dict[str, Any] = field(default_factory=dict)
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self.made:
-            self.made[name] = self.book.add_format(_FORMATS[name])
-        return self.made[name]
-
-
-_FORMATS: dict[str, dict[str, Any]] = {
-    "title": {"bold": True, "font_size": 14},
-    "bold": {"bold": True},
-    "header": {"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"},
-    "wrap": {"text_wrap": True, "valign": "top"},
-    "note": {"italic": True, "text_wrap": True, "valign": "top"},
-    "text": {"valign": "top"},
-    "exact": {"font_name": "Consolas", "valign": "top", "indent": 1},
-    "ways": {"num_format": "#,##0"},
-    "ways_total": {"num_format": "#,##0", "bold": True, "top": 1},
-    # A split count recombined: past 15 digits, shown in scientific notation (exact beside).
-    "ways_scientific": {"num_format": "0.000000000E+00"},
-    "ways_scientific_total": {"num_format": "0.000000000E+00", "bold": True, "top": 1},
-    "probability": {"num_format": "0." + "0" * SHOWN_PLACES},
-    "probability_total": {"num_format": "0." + "0" * SHOWN_PLACES, "bold": True, "top": 1},
-    "percent": {"num_format": "0.0000%"},
-    "number": {"num_format": "General"},
-    "total_label": {"bold": True, "top": 1},
-    "total_blank": {"top": 1},
-}
 
 
 def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
@@ -290,22 +109,22 @@ def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
             "created": DOCUMENT_DATE,
         }
     )
-    formats = _Formats(book)
+    formats = Formats(book)
     taken = {SUMMARY_SHEET, RULES_SHEET}
     summary = book.add_worksheet(SUMMARY_SHEET)
     rules = book.add_worksheet(RULES_SHEET)
     bet_sheets = []
     for bet in analysis.bets:
-        name = _sheet_name(bet.name, taken)
+        name = sheet_name(bet.name, taken)
         bet_sheets.append(_write_bet(book.add_worksheet(name), name, bet, formats))
     _write_summary(summary, analysis, bet_sheets, formats)
-    _write_rules(rules, analysis, command, formats)
+    write_rules(rules, analysis, command, formats)
     shown = {"summary", "rules"} | {f"outcomes_{b.name}" for b in analysis.bets}
     for table in report_tables(analysis):
         if table.key in shown:
             continue
-        name = _sheet_name(TABLE_PREFIX + table.key, taken)
-        _write_table(book.add_worksheet(name), table, formats)
+        name = sheet_name(TABLE_PREFIX + table.key, taken)
+        write_table(book.add_worksheet(name), table, formats)
     _page_setup(book, analysis)
     book.close()
     return buffer.getvalue()
@@ -351,12 +170,12 @@ _FIRST_PART = 9
 FIGURE_LABEL, FIGURE_VALUE, FIGURE_EXACT = 0, _WAYS, _PROBABILITY
 
 
-def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
+def _write_bet(sheet: Any, name: str, bet: Bet, formats: Formats) -> BetSheet:
     stats = bet.stats
     layout = WaysLayout.of([o.ways for o in bet.outcomes] + [stats.total])
     sheet.write(0, 0, f"Bet: {bet.title} ({bet.name})", formats["title"])
-    _paragraph(sheet, 1, bet.description, 4, formats["wrap"], 120)
-    _paragraph(
+    paragraph(sheet, 1, bet.description, 4, formats["wrap"], 120)
+    paragraph(
         sheet,
         2,
         "Probability = ways / total ways; return = pays × probability; every figure below "
@@ -367,7 +186,7 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
     )
     note = layout.note()
     if note:
-        _paragraph(sheet, 3, note, 4, formats["note"], 120)
+        paragraph(sheet, 3, note, 4, formats["note"], 120)
     header_row = 5
     headers = [
         "event",
@@ -391,7 +210,7 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
         row = first + i
         p = Fraction(outcome.ways, stats.total)
         sheet.write(row, _EVENT, outcome.event, formats["text"])
-        sheet.write_number(row, _PAYS, _number(outcome.net), formats["number"])
+        sheet.write_number(row, _PAYS, number(outcome.net), formats["number"])
         _write_ways(sheet, row, outcome.ways, layout, formats["ways"], formats["ways_scientific"])
         sheet.write_formula(
             row,
@@ -409,9 +228,9 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
         )
         sheet.write_string(row, _PAYS_EXACT, fraction_text(outcome.net), formats["exact"])
         sheet.write_string(row, _WAYS_EXACT, str(outcome.ways), formats["exact"])
-        sheet.write_string(row, _PROBABILITY_EXACT, _text(fraction_text(p)), formats["exact"])
+        sheet.write_string(row, _PROBABILITY_EXACT, cell_text(fraction_text(p)), formats["exact"])
         sheet.write_string(
-            row, _RETURN_EXACT, _text(fraction_text(p * outcome.net)), formats["exact"]
+            row, _RETURN_EXACT, cell_text(fraction_text(p * outcome.net)), formats["exact"]
         )
     sheet.write(total_row, _EVENT, "Total", formats["total_label"])
     sheet.write_blank(total_row, _PAYS, None, formats["total_blank"])
@@ -424,7 +243,9 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: _Formats) -> BetSheet:
     sheet.write_blank(total_row, _PAYS_EXACT, None, formats["total_blank"])
     sheet.write_string(total_row, _WAYS_EXACT, str(stats.total), formats["exact"])
     sheet.write_string(total_row, _PROBABILITY_EXACT, "1", formats["exact"])
-    sheet.write_string(total_row, _RETURN_EXACT, _text(fraction_text(stats.ev)), formats["exact"])
+    sheet.write_string(
+        total_row, _RETURN_EXACT, cell_text(fraction_text(stats.ev)), formats["exact"]
+    )
     figures = _write_figures(sheet, bet, layout, total_row + 2, first, last, total_row, formats)
     longest = max(len(o.event) for o in bet.outcomes)
     sheet.set_column(_EVENT, _EVENT, min(90, max(30, longest + 2)))
@@ -469,7 +290,7 @@ def _write_total_ways(
     first: int,
     counts: Sequence[int],
     layout: WaysLayout,
-    formats: _Formats,
+    formats: Formats,
 ) -> None:
     """The total ways: the sum of the column (of each part's column, for split counts)."""
     fmt = formats["ways_total"]
@@ -502,7 +323,7 @@ def _write_figures(
     first: int,
     last: int,
     total_row: int,
-    formats: _Formats,
+    formats: Formats,
 ) -> dict[str, int]:
     """The bet's figures under its table: label | formula | exact value."""
     stats = bet.stats
@@ -528,7 +349,12 @@ def _write_figures(
             fraction_text(stats.ev),
             "probability",
         ),
-        "house_edge": (f"=-{at('ev')}", stats.house_edge, fraction_text(stats.house_edge), "pct"),
+        "house_edge": (
+            f"=-{at('ev')}",
+            stats.house_edge,
+            fraction_text(stats.house_edge),
+            "pct",
+        ),
         "rtp": (f"=1+{at('ev')}", stats.rtp, fraction_text(stats.rtp), "pct"),
         "debited": ("", bet.debited, fraction_text(bet.debited), "number"),
         "rtp_debited": (
@@ -586,10 +412,10 @@ def _write_figures(
         sheet.write(row, FIGURE_LABEL, label, formats["text"])
         fmt = number_formats[kind]
         if formula:
-            sheet.write_formula(row, FIGURE_VALUE, formula, fmt, _number(value))
+            sheet.write_formula(row, FIGURE_VALUE, formula, fmt, number(value))
         else:
-            sheet.write_number(row, FIGURE_VALUE, _number(value), fmt)
-        sheet.write_string(row, FIGURE_EXACT, _text(exact), formats["exact"])
+            sheet.write_number(row, FIGURE_VALUE, number(value), fmt)
+        sheet.write_string(row, FIGURE_EXACT, cell_text(exact), formats["exact"])
     return rows
 
 
@@ -612,7 +438,7 @@ SUMMARY_EXACT = ("ev", "house_edge", "rtp", "rtp_debited", "hit_frequency", "var
 
 
 def _write_summary(
-    sheet: Any, analysis: Analysis, bets: Sequence[BetSheet], formats: _Formats
+    sheet: Any, analysis: Analysis, bets: Sequence[BetSheet], formats: Formats
 ) -> None:
     sheet.write(0, 0, f"PAR sheet: {analysis.title}", formats["title"])
     facts = [
@@ -626,7 +452,7 @@ def _write_summary(
         sheet.write(1 + i, 0, label, formats["bold"])
         sheet.write_string(1 + i, 1, value, formats["text"])
     note_row = 2 + len(facts)
-    _paragraph(
+    paragraph(
         sheet,
         note_row,
         "Every figure is a formula over the ways on the bet's own sheet (click a cell to see "
@@ -663,10 +489,10 @@ def _write_summary(
         }
         for j, (key, _, fmt) in enumerate(SUMMARY_COLUMNS):
             sheet.write_formula(
-                row, 2 + j, f"={bet_sheet.ref(key)}", formats[fmt], _number(cached[key])
+                row, 2 + j, f"={bet_sheet.ref(key)}", formats[fmt], number(cached[key])
             )
         for j, key in enumerate(SUMMARY_EXACT):
-            text = _text(fraction_text(exact_values[key](stats)))
+            text = cell_text(fraction_text(exact_values[key](stats)))
             sheet.write_string(row, 2 + len(SUMMARY_COLUMNS) + j, text, formats["exact"])
     sheet.set_column(0, 0, 30)
     sheet.set_column(1, 1, 16)
@@ -680,148 +506,3 @@ def _version() -> str:
     from odds.version import __version__
 
     return __version__
-
-
-# ---------------------------------------------------------------------------
-# Rules and readings: what was analysed, every option, the report's notes
-
-
-def _write_rules(sheet: Any, analysis: Analysis, command: str | None, formats: _Formats) -> None:
-    sheet.write(0, 0, "Rules and readings used", formats["title"])
-    row = 2
-    row = _write_table_at(sheet, about_table(analysis, command), row, formats, title=True) + 1
-    row = _write_table_at(sheet, rules_table(analysis), row, formats, title=True) + 1
-    paragraphs = [*analysis.notes, f"Counting: {analysis.counting}"]
-    for paragraph in paragraphs:
-        _paragraph(sheet, row, paragraph, 2, formats["wrap"], 160)
-        row += 1
-    sheet.set_column(0, 0, 34)
-    sheet.set_column(1, 1, 40)
-    sheet.set_column(2, 2, 90)
-
-
-# ---------------------------------------------------------------------------
-# The report's other tables, as values (with the exact text beside)
-
-
-def _write_table(sheet: Any, table: Table, formats: _Formats) -> None:
-    _write_table_at(sheet, table, 0, formats, title=True)
-    columns = data_columns(table)
-    for i, column in enumerate(columns):
-        sheet.set_column(i, i, 14 if column.kind in NUMERIC_KINDS else 28)
-    sheet.set_column(len(columns), len(columns) + _exact_count(columns), 24)
-
-
-def _exact_count(columns: Sequence[Column]) -> int:
-    return sum(1 for c in columns if c.kind in EXACT_KINDS or c.kind is Kind.WAYS)
-
-
-def _write_table_at(
-    sheet: Any, table: Table, row: int, formats: _Formats, title: bool = False
-) -> int:
-    """A table from ``row``: title, notes, header, rows (the total row last); the next free row.
-
-    Numbers are numbers (counts as integers, exact values as their nearest
-    double); each exact column and each count column has its exact text in
-    the columns after the last value column.
-    """
-    columns = data_columns(table)
-    rows = list(table.rows) + ([table.total] if table.total is not None else [])
-    layouts = {c.key: _column_layout(c, rows) for c in columns if c.kind is Kind.WAYS}
-    if title:
-        sheet.write(row, 0, table.title, formats["bold"])
-        row += 1
-    notes = [table.note]
-    notes += [_ways_note(c, layouts[c.key], rows) for c in columns if c.key in layouts]
-    for note in notes:
-        if note:
-            last = max(2, len(columns) - 1)
-            _paragraph(sheet, row, note, last, formats["note"], 20 * (last + 1))
-            row += 1
-    exact_columns = [c for c in columns if c.kind in EXACT_KINDS or c.kind is Kind.WAYS]
-    headers = [_header(c, layouts.get(c.key)) for c in columns]
-    headers += [f"{c.header} (exact)" for c in exact_columns]
-    sheet.write_row(row, 0, headers, formats["header"])
-    row += 1
-    for values in rows:
-        for col, column in enumerate(columns):
-            layout = layouts.get(column.key, WaysLayout())
-            _write_value(sheet, row, col, values.get(column.key), column, layout, formats)
-        for j, column in enumerate(exact_columns):
-            value = values.get(column.key)
-            if value is None or isinstance(value, bool):
-                continue
-            text = value if isinstance(value, str) else fraction_text(value)
-            sheet.write_string(row, len(columns) + j, _text(text), formats["exact"])
-        row += 1
-    return row
-
-
-def _column_layout(column: Column, rows: Sequence[Row]) -> WaysLayout:
-    """A count column's layout: divided by its common factor when that brings it under 10^15.
-
-    A table of display values is not split into parts: a count still past 10^15
-    (or alone in its column) is shown as its nearest double, and the note and
-    the exact text say so.
-    """
-    values = [r.get(column.key) for r in rows]
-    counts: list[int] = [c for c in values if isinstance(c, int) and not isinstance(c, bool) and c]
-    if len(set(counts)) < 2:
-        return WaysLayout()  # dividing one count by itself would say nothing
-    return WaysLayout(WaysLayout.of(counts).divisor, 1)
-
-
-def _header(column: Column, layout: WaysLayout | None) -> str:
-    if layout is not None and layout.divisor > 1:
-        return f"{column.header} ÷ {layout.divisor:,}"
-    return column.header
-
-
-def _ways_note(column: Column, layout: WaysLayout, rows: Sequence[Row]) -> str:
-    counts = [r.get(column.key) for r in rows]
-    big = [c for c in counts if isinstance(c, int) and abs(c) // layout.divisor >= 10**EXCEL_DIGITS]
-    if big:
-        return (
-            f"Some counts in '{column.header}' reach 10^15, past the 15 significant digits "
-            "Excel keeps, with no common divisor that brings them below: those cells show the "
-            "nearest double; the exact integer is the text in its '(exact)' column."
-        )
-    if layout.divisor > 1:
-        return (
-            f"The counts in '{column.header}' reach 10^15, past the 15 significant digits "
-            f"Excel keeps: each is divided by {layout.divisor:,}, the greatest common divisor "
-            "of the column (ratios unchanged); the exact integer is the text in its '(exact)' "
-            "column."
-        )
-    return ""
-
-
-def _write_value(
-    sheet: Any,
-    row: int,
-    col: int,
-    value: Any,
-    column: Column,
-    layout: WaysLayout,
-    formats: _Formats,
-) -> None:
-    kind = column.kind
-    if value is None:
-        return
-    if isinstance(value, str):
-        sheet.write_string(row, col, _text(value), formats["text"])
-    elif kind is Kind.FLAG:
-        sheet.write_string(row, col, "yes" if value else "no", formats["text"])
-    elif kind is Kind.LIST:
-        sheet.write_string(row, col, _text(", ".join(str(v) for v in value)), formats["text"])
-    elif kind is Kind.WAYS and isinstance(value, int):
-        scaled = value // layout.divisor if value % layout.divisor == 0 else value
-        sheet.write_number(row, col, scaled, formats["ways"])
-    elif kind is Kind.PERCENT:
-        sheet.write_number(row, col, _number(value), formats["percent"])
-    elif kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
-        sheet.write_number(row, col, float(value), formats["probability"])
-    elif kind in NUMERIC_KINDS or kind in EXACT_KINDS:
-        sheet.write_number(row, col, _number(value), formats["number"])
-    else:
-        sheet.write_string(row, col, _text(str(value)), formats["text"])
