@@ -16,7 +16,8 @@ here, so ``from odds.render import to_markdown`` keeps working:
   a report's tables every data format shares (:func:`report_tables`);
 - :mod:`odds.render.settlement`: one settled round (``odds settle``);
 - :mod:`odds.render.xlsx`: the Excel PAR sheet, formulas over the ways (the ``xlsx``
-  extra; not imported here);
+  extra; not imported here), with :mod:`odds.render.xlsx_cells` and
+  :mod:`odds.render.xlsx_tables`;
 - :mod:`odds.render.pdf`: the PDF PAR sheet, typeset by Typst (the ``pdf`` extra; not
   imported here).
 """

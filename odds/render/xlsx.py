@@ -15,7 +15,8 @@ more digits would be rounded without a word. A table whose ways reach 10^15
 is divided by the common factor of its ways when that brings them below
 (probabilities are unchanged), and otherwise each count is split into parts
 of :data:`PART_DIGITS` digits that the ``ways`` formula recombines; the sheet
-says which, and the exact integer is beside as text (:class:`WaysLayout`).
+says which, and the exact integer is beside as text
+(:class:`odds.render.xlsx_cells.WaysLayout`).
 
 The same inputs give a byte-identical file: the document's creation date is
 fixed (:data:`DOCUMENT_DATE`) and nothing else in it depends on the clock.
