@@ -86,11 +86,20 @@ class Analysis:
 
         return to_json_data(self)
 
-    def records(self) -> list[dict[str, Any]]:
-        """One flat row per bet and event (``pandas.DataFrame(analysis.records())``).
+    def records(self, table: str | None = None) -> list[dict[str, Any]]:
+        """Rows of exact values: one flat row per bet and event, or one table's rows.
 
-        Exact values stay :class:`fractions.Fraction`; ``ways`` are integers.
+        Without ``table``: ``bet``, ``event``, ``net``, ``ways``, ``total_ways``,
+        ``probability`` for every outcome of every bet
+        (``pandas.DataFrame(analysis.records())``). With ``table``, the rows of
+        that report table (a key of :meth:`table_keys`: ``summary``,
+        ``outcomes_player``, a game table …) keyed by column, as CSV has them.
+        Exact values stay :class:`fractions.Fraction`; ways are integers.
         """
+        if table is not None:
+            from odds.table import records
+
+            return records(self.report_table(table))
         rows = []
         for bet in self.bets:
             total = bet.stats.total
@@ -106,6 +115,59 @@ class Analysis:
                     }
                 )
         return rows
+
+    def to_pandas(self, table: str | None = None) -> Any:
+        """:meth:`records` as a ``pandas.DataFrame``, each exact column with a float ``_decimal``.
+
+        The exact columns hold :class:`fractions.Fraction` objects (``object``
+        dtype); compute with the ``_decimal`` columns beside them. pandas is not
+        a dependency of odds: without it, a one-line error says how to get it.
+        """
+        try:
+            import pandas
+        except ImportError:
+            raise OddsError(
+                "Analysis.to_pandas() needs pandas, which odds does not install: "
+                "pip install pandas (or use Analysis.records(), plain rows)"
+            ) from None
+        from odds.table import DECIMAL_SUFFIX, data_columns, decimal_value, has_decimal
+
+        rows = self.records(table)
+        if table is None:
+            exact = ["net", "probability"]
+            order = ["bet", "event", "net", "ways", "total_ways", "probability"]
+        else:
+            columns = data_columns(self.report_table(table))
+            exact = [c.key for c in columns if has_decimal(c)]
+            order = [c.key for c in columns]
+        names = []
+        for key in order:
+            names.append(key)
+            if key in exact:
+                names.append(key + DECIMAL_SUFFIX)
+        data = [
+            {
+                **row,
+                **{key + DECIMAL_SUFFIX: decimal_value(row.get(key)) for key in exact},
+            }
+            for row in rows
+        ]
+        return pandas.DataFrame(data, columns=names)
+
+    def table_keys(self) -> list[str]:
+        """The key of every report table, in report order (for :meth:`records`)."""
+        from odds.render.data import report_tables
+
+        return [t.key for t in report_tables(self)]
+
+    def report_table(self, key: str) -> Table:
+        """Any table of the report by key (summary, outcomes, game and section tables).
+
+        An unknown key is a one-line error listing the keys.
+        """
+        from odds.render.data import choose_table, report_tables
+
+        return choose_table(report_tables(self), key)
 
     def table(self, key: str) -> Table:
         """The game table whose JSON key is ``key``."""

@@ -5,7 +5,13 @@ A :class:`Table` declares its columns once — a key, a header and a *kind*
 by column. Games put exact values in the rows (ints, ``Fraction`` s, bools,
 text) and never format a number: :mod:`odds.render` turns the same rows into
 Markdown (decimals with the report's digits), JSON (exact fractions as strings,
-counts as integers) and CSV.
+counts as integers), CSV (one tidy table per file) and the Excel and PDF PAR sheets.
+
+Every exact number a data format carries (JSON, CSV, :func:`records`) comes
+with its nearest double beside it, under the column's key and ``_decimal``
+(``ev`` ``"-43/415"``, ``ev_decimal`` ``-0.10361445783132531``): a
+spreadsheet or a data frame reads the decimal as a number, and the exact value
+stays the reference.
 
 >>> from fractions import Fraction
 >>> t = Table(
@@ -18,7 +24,9 @@ counts as integers) and CSV.
 >>> markdown_cells(t, 4)
 [['win', '1,200', '0.3333']]
 >>> json_value(t)
-[{'event': 'win', 'ways': 1200, 'probability': '1/3'}]
+[{'event': 'win', 'ways': 1200, 'probability': '1/3', 'probability_decimal': 0.3333333333333333}]
+>>> csv_rows(t)[1]
+['win', '1200', '1/3', '0.3333333333333333']
 """
 
 from __future__ import annotations
@@ -137,6 +145,72 @@ class Table:
 def markdown_headers(table: Table) -> list[str]:
     """The headers of the columns Markdown shows."""
     return [c.header for c in table.columns if c.markdown]
+
+
+#: Kinds whose values are numbers: right-aligned in Markdown, with a decimal beside
+#: the exact value in CSV.
+NUMERIC_KINDS = frozenset(
+    {
+        Kind.WAYS,
+        Kind.PROBABILITY,
+        Kind.EXACT,
+        Kind.NUMBER,
+        Kind.PERCENT,
+        Kind.PAYOUT,
+        Kind.APPROXIMATE,
+    }
+)
+
+
+#: Kinds whose exact values (fractions) data formats accompany with a ``_decimal`` sibling.
+EXACT_KINDS = frozenset(
+    {Kind.PROBABILITY, Kind.EXACT, Kind.NUMBER, Kind.PERCENT, Kind.PAYOUT, Kind.NET}
+)
+#: What a column's decimal sibling is called: ``ev`` → ``ev_decimal``.
+DECIMAL_SUFFIX = "_decimal"
+
+
+def has_decimal(column: Column) -> bool:
+    """Whether data formats give ``column`` a decimal sibling (an exact number shown as a fraction).
+
+    A percentage's decimal is the share itself (``0.025`` for 2.5%), as a spreadsheet
+    formats it.
+    """
+    return column.json and column.kind in EXACT_KINDS
+
+
+def decimal_value(value: Any) -> float | None:
+    """The nearest double to an exact value: what a spreadsheet holds (``None``: no number).
+
+    A labelled approximation (its column ends in ``_decimal``); the exact value is beside it.
+
+    >>> decimal_value(Fraction(-43, 415)), decimal_value("Total")
+    (-0.10361445783132531, None)
+    """
+    if value is None or isinstance(value, bool | str):
+        return None
+    try:
+        return float(_exact(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def decimal_text(value: Any) -> str:
+    """:func:`decimal_value` as CSV text: the shortest digits that read back as the same double.
+
+    >>> decimal_text(Fraction(1, 40)), decimal_text(Fraction(-1, 2)), decimal_text(None)
+    ('0.025', '-0.5', '')
+    """
+    number = decimal_value(value)
+    return "" if number is None else repr(number)
+
+
+def markdown_alignment(table: Table) -> list[str | None]:
+    """Per Markdown column: ``"right"`` for a numeric kind, ``None`` (read the cells) otherwise.
+
+    A text column of numbers (a deck count) is still right-aligned by its cells.
+    """
+    return ["right" if c.kind in NUMERIC_KINDS else None for c in table.columns if c.markdown]
 
 
 def markdown_cells(table: Table, digits: int) -> list[list[str]]:
@@ -262,6 +336,10 @@ def json_record(row: Row, columns: Sequence[Column]) -> dict[str, Any]:
         for part in parents:
             target = target.setdefault(part, {})
         target[leaf] = json_cell(row[column.key], column.kind)
+        if has_decimal(column):
+            number = decimal_value(row[column.key])
+            if number is not None:
+                target[leaf + DECIMAL_SUFFIX] = number
     return record
 
 
@@ -280,21 +358,66 @@ def json_value(table: Table) -> Any:
     return {str(row[table.json_index]): json_record(row, others) for row in rows}
 
 
-def csv_rows(table: Table) -> list[list[str]]:
-    """Header and rows for a spreadsheet: the JSON columns, exact values as text."""
-    columns = [c for c in table.columns if c.json and c.kind is not Kind.DATA]
-    out = [[c.key for c in columns]]
+def data_rows(table: Table) -> list[Row]:
+    """The rows data formats carry: the total row only where the JSON has it (``json_total``).
+
+    A total row is a sum, not an observation: left in, it would be counted twice
+    by anyone summing a column of a tidy table.
+    """
     rows = list(table.rows)
-    if table.total is not None:
+    if table.json_total and table.total is not None:
         rows.append(table.total)
-    for row in rows:
+    return rows
+
+
+def data_columns(table: Table) -> list[Column]:
+    """The columns of a tidy table: the JSON columns less the structured (JSON-only) ones."""
+    return [c for c in table.columns if c.json and c.kind is not Kind.DATA]
+
+
+def csv_header(table: Table) -> list[str]:
+    """The CSV header: every column's key, each exact one followed by its ``_decimal`` sibling."""
+    header = []
+    for column in data_columns(table):
+        header.append(column.key)
+        if has_decimal(column):
+            header.append(column.key + DECIMAL_SUFFIX)
+    return header
+
+
+def csv_rows(table: Table) -> list[list[str]]:
+    """Header and rows of one tidy table: exact values as text, each with its decimal beside.
+
+    Counts are integers, exact numbers fractions (``-43/415``), flags ``yes``/``no``,
+    lists comma-separated; the Markdown total row is left out (see :func:`data_rows`).
+    """
+    columns = data_columns(table)
+    out = [csv_header(table)]
+    for row in data_rows(table):
         cells = []
         for column in columns:
-            value = json_cell(row.get(column.key), column.kind)
+            raw = row.get(column.key)
+            value = json_cell(raw, column.kind)
             if isinstance(value, list):
                 value = ", ".join(str(v) for v in value)
             if isinstance(value, bool):
                 value = "yes" if value else "no"
             cells.append("" if value is None else str(value))
+            if has_decimal(column):
+                cells.append(decimal_text(raw))
         out.append(cells)
     return out
+
+
+def record(row: Row, columns: Sequence[Column]) -> dict[str, Any]:
+    """One row of a tidy table as Python values: exact numbers stay ``Fraction`` s.
+
+    Keys are the column keys as they are (``weakest.hand`` is not nested).
+    """
+    return {c.key: row.get(c.key) for c in columns}
+
+
+def records(table: Table) -> list[dict[str, Any]]:
+    """The tidy table's rows as records of exact values (:meth:`odds.analysis.Analysis.records`)."""
+    columns = data_columns(table)
+    return [record(row, columns) for row in data_rows(table)]

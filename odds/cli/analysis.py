@@ -10,7 +10,6 @@ import typer
 from odds.cli.app import app, command_line
 from odds.cli.options import (
     DecksOpt,
-    Format,
     GameArg,
     SetOpt,
     TextFormat,
@@ -19,6 +18,7 @@ from odds.cli.options import (
     write_json,
 )
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
+from odds.cli.report_output import ReportFormat
 from odds.errors import OddsError, PositionError
 from odds.numbers import parse_rational
 
@@ -29,8 +29,13 @@ def report(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: Annotated[
-        Format, typer.Option("--format", help="markdown, json or csv.")
-    ] = Format.markdown,
+        ReportFormat,
+        typer.Option(
+            "--format",
+            help="markdown, json, csv (one table: --table; all: --output DIR/), "
+            "xlsx (an Excel PAR sheet of formulas) or pdf (the typeset PAR sheet).",
+        ),
+    ] = ReportFormat.markdown,
     digits: Annotated[
         int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
     ] = 6,
@@ -63,7 +68,25 @@ def report(
             help="End with the Shoe section of reports/ (EORs, counts, exposure; seconds more).",
         ),
     ] = False,
-    output: OutputOpt = None,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            metavar="NAME",
+            help="--format csv: the one table to write (summary, outcomes_BET …; "
+            "an unknown name lists them).",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write to FILE (replaced whole, only once complete) instead of standard "
+            "output; --format csv without --table: a folder, one CSV per table and index.csv.",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable.
 
@@ -73,11 +96,14 @@ def report(
     \b
     Example: odds report dragon-tiger --decks 6 --set payouts.tie=11 -o dt.md
     """
-    from odds.render import to_csv, to_json, to_markdown
+    from odds.cli.report_output import check_report_output, report_command, write_report
     from odds.render.provenance import Provenance
 
     paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    inputs = tuple(paytable_inputs(game)) + tuple(
+        p for p in (Path(paytable.source),) if p.is_file()
+    )
+    check_report_output(format, output, table, inputs)
     provenance = Provenance(
         command_line(), tuple(o.source for o in overrides(decks, settings)), output
     )
@@ -99,12 +125,28 @@ def report(
         from odds.charts.report import write_charts
 
         links = write_charts(analysis, Path(game).stem, charts)
-    if format is Format.json:
-        emit(to_json(analysis, provenance), output)
-    elif format is Format.csv:
-        emit(to_csv(analysis, provenance), output)
-    else:
-        emit(to_markdown(analysis, digits, links, provenance), output)
+    command = report_command(
+        game,
+        decks,
+        settings,
+        stakes=stakes,
+        shoe=shoe,
+        symbolic=symbolic,
+        digits=digits,
+        format=format,
+        table=table,
+        output=output,
+    )
+    write_report(
+        analysis,
+        format,
+        output,
+        table=table,
+        digits=digits,
+        links=links,
+        command=command,
+        provenance=provenance,
+    )
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")

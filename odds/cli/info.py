@@ -10,6 +10,8 @@ from odds.cli.app import app
 from odds.cli.completion import complete_game
 from odds.cli.options import Format
 from odds.cli.output import OutputOpt, check_output, emit
+from odds.cli.report_output import CsvTableOpt
+from odds.errors import OddsError
 
 
 @app.command()
@@ -21,9 +23,10 @@ def games(
         ),
     ] = None,
     format: Annotated[
-        Format, typer.Option("--format", help="markdown, json or csv.")
+        Format, typer.Option("--format", help="markdown, json or csv (one table: --table).")
     ] = Format.markdown,
     output: OutputOpt = None,
+    table: CsvTableOpt = None,
 ) -> None:
     """List the games, their paytables, bets and every option with its default.
 
@@ -37,12 +40,14 @@ def games(
     from odds.render import tables_csv, tables_json, tables_markdown
 
     name = None if game is None else _game_name(game)
+    if table is not None and format is not Format.csv:
+        raise OddsError("--table chooses one CSV table: give it with --format csv")
     check_output(output)
     tables = catalogue(name)
     if format is Format.json:
         emit(tables_json(tables), output)
     elif format is Format.csv:
-        emit(tables_csv(tables), output)
+        emit(tables_csv(tables, table), output)
     else:
         emit(tables_markdown(tables), output)
 

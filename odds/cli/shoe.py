@@ -12,16 +12,17 @@ import typer
 from odds.cli.app import app
 from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
+from odds.cli.report_output import CsvTableOpt
 from odds.errors import OddsError
 from odds.table import Table, json_value
 
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
 
 
-def _write_csv(tables: Sequence[Table], output: Path | None) -> None:
+def _write_csv(tables: Sequence[Table], output: Path | None, table: str | None = None) -> None:
     from odds.render import tables_csv
 
-    emit(tables_csv(list(tables)), output)
+    emit(tables_csv(list(tables), table), output)
 
 
 def _markdown(table: Table) -> str:
@@ -29,6 +30,11 @@ def _markdown(table: Table) -> str:
 
     text = f"## {table.title}\n\n{table_markdown(table, 6)}\n"
     return text + (f"\n{table.note}\n" if table.note else "")
+
+
+def _check_table(table: str | None, format: Format) -> None:
+    if table is not None and format is not Format.csv:
+        raise OddsError("--table chooses one CSV table: give it with --format csv")
 
 
 def _write_json(data: Any, output: Path | None) -> None:
@@ -110,12 +116,14 @@ def eor(
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
     output: OutputOpt = None,
+    csv_table: CsvTableOpt = None,
 ) -> None:
     """Effect of removal of every card rank (or tile) on every bet, and the derived counts.
 
     \b
     Example: odds eor dragon-tiger
     """
+    _check_table(csv_table, format)
     from odds.shoe_state import api, tables
 
     paytable = load_paytable(game, decks, settings)
@@ -124,7 +132,7 @@ def eor(
     unit = "deck" if evaluator.unit == 52 else "set"
     eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
     if format is Format.csv:
-        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts], output)
+        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts], output, csv_table)
         return
     if format is Format.json:
         _write_json(
@@ -164,12 +172,14 @@ def exposure(
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
     output: OutputOpt = None,
+    table: CsvTableOpt = None,
 ) -> None:
     """The exposure study: does any bet turn positive for a player who watches the cards?
 
     \b
     Example: odds exposure mahjong-28-20
     """
+    _check_table(table, format)
     from odds.shoe_state import api
 
     if workers is not None and workers < 1:
@@ -179,7 +189,7 @@ def exposure(
     result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
     if format is Format.csv:
-        _write_csv(found, output)
+        _write_csv(found, output, table)
         return
     if format is Format.json:
         _write_json(

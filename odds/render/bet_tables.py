@@ -9,8 +9,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from odds.analysis import Analysis
+from odds.config import value_text
 from odds.stats import Bet, volatility_index
 from odds.table import Column, Kind, Table
+from odds.version import __version__
 
 
 def outcome_table(bet: Bet) -> Table:
@@ -107,4 +109,46 @@ def top_award_table(analysis: Analysis) -> Table:
         rows=tuple(rows),
         note="The largest net win one unit staked can bring in one round, and how often it "
         "comes: once in N rounds on average (N = 1 / probability, exact in JSON).",
+    )
+
+
+def rules_table(analysis: Analysis) -> Table:
+    """Every option the analysis read, its value and what it means (the report's rules table)."""
+    return Table(
+        key="rules",
+        title="Rules and readings used",
+        columns=(
+            Column("option", "option"),
+            Column("value", "value"),
+            Column("meaning", "meaning"),
+        ),
+        rows=tuple(
+            {"option": r.key, "value": value_text(r.value), "meaning": r.meaning}
+            for r in analysis.rules
+        ),
+    )
+
+
+def about_table(analysis: Analysis, command: str | None = None) -> Table:
+    """What was analysed, one fact a row: the identifiers a PAR sheet opens with.
+
+    ``command`` is the command line that made the document, when one did.
+    """
+    facts = [
+        ("game", analysis.game),
+        ("title", analysis.title),
+        ("paytable", analysis.paytable),
+        ("paytable_sha256", analysis.file_sha256 or ""),
+        ("options_sha256", analysis.options_sha256 or ""),
+        ("shoe", analysis.shoe),
+        ("deals", str(analysis.deals)),
+        ("version", __version__),
+    ]
+    if command is not None:
+        facts.append(("command", command))
+    return Table(
+        key="about",
+        title="What was analysed",
+        columns=(Column("field", "field"), Column("value", "value")),
+        rows=tuple({"field": k, "value": v} for k, v in facts),
     )

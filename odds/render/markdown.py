@@ -1,7 +1,10 @@
-"""Markdown tables: GitHub-flavoured, numbers right-aligned, from plain rows or a :class:`Table`.
+"""Markdown tables: pipe tables, numbers right-aligned, from plain rows or a :class:`Table`.
 
 Every Markdown table of the tool goes through :func:`markdown_table`, so the
-reports, the audit and the CLI align and escape cells the same way.
+reports, the audit and the CLI align and escape cells the same way. The
+alignment is written into the separator row (``|:---|---:|``), which GitHub,
+pandoc and every CommonMark-with-tables renderer read, and the text itself is
+padded to match, so the table reads aligned as plain text too.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from odds.table import (
     LONG_NUMBER_NOTE,
     Table,
     has_long_numbers,
+    markdown_alignment,
     markdown_cells,
     markdown_headers,
 )
@@ -33,16 +37,36 @@ def _cell(value: Any, digits: int) -> str:
     return str(value)
 
 
-def markdown_table(headers: tuple[str, ...] | list[str], rows: Any, digits: int) -> str:
-    """A GitHub-flavoured Markdown table; numbers right-aligned, text left."""
+def markdown_table(
+    headers: tuple[str, ...] | list[str],
+    rows: Any,
+    digits: int,
+    align: Sequence[str | None] | None = None,
+) -> str:
+    """A Markdown pipe table; numbers right-aligned, text left.
+
+    ``align`` gives a column's alignment (``"right"``/``"left"``); a column it
+    leaves ``None`` (or every column, without it) is right-aligned when every
+    non-empty cell reads as a number.
+
+    >>> print(markdown_table(("event", "ways"), [("win", 1200), ("loss", 3)], 6))
+    | event   |   ways |
+    |:--------|-------:|
+    | win     |  1,200 |
+    | loss    |      3 |
+    """
     rows = [[_cell(v, digits).replace("|", "\\|") for v in row] for row in rows]
-    align = []
+    given = list(align or ())
+    colalign = []
     for i in range(len(headers)):
+        if i < len(given) and given[i] is not None:
+            colalign.append(given[i])
+            continue
         column = [row[i] for row in rows if i < len(row) and row[i] != ""]
         numeric = bool(column) and all(_looks_numeric(v) for v in column)
-        align.append("right" if numeric else "left")
+        colalign.append("right" if numeric else "left")
     return tabulate(
-        rows, headers=list(headers), tablefmt="github", colalign=align, disable_numparse=True
+        rows, headers=list(headers), tablefmt="pipe", colalign=colalign, disable_numparse=True
     )
 
 
@@ -57,7 +81,9 @@ def table_markdown(table: Table, digits: int) -> str:
     Exact numbers too long for a cell are rounded and marked ``≈``, with a
     footnote under the table (JSON and CSV keep them exact).
     """
-    text = markdown_table(markdown_headers(table), markdown_cells(table, digits), digits)
+    text = markdown_table(
+        markdown_headers(table), markdown_cells(table, digits), digits, markdown_alignment(table)
+    )
     if has_long_numbers(table):
         text += "\n\n" + LONG_NUMBER_NOTE.format(limit=CELL_LIMIT)
     return text

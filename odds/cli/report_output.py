@@ -1,0 +1,242 @@
+"""Where ``odds report`` writes each format, and the checks made before any work.
+
+* Markdown and JSON: standard output, or ``--output FILE``.
+* CSV: one tidy table per file. ``--table NAME`` prints one table (or writes
+  it to ``--output FILE``); ``--output DIR/`` writes every table, one file
+  each, with ``index.csv``. Without either, a one-line error lists the tables:
+  several tables run together would be one file that neither Excel nor pandas
+  opens, and printing only some of them would silently leave the rest out.
+* Excel (``xlsx``) and PDF: binary files. ``--output FILE``, or standard output
+  when it is not a terminal (``> par.xlsx``, a pipe); never a terminal.
+
+Every output is checked before the analysis starts (a bad ``--output`` costs
+nothing) and written whole or not at all (:mod:`odds.atomic`).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from odds.errors import OddsError
+
+if TYPE_CHECKING:
+    from odds.render.provenance import Provenance
+
+#: ``--table NAME``: the one table of a CSV output (commands whose output has several).
+CsvTableOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--table",
+        metavar="NAME",
+        help="--format csv: the one table to write (an unknown name lists them).",
+    ),
+]
+
+
+class ReportFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+    csv = "csv"
+    xlsx = "xlsx"
+    pdf = "pdf"
+
+
+#: Formats that are binary files (never printed on a terminal).
+BINARY = frozenset({ReportFormat.xlsx, ReportFormat.pdf})
+#: The optional extra each binary format needs.
+EXTRAS = {ReportFormat.xlsx: "xlsx", ReportFormat.pdf: "pdf"}
+
+
+def is_folder_target(output: Path) -> bool:
+    """Whether ``--output`` names a folder: an existing one, or a path ending with a separator."""
+    text = str(output)
+    return output.is_dir() or text.endswith(("/", "\\"))
+
+
+def check_report_output(
+    format: ReportFormat,
+    output: Path | None,
+    table: str | None,
+    inputs: tuple[Path, ...] = (),
+) -> None:
+    """A one-line error for an output that cannot be written, before any work is done."""
+    from odds.atomic import check_output_path
+
+    if table is not None and format is not ReportFormat.csv:
+        raise OddsError("--table chooses one CSV table: give it with --format csv")
+    if format in BINARY:
+        _check_installed(format)
+        if output is None and _stdout_is_terminal():
+            raise OddsError(
+                f"--format {format} writes a binary file: give --output FILE "
+                f"(e.g. --output report.{format}) or redirect standard output to a file"
+            )
+    if output is None:
+        return
+    if format is ReportFormat.csv and table is None:
+        if output.exists() and not output.is_dir():
+            raise OddsError(
+                f"--output {output}: a report has several tables; without --table NAME, "
+                "--format csv writes one file per table to a folder (give a folder, e.g. "
+                f"--output {output.with_suffix('')}/)"
+            )
+        if not is_folder_target(output) and output.suffix.lower() == ".csv":
+            raise OddsError(
+                f"--output {output}: a report has several tables; give --table NAME for "
+                f"one file, or a folder (e.g. --output {output.with_suffix('')}/) for all"
+            )
+        parent = output.parent
+        if parent.exists() and not parent.is_dir():
+            raise OddsError(f"--output {output}: {parent} is not a folder")
+        return
+    if is_folder_target(output):
+        raise OddsError(f"--output {output}: is a folder (give a file name)")
+    check_output_path(output)
+    if output.exists() and not output.is_file():
+        raise OddsError(f"--output {output}: not a regular file (give a file name to write)")
+    for given in inputs:
+        if output.exists() and given.exists() and output.samefile(given):
+            raise OddsError(f"--output {output} is this command's paytable ({given})")
+
+
+def _check_installed(format: ReportFormat) -> None:
+    import importlib.util
+
+    module = {ReportFormat.xlsx: "xlsxwriter", ReportFormat.pdf: "typst"}[format]
+    if importlib.util.find_spec(module) is None:
+        extra = EXTRAS[format]
+        raise OddsError(
+            f'--format {format} needs the optional extra "{extra}": '
+            f'pip install "odds-exact[{extra}]" (it is not installed with odds itself)'
+        )
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def report_command(
+    game: str,
+    decks: int | None,
+    settings: list[str] | None,
+    *,
+    stakes: str | None = None,
+    shoe: bool = False,
+    symbolic: bool = False,
+    digits: int = 6,
+    format: ReportFormat = ReportFormat.markdown,
+    table: str | None = None,
+    output: Path | None = None,
+) -> str:
+    """The command that makes this report again, for the documents that state it.
+
+    Rebuilt from the options (in a fixed order), not copied from the shell, so
+    the same report states the same command; ``--output`` is given by its file
+    name only (the folder is where the reader keeps it, not part of the report).
+    """
+    words = ["odds", "report", game]
+    if decks is not None:
+        words += ["--decks", str(decks)]
+    for setting in settings or ():
+        words += ["--set", setting]
+    if stakes is not None:
+        words += ["--stakes", stakes]
+    if shoe:
+        words.append("--shoe")
+    if symbolic:
+        words.append("--symbolic")
+    if digits != 6 and format in (ReportFormat.markdown, ReportFormat.pdf):
+        words += ["--digits", str(digits)]
+    words += ["--format", str(format)]
+    if table is not None:
+        words += ["--table", table]
+    if output is not None:
+        name = output.name + ("/" if is_folder_target(output) else "")
+        words += ["--output", name]
+    return shlex.join(words)
+
+
+def write_report(
+    analysis: object,
+    format: ReportFormat,
+    output: Path | None,
+    *,
+    table: str | None = None,
+    digits: int = 6,
+    links: dict[str, list[str]] | None = None,
+    command: str | None = None,
+    provenance: Provenance | None = None,
+) -> None:
+    """Render ``analysis`` in ``format`` and write it where the options say.
+
+    ``provenance`` (a report made by hand) puts the command and the overrides
+    in the Markdown header, the JSON and the CSV; ``command`` is the one the
+    binary PAR sheets state.
+    """
+    from odds.analysis import Analysis
+
+    if not isinstance(analysis, Analysis):
+        raise TypeError("write_report takes an Analysis")
+    if format is ReportFormat.csv:
+        from odds.render.data import (
+            FOLDER_HINT,
+            choose_table,
+            report_tables,
+            table_csv,
+            write_csv_folder,
+        )
+
+        tables = report_tables(analysis, provenance)
+        if table is None and output is not None:
+            write_csv_folder(tables, output)
+            return
+        _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output)
+        return
+    if format is ReportFormat.xlsx:
+        from odds.render.xlsx import to_xlsx
+
+        _write_bytes(to_xlsx(analysis, command), output)
+        return
+    if format is ReportFormat.pdf:
+        from odds.render.pdf import to_pdf
+
+        _write_bytes(to_pdf(analysis, digits, command), output)
+        return
+    if format is ReportFormat.json:
+        from odds.render import to_json
+
+        _write_text(to_json(analysis, provenance), output)
+        return
+    from odds.render import to_markdown
+
+    _write_text(to_markdown(analysis, digits, links, provenance), output)
+
+
+def _write_text(text: str, output: Path | None) -> None:
+    from odds.cli.output import emit
+
+    emit(text, output)
+
+
+def _write_bytes(data: bytes, output: Path | None) -> None:
+    from odds.progress import finish
+
+    finish()
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    from odds.atomic import atomic_open
+
+    with atomic_open(output, "wb") as handle:
+        handle.write(data)
