@@ -132,7 +132,9 @@ def eor(
     unit = "deck" if evaluator.unit == 52 else "set"
     eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
     if format is Format.csv:
-        _write_csv([eor_table, tables.eor_by_type_table(table, evaluator), counts], output, csv_table)
+        _write_csv(
+            [eor_table, tables.eor_by_type_table(table, evaluator), counts], output, csv_table
+        )
         return
     if format is Format.json:
         _write_json(

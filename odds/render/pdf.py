@@ -54,7 +54,8 @@ def _typst() -> Any:
         import typst
     except ImportError:
         raise OddsError(
-            '--format pdf needs Typst\'s compiler: pip install "odds-exact[pdf]" (or pip install typst)'
+            "--format pdf needs Typst's compiler: "
+            'pip install "odds-exact[pdf]" (or pip install typst)'
         ) from None
     return typst
 

@@ -71,7 +71,8 @@ def _xlsxwriter() -> Any:
         import xlsxwriter
     except ImportError:
         raise OddsError(
-            '--format xlsx needs XlsxWriter: pip install "odds-exact[xlsx]" (or pip install XlsxWriter)'
+            "--format xlsx needs XlsxWriter: "
+            'pip install "odds-exact[xlsx]" (or pip install XlsxWriter)'
         ) from None
     return xlsxwriter
 
