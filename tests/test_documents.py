@@ -83,7 +83,7 @@ def test_a_csv_folder_has_an_index_of_every_table(run, tmp_path: Path, dragon_ti
     assert code == 0 and out == "" and err == "", err
     index = _rows((folder / "index.csv").read_text(encoding="utf-8"))
     keys = [t.key for t in report_tables(dragon_tiger)]
-    assert [r["table"] for r in index] == keys
+    assert [r["table"] for r in index] == ["provenance", *keys]  # how it was made, first
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         ["index.csv", *(r["file"] for r in index)]
     )
@@ -233,7 +233,7 @@ def test_output_checks(run, tmp_path: Path):
     paytable = tmp_path / "mine.toml"
     paytable.write_text((ROOT / "tables" / "dragon-tiger.toml").read_text(), encoding="utf-8")
     code, _, err = run("report", str(paytable), "-o", str(paytable))
-    assert code == 2 and "paytable" in err
+    assert code == 2 and "inputs" in err
     code, _, err = run("report", "dragon-tiger", "--table", "summary")
     assert code == 2 and "--format csv" in err
     code, out, err = run("report", "dragon-tiger", "-o", str(tmp_path / "r.md"))

@@ -70,12 +70,11 @@ def test_json_and_csv_carry_the_same_provenance(run):
     assert data["command"] == f"{COMMAND} --format json"
     assert data["overrides"] == ["--decks 6", "--set payouts.pair=12"]
     assert "6 decks" in data["title"] and "with overrides" in data["title"]
-    _, out, _ = run(*ARGS, "--format", "csv")
-    first = out.split("\n\n", 1)[0]
-    assert first.startswith("# provenance:")
-    rows = list(csv.reader(io.StringIO(first.split("\n", 1)[1])))
+    _, out, _ = run(*ARGS, "--format", "csv", "--table", "provenance")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["field", "value"]
     facts = [tuple(r) for r in rows[1:]]
-    assert ("command", f"{COMMAND} --format csv") in facts
+    assert ("command", f"{COMMAND} --format csv --table provenance") in facts
     assert ("override", "--decks 6") in facts and ("override", "--set payouts.pair=12") in facts
 
 

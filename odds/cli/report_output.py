@@ -102,7 +102,7 @@ def check_report_output(
         raise OddsError(f"--output {output}: not a regular file (give a file name to write)")
     for given in inputs:
         if output.exists() and given.exists() and output.samefile(given):
-            raise OddsError(f"--output {output} is this command's paytable ({given})")
+            raise OddsError(f"--output {output} is one of this command's inputs ({given})")
 
 
 def _check_installed(format: ReportFormat) -> None:
