@@ -31,8 +31,7 @@ from odds.table import Column, Kind, Table
 #: What a cell says for a bet the paytable does not offer (not zero: zero is a fair bet).
 ABSENT = "absent"
 ABSENT_NOTE = (
-    "`absent`: the paytable has no such bet (not zero). Bets are matched by name across "
-    "paytables."
+    "`absent`: the paytable has no such bet (not zero). Bets are matched by name across paytables."
 )
 _GLOB_CHARACTERS = frozenset("*?[")
 

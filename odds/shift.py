@@ -29,12 +29,14 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from odds.errors import OddsError
-from odds.numbers import short_number
 from odds.stats import Bet
 from odds.table import Column, Kind, Table
+
+if TYPE_CHECKING:
+    from odds.analysis import Section
 
 #: Shift lengths a report gives when asked for the shift section without a length.
 SHIFTS: tuple[int, ...] = (100, 1_000, 10_000)
@@ -42,6 +44,9 @@ SHIFTS: tuple[int, ...] = (100, 1_000, 10_000)
 MAX_ROUNDS = 10_000_000
 #: The most multinomial terms the exact method enumerates.
 EXACT_TERMS = 20_000
+#: The most work the exact method takes on: terms × rounds × bits of a round's ways (its
+#: integers have rounds × bits bits; ~1 s at this bound).
+EXACT_WORK = 100_000_000
 #: The most lattice points the FFT method transforms (~64 MB of complex numbers).
 FFT_POINTS = 1 << 22
 #: The hold band's quantiles.
@@ -115,6 +120,14 @@ def multinomial_terms(rounds: int, values: int) -> int:
     return math.comb(rounds + values - 1, values - 1)
 
 
+def exact_work(result: RoundResult, rounds: int) -> int:
+    """The exact method's work: terms × rounds × bits (its integers grow as total^N)."""
+    terms = multinomial_terms(rounds, len(result.lattice()[2]))
+    if terms > EXACT_TERMS:
+        return EXACT_WORK + 1
+    return terms * rounds * result.total.bit_length()
+
+
 def shift_risk(result: RoundResult, rounds: int, method: str | None = None) -> ShiftRisk:
     """The house's result after ``rounds`` independent rounds: exact, FFT or normal.
 
@@ -128,7 +141,7 @@ def shift_risk(result: RoundResult, rounds: int, method: str | None = None) -> S
     span = steps[-1][0]
     points = span * rounds + 1
     if method is None:
-        if multinomial_terms(rounds, len(steps)) <= EXACT_TERMS:
+        if exact_work(result, rounds) <= EXACT_WORK:
             method = "exact"
         elif points <= FFT_POINTS:
             method = "fft"
@@ -264,14 +277,12 @@ def _normal(result: RoundResult, rounds: int) -> ShiftRisk:
     """The central limit theorem from the exact mean and variance; Berry–Esseen on P(loss)."""
     from statistics import NormalDist
 
-    d, low, _ = result.lattice()
+    d = result.lattice()[0]
     mean, variance = result.mean, result.variance
     sd = math.sqrt(variance)
     if sd == 0:
         raise OddsError(f"{result.label}: the bet's result never varies")
-    third = (
-        sum(abs(float(v - mean)) ** 3 * w for v, w in result.ways.items() if w) / result.total
-    )
+    third = sum(abs(float(v - mean)) ** 3 * w for v, w in result.ways.items() if w) / result.total
     error = BERRY_ESSEEN * third / (sd**3 * math.sqrt(rounds))
     total = NormalDist(float(mean) * rounds, sd * math.sqrt(rounds))
     loses = 1 - total.cdf(0)
@@ -406,7 +417,7 @@ def parse_shifts(text: str) -> tuple[int, ...]:
 
     >>> parse_shifts("100, 1,000")
     Traceback (most recent call last):
-    odds.errors.OddsError: --shift: expected whole numbers of rounds such as 100,1000,10000; got ' 1'
+    odds.errors.OddsError: --shift: expected whole numbers of rounds such as 100,1000; got ' 1'
     >>> parse_shifts("100,10000")
     (100, 10000)
     """
@@ -414,7 +425,7 @@ def parse_shifts(text: str) -> tuple[int, ...]:
     for part in text.split(","):
         if not part.strip().isdigit():
             raise OddsError(
-                f"--shift: expected whole numbers of rounds such as 100,1000,10000; got {part!r}"
+                f"--shift: expected whole numbers of rounds such as 100,1000; got {part!r}"
             )
         rounds = int(part)
         if not 1 <= rounds <= MAX_ROUNDS:
@@ -446,7 +457,9 @@ def mix_result(paytable: Any) -> tuple[RoundResult, Liability] | None:
     per_unit = {net / staked: n for net, n in totals.items()}
     result = RoundResult(label, per_unit, exact, staked)
     analysis = paytable.analyse()
-    tops = sum(max(o.net for o in analysis.bet(b).outcomes if o.ways) for b in ("player", "player-pair"))
+    tops = sum(
+        max(o.net for o in analysis.bet(b).outcomes if o.ways) for b in ("player", "player-pair")
+    )
     top = max(per_unit) if exact else tops * TABLE_POSITIONS / staked
     return result, Liability(label, staked, top, exact)
 
@@ -476,3 +489,31 @@ def shift_tables(
             "position's top awards at once (a bound). " + liability_table([]).note
         )
     return [shift_table(risks), liability_table(liabilities, note)]
+
+
+def shift_section(
+    paytable: Any, rounds: Sequence[int] = SHIFTS, table_max: Fraction = Fraction(1)
+) -> Section:
+    """``odds report --shift``: the operator's risk as a report section (absent by default)."""
+    from odds.analysis import Section
+
+    paragraphs = (
+        "What a shift of independent rounds can do to the house, one unit staked per round on "
+        "each bet alone"
+        + (" and on the whole table" if paytable.game.name == "pok-deng" else "")
+        + ": the chance the house ends the shift behind, the band its hold lands in (90% of "
+        "shifts), and the most one round can cost it.",
+    )
+    return Section(
+        "shift", "Operator's risk", paragraphs, tuple(shift_tables(paytable, rounds, table_max))
+    )
+
+
+def with_shift_section(
+    paytable: Any, analysis: Any, rounds: Sequence[int], table_max: Fraction
+) -> Any:
+    """The analysis with the shift section added after its other sections."""
+    import dataclasses
+
+    section = shift_section(paytable, rounds, table_max)
+    return dataclasses.replace(analysis, sections=(*analysis.sections, section))

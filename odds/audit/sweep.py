@@ -352,7 +352,12 @@ def sweep_chart(result: Sweep, bet: BetSweep) -> Any:
                 tuple(percent(e, 2) for e in edges),
                 positive_is_good=False,
             ),
-            Panel("Volatility index (90%)", Unit.NUMBER, vis, tuple(decimal(Fraction(v), 3) for v in vis)),
+            Panel(
+                "Volatility index (90%)",
+                Unit.NUMBER,
+                vis,
+                tuple(decimal(Fraction(v), 3) for v in vis),
+            ),
         ),
         alt=f"House edge of {bet.title} from {percent(edges[0], 2)} at {result.key} = "
         f"{rows[0]} to {percent(edges[-1], 2)} at {rows[-1]}; it is 0 at {result.key} = {fair}.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -62,16 +63,38 @@ def report(
             help="End with the Shoe section of reports/ (EORs, counts, exposure; seconds more).",
         ),
     ] = False,
+    shift: Annotated[
+        str | None,
+        typer.Option(
+            "--shift",
+            metavar="ROUNDS,…",
+            help="End with the operator's risk over shifts of these lengths, e.g. "
+            "100,1000,10000: P(the house loses), the hold's 5-95% band, the maximum liability.",
+        ),
+    ] = None,
+    table_max: Annotated[
+        str | None,
+        typer.Option(
+            "--table-max",
+            metavar="AMOUNT",
+            help="With --shift: the table maximum per bet, for the maximum liability (default 1).",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable."""
     from odds.render import to_csv, to_json, to_markdown
 
+    rounds, limit = _shift_options(shift, table_max)
     paytable = load_paytable(game, decks, settings)
     if charts is not None:
         from odds.charts.report import check_folder
 
         check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
+    if rounds:
+        from odds.shift import with_shift_section
+
+        analysis = with_shift_section(paytable, analysis, rounds, limit)
     if shoe:
         from odds.shoe_state.api import with_shoe_section
 
@@ -91,6 +114,22 @@ def report(
         sys.stdout.write(to_csv(analysis))
     else:
         sys.stdout.write(to_markdown(analysis, digits, links))
+
+
+def _shift_options(shift: str | None, table_max: str | None) -> tuple[tuple[int, ...], Fraction]:
+    """``--shift`` and ``--table-max`` read and checked before any work."""
+    if shift is None:
+        if table_max is not None:
+            raise OddsError("--table-max is for the shift section: give --shift too")
+        return (), Fraction(1)
+    from odds.shift import parse_shifts
+
+    limit = Fraction(1)
+    if table_max is not None:
+        limit = parse_rational(table_max, "--table-max", percent=False)
+        if limit <= 0:
+            raise OddsError(f"--table-max must be positive, got {table_max}")
+    return parse_shifts(shift), limit
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")

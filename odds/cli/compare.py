@@ -1,0 +1,166 @@
+"""``odds compare`` (paytables side by side) and ``odds sweep`` (one entry varied, exactly)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from odds.cli.app import app
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, overrides
+from odds.errors import OddsError
+from odds.table import Table
+
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write to FILE (whole or not at all; an existing file is replaced only once the "
+        "new one is complete) instead of standard output.",
+    ),
+]
+FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
+DigitsOpt = Annotated[
+    int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
+]
+
+
+def check_output(output: Path | None, inputs: Sequence[str] = ()) -> None:
+    """Refuse an ``--output`` that cannot be written, or that is one of the inputs, up front."""
+    if output is None:
+        return
+    from odds.atomic import check_output_path
+
+    check_output_path(output)
+    if output.exists() and not output.is_file():
+        raise OddsError(f"--output {output}: not a regular file")
+    for name in inputs:
+        candidate = Path(name)
+        if candidate.is_file() and output.exists() and candidate.samefile(output):
+            raise OddsError(f"--output {output}: is an input ({name}); give another file")
+
+
+def emit(text: str, output: Path | None) -> None:
+    """The command's output on stdout, or to ``output`` atomically (odds.atomic)."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from odds.atomic import write_text
+
+    write_text(output, text)
+
+
+def render(
+    tables: Sequence[Table], format: Format, digits: int, heading: Sequence[str] = ()
+) -> str:
+    """Tables through the report's renderers: Markdown sections, one JSON object, CSV blocks."""
+    from odds.render import tables_csv, tables_json, tables_markdown
+
+    if format is Format.json:
+        return tables_json(tables)
+    if format is Format.csv:
+        return tables_csv(tables)
+    head = "".join(f"{line}\n\n" for line in heading)
+    return head + tables_markdown(tables, digits)
+
+
+@app.command()
+def compare(
+    paytables: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="GAME_OR_PAYTABLE...",
+            help="Two or more games, paytable names or .toml paths (a quoted glob is expanded).",
+        ),
+    ],
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+    digits: DigitsOpt = 6,
+    output: OutputOpt = None,
+) -> None:
+    """Paytables side by side: every bet's house edge, RTP, hit frequency, SD, VI, top award.
+
+    --decks and --set apply to every paytable. A bet one paytable lacks is shown
+    as absent, never as zero.
+    """
+    from odds.compare import compare as run_compare
+    from odds.compare import expand
+
+    check_output(output, expand(paytables))
+    result = run_compare(paytables, overrides(decks, settings))
+    heading = ["# Paytables compared", *result.notes()]
+    emit(render(result.tables(), format, digits, heading), output)
+
+
+@app.command()
+def sweep(
+    game: GameArg,
+    vary: Annotated[
+        str,
+        typer.Option(
+            "--vary",
+            metavar="KEY=VALUES",
+            help="The entry and its values: payouts.pair=8..14, payouts.pair=8..14:0.5 "
+            "(a step) or payouts.pair=8,9,11.",
+        ),
+    ],
+    bet: Annotated[
+        str | None, typer.Option("--bet", help="One bet (default: every bet the entry changes).")
+    ] = None,
+    charts: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            metavar="DIR",
+            help="Write each bet's chart as SVG to DIR and link it from the Markdown.",
+        ),
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+    digits: DigitsOpt = 6,
+    output: OutputOpt = None,
+) -> None:
+    """A bet's house edge and VI as one paytable entry varies; the break-even value exactly."""
+    from odds.audit.sweep import parse_vary, sweep_chart
+    from odds.audit.sweep import sweep as run_sweep
+
+    chosen = parse_vary(vary)
+    check_output(output, [game])
+    if charts is not None:
+        from odds.charts.report import check_folder
+
+        check_folder(charts)
+    paytable = load_paytable(game, decks, settings)
+    result = run_sweep(paytable, chosen, bet)
+    tables = result.tables()
+    links: dict[str, str] = {}
+    if charts is not None:
+        from odds.atomic import write_text
+        from odds.charts import svg_text
+        from odds.charts.report import image_line, make_folder
+
+        make_folder(charts)
+        stem = Path(game).stem
+        for item in result.bets:
+            chart = sweep_chart(result, item)
+            name = f"{stem}-sweep-{chosen.key.replace('.', '-')}-{item.name}"
+            write_text(charts / f"{name}.svg", svg_text(chart, name))
+            links[f"sweep_{item.name}"] = image_line(f"{charts.as_posix()}/{name}.svg", chart.alt)
+    if format is not Format.markdown:
+        emit(render(tables, format, digits), output)
+        return
+    from odds.render.markdown import table_section
+
+    lines = [f"# Sweep of {chosen.key}: {paytable.title}", "", f"Paytable: `{paytable.source}`", ""]
+    for table in tables:
+        lines += table_section(table, digits)
+        if table.key in links:
+            lines += [links[table.key], ""]
+    emit("\n".join(lines).rstrip() + "\n", output)
