@@ -296,7 +296,7 @@ def sweep_table(result: Sweep, bet: BetSweep) -> Table:
         stats = point.stats
         rows.append(
             {
-                result.key: point.value,
+                "value": point.value,
                 "ev": point.ev,
                 "house_edge": -point.ev,
                 "rtp": 1 + point.ev,
@@ -312,7 +312,7 @@ def sweep_table(result: Sweep, bet: BetSweep) -> Table:
         key=f"sweep_{bet.name}",
         title=f"{bet.title} (`{bet.name}`) as {result.key} varies",
         columns=(
-            Column(result.key, result.key, Kind.NUMBER),
+            Column("value", result.key, Kind.NUMBER),
             Column("ev", "EV (exact)", Kind.EXACT),
             Column("house_edge", "house edge", Kind.PERCENT),
             Column("rtp", "RTP per stake", Kind.PERCENT),
