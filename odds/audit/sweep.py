@@ -256,7 +256,7 @@ def break_even_table(result: Sweep) -> Table:
     """Each bet's break-even value of the entry (house edge 0), exact."""
     values = [p.value for b in result.bets for p in b.points]
     low, high = min(values), max(values)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for bet in result.bets:
         if not bet.break_even:
             rows.append({"bet": bet.title, "name": bet.name, "value": "none (never fair)"})
