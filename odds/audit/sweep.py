@@ -31,7 +31,7 @@ import sympy
 from odds.audit.solve import Evaluator, _real_roots, ev_expression, symbol_for, univariate
 from odds.audit.variants import check_entry, variant
 from odds.errors import OddsError
-from odds.numbers import parse_rational, short_number
+from odds.numbers import fraction_text, parse_rational, short_number
 from odds.paytable import Paytable
 from odds.stats import BetStats, sqrt_decimal, volatility_index
 from odds.table import Column, Kind, Table
@@ -266,7 +266,8 @@ def break_even_table(result: Sweep) -> Table:
                 {
                     "bet": bet.title,
                     "name": bet.name,
-                    "value": exact if exact is not None else sympy.sstr(root.root),
+                    # The fraction in full, even when long: it is the figure asked for.
+                    "value": fraction_text(exact) if exact is not None else sympy.sstr(root.root),
                     "decimal": exact if exact is not None else root.approximate,
                     "in_sweep": low <= Fraction(root.approximate) <= high,
                     "accepted": root.accepted,
@@ -278,14 +279,14 @@ def break_even_table(result: Sweep) -> Table:
         columns=(
             Column("bet", "bet"),
             Column("name", "name", markdown=False),
-            Column("value", f"{result.key} (exact)", Kind.EXACT),
+            Column("value", f"{result.key} (exact)"),
             Column("decimal", "decimal", Kind.APPROXIMATE, json=False),
             Column("in_sweep", "within the sweep", Kind.FLAG),
             Column("accepted", "the paytable accepts it", Kind.FLAG),
         ),
         rows=tuple(rows),
         note=f"The root of EV = 0 found symbolically from the exact EV formula: the value "
-        f"`odds solve --vary {result.key} --target-rtp 100%` gives.",
+        f"`odds solve PAYTABLE --bet BET --vary {result.key} --target-rtp 100%` gives.",
     )
 
 

@@ -94,7 +94,7 @@ def compare(
 
     check_output(output, expand(paytables))
     result = run_compare(paytables, overrides(decks, settings))
-    heading = ["# Paytables compared", *result.notes()]
+    heading = ["# Paytables side by side", *result.notes()]
     emit(render(result.tables(), format, digits, heading), output)
 
 
