@@ -31,14 +31,27 @@ DigitsOpt = Annotated[
 
 
 def check_output(output: Path | None, inputs: Sequence[str] = ()) -> None:
-    """Refuse an ``--output`` that cannot be written, or that is one of the inputs, up front."""
+    """Refuse an ``--output`` that must not be replaced, up front (before any work).
+
+    Only a regular, writable file that is not one of the inputs is replaced: a
+    device or FIFO, a symbolic link (renaming over it would replace the link, not
+    its target) and a read-only file are refused.
+    """
     if output is None:
         return
+    import stat
+
     from odds.atomic import check_output_path
 
     check_output_path(output)
-    if output.exists() and not output.is_file():
-        raise OddsError(f"--output {output}: not a regular file")
+    if output.is_symlink():
+        raise OddsError(f"--output {output}: is a symbolic link (give the file it points to)")
+    if output.exists():
+        mode = output.lstat().st_mode
+        if not stat.S_ISREG(mode):
+            raise OddsError(f"--output {output}: not a regular file")
+        if not mode & 0o222:
+            raise OddsError(f"--output {output}: the file is read-only")
     for name in inputs:
         candidate = Path(name)
         if candidate.is_file() and output.exists() and candidate.samefile(output):
