@@ -194,3 +194,21 @@ def test_exposure_ends_with_the_player_risk(run):
 def test_bad_ruin_is_refused():
     with pytest.raises(OddsError, match="above 0 and below 100%"):
         parse_risks("0%")
+
+
+def test_pok_deng_whole_table_is_labelled_and_its_liability_bounds_every_round(pok_deng):
+    from odds.games.pok_deng.positions import whole_table
+    from odds.games.pok_deng.stakes import Stakes
+    from odds.shift import mix_result
+
+    result, liability = mix_result(pok_deng)
+    assert not result.exact and not liability.exact  # eight decks: a seeded simulation
+    assert liability.stake == 10  # five positions, one unit on each of two bets
+    assert liability.top == Fraction(5 * (2 + 11), 10)  # every top award at once, per unit
+    assert max(result.ways) <= liability.top
+    risk = shift_risk(result, 100)
+    assert risk.estimated
+    # The simulated round is the one the report checks against the exact whole-table moments.
+    check = whole_table(pok_deng.config).simulation_check(Stakes())
+    assert check.consistent
+    assert result.mean == check.mean / 10
