@@ -332,6 +332,7 @@ def sweep_table(result: Sweep, bet: BetSweep) -> Table:
 def sweep_chart(result: Sweep, bet: BetSweep) -> Any:
     """House edge and VI against the entry's value: a bar per value (the report charts' code)."""
     from odds.charts.model import BarChart, Panel, Unit
+    from odds.charts.svg import minus
     from odds.numbers import decimal, percent
 
     edges = tuple(-p.ev for p in bet.points)
@@ -350,7 +351,7 @@ def sweep_chart(result: Sweep, bet: BetSweep) -> Any:
                 "House edge",
                 Unit.PERCENT,
                 edges,
-                tuple(percent(e, 2) for e in edges),
+                tuple(minus(percent(e, 2)) for e in edges),
                 positive_is_good=False,
             ),
             Panel(
