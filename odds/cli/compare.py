@@ -87,7 +87,7 @@ def compare(
     paytables: Annotated[
         list[str],
         typer.Argument(
-            metavar="GAME_OR_PAYTABLE...",
+            metavar="GAME_OR_PAYTABLE",
             help="Two or more games, paytable names or .toml paths (a quoted glob is expanded).",
         ),
     ],

@@ -250,5 +250,6 @@ def player_risk(paytable: Any, result: Exposure, levels: Sequence[Fraction] = ()
     chosen = tuple(levels) or risk.RISKS
     if result.exact is not None:
         titles = [(b.name, b.title) for b in result.evaluator.bets]
-        return risk.risk_table(risk.exact_risks(result.exact, titles, variances), "set", chosen)
+        found = risk.exact_risks(result.exact, titles, variances)
+        return risk.risk_table(found, "set", chosen, spread=False)
     return risk.risk_table(risk.simulated_risks(result.simulated, variances), "shoe", chosen)

@@ -110,7 +110,7 @@ def simulated_risks(sim: object, variances: Mapping[str, Fraction]) -> list[Play
     found = []
     shoes: int = sim.shoes  # type: ignore[attr-defined]
     for b in sim.bets:  # type: ignore[attr-defined]
-        per_round = float(variances.get(b.name, 0))
+        per_round = float(variances[b.name])
         for player, rounds, won in (
             ("watching player", b.positive_rounds, b.watcher),
             ("counter", b.counter_rounds, b.counter),
@@ -129,13 +129,22 @@ def exact_risks(
         rounds = exposure.rounds  # type: ignore[attr-defined]
         bets = float(sum(r.bets[name].p_positive for r in rounds))
         mean = float(exposure.per_set_gain(name))  # type: ignore[attr-defined]
-        variance = bets * float(variances.get(name, 0))
+        variance = bets * float(variances[name])
         found.append(PlayerRisk("watching player", name, title, bets, mean, variance))
     return found
 
 
-def risk_table(risks: Sequence[PlayerRisk], unit: str, levels: Sequence[Fraction] = RISKS) -> Table:
-    """Per player and bet: μ and σ per shoe, N0, and the bankroll for each risk of ruin."""
+def risk_table(
+    risks: Sequence[PlayerRisk],
+    unit: str,
+    levels: Sequence[Fraction] = RISKS,
+    spread: bool = True,
+) -> Table:
+    """Per player and bet: μ and σ per shoe, N0, and the bankroll for each risk of ruin.
+
+    ``spread``: whether σ² includes the spread over shoes of the EVs summed (a
+    simulation has it; an exact study gives each round's distribution, not their joint).
+    """
     from odds.numbers import percent
 
     bankrolls = tuple(
@@ -157,7 +166,10 @@ def risk_table(risks: Sequence[PlayerRisk], unit: str, levels: Sequence[Fraction
             *bankrolls,
         ),
         rows=tuple(r.row(levels) for r in risks),
-        note=RISK_NOTE.format(unit=unit),
+        note=RISK_NOTE.format(
+            unit=unit,
+            spread=f" + the spread over {unit}s of the EVs summed" if spread else "",
+        ),
     )
 
 
@@ -167,7 +179,7 @@ RISK_NOTE = (
     "and variance σ² per {unit}); N0 = σ²/μ², the {unit}s (and rounds bet) after which the "
     "expected win equals one standard deviation. μ is the study's win per {unit} (exact EVs "
     "of the rounds bet); σ² ≈ bets per {unit} × the bet's variance per unit staked off the "
-    "top + the spread over {unit}s of the EVs summed. Bankrolls are in units of one bet. "
+    "top{spread}. Bankrolls are in units of one bet. "
     '"no edge": μ ≤ 0, ruin is certain with any bankroll.'
 )
 
