@@ -415,11 +415,14 @@ def liability_table(liabilities: Sequence[Liability], note: str = "") -> Table:
 def parse_shifts(text: str) -> tuple[int, ...]:
     """``100,1000,10000`` (or one length): round counts, each at least 1.
 
-    >>> parse_shifts("100, 1,000")
+    >>> parse_shifts("100, ten")
     Traceback (most recent call last):
-    odds.errors.OddsError: --shift: expected whole numbers of rounds such as 100,1000; got ' 1'
+    odds.errors.OddsError: --shift: expected whole numbers of rounds such as 100,1000; got ' ten'
     >>> parse_shifts("100,10000")
     (100, 10000)
+    >>> parse_shifts("100,1,000")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    odds.errors.OddsError: --shift: '000' is not a shift length (... write 1000, not 1,000)
     """
     found = []
     for part in text.split(","):
@@ -428,6 +431,11 @@ def parse_shifts(text: str) -> tuple[int, ...]:
                 f"--shift: expected whole numbers of rounds such as 100,1000; got {part!r}"
             )
         rounds = int(part)
+        if part.strip().startswith("0") and len(part.strip()) == 3:
+            raise OddsError(
+                f"--shift: {part.strip()!r} is not a shift length (commas separate lengths: "
+                "write 1000, not 1,000)"
+            )
         if not 1 <= rounds <= MAX_ROUNDS:
             raise OddsError(f"--shift: {rounds:,} rounds is out of range (1 to {MAX_ROUNDS:,})")
         found.append(rounds)
