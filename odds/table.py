@@ -301,12 +301,12 @@ def json_cell(value: Any, kind: Kind) -> Any:
     """One value as JSON carries it: exact numbers as fraction strings, counts as ints."""
     if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, str):  # a mark in a numeric column (``absent``, ``never``): as it is
+        return value
     if kind is Kind.APPROXIMATE:
         return float(value)
     if kind in (Kind.DATA, Kind.LIST):
         return plain(value)
-    if isinstance(value, str):
-        return value
     if kind in (Kind.PROBABILITY, Kind.EXACT, Kind.NUMBER, Kind.PERCENT, Kind.PAYOUT, Kind.NET):
         return fraction_text(value)
     return plain(value)

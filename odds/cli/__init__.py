@@ -8,9 +8,10 @@ own module and registers itself on :data:`odds.cli.app.app`:
 * :mod:`odds.cli.auditing` — ``verify``, ``audit``, ``simulate``, ``solve``
 * :mod:`odds.cli.info` — ``games``
 * :mod:`odds.cli.shoe` — ``shoe``, ``eor``, ``exposure``
+* :mod:`odds.cli.compare` — ``compare``, ``sweep``
 """
 
-from odds.cli import analysis, auditing, info, maintenance, shoe
+from odds.cli import analysis, auditing, compare, info, maintenance, shoe
 from odds.cli.app import app, main
 
-__all__ = ["analysis", "app", "auditing", "info", "main", "maintenance", "shoe"]
+__all__ = ["analysis", "app", "auditing", "compare", "info", "main", "maintenance", "shoe"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -87,6 +88,23 @@ def report(
             "output; --format csv without --table: a folder, one CSV per table and index.csv.",
         ),
     ] = None,
+    shift: Annotated[
+        str | None,
+        typer.Option(
+            "--shift",
+            metavar="ROUNDS,…",
+            help="End with the operator's risk over shifts of these lengths, e.g. "
+            "100,1000,10000: P(the house loses), the hold's 5-95% band, the maximum liability.",
+        ),
+    ] = None,
+    table_max: Annotated[
+        str | None,
+        typer.Option(
+            "--table-max",
+            metavar="AMOUNT",
+            help="With --shift: the table maximum per bet, for the maximum liability (default 1).",
+        ),
+    ] = None,
 ) -> None:
     """The full exact analysis of a game or paytable.
 
@@ -99,6 +117,7 @@ def report(
     from odds.cli.report_output import check_report_output, report_command, write_report
     from odds.render.provenance import Provenance
 
+    rounds, limit = _shift_options(shift, table_max)
     paytable = load_paytable(game, decks, settings)
     inputs = tuple(paytable_inputs(game)) + tuple(
         p for p in (Path(paytable.source),) if p.is_file()
@@ -112,6 +131,10 @@ def report(
 
         check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
+    if rounds:
+        from odds.shift import with_shift_section
+
+        analysis = with_shift_section(paytable, analysis, rounds, limit)
     if shoe:
         from odds.shoe_state.api import with_shoe_section
 
@@ -136,6 +159,8 @@ def report(
         format=format,
         table=table,
         output=output,
+        shift=shift,
+        table_max=table_max,
     )
     write_report(
         analysis,
@@ -147,6 +172,22 @@ def report(
         command=command,
         provenance=provenance,
     )
+
+
+def _shift_options(shift: str | None, table_max: str | None) -> tuple[tuple[int, ...], Fraction]:
+    """``--shift`` and ``--table-max`` read and checked before any work."""
+    if shift is None:
+        if table_max is not None:
+            raise OddsError("--table-max is for the shift section: give --shift too")
+        return (), Fraction(1)
+    from odds.shift import parse_shifts
+
+    limit = Fraction(1)
+    if table_max is not None:
+        limit = parse_rational(table_max, "--table-max", percent=False)
+        if limit <= 0:
+            raise OddsError(f"--table-max must be positive, got {table_max}")
+    return parse_shifts(shift), limit
 
 
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")

@@ -136,6 +136,8 @@ def report_command(
     format: ReportFormat = ReportFormat.markdown,
     table: str | None = None,
     output: Path | None = None,
+    shift: str | None = None,
+    table_max: str | None = None,
 ) -> str:
     """The command that makes this report again, for the documents that state it.
 
@@ -154,6 +156,10 @@ def report_command(
         words.append("--shoe")
     if symbolic:
         words.append("--symbolic")
+    if shift is not None:
+        words += ["--shift", shift]
+    if table_max is not None:
+        words += ["--table-max", table_max]
     if digits != 6 and format in (ReportFormat.markdown, ReportFormat.pdf):
         words += ["--digits", str(digits)]
     words += ["--format", str(format)]

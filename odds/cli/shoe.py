@@ -170,6 +170,14 @@ def exposure(
     simulate: Annotated[
         bool, typer.Option("--simulate", help="Simulate even where the exact study applies.")
     ] = False,
+    ruin: Annotated[
+        str,
+        typer.Option(
+            "--ruin",
+            metavar="RISK,…",
+            help="Risks of ruin to give the player's bankroll for (diffusion approximation).",
+        ),
+    ] = "1%,5%",
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
@@ -178,18 +186,26 @@ def exposure(
 ) -> None:
     """The exposure study: does any bet turn positive for a player who watches the cards?
 
+    Ends with the player's risk: the bankroll for each risk of ruin and N0, for the
+    watching player and the counter (the diffusion approximation, stated).
+
     \b
     Example: odds exposure mahjong-28-20
     """
     _check_table(table, format)
     from odds.shoe_state import api
+    from odds.shoe_state.risk import parse_risks
 
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
+    levels = parse_risks(ruin)
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
     result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
+    risk_table = api.player_risk(paytable, result, levels)
+    if risk_table is not None:
+        found.append(risk_table)
     if format is Format.csv:
         _write_csv(found, output, table)
         return

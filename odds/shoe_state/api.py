@@ -241,3 +241,22 @@ def with_shoe_section(paytable: Any, analysis: Analysis) -> Analysis:
     if section is None:
         return analysis
     return dataclasses.replace(analysis, sections=(*analysis.sections, section))
+
+
+def player_risk(paytable: Any, result: Exposure, levels: Sequence[Fraction] = ()) -> Table | None:
+    """The player's risk (bankroll for a risk of ruin, N0) from the exposure's per-shoe results.
+
+    ``None`` when there is nothing to risk (a nil exposure). The variance of one
+    round's result is each bet's off the top (:mod:`odds.shoe_state.risk`).
+    """
+    from odds.shoe_state import risk
+
+    if result.evaluator is None or (result.exact is None and result.simulated is None):
+        return None
+    variances = {b.name: b.stats.variance for b in paytable.analyse().bets}
+    chosen = tuple(levels) or risk.RISKS
+    if result.exact is not None:
+        titles = [(b.name, b.title) for b in result.evaluator.bets]
+        found = risk.exact_risks(result.exact, titles, variances)
+        return risk.risk_table(found, "set", chosen, spread=False)
+    return risk.risk_table(risk.simulated_risks(result.simulated, variances), "shoe", chosen)

@@ -1,0 +1,153 @@
+"""``odds compare`` (paytables side by side) and ``odds sweep`` (one entry varied, exactly)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from odds.cli.app import app
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, overrides
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
+from odds.cli.report_output import CsvTableOpt
+from odds.errors import OddsError
+from odds.table import Table
+
+FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
+DigitsOpt = Annotated[
+    int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
+]
+
+
+def render(
+    tables: Sequence[Table],
+    format: Format,
+    digits: int,
+    heading: Sequence[str] = (),
+    table: str | None = None,
+) -> str:
+    """Tables through the report's renderers: Markdown sections, one JSON object, or one
+    tidy CSV table (the only one, or the one ``--table`` names)."""
+    from odds.render import tables_csv, tables_json, tables_markdown
+
+    if format is Format.json:
+        return tables_json(tables)
+    if format is Format.csv:
+        return tables_csv(tables, table)
+    head = "".join(f"{line}\n\n" for line in heading)
+    return head + tables_markdown(tables, digits)
+
+
+@app.command()
+def compare(
+    paytables: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="GAME_OR_PAYTABLE",
+            help="Two or more games, paytable names or .toml paths (a quoted glob is expanded).",
+        ),
+    ],
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+    digits: DigitsOpt = 6,
+    output: OutputOpt = None,
+    table: CsvTableOpt = None,
+) -> None:
+    """Paytables side by side: every bet's house edge, RTP, hit frequency, SD, VI, top award.
+
+    --decks and --set apply to every paytable. A bet one paytable lacks is shown
+    as absent, never as zero.
+
+    \b
+    Example: odds compare baccarat baccarat-ez baccarat-no-commission
+    """
+    from odds.compare import compare as run_compare
+    from odds.compare import expand
+
+    _check_table(table, format)
+    check_output(output, [p for name in expand(paytables) for p in paytable_inputs(name)])
+    result = run_compare(paytables, overrides(decks, settings))
+    heading = ["# Paytables side by side", *result.notes()]
+    emit(render(result.tables(), format, digits, heading, table), output)
+
+
+@app.command()
+def sweep(
+    game: GameArg,
+    vary: Annotated[
+        str,
+        typer.Option(
+            "--vary",
+            metavar="KEY=VALUES",
+            help="The entry and its values: payouts.pair=8..14, payouts.pair=8..14:0.5 "
+            "(a step) or payouts.pair=8,9,11.",
+        ),
+    ],
+    bet: Annotated[
+        str | None, typer.Option("--bet", help="One bet (default: every bet the entry changes).")
+    ] = None,
+    charts: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            metavar="DIR",
+            help="Write each bet's chart as SVG to DIR and link it from the Markdown.",
+        ),
+    ] = None,
+    decks: DecksOpt = None,
+    settings: SetOpt = None,
+    format: FormatOpt = Format.markdown,
+    digits: DigitsOpt = 6,
+    output: OutputOpt = None,
+    table: CsvTableOpt = None,
+) -> None:
+    """A bet's house edge and VI as one paytable entry varies; the break-even value exactly.
+
+    \b
+    Example: odds sweep dragon-tiger --vary payouts.tie=8..11
+    """
+    from odds.audit.sweep import parse_vary, sweep_chart
+    from odds.audit.sweep import sweep as run_sweep
+
+    _check_table(table, format)
+    chosen = parse_vary(vary)
+    check_output(output, paytable_inputs(game))
+    if charts is not None:
+        from odds.charts.report import check_folder
+
+        check_folder(charts)
+    paytable = load_paytable(game, decks, settings)
+    result = run_sweep(paytable, chosen, bet)
+    tables = result.tables()
+    links: dict[str, str] = {}
+    if charts is not None:
+        from odds.atomic import write_text
+        from odds.charts import svg_text
+        from odds.charts.report import image_line, make_folder
+
+        make_folder(charts)
+        stem = Path(game).stem
+        for item in result.bets:
+            chart = sweep_chart(result, item)
+            name = f"{stem}-sweep-{chosen.key.replace('.', '-')}-{item.name}"
+            write_text(charts / f"{name}.svg", svg_text(chart, name))
+            links[f"sweep_{item.name}"] = image_line(f"{charts.as_posix()}/{name}.svg", chart.alt)
+    if format is not Format.markdown:
+        emit(render(tables, format, digits, table=table), output)
+        return
+    from odds.render.markdown import table_section
+
+    lines = [f"# Sweep of {chosen.key}: {paytable.title}", "", f"Paytable: `{paytable.source}`", ""]
+    for table in tables:
+        lines += table_section(table, digits)
+        if table.key in links:
+            lines += [links[table.key], ""]
+    emit("\n".join(lines).rstrip() + "\n", output)
+
+
+def _check_table(table: str | None, format: Format) -> None:
+    if table is not None and format is not Format.csv:
+        raise OddsError("--table chooses one CSV table: give it with --format csv")
