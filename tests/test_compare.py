@@ -51,8 +51,12 @@ def test_cli_formats_go_through_the_report_renderers(run, tmp_path):
     )
     assert data["house_edge"]["dragon-7"]["baccarat-tie-9"] == "absent"
     assert data["paytables"]["baccarat-ez"]["paytable"] == "tables/baccarat-ez.toml"
-    code, out, _ = run("compare", "baccarat-ez", "baccarat-tie-9", "--format", "csv")
-    assert code == 0 and "# house_edge: House edge" in out and ",absent" in out
+    code, out, _ = run(
+        "compare", "baccarat-ez", "baccarat-tie-9", "--format", "csv", "--table", "house_edge"
+    )
+    assert code == 0 and not out.startswith("#") and ",absent" in out  # one tidy table
+    code, _, err = run("compare", "baccarat-ez", "baccarat-tie-9", "--format", "csv")
+    assert code == 2 and "--table NAME (paytables, house_edge" in err
     code, out, _ = run("compare", "baccarat-ez", "baccarat-tie-9")
     assert code == 0 and "## Top award" in out and "| absent" in out
 
@@ -87,7 +91,7 @@ def test_the_output_may_not_be_an_input(run, tmp_path):
     table = tmp_path / "t.toml"
     table.write_bytes((TABLES / "baccarat-ez.toml").read_bytes())
     code, _, err = run("compare", str(table), "baccarat-tie-9", "--output", str(table))
-    assert code == 2 and "is an input" in err
+    assert code == 2 and "is one of this command's inputs" in err
     assert table.read_bytes() == (TABLES / "baccarat-ez.toml").read_bytes()
 
 
