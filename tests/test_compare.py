@@ -192,3 +192,38 @@ def test_sweep_cli_chart_and_json(run, tmp_path, tie_sweep):
     (root,) = data["break_even"]
     assert Fraction(root["value"]) == tie_sweep.bets[0].break_even[0].exact
     assert data["sweep_tie"][0]["value"] == "8"
+
+
+def test_compare_and_sweep_write_workbooks_whose_values_are_the_exact_figures(run, tmp_path):
+    """--format xlsx: one sheet per table; each value is the exact figure's nearest double and
+    the exact text stands beside it (read back with openpyxl, independent of the writer)."""
+    import openpyxl
+
+    target = tmp_path / "cmp.xlsx"
+    code, out, err = run(
+        "compare", "baccarat-ez", "baccarat-tie-9", "--format", "xlsx", "-o", str(target)
+    )
+    assert code == 0 and out == "", err
+    book = openpyxl.load_workbook(target)
+    assert book.sheetnames[0] == "About" and "house_edge" in book.sheetnames
+    sheet = book["house_edge"]
+    rows = list(sheet.iter_rows(values_only=True))
+    header = next(r for r in rows if r and r[0] == "bet")
+    tie = next(r for r in rows if r and r[0] == "tie")
+    exact = load("baccarat-tie-9").analyse().bet("tie").house_edge
+    assert abs(tie[header.index("baccarat-tie-9")] - float(exact)) < 1e-15
+    assert tie[header.index("baccarat-tie-9 (exact)")] == str(exact)  # the exact text beside
+    first = target.read_bytes()
+    run("compare", "baccarat-ez", "baccarat-tie-9", "--format", "xlsx", "-o", str(target))
+    assert target.read_bytes() == first  # the same command, the same bytes
+    sweep_book = tmp_path / "s.xlsx"
+    vary = ("--vary", "payouts.tie=8..11")
+    code, _, err = run("sweep", "dragon-tiger", *vary, "--format", "xlsx", "-o", str(sweep_book))
+    assert code == 0, err
+    sheet = openpyxl.load_workbook(sweep_book)["break_even"]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert any("384/31" in [str(v) for v in r] for r in rows)  # Tie breaks even at 384/31 to 1
+    code, _, err = run(
+        "compare", "baccarat-ez", "baccarat-tie-9", "--format", "xlsx", "--table", "x"
+    )
+    assert code == 2 and "--format csv" in err

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, overrides
+from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, overrides
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.cli.report_output import CsvTableOpt
 from odds.errors import OddsError
 from odds.table import Table
 
-FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
+
+class TablesFormat(StrEnum):
+    """The formats of a command whose output is tables (compare, sweep)."""
+
+    markdown = "markdown"
+    json = "json"
+    csv = "csv"
+    xlsx = "xlsx"
+
+
+FormatOpt = Annotated[
+    TablesFormat,
+    typer.Option("--format", help="markdown, json, csv (one table: --table) or xlsx (a workbook)."),
+]
 DigitsOpt = Annotated[
     int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
 ]
@@ -23,7 +37,7 @@ DigitsOpt = Annotated[
 
 def render(
     tables: Sequence[Table],
-    format: Format,
+    format: TablesFormat,
     digits: int,
     heading: Sequence[str] = (),
     table: str | None = None,
@@ -32,9 +46,9 @@ def render(
     tidy CSV table (the only one, or the one ``--table`` names)."""
     from odds.render import tables_csv, tables_json, tables_markdown
 
-    if format is Format.json:
+    if format is TablesFormat.json:
         return tables_json(tables)
-    if format is Format.csv:
+    if format is TablesFormat.csv:
         return tables_csv(tables, table)
     head = "".join(f"{line}\n\n" for line in heading)
     return head + tables_markdown(tables, digits)
@@ -51,7 +65,7 @@ def compare(
     ],
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: FormatOpt = Format.markdown,
+    format: FormatOpt = TablesFormat.markdown,
     digits: DigitsOpt = 6,
     output: OutputOpt = None,
     table: CsvTableOpt = None,
@@ -67,9 +81,12 @@ def compare(
     from odds.compare import compare as run_compare
     from odds.compare import expand
 
-    _check_table(table, format)
+    _check_table(table, format, output)
     check_output(output, [p for name in expand(paytables) for p in paytable_inputs(name)])
     result = run_compare(paytables, overrides(decks, settings))
+    if format is TablesFormat.xlsx:
+        _emit_xlsx(result.tables(), "Paytables side by side", result.notes(), output)
+        return
     heading = ["# Paytables side by side", *result.notes()]
     emit(render(result.tables(), format, digits, heading, table), output)
 
@@ -99,7 +116,7 @@ def sweep(
     ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: FormatOpt = Format.markdown,
+    format: FormatOpt = TablesFormat.markdown,
     digits: DigitsOpt = 6,
     output: OutputOpt = None,
     table: CsvTableOpt = None,
@@ -112,7 +129,7 @@ def sweep(
     from odds.audit.sweep import parse_vary, sweep_chart
     from odds.audit.sweep import sweep as run_sweep
 
-    _check_table(table, format)
+    _check_table(table, format, output)
     chosen = parse_vary(vary)
     check_output(output, paytable_inputs(game))
     if charts is not None:
@@ -135,19 +152,37 @@ def sweep(
             name = f"{stem}-sweep-{chosen.key.replace('.', '-')}-{item.name}"
             write_text(charts / f"{name}.svg", svg_text(chart, name))
             links[f"sweep_{item.name}"] = image_line(f"{charts.as_posix()}/{name}.svg", chart.alt)
-    if format is not Format.markdown:
+    if format is TablesFormat.xlsx:
+        _emit_xlsx(tables, f"Sweep of {chosen.key}: {paytable.title}", [], output)
+        return
+    if format is not TablesFormat.markdown:
         emit(render(tables, format, digits, table=table), output)
         return
     from odds.render.markdown import table_section
 
     lines = [f"# Sweep of {chosen.key}: {paytable.title}", "", f"Paytable: `{paytable.source}`", ""]
-    for table in tables:
-        lines += table_section(table, digits)
-        if table.key in links:
-            lines += [links[table.key], ""]
+    for shown in tables:
+        lines += table_section(shown, digits)
+        if shown.key in links:
+            lines += [links[shown.key], ""]
     emit("\n".join(lines).rstrip() + "\n", output)
 
 
-def _check_table(table: str | None, format: Format) -> None:
-    if table is not None and format is not Format.csv:
+def _check_table(table: str | None, format: TablesFormat, output: Path | None) -> None:
+    """The format's own checks, before any work: --table is CSV's; a workbook is a file."""
+    if table is not None and format is not TablesFormat.csv:
         raise OddsError("--table chooses one CSV table: give it with --format csv")
+    if format is TablesFormat.xlsx:
+        from odds.cli.report_output import ReportFormat, check_report_output
+
+        check_report_output(ReportFormat.xlsx, output, None)
+
+
+def _emit_xlsx(
+    tables: Sequence[Table], title: str, notes: Sequence[str], output: Path | None
+) -> None:
+    from odds.cli.app import command_line
+    from odds.cli.report_output import write_binary
+    from odds.render.xlsx import tables_xlsx
+
+    write_binary(tables_xlsx(tables, title, notes, command_line()), output)

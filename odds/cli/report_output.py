@@ -210,12 +210,12 @@ def write_report(
     if format is ReportFormat.xlsx:
         from odds.render.xlsx import to_xlsx
 
-        _write_bytes(to_xlsx(analysis, command), output)
+        write_binary(to_xlsx(analysis, command), output)
         return
     if format is ReportFormat.pdf:
         from odds.render.pdf import to_pdf
 
-        _write_bytes(to_pdf(analysis, digits, command), output)
+        write_binary(to_pdf(analysis, digits, command), output)
         return
     if format is ReportFormat.json:
         from odds.render import to_json
@@ -233,7 +233,11 @@ def _write_text(text: str, output: Path | None) -> None:
     emit(text, output)
 
 
-def _write_bytes(data: bytes, output: Path | None) -> None:
+def write_binary(data: bytes, output: Path | None) -> None:
+    """A binary document (xlsx, pdf) to ``output`` atomically, or down a pipe.
+
+    The terminal was refused before any work (:func:`check_report_output`).
+    """
     from odds.progress import finish
 
     finish()

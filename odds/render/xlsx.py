@@ -52,8 +52,11 @@ from odds.render.xlsx_cells import (
 )
 from odds.render.xlsx_tables import write_rules, write_table
 from odds.stats import VOLATILITY_LEVEL, Bet, volatility_index, z_value
+from odds.table import Table
 
 SUMMARY_SHEET = "Summary"
+#: The first sheet of a workbook of plain tables (compare, sweep).
+ABOUT_SHEET = "About"
 RULES_SHEET = "Rules and readings"
 #: Sheets of the report's own tables are named after the table's key with this prefix.
 TABLE_PREFIX = "T "
@@ -128,6 +131,40 @@ def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
         name = sheet_name(TABLE_PREFIX + table.key, taken)
         write_table(book.add_worksheet(name), table, formats)
     _page_setup(book, analysis)
+    book.close()
+    return buffer.getvalue()
+
+
+def tables_xlsx(
+    tables: Sequence[Table], title: str, notes: Sequence[str] = (), command: str | None = None
+) -> bytes:
+    """A workbook of plain tables (``odds compare``, ``odds sweep``): one sheet per table.
+
+    The first sheet, "About", states the title, the notes and the command;
+    each table follows on its own sheet as values with the exact text beside
+    (the same cells as a report's other tables). Byte-identical for the same
+    inputs, like :func:`to_xlsx`.
+    """
+    xlsxwriter = _xlsxwriter()
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_numbers": False})
+    book.set_properties({"title": title, "author": "odds", "created": DOCUMENT_DATE})
+    formats = Formats(book)
+    about = book.add_worksheet(ABOUT_SHEET)
+    about.write(0, 0, title, formats["title"])
+    row = 2
+    for text in [*notes, *([f"Command: {command}"] if command else []), f"odds {_version()}"]:
+        paragraph(about, row, text, 2, formats["wrap"], 160)
+        row += 1
+    about.set_column(0, 2, 60)
+    taken = {ABOUT_SHEET}
+    for table in tables:
+        write_table(book.add_worksheet(sheet_name(table.key, taken)), table, formats)
+    for sheet in book.worksheets():
+        sheet.set_landscape()
+        sheet.set_paper(9)  # A4
+        sheet.fit_to_pages(1, 0)
+        sheet.set_footer("&L&8&A&R&8page &P of &N")
     book.close()
     return buffer.getvalue()
 
