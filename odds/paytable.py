@@ -62,6 +62,8 @@ class Paytable:
     #: SHA-256 of the paytable file's bytes (``sha256sum`` checks it); ``None`` when the
     #: options did not all come from one file (built-in defaults, overrides).
     file_sha256: str | None = None
+    #: The paytable file read (overrides or not), so an output never replaces it.
+    file: Path | None = None
 
     @property
     def options_sha256(self) -> str:
@@ -214,8 +216,8 @@ def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
     data, label, digest = _read(path)
     paytable = _validated(data, label, overrides)
     if paytable.source != label:  # overrides changed it: no longer the file's options
-        return paytable
-    return dataclasses.replace(paytable, file_sha256=digest)
+        return dataclasses.replace(paytable, file=path)
+    return dataclasses.replace(paytable, file_sha256=digest, file=path)
 
 
 def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | str]) -> Paytable:

@@ -38,7 +38,7 @@ def report(
         typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
     ] = False,
     charts: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--charts",
             metavar="DIR",
@@ -67,10 +67,11 @@ def report(
     from odds.render import to_csv, to_json, to_markdown
 
     paytable = load_paytable(game, decks, settings)
+    folder = None
     if charts is not None:
         from odds.charts.report import check_folder
 
-        check_folder(charts)
+        folder = check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if shoe:
         from odds.shoe_state.api import with_shoe_section
@@ -81,10 +82,10 @@ def report(
 
         analysis = with_symbolic(analysis, symbolic_table(paytable))
     links = None
-    if charts is not None:
+    if folder is not None:
         from odds.charts.report import write_charts
 
-        links = write_charts(analysis, Path(game).stem, charts)
+        links = write_charts(analysis, Path(game).stem, folder, [paytable.file])
     if format is Format.json:
         sys.stdout.write(to_json(analysis))
     elif format is Format.csv:

@@ -78,7 +78,7 @@ def audit(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     charts: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--charts",
             metavar="DIR",
@@ -100,17 +100,18 @@ def audit(
     from odds.audit.render import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
+    folder = None
     if charts is not None:
         from odds.charts.report import check_folder
 
-        check_folder(charts)
+        folder = check_folder(charts)
     result = run_audit(paytable, log, alpha)
     links = None
-    if charts is not None:
+    if folder is not None:
         from odds.audit.charts import write_fit_charts
 
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
-        links = write_fit_charts(str(log), tests, charts)
+        links = write_fit_charts(str(log), tests, folder, [paytable.file, log])
     if format is AuditFormat.json:
         sys.stdout.write(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -162,6 +163,10 @@ def simulate(
     from odds.audit.logs import log_format as format_of
 
     paytable = load_paytable(game, decks, settings)
+    if out is not None:
+        from odds.atomic import check_output_path
+
+        check_output_path(out, [paytable.file])
     depth = None
     if penetration is not None:
         depth = parse_rational(penetration, "--penetration")
@@ -169,7 +174,7 @@ def simulate(
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
     form = format_of(out, None if log_format is None else log_format.value)
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
-    count = write_log(paytable.game, rows, out, form, rounds)
+    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file])
     if out is not None:
         typer.echo(f"wrote {count:,} rounds to {out}", err=True)
 
