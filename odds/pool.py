@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -76,7 +76,7 @@ def pool(workers: int) -> ProcessPoolExecutor:
 
 def in_order(
     function: Callable[[T], R], items: Iterable[T], workers: int, ahead: int = 2
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """``map(function, items)`` on ``workers`` processes, results in the items' order.
 
     At most ``workers * ahead`` items are queued at a time, so a lazy

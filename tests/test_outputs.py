@@ -38,9 +38,8 @@ def test_a_device_fifo_symlink_or_read_only_file_is_never_replaced(tmp_path):
         (link, "symbolic link"),
         (locked, "read-only"),
     ]:
-        with pytest.raises(OddsError, match=why):
-            with atomic_path(target):
-                pytest.fail("no temporary file for a refused target")
+        with pytest.raises(OddsError, match=why), atomic_path(target):
+            pytest.fail("no temporary file for a refused target")
     assert Path("/dev/null").is_char_device() and fifo.is_fifo() and link.is_symlink()
     assert real.read_text() == locked.read_text() == "keep\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == [

@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 
 from odds.errors import NamedInputError, OddsError
 
+
 class _Stopped(Exception):
     """Ctrl-C, SIGTERM or SIGHUP (or a closed stdout) on its way to :func:`main`.
 
@@ -179,7 +180,7 @@ def _closed_pipe(streams: tuple[object, object]) -> int:
     it wanted. Every command ends this way; nothing is printed (stderr may be
     the same closed pipe).
     """
-    sys.stdout, sys.stderr = streams  # type: ignore[assignment]
+    sys.stdout, sys.stderr = streams
     _silence_stdout()
     return 0
 
