@@ -25,12 +25,13 @@ errors), never exact figures.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from math import sqrt
 from typing import Any
 
@@ -128,6 +129,28 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
     return records
 
 
+#: The most shoes one study deals: every shoe's rounds are kept for the summary
+#: (~100 kB a shoe for 8 decks), so 20,000 shoes is already ~2 GB.
+MAX_SHOES = 20_000
+#: The most work a study starts, estimated from its first shoe: a day of CPU.
+MAX_SECONDS = 24 * 3600
+#: The most seed a study takes (numpy's SeedSequence takes any size; a seed is a label).
+MAX_SEED = 2**128
+
+
+def check_study(shoes: int, seed: int) -> None:
+    """``--shoes`` and ``--seed`` in range: one-line errors before anything is built."""
+    if shoes < 1:
+        raise OddsError(f"--shoes must be at least 1, got {shoes}")
+    if shoes > MAX_SHOES:
+        raise OddsError(
+            f"--shoes {shoes}: at most {MAX_SHOES:,} shoes in one study (every shoe's rounds "
+            "are kept for the summary); run several seeds for more"
+        )
+    if not 0 <= seed < MAX_SEED:
+        raise OddsError(f"--seed must be a whole number from 0 to 2^128 - 1, got {seed}")
+
+
 def run(
     spec: SimulationSpec,
     shoes: int,
@@ -135,34 +158,60 @@ def run(
     scheduler: str | None = None,
     label: str = "shoes",
 ) -> list[ShoeRecord]:
-    """Simulate ``shoes`` shoes; records in shoe order whatever runs them."""
-    if shoes < 1:
-        raise OddsError(f"--shoes must be at least 1, got {shoes}")
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
+    """Simulate ``shoes`` shoes; records in shoe order whatever runs them.
+
+    The first shoe is dealt here first: its time gives the whole study's
+    estimate, refused over :data:`MAX_SECONDS` before any worker starts.
+    Chunks are ranges made as they are queued (never a list of every chunk).
+    """
+    import time
+
+    check_study(shoes, spec.seed)
+    from odds.pool import local_workers
+
+    chunks_of_one = max(1, shoes - 1)
+    if scheduler is None:
+        workers = local_workers(workers, chunks_of_one)
+    elif workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
-    size = max(1, min(25, shoes // (4 * workers) or 1))
-    chunks = [list(range(a, min(a + size, shoes))) for a in range(0, shoes, size)]
-    results: list[list[ShoeRecord] | None] = [None] * len(chunks)
-    done = 0
+    workers = workers or 1
+    started = time.perf_counter()
+    first = simulate_chunk(spec, range(1))
+    seconds = (time.perf_counter() - started) * (shoes - 1) / workers
+    if seconds > MAX_SECONDS:
+        raise OddsError(
+            f"--shoes {shoes}: about {seconds / 3600:,.0f} hours of work on {workers} "
+            f"worker(s) (one shoe took {time.perf_counter() - started:.2f} s); "
+            f"at most {MAX_SECONDS // 3600} hours is started"
+        )
+    size = max(1, min(25, (shoes - 1) // (4 * workers) or 1))
+    chunks = (range(a, min(a + size, shoes)) for a in range(1, shoes, size))
+    results: list[ShoeRecord] = list(first)
     with task(label, shoes) as update:
+        update(1)
         if scheduler is None and workers == 1:
-            for i, chunk in enumerate(chunks):
-                results[i] = simulate_chunk(spec, chunk)
-                done += len(chunk)
-                update(done)
+            found: Iterator[list[ShoeRecord]] = (simulate_chunk(spec, c) for c in chunks)
+        elif scheduler is None:
+            from odds.pool import in_order
+
+            found = in_order(partial(simulate_chunk, spec), chunks, workers)
         else:
-            with _executor(workers, scheduler) as executor:
-                futures = {
-                    executor.submit(simulate_chunk, spec, chunk): i
-                    for i, chunk in enumerate(chunks)
-                }
-                for future in as_completed(futures):
-                    i = futures[future]
-                    results[i] = future.result()
-                    done += len(chunks[i])
-                    update(done)
-    return [record for chunk in results for record in chunk or ()]
+            found = _on_cluster(spec, chunks, scheduler)
+        with contextlib.closing(found):
+            for records in found:
+                results += records
+                update(len(results))
+    return results
+
+
+def _on_cluster(
+    spec: SimulationSpec, chunks: Iterator[range], scheduler: str
+) -> Generator[list[ShoeRecord], None, None]:
+    """Every chunk on a Dask cluster, results in chunk order."""
+    with _executor(1, scheduler) as executor:
+        futures = [executor.submit(simulate_chunk, spec, chunk) for chunk in chunks]
+        for future in futures:
+            yield future.result()
 
 
 class _executor:
@@ -175,7 +224,9 @@ class _executor:
 
     def __enter__(self) -> Executor:
         if self.scheduler is None:
-            self.pool = ProcessPoolExecutor(self.workers)
+            from odds.pool import pool
+
+            self.pool = pool(self.workers)
             return self.pool
         self.client = connect(self.scheduler)
         return self.client.get_executor()
@@ -306,6 +357,11 @@ def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> 
             )
         )
     lengths = [float(len(r.evs)) for r in records]
+    if not sum(lengths):
+        raise OddsError(
+            f"the [dealing] leaves no round to deal before the cut card in any of the "
+            f"{len(records)} shoes (move dealing.cut_card back)"
+        )
     summaries = []
     for b, bet in enumerate(bets):
         summaries.append(

@@ -1,0 +1,66 @@
+"""Issue 20: work is bounded before it starts (workers, shoes, seeds, rounds).
+
+Each test failed before its fix: ``--workers 1000`` forked a thousand processes,
+``--shoes 10**22`` built every chunk first, ``--seed -1`` and a cut card that left
+no round were tracebacks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import odds.pool
+from odds.errors import OddsError
+from odds.pool import MAX_WORKERS, local_workers
+
+
+def test_workers_are_capped_by_cores_and_chunks(monkeypatch, capsys):
+    monkeypatch.setattr(odds.pool, "cores", lambda: 4)
+    assert local_workers(None, 100) == 4
+    assert local_workers(None, 3) == 3
+    assert local_workers(1000, 100) == 4
+    assert "--workers 1000 capped to 4 (4 cores)" in capsys.readouterr().err
+    assert local_workers(3, 2) == 2
+    with pytest.raises(OddsError, match="at least 1"):
+        local_workers(0, 10)
+    with pytest.raises(OddsError, match=f"at most {MAX_WORKERS}"):
+        local_workers(10**22, 10)
+
+
+def test_exposure_with_a_thousand_workers_starts_no_more_than_the_cores(run, monkeypatch):
+    started = []
+    real = odds.pool.ProcessPoolExecutor
+
+    def recording(workers, **options):
+        started.append(workers)
+        return real(workers, **options)
+
+    monkeypatch.setattr(odds.pool, "ProcessPoolExecutor", recording)
+    monkeypatch.setattr(odds.pool, "cores", lambda: 2)
+    code, out, err = run("exposure", "dragon-tiger", "--shoes", "3", "--workers", "1000")
+    assert code == 0, err
+    assert started == [2]
+    assert "capped to 2" in err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--seed", "-1"], "--seed must be a whole number from 0"),
+        (["--workers", str(10**22)], "--workers 1"),
+        (["--shoes", str(10**22)], "at most 20,000 shoes"),
+        (["--set", "dealing.cut_card=415"], "leaves no round"),
+    ],
+)
+def test_exposure_out_of_range_is_one_line(run, arguments, message):
+    code, out, err = run("exposure", "dragon-tiger", "--shoes", "2", *arguments)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_a_study_estimated_beyond_a_day_is_refused_before_it_starts(monkeypatch, run):
+    import odds.shoe_state.simulate as simulate
+
+    monkeypatch.setattr(simulate, "MAX_SECONDS", 1)
+    code, _, err = run("exposure", "dragon-tiger", "--shoes", "500", "--workers", "1")
+    assert code == 2 and "hours of work" in err
