@@ -7,11 +7,20 @@ no round were tracebacks.
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import subprocess
+import sys
+import threading
+import time
+
 import pytest
 
 import odds.pool
 from odds.errors import OddsError
 from odds.pool import MAX_WORKERS, local_workers
+
+ODDS = [sys.executable, "-m", "odds"]
 
 
 def test_workers_are_capped_by_cores_and_chunks(monkeypatch, capsys):
@@ -37,7 +46,7 @@ def test_exposure_with_a_thousand_workers_starts_no_more_than_the_cores(run, mon
 
     monkeypatch.setattr(odds.pool, "ProcessPoolExecutor", recording)
     monkeypatch.setattr(odds.pool, "cores", lambda: 2)
-    code, out, err = run("exposure", "dragon-tiger", "--shoes", "3", "--workers", "1000")
+    code, _, err = run("exposure", "dragon-tiger", "--shoes", "3", "--workers", "1000")
     assert code == 0, err
     assert started == [2]
     assert "capped to 2" in err
@@ -64,3 +73,43 @@ def test_a_study_estimated_beyond_a_day_is_refused_before_it_starts(monkeypatch,
     monkeypatch.setattr(simulate, "MAX_SECONDS", 1)
     code, _, err = run("exposure", "dragon-tiger", "--shoes", "500", "--workers", "1")
     assert code == 2 and "hours of work" in err
+
+
+def test_a_scheduler_that_accepts_and_never_answers_is_one_line_in_bounded_time(monkeypatch):
+    """A local server that accepts TCP connections and never speaks (Dask's connect timeout
+    did not cover the handshake: this hung forever)."""
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    accepted = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                accepted.append(server.accept()[0])
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            [*ODDS, "exposure", "dragon-tiger", "--shoes", "3", "--scheduler", address],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        stop.set()
+        thread.join()
+        for connection in accepted:
+            connection.close()
+        server.close()
+    assert time.monotonic() - started < 30
+    assert done.returncode == 2
+    assert accepted, "the command never connected"
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "did not answer within" in lines[0], done.stderr

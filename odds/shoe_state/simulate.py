@@ -254,11 +254,36 @@ def connect(address: str) -> Any:
     except ImportError:  # pragma: no cover - dask is a declared dependency
         message = "--scheduler needs dask.distributed (pip install dask[distributed])"
         raise OddsError(message) from None
-    try:
-        return Client(address, timeout="3s", set_as_default=False)
-    except Exception as exc:  # any failure to connect: the address is wrong or down
+    import threading
+
+    # Dask's own timeout covers the TCP connect, not the handshake: a peer that
+    # accepts and never speaks (a wrong port, a proxy) hung forever. The client is
+    # made in a daemon thread and waited for, for at most HANDSHAKE_SECONDS.
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            made["client"] = Client(address, timeout="3s", set_as_default=False)
+        except Exception as exc:  # any failure to connect: the address is wrong or down
+            made["error"] = exc
+
+    maker = threading.Thread(target=make, name="dask-connect", daemon=True)
+    maker.start()
+    maker.join(HANDSHAKE_SECONDS)
+    if maker.is_alive():
+        raise OddsError(
+            f"cannot connect to the Dask scheduler at {address!r}: it accepted the connection "
+            f"but did not answer within {HANDSHAKE_SECONDS:g} s (is it a Dask scheduler?)"
+        )
+    if "error" in made:
+        exc = made["error"]
         reason = " ".join(str(exc).split()) or type(exc).__name__
         raise OddsError(f"cannot connect to the Dask scheduler at {address!r}: {reason}") from None
+    return made["client"]
+
+
+#: How long a scheduler may take to answer, connection and handshake together.
+HANDSHAKE_SECONDS = 10.0
 
 
 # ---------------------------------------------------------------------------
