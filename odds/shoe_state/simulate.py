@@ -190,7 +190,9 @@ def run(
     with task(label, shoes) as update:
         update(1)
         if scheduler is None and workers == 1:
-            found: Iterator[list[ShoeRecord]] = (simulate_chunk(spec, c) for c in chunks)
+            found: Generator[list[ShoeRecord], None, None] = (
+                simulate_chunk(spec, c) for c in chunks
+            )
         elif scheduler is None:
             from odds.pool import in_order
 
