@@ -19,8 +19,8 @@ Work is cut into chunks of consecutive shoes and run on local processes
 (``Client.get_executor()``): one code path, two executors.
 
 Per-state EVs are exact; their sums are accumulated as floats, because what is
-reported are estimates with 95% intervals (a mean over shoes ± 1.96 standard
-errors), never exact figures.
+reported are estimates with 95% intervals over shoes (studentized bootstrap,
+:mod:`odds.shoe_state.intervals`: honest on rare events), never exact figures.
 """
 
 from __future__ import annotations
@@ -32,14 +32,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from math import sqrt
 from typing import Any
 
 from odds.errors import OddsError
 from odds.progress import task
 from odds.shoe_state.eor import Count
-
-Z95 = 1.959963984540054
+from odds.shoe_state.intervals import Estimate, mean_interval, normal_interval, ratio_interval
 
 
 @dataclass(frozen=True)
@@ -293,43 +291,6 @@ HANDSHAKE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
-class Estimate:
-    """A mean over independent shoes with its 95% interval (normal approximation)."""
-
-    mean: float
-    half_width: float
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return self.mean - self.half_width, self.mean + self.half_width
-
-    def contains(self, value: float) -> bool:
-        low, high = self.interval
-        return low <= value <= high
-
-
-def estimate(values: Sequence[float]) -> Estimate:
-    """Mean and 95% half-width of independent values."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return Estimate(mean, float("inf"))
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return Estimate(mean, Z95 * sqrt(variance / n))
-
-
-def ratio_estimate(numerators: Sequence[float], denominators: Sequence[float]) -> Estimate:
-    """Σ x / Σ y over shoes (a per-round mean) with its 95% interval (delta method)."""
-    n = len(numerators)
-    ratio = sum(numerators) / sum(denominators)
-    if n < 2:
-        return Estimate(ratio, float("inf"))
-    mean_y = sum(denominators) / n
-    residual = sum((x - ratio * y) ** 2 for x, y in zip(numerators, denominators, strict=True))
-    return Estimate(ratio, Z95 * sqrt(residual / (n * (n - 1))) / mean_y)
-
-
-@dataclass(frozen=True)
 class DepthRow:
     """One round depth over all shoes that reached it, per bet."""
 
@@ -347,11 +308,11 @@ class BetSummary:
 
     name: str
     title: str
-    positive_rounds: Estimate  # per shoe
-    watcher: Estimate  # units won per shoe, betting 1 when positive
-    counter_rounds: Estimate
-    counter: Estimate  # units won per shoe by the counter
-    flat_per_round: Estimate  # the flat bettor's mean EV per round
+    positive_rounds: Estimate  # per shoe (its mean is what is shown)
+    watcher: Estimate  # units won per shoe, betting 1 when positive (bootstrap-t)
+    counter_rounds: Estimate  # its mean is what is shown
+    counter: Estimate  # units won per shoe by the counter (bootstrap-t)
+    flat_per_round: Estimate  # the flat bettor's mean EV per round (bootstrap-t of a ratio)
 
 
 @dataclass(frozen=True)
@@ -391,28 +352,25 @@ def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> 
         )
     summaries = []
     for b, bet in enumerate(bets):
+        tag = 8 * b  # each figure's resamples have their own stream, fixed by the seed
+
+        def played(r: ShoeRecord, who: tuple[tuple[bool, ...], ...], b: int = b) -> float:
+            return sum(e[b] for e, p in zip(r.evs, who, strict=True) if p[b])
+
         summaries.append(
             BetSummary(
                 bet.name,
                 bet.title,
-                estimate([float(sum(p[b] for p in r.positive)) for r in records]),
-                estimate(
-                    [
-                        sum(e[b] for e, p in zip(r.evs, r.positive, strict=True) if p[b])
-                        for r in records
-                    ]
-                ),
-                estimate([float(sum(c[b] for c in r.counted)) for r in records]),
-                estimate(
-                    [
-                        sum(e[b] for e, c in zip(r.evs, r.counted, strict=True) if c[b])
-                        for r in records
-                    ]
-                ),
-                ratio_estimate([sum(e[b] for e in r.evs) for r in records], lengths),
+                normal_interval([float(sum(p[b] for p in r.positive)) for r in records]),
+                mean_interval([played(r, r.positive) for r in records], seed, tag + 1),
+                normal_interval([float(sum(c[b] for c in r.counted)) for r in records]),
+                mean_interval([played(r, r.counted) for r in records], seed, tag + 2),
+                ratio_interval([sum(e[b] for e in r.evs) for r in records], lengths, seed, tag + 3),
             )
         )
-    return SimulatedExposure(len(records), seed, estimate(lengths), tuple(depths), tuple(summaries))
+    return SimulatedExposure(
+        len(records), seed, normal_interval(lengths), tuple(depths), tuple(summaries)
+    )
 
 
 @dataclass(frozen=True)
