@@ -95,6 +95,8 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     """Every paytable's report and charts, generated now and compared with the files on disk."""
     folder = reports_folder()
     paths = table_files() if paths is None else paths
+    for path in paths:  # every paytable validated before any report is built (one broken
+        load_file(path)  # table used to cost every other report's minutes first)
     outputs = _outputs(paths)
     result = []
     for path, output in zip(paths, outputs, strict=True):

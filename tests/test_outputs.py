@@ -124,3 +124,17 @@ def test_ctrl_c_during_reports_exits_at_once_with_one_line():
     assert time.monotonic() - started < 2.5
     assert process.returncode == 130
     assert err.strip() == "error: interrupted", err
+
+
+def test_reports_validate_every_paytable_before_building_any(tmp_path, monkeypatch):
+    import odds.regenerate
+
+    good = tmp_path / "good.toml"
+    good.write_text((ROOT / "tables" / "dragon-tiger.toml").read_text())
+    broken = tmp_path / "broken.toml"
+    broken.write_text('game = "dragon-tiger"\n[payouts]\ntie = "lots"\n')
+    built = []
+    monkeypatch.setattr(odds.regenerate, "_outputs", lambda paths: built.append(paths) or [])
+    with pytest.raises(OddsError, match="broken.toml"):
+        odds.regenerate.statuses([good, broken])
+    assert built == []
