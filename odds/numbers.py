@@ -66,6 +66,38 @@ def _int_digits_limit() -> int:
     return sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
 
 
+#: The largest seed any command takes: seeds are labels, and 2^128 is numpy's SeedSequence
+#: entropy; every command takes the same range (``exposure``'s needs it non-negative).
+MAX_SEED = 2**128
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    """A seed from 0 to 2^128 − 1, the same for every command.
+
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    odds.errors.OddsError: --seed must be a whole number from 0 to 2^128 - 1, got -1
+    """
+    if not 0 <= seed < MAX_SEED:
+        raise OddsError(f"{option} must be a whole number from 0 to 2^128 - 1, got {seed}")
+    return seed
+
+
+def check_count(value: int, option: str, most: int, why: str, least: int = 1) -> int:
+    """A count of work (rounds, trials, repeats) within bounds, known before any work starts.
+
+    >>> check_count(10**22, "--rounds", 10**9, "tens of GB")
+    Traceback (most recent call last):
+    odds.errors.OddsError: --rounds 10000000000000000000000: at most 1,000,000,000 (tens of GB)
+    """
+    if value < least:
+        raise OddsError(f"{option} must be at least {least}, got {value}")
+    if value > most:
+        shown = shortened(str(value)) if value < 10**4000 else "(thousands of digits)"
+        raise OddsError(f"{option} {shown}: at most {most:,} ({why})")
+    return value
+
+
 def parse_rational(value: object, where: str, *, percent: bool = True) -> Fraction:
     """Read a paytable number exactly: ``2``, ``1.5``, ``"3/2"``, ``"5%"``.
 

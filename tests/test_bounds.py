@@ -113,3 +113,22 @@ def test_a_scheduler_that_accepts_and_never_answers_is_one_line_in_bounded_time(
     assert accepted, "the command never connected"
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "did not answer within" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["simulate", "pok-deng", "--rounds", str(10**22)], "--rounds 1"),
+        (["simulate", "pok-deng", "--rounds", "5", "--seed", "-1"], "--seed must be"),
+        (["crosscheck", "blackjack", "--rounds", str(10**22)], "--rounds 1"),
+        (["crosscheck", "blackjack", "--seed", "-1"], "--seed must be"),
+        (["strength", "goa-gae", "As Ks 8s", "--trials", str(10**22)], "--trials 1"),
+        (["strength", "goa-gae", "As Ks 8s", "--seed", "-1"], "--seed must be"),
+        (["bench", "pok-deng", "--repeat", "100000"], "--repeat"),
+    ],
+)
+def test_every_count_and_seed_is_bounded_before_work_starts(run, arguments, message):
+    started = time.monotonic()
+    code, _, err = run(*arguments)
+    assert code == 2 and message in err and err.count("\n") == 1, err
+    assert time.monotonic() - started < 10

@@ -135,6 +135,6 @@ def test_reports_validate_every_paytable_before_building_any(tmp_path, monkeypat
     broken.write_text('game = "dragon-tiger"\n[payouts]\ntie = "lots"\n')
     built = []
     monkeypatch.setattr(odds.regenerate, "_outputs", lambda paths: built.append(paths) or [])
-    with pytest.raises(OddsError, match="broken.toml"):
+    with pytest.raises(OddsError, match=r"broken\.toml"):
         odds.regenerate.statuses([good, broken])
     assert built == []

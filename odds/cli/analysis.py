@@ -19,7 +19,7 @@ from odds.cli.options import (
     write_json,
 )
 from odds.errors import OddsError, PositionError
-from odds.numbers import parse_rational
+from odds.numbers import check_count, check_seed, parse_rational
 
 
 @app.command()
@@ -94,6 +94,9 @@ def report(
         sys.stdout.write(to_markdown(analysis, digits, links))
 
 
+#: The most simulated deals ``strength`` makes.
+MAX_TRIALS = 10**8
+
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")
 
 
@@ -154,6 +157,9 @@ def strength(
     """One hand's chance of beating the dealer (or several opponents) from the rest of the shoe."""
     import json
 
+    if trials > MAX_TRIALS:
+        check_count(trials, "--trials", MAX_TRIALS, "simulated deals: minutes already")
+    check_seed(seed)
     paytable = load_paytable(game, decks, settings)
     feature = paytable.game.strength
     if feature is None:
@@ -180,6 +186,8 @@ def crosscheck(
     ),
 ) -> None:
     """Cross-check: simulate the analysed strategy and compare with the exact return."""
+    check_count(rounds, "--rounds", 10**9, "about a day of simulation")
+    check_seed(seed)
     paytable = load_paytable(game, decks, settings)
     feature = paytable.game.crosscheck
     if feature is None:

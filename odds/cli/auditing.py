@@ -12,7 +12,10 @@ import typer
 from odds.cli.app import app
 from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
 from odds.errors import OddsError
-from odds.numbers import parse_rational
+from odds.numbers import check_count, check_seed, parse_rational
+
+#: The most rounds ``simulate`` and ``crosscheck`` deal in one run.
+MAX_ROUNDS = 10**9
 
 
 class AuditFormat(StrEnum):
@@ -162,6 +165,8 @@ def simulate(
     from odds.audit.logs import deal_rounds, write_log
     from odds.audit.logs import log_format as format_of
 
+    check_count(rounds, "--rounds", MAX_ROUNDS, "a log of 10^9 rounds is tens of gigabytes")
+    check_seed(seed)
     paytable = load_paytable(game, decks, settings)
     if out is not None:
         from odds.atomic import check_output_path

@@ -35,6 +35,7 @@ from functools import partial
 from typing import Any
 
 from odds.errors import OddsError
+from odds.numbers import check_seed
 from odds.progress import task
 from odds.shoe_state.eor import Count
 from odds.shoe_state.intervals import Estimate, mean_interval, normal_interval, ratio_interval
@@ -132,8 +133,6 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
 MAX_SHOES = 20_000
 #: The most work a study starts, estimated from its first shoe: a day of CPU.
 MAX_SECONDS = 24 * 3600
-#: The most seed a study takes (numpy's SeedSequence takes any size; a seed is a label).
-MAX_SEED = 2**128
 
 
 def check_study(shoes: int, seed: int) -> None:
@@ -145,8 +144,7 @@ def check_study(shoes: int, seed: int) -> None:
             f"--shoes {shoes}: at most {MAX_SHOES:,} shoes in one study (every shoe's rounds "
             "are kept for the summary); run several seeds for more"
         )
-    if not 0 <= seed < MAX_SEED:
-        raise OddsError(f"--seed must be a whole number from 0 to 2^128 - 1, got {seed}")
+    check_seed(seed)
 
 
 def run(
