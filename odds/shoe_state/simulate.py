@@ -325,6 +325,10 @@ class SimulatedExposure:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: The spawn key of the bootstrap's generator (shoe i is dealt by spawn key i < MAX_SHOES).
+RESAMPLING_STREAM = 2**32
+
+
 def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> SimulatedExposure:
     """Per-depth rows and per-bet estimates from the shoe records (in shoe order)."""
     nbets = len(bets)
@@ -350,7 +354,9 @@ def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> 
         )
     summaries = []
     for b, bet in enumerate(bets):
-        tag = 8 * b  # each figure's resamples have their own stream, fixed by the seed
+        # One resampling stream for every figure (the same resampled sets of shoes, fixed
+        # by the seed): two bets with the same shoe values get the same interval.
+        tag = RESAMPLING_STREAM
 
         def played(r: ShoeRecord, who: tuple[tuple[bool, ...], ...], b: int = b) -> float:
             return sum(e[b] for e, p in zip(r.evs, who, strict=True) if p[b])
@@ -360,10 +366,10 @@ def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> 
                 bet.name,
                 bet.title,
                 normal_interval([float(sum(p[b] for p in r.positive)) for r in records]),
-                mean_interval([played(r, r.positive) for r in records], seed, tag + 1),
+                mean_interval([played(r, r.positive) for r in records], seed, tag),
                 normal_interval([float(sum(c[b] for c in r.counted)) for r in records]),
-                mean_interval([played(r, r.counted) for r in records], seed, tag + 2),
-                ratio_interval([sum(e[b] for e in r.evs) for r in records], lengths, seed, tag + 3),
+                mean_interval([played(r, r.counted) for r in records], seed, tag),
+                ratio_interval([sum(e[b] for e in r.evs) for r in records], lengths, seed, tag),
             )
         )
     return SimulatedExposure(
