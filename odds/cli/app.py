@@ -32,6 +32,8 @@ class _Stopped(Exception):
 
 
 class _Group(TyperGroup):
+    """The command group: a command's Ctrl-C or closed pipe leaves Typer as :class:`_Stopped`."""
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
