@@ -6,6 +6,18 @@ never speaks of command-line options it does not have.
 """
 
 
+def shortened(text: str, most: int = 40) -> str:
+    """A long input shown by its ends, so a one-line error stays one readable line.
+
+    >>> shortened("9" * 250 + "%")
+    '999999999999999…99999999999999% (251 characters)'
+    """
+    if len(text) <= most:
+        return text
+    half = most * 3 // 8
+    return f"{text[:half]}…{text[-half:]} ({len(text)} characters)"
+
+
 class OddsError(ValueError):
     """Bad input: an unknown card, an impossible hand or shoe, a broken paytable.
 

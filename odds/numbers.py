@@ -10,8 +10,9 @@ import math
 import re
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
+from typing import Any
 
-from odds.errors import OddsError
+from odds.errors import OddsError, shortened
 
 #: The largest size a paytable number, stake or share may have (a payout of 10^12 to 1 is
 #: already absurd); bounds are checked on the text, before any Fraction is built, because
@@ -22,6 +23,79 @@ MAX_DECIMALS = 30
 _DECIMAL = re.compile(r"^[+-]?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$")
 _RATIO = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
 _EXAMPLES = "a number such as 2, 1.5, '3/2' or '5%'"
+
+
+def read_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML data with every float read exactly, as a :class:`~decimal.Decimal` of its text.
+
+    ``tomllib`` would read ``11.123456789012345678901234567890`` as the nearest
+    binary double (5561728394506173/500000000000000): read as written, the
+    value then meets the documented limits (:data:`MAX_MAGNITUDE`,
+    :data:`MAX_DECIMALS`) in :func:`parse_rational`. Input the reader cannot
+    take is a one-line error naming ``where``: a syntax error, nesting deeper
+    than Python's recursion allows, an integer longer than Python's limit for
+    reading integers (4,300 digits).
+
+    >>> read_toml("x = 0.1", "t")["x"]
+    Decimal('0.1')
+    >>> read_toml("x = " + "[" * 5000 + "]" * 5000, "t.toml")
+    Traceback (most recent call last):
+    odds.errors.OddsError: t.toml: not valid TOML (nested too deeply)
+    """
+    import tomllib
+
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise OddsError(f"{where}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise OddsError(f"{where}: not valid TOML (nested too deeply)") from None
+    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string ..."
+        if "digits" not in str(exc):
+            raise
+        limit = _int_digits_limit()
+        raise OddsError(
+            f"{where}: an integer with more than {limit:,} digits (the most Python reads; "
+            f"paytable numbers are {_LIMITS})"
+        ) from None
+
+
+def _int_digits_limit() -> int:
+    import sys
+
+    return sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
+
+
+#: The largest seed any command takes: seeds are labels, and 2^128 is numpy's SeedSequence
+#: entropy; every command takes the same range (``exposure``'s needs it non-negative).
+MAX_SEED = 2**128
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    """A seed from 0 to 2^128 − 1, the same for every command.
+
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    odds.errors.OddsError: --seed must be a whole number from 0 to 2^128 - 1, got -1
+    """
+    if not 0 <= seed < MAX_SEED:
+        raise OddsError(f"{option} must be a whole number from 0 to 2^128 - 1, got {seed}")
+    return seed
+
+
+def check_count(value: int, option: str, most: int, why: str, least: int = 1) -> int:
+    """A count of work (rounds, trials, repeats) within bounds, known before any work starts.
+
+    >>> check_count(10**22, "--rounds", 10**9, "tens of GB")
+    Traceback (most recent call last):
+    odds.errors.OddsError: --rounds 10000000000000000000000: at most 1,000,000,000 (tens of GB)
+    """
+    if value < least:
+        raise OddsError(f"{option} must be at least {least}, got {value}")
+    if value > most:
+        shown = shortened(str(value)) if value < 10**4000 else "(thousands of digits)"
+        raise OddsError(f"{option} {shown}: at most {most:,} ({why})")
+    return value
 
 
 def parse_rational(value: object, where: str, *, percent: bool = True) -> Fraction:
@@ -40,21 +114,29 @@ def parse_rational(value: object, where: str, *, percent: bool = True) -> Fracti
     odds.errors.OddsError: --stake: 1e999999999 is out of range (at most 10^12 in size, 30 decimals)
     """
     if isinstance(value, bool):
-        raise OddsError(f"{where}: expected a number, got {value!r}")
+        raise OddsError(f"{where}: expected a number, got {shortened(repr(value))}")
     if isinstance(value, int):
+        if abs(value) > MAX_MAGNITUDE:  # before str(): a 5,000-digit int cannot be printed
+            raise OddsError(f"{where}: a whole number beyond 10^12 is out of range ({_LIMITS})")
         return _bounded(Fraction(value), str(value), where)
-    if isinstance(value, float):
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise OddsError(f"{where}: expected a finite number, got {value}")
+        text = str(value)
+    elif isinstance(value, float):
         if not math.isfinite(value):
-            raise OddsError(f"{where}: expected a finite number, got {value!r}")
+            raise OddsError(f"{where}: expected a finite number, got {shortened(repr(value))}")
         text = repr(value)
     elif isinstance(value, str):
         text = value.strip()
     else:
-        raise OddsError(f"{where}: expected {_EXAMPLES}, got {value!r}")
+        raise OddsError(f"{where}: expected {_EXAMPLES}, got {shortened(repr(value))}")
     scale = Fraction(1)
     if text.endswith("%"):
         if not percent:
-            raise OddsError(f"{where}: expected an amount, not a percentage, got {value!r}")
+            raise OddsError(
+                f"{where}: expected an amount, not a percentage, got {shortened(repr(value))}"
+            )
         text, scale = text[:-1].strip(), Fraction(1, 100)
     return _bounded(_exact(text, value, where) * scale, text, where)
 
@@ -65,13 +147,13 @@ def _exact(text: str, value: object, where: str) -> Fraction:
     if ratio:
         numerator, denominator = ratio.groups()
         if len(numerator) > 40 or len(denominator) > 40:
-            raise OddsError(f"{where}: {text} is out of range ({_LIMITS})")
+            raise OddsError(f"{where}: {shortened(text)} is out of range ({_LIMITS})")
         if int(denominator) == 0:
-            raise OddsError(f"{where}: {text} divides by zero")
+            raise OddsError(f"{where}: {shortened(text)} divides by zero")
         return Fraction(int(numerator), int(denominator))
     match = _DECIMAL.match(text)
     if not match:
-        raise OddsError(f"{where}: expected {_EXAMPLES}, got {value!r}")
+        raise OddsError(f"{where}: expected {_EXAMPLES}, got {shortened(repr(value))}")
     whole, decimals, bare, exponent = match.groups()
     digits = (whole or "").lstrip("0") + (decimals or bare or "")
     shift = int(exponent) if exponent and len(exponent) <= 6 else (10**9 if exponent else 0)
@@ -80,7 +162,7 @@ def _exact(text: str, value: object, where: str) -> Fraction:
     finest = len(decimals or bare or "") - shift
     if len(digits) > 60 or size > 13 or finest > MAX_DECIMALS:
         if digits.strip("0"):
-            raise OddsError(f"{where}: {text} is out of range ({_LIMITS})")
+            raise OddsError(f"{where}: {shortened(text)} is out of range ({_LIMITS})")
         return Fraction(0)
     return Fraction(text)
 
@@ -90,7 +172,7 @@ _LIMITS = f"at most 10^{len(str(MAX_MAGNITUDE)) - 1} in size, {MAX_DECIMALS} dec
 
 def _bounded(result: Fraction, text: str, where: str) -> Fraction:
     if abs(result) > MAX_MAGNITUDE or result.denominator > 10**MAX_DECIMALS:
-        raise OddsError(f"{where}: {text} is out of range ({_LIMITS})")
+        raise OddsError(f"{where}: {shortened(text)} is out of range ({_LIMITS})")
     return result
 
 

@@ -16,12 +16,11 @@ Override(path=('payouts', 'pair'), value=12, source='--set payouts.pair=12')
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from odds.errors import OddsError
+from odds.errors import OddsError, shortened
 
 
 @dataclass(frozen=True)
@@ -48,17 +47,24 @@ class Override:
         A bare word that is not TOML is taken as a string, so
         ``rules.banker_zero_or_six=raw-total`` works.
         """
-        source = f"--set {text}"
+        source = f"--set {shortened(text)}"
         if "=" not in text:
             raise OddsError(f"{source}: write section.key=value, e.g. payouts.pair=12")
         path, raw = text.split("=", 1)
         keys = tuple(k.strip() for k in path.split("."))
         if not keys or not all(keys):
             raise OddsError(f"{source}: the key {path.strip()!r} has an empty part")
+        import tomllib
+
+        from odds.numbers import read_toml
+
         try:
-            value = tomllib.loads(f"v = {raw}")["v"]
+            tomllib.loads(f"v = {raw}")
         except tomllib.TOMLDecodeError:
-            value = raw.strip()
+            return cls(keys, raw.strip(), source)  # a bare word: a string
+        except (RecursionError, ValueError):
+            pass  # read_toml names the problem
+        value = read_toml(f"v = {raw}", source)["v"]
         return cls(keys, value, source)
 
     @classmethod

@@ -10,7 +10,6 @@ into the data before it is validated, once.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from odds.config import build, to_plain
 from odds.errors import OddsError
 from odds.games import game_named, games
 from odds.games.base import Game
+from odds.numbers import read_toml
 from odds.overrides import Override, merged
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -62,6 +62,8 @@ class Paytable:
     #: SHA-256 of the paytable file's bytes (``sha256sum`` checks it); ``None`` when the
     #: options did not all come from one file (built-in defaults, overrides).
     file_sha256: str | None = None
+    #: The paytable file read (overrides or not), so an output never replaces it.
+    file: Path | None = None
 
     @property
     def options_sha256(self) -> str:
@@ -197,16 +199,12 @@ def _read(path: Path) -> tuple[dict[str, Any], str, str]:
     """Data, label and the SHA-256 of the file's bytes."""
     import hashlib
 
+    from odds.inputs import PAYTABLE_BYTES, read_regular
+
     label = _label(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
+    raw = read_regular(path, label, PAYTABLE_BYTES, "paytable .toml file")
     text = decode_utf8(raw, label)
-    try:
-        return tomllib.loads(text), label, hashlib.sha256(raw).hexdigest()
-    except tomllib.TOMLDecodeError as exc:
-        raise OddsError(f"{label}: not valid TOML ({exc})") from None
+    return read_toml(text, label), label, hashlib.sha256(raw).hexdigest()
 
 
 def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
@@ -214,8 +212,8 @@ def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
     data, label, digest = _read(path)
     paytable = _validated(data, label, overrides)
     if paytable.source != label:  # overrides changed it: no longer the file's options
-        return paytable
-    return dataclasses.replace(paytable, file_sha256=digest)
+        return dataclasses.replace(paytable, file=path)
+    return dataclasses.replace(paytable, file_sha256=digest, file=path)
 
 
 def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | str]) -> Paytable:

@@ -9,9 +9,8 @@ compared or written.
 
 from __future__ import annotations
 
-import os
+import contextlib
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,6 +95,8 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     """Every paytable's report and charts, generated now and compared with the files on disk."""
     folder = reports_folder()
     paths = table_files() if paths is None else paths
+    for path in paths:  # every paytable validated before any report is built (one broken
+        load_file(path)  # table used to cost every other report's minutes first)
     outputs = _outputs(paths)
     result = []
     for path, output in zip(paths, outputs, strict=True):
@@ -107,33 +108,16 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
 
 
 def _outputs(paths: list[Path]) -> list[ReportOutput]:
-    """Every report and its charts, on every core; Ctrl-C stops the workers without their
-    tracebacks."""
-    workers = max(1, min(len(paths), os.cpu_count() or 1))
+    """Every report and its charts, on every core (:func:`odds.pool.in_order`: Ctrl-C kills
+    the workers and exits at once, without their tracebacks)."""
+    from odds.pool import in_order, local_workers
+
+    workers = local_workers(None, len(paths))
     if workers == 1:
         return [report_output(path) for path in track(paths, "reports")]
-    pool = ProcessPoolExecutor(workers, initializer=_leave_ctrl_c_to_the_parent)
-    # Futures submitted one by one, not ``pool.map``: on Ctrl-C the map's iterator
-    # cancels the pending futures while the workers' ends make the pool mark them
-    # broken, and Python 3.11's pool thread then dies on a cancelled future with a
-    # traceback (the more reports are queued, the more often).
-    futures = [pool.submit(report_output, path) for path in paths]
-    try:
-        return list(track((f.result() for f in futures), "reports", len(paths)))
-    except KeyboardInterrupt:
-        running = list((getattr(pool, "_processes", None) or {}).values())
-        for process in running:
-            process.terminate()
-        pool.shutdown(wait=False)
-        raise
-    finally:
-        pool.shutdown(wait=True)
-
-
-def _leave_ctrl_c_to_the_parent() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    results = in_order(report_output, paths, workers, ahead=len(paths))
+    with contextlib.closing(results):
+        return list(track(results, "reports", len(paths)))
 
 
 def orphans(paths: list[Path] | None = None) -> list[Path]:

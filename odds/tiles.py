@@ -59,6 +59,11 @@ def normalise_code(text: str, where: str) -> str:
     return code
 
 
+#: The most tile types a set may have: every analysis is polynomial in them, and a real
+#: set has at most 42 (dots, bamboos, characters, winds, dragons, flowers).
+MAX_TILE_TYPES = 64
+
+
 def tile_shoe(
     copies: Mapping[str, int],
     points: Mapping[str, Fraction],
@@ -72,13 +77,20 @@ def tile_shoe(
     entries for tiles outside the set are allowed, so the default values serve
     every set). ``removed`` are tiles already out of the set.
     """
+    if len(copies) > MAX_TILE_TYPES:
+        raise OddsError(
+            f"tiles.copies: {len(copies):,} tile types; at most {MAX_TILE_TYPES} "
+            "(a full mahjong set has 42)"
+        )
     names = dict(names or {})
     codes: list[str] = []
+    known: set[str] = set()  # a set, not the list: 200,000 types took minutes to refuse
     counts: list[int] = []
     for text, n in copies.items():
         code = normalise_code(text, "tiles.copies")
-        if code in codes:
+        if code in known:
             raise OddsError(f"tiles.copies: tile {code} is listed twice")
+        known.add(code)
         if n < 0:
             raise OddsError(f"impossible composition: {n} copies of tile {code}")
         codes.append(code)

@@ -24,6 +24,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,28 +96,34 @@ def _environment() -> dict[str, str]:
 
 
 def _run(command: str, folder: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    """``bash -c command`` in its own process group, killed whole on timeout."""
-    process = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=folder,
-        env=_environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-    )
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        pytest.fail(f"timed out after {timeout:g} s (a hang): {command}")
-    finally:
-        with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
-            os.killpg(process.pid, signal.SIGKILL)
-    return subprocess.CompletedProcess(command, process.returncode, out, err)
+    """``bash -c command`` in its own process group, killed whole on timeout.
+
+    Output goes to files, not pipes: a background process the command started
+    (a test server) would hold a pipe open and make the wait outlast the command.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(
+            ["bash", "-c", command],
+            cwd=folder,
+            env=_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"timed out after {timeout:g} s (a hang): {command}")
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        texts = []
+        for stream in (out, err):
+            stream.seek(0)
+            texts.append(stream.read().decode("utf-8", errors="replace"))
+        return subprocess.CompletedProcess(command, process.returncode, *texts)
 
 
 @pytest.mark.parametrize("attempt", _all(), ids=lambda a: a.id)

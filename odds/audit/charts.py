@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from odds.atomic import write_text
+from odds.atomic import Inputs, write_text
 from odds.audit.chisquare import Cell
 from odds.charts import svg_text
 from odds.charts.build import observed_expected_chart
@@ -35,7 +35,10 @@ def chart_name(log: str, test: str) -> str:
 
 
 def write_fit_charts(
-    log: str, tests: list[tuple[str, tuple[Cell, ...], int]], folder: Path
+    log: str,
+    tests: list[tuple[str, tuple[Cell, ...], int]],
+    folder: Path,
+    inputs: Inputs = (),
 ) -> dict[str, str]:
     """Write one chart per test (name, cells, rounds) to ``folder``; the Markdown image per test."""
     check_folder(folder)
@@ -44,6 +47,6 @@ def write_fit_charts(
     for name, cells, rounds in tests:
         chart = fit_chart(name, cells, rounds)
         file = chart_name(log, name)
-        write_text(folder / file, svg_text(chart, file.removesuffix(".svg")))
+        write_text(folder / file, svg_text(chart, file.removesuffix(".svg")), inputs)
         links[name] = image_line(f"{folder.as_posix()}/{file}", chart.alt)
     return links

@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-from odds.atomic import atomic_path, check_output_path
+from odds.atomic import Inputs, atomic_path, check_output_path
 from odds.errors import OddsError
 from odds.games.base import Game
 from odds.progress import track
@@ -173,6 +173,7 @@ def write_log(
     path: Path | None,
     form: LogFormat = LogFormat.csv,
     total: int | None = None,
+    inputs: Inputs = (),
 ) -> int:
     """Write rows (to stdout when ``path`` is None); the number of rows.
 
@@ -186,8 +187,8 @@ def write_log(
             raise OddsError("Parquet is binary: give --out FILE.parquet")
         writer = _write_json if form is LogFormat.json else _write_csv
         return writer(sys.stdout, fields, rows, total)
-    check_output_path(path)
-    with atomic_path(path) as temporary:
+    check_output_path(path, inputs)
+    with atomic_path(path, inputs) as temporary:
         if form is LogFormat.parquet:
             count = _write_parquet(temporary, fields, rows, total)
         else:

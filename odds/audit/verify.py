@@ -31,8 +31,8 @@ from typing import Any
 
 from odds.analysis import Analysis
 from odds.audit.variants import reading_text, readings, variant
-from odds.errors import OddsError
-from odds.numbers import percent
+from odds.errors import OddsError, shortened
+from odds.numbers import MAX_DECIMALS, percent
 from odds.paytable import Paytable
 from odds.progress import track
 from odds.stats import Bet
@@ -76,6 +76,10 @@ def parse_percentage(text: str, option: str) -> Fraction:
     return parse_claim(text, "rtp", option).value
 
 
+#: Digits a stated percentage may have before its point (up to 999,999%).
+MAX_PERCENT_DIGITS = 6
+
+
 def parse_claim(text: str, kind: str, option: str | None = None) -> Claim:
     """Read ``97.3%``; anything that is not a percentage is a one-line error."""
     match = _PERCENT.match(text)
@@ -83,6 +87,11 @@ def parse_claim(text: str, kind: str, option: str | None = None) -> Claim:
     if not match:
         raise OddsError(f"{option} {text!r} is not a percentage (write it as stated, e.g. 97.3%)")
     sign, whole, decimals = match.groups()
+    if len(whole.lstrip("0")) > MAX_PERCENT_DIGITS or len(decimals or "") > MAX_DECIMALS:
+        raise OddsError(
+            f"{option} {shortened(text.strip())}: out of range (at most "
+            f"{MAX_PERCENT_DIGITS} digits before the point and {MAX_DECIMALS} after)"
+        )
     number = Decimal(f"{sign}{whole}.{decimals or '0'}")
     return Claim(kind, text.strip(), Fraction(number) / 100, len(decimals or ""))
 

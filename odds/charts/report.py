@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from odds.analysis import Analysis
-from odds.atomic import write_text
+from odds.atomic import Inputs, check_output_folder, write_text
 from odds.charts import svg_text
 from odds.charts.build import bet_charts
 from odds.charts.model import ReportChart
@@ -75,13 +75,17 @@ def chart_links(files: Sequence[ChartFile], folder: str) -> dict[str, list[str]]
     return links
 
 
-def check_folder(folder: Path) -> None:
-    """Refuse a ``--charts`` path that is a file, before any work is done."""
-    if folder.exists() and not folder.is_dir():
-        raise OddsError(f"--charts {folder}: not a folder")
+def check_folder(folder: Path | str) -> Path:
+    """Refuse a ``--charts`` path that is a file or empty, before any work is done; the folder.
+
+    An empty name (``--charts ''``) would write into the working folder: refused.
+    """
+    return check_output_folder(folder, "--charts")
 
 
-def write_charts(analysis: Analysis, stem: str, folder: Path) -> dict[str, list[str]]:
+def write_charts(
+    analysis: Analysis, stem: str, folder: Path, inputs: Inputs = ()
+) -> dict[str, list[str]]:
     """``odds report --charts DIR``: every chart written to ``folder``; the links to them.
 
     Each file is written whole or not at all (:func:`odds.atomic.write_text`).
@@ -93,7 +97,7 @@ def write_charts(analysis: Analysis, stem: str, folder: Path) -> dict[str, list[
     files = chart_files(analysis, stem)
     make_folder(folder)
     for item in files:
-        write_text(folder / item.name, item.text)
+        write_text(folder / item.name, item.text, inputs)
     return chart_links(files, folder.as_posix())
 
 

@@ -21,7 +21,7 @@ from odds.cli.options import (
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.cli.report_output import ReportFormat
 from odds.errors import OddsError, PositionError
-from odds.numbers import parse_rational
+from odds.numbers import check_count, check_seed, parse_rational
 
 
 @app.command()
@@ -45,7 +45,7 @@ def report(
         typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
     ] = False,
     charts: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--charts",
             metavar="DIR",
@@ -126,10 +126,11 @@ def report(
     provenance = Provenance(
         command_line(), tuple(o.source for o in overrides(decks, settings)), output
     )
+    folder = None
     if charts is not None:
         from odds.charts.report import check_folder
 
-        check_folder(charts)
+        folder = check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if rounds:
         from odds.shift import with_shift_section
@@ -144,10 +145,10 @@ def report(
 
         analysis = with_symbolic(analysis, symbolic_table(paytable))
     links = None
-    if charts is not None:
+    if folder is not None:
         from odds.charts.report import write_charts
 
-        links = write_charts(analysis, Path(game).stem, charts)
+        links = write_charts(analysis, Path(game).stem, folder, [paytable.file])
     command = report_command(
         game,
         decks,
@@ -189,6 +190,9 @@ def _shift_options(shift: str | None, table_max: str | None) -> tuple[tuple[int,
             raise OddsError(f"--table-max must be positive, got {table_max}")
     return parse_shifts(shift), limit
 
+
+#: The most simulated deals ``strength`` makes.
+MAX_TRIALS = 10**8
 
 HAND_OPTIONS = ("banker", "player", "dealer", "dragon", "tiger", "actions")
 
@@ -263,6 +267,9 @@ def strength(
     """
     import json
 
+    if trials > MAX_TRIALS:
+        check_count(trials, "--trials", MAX_TRIALS, "simulated deals: minutes already")
+    check_seed(seed)
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
     feature = paytable.game.strength
@@ -297,6 +304,8 @@ def crosscheck(
     \b
     Example: odds crosscheck blackjack --rounds 2000
     """
+    check_count(rounds, "--rounds", 10**9, "about a day of simulation")
+    check_seed(seed)
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
     feature = paytable.game.crosscheck

@@ -8,14 +8,41 @@ are shown with the position's command-line flag (``--banker``).
 
 from __future__ import annotations
 
+import signal
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from odds.errors import NamedInputError, OddsError
 
+
+class _Stopped(Exception):
+    """Ctrl-C, SIGTERM or SIGHUP (or a closed stdout) on its way to :func:`main`.
+
+    Typer turns a KeyboardInterrupt into a silent ``Exit(130)`` and a closed
+    pipe into ``sys.exit(1)``; carried in this wrapper, they reach :func:`main`,
+    which says what happened in one line and picks the exit status.
+    """
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+class _Group(TyperGroup):
+    """The command group: a command's Ctrl-C or closed pipe leaves Typer as :class:`_Stopped`."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (KeyboardInterrupt, BrokenPipeError) as exc:
+            raise _Stopped(exc) from exc
+
+
 app = typer.Typer(
+    cls=_Group,
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -114,30 +141,36 @@ def command_line() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning expected errors into one line and exit 2."""
+    from odds.atomic import RECEIVED, Terminated, signals_as_interrupts
     from odds.console import protect_standard_streams
     from odds.progress import shown_on_terminal
 
     protect_standard_streams()
     arguments = list(sys.argv[1:] if argv is None else argv)
     _ARGUMENTS[:] = arguments
+    streams = sys.stdout, sys.stderr
     try:
-        with shown_on_terminal(_command_text(arguments)):
+        with signals_as_interrupts(), shown_on_terminal(_command_text(arguments)):
             result = app(args=argv, standalone_mode=False)
+            if RECEIVED:  # stopped where Typer turned it into a silent exit
+                return _interrupted(Terminated(RECEIVED[-1]))
         sys.stdout.flush()
     except OddsError as exc:
         typer.echo(f"error: {error_text(exc)}", err=True)
         return 2
+    except _Stopped as stopped:
+        if isinstance(stopped.cause, BrokenPipeError):
+            return _closed_pipe(streams)
+        return _interrupted(stopped.cause)
     except BrokenPipeError:
-        _silence_stdout()
-        return 0
-    except SystemExit:
-        if not _stdout_closed_by_typer():
-            raise
-        _silence_stdout()  # the reader went away (``odds … | head -1``): a quiet end
-        return 0
-    except KeyboardInterrupt:
-        typer.echo("error: interrupted", err=True)
-        return INTERRUPTED
+        return _closed_pipe(streams)
+    except SystemExit as exc:
+        # Typer answers a closed pipe with ``sys.exit(1)`` and no word; ours is exit 0.
+        if _is_closed_pipe(exc.__context__) or _stdout_closed_by_typer():
+            return _closed_pipe(streams)
+        raise
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except OSError as exc:
         if not _is_output_error(exc):
             raise
@@ -158,6 +191,38 @@ def _command_text(argv: list[str]) -> str:
     """``odds report blackjack``: the outer spinner's label (the command and its first words)."""
     words = [w for w in argv[:3] if not w.startswith("-")]
     return " ".join(["odds", *words[:2]])
+
+
+def _is_closed_pipe(exc: BaseException | None) -> bool:
+    import errno
+
+    return isinstance(exc, OSError) and exc.errno == errno.EPIPE
+
+
+def _closed_pipe(streams: tuple[object, object]) -> int:
+    """A reader that stopped early (``odds simulate | head -1``): a quiet success, exit 0.
+
+    As ``yes | head`` does from the shell's point of view: the reader had what
+    it wanted. Every command ends this way; nothing is printed (stderr may be
+    the same closed pipe).
+    """
+    sys.stdout, sys.stderr = streams
+    _silence_stdout()
+    return 0
+
+
+def _interrupted(exc: BaseException) -> int:
+    """One line and the shell's status for a run stopped by Ctrl-C (130), SIGTERM or SIGHUP.
+
+    Every temporary file was removed on the way out (:mod:`odds.atomic`).
+    """
+    from odds.atomic import Terminated
+
+    if isinstance(exc, Terminated) and exc.signum != signal.SIGINT:
+        typer.echo(f"error: terminated ({exc})", err=True)
+        return 128 + exc.signum
+    typer.echo("error: interrupted", err=True)
+    return 130
 
 
 def _is_output_error(exc: OSError) -> bool:

@@ -14,7 +14,10 @@ from odds.cli.completion import complete_bet
 from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
 from odds.cli.output import OutputOpt, check_output, emit, emit_json, paytable_inputs
 from odds.errors import OddsError
-from odds.numbers import parse_rational
+from odds.numbers import check_count, check_seed, parse_rational
+
+#: The most rounds ``simulate`` and ``crosscheck`` deal in one run.
+MAX_ROUNDS = 10**9
 
 
 class AuditFormat(StrEnum):
@@ -95,7 +98,7 @@ def audit(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     charts: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--charts",
             metavar="DIR",
@@ -122,17 +125,18 @@ def audit(
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, [*paytable_inputs(game), log])
+    folder = None
     if charts is not None:
         from odds.charts.report import check_folder
 
-        check_folder(charts)
+        folder = check_folder(charts)
     result = run_audit(paytable, log, alpha)
     links = None
-    if charts is not None:
+    if folder is not None:
         from odds.audit.charts import write_fit_charts
 
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
-        links = write_fit_charts(str(log), tests, charts)
+        links = write_fit_charts(str(log), tests, folder, [paytable.file, log])
     if format is AuditFormat.json:
         emit(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n", output)
     else:
@@ -188,8 +192,13 @@ def simulate(
     from odds.audit.logs import deal_rounds, write_log
     from odds.audit.logs import log_format as format_of
 
+    check_count(rounds, "--rounds", MAX_ROUNDS, "a log of 10^9 rounds is tens of gigabytes")
+    check_seed(seed)
     paytable = load_paytable(game, decks, settings)
-    check_output(out, paytable_inputs(game))
+    if out is not None:
+        from odds.atomic import check_output_path
+
+        check_output_path(out, [paytable.file])
     depth = None
     if penetration is not None:
         depth = parse_rational(penetration, "--penetration")
@@ -201,7 +210,7 @@ def simulate(
 
         finish()  # the rows stream onto this terminal: a bar there would only break them
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
-    count = write_log(paytable.game, rows, out, form, rounds)
+    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file])
     if out is not None:
         from odds.progress import echo
 

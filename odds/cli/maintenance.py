@@ -68,7 +68,9 @@ def bench(
             autocompletion=complete_game,
         ),
     ] = None,
-    repeat: Annotated[int, typer.Option(min=1, help="Engine runs; the best time is reported.")] = 5,
+    repeat: Annotated[
+        int, typer.Option(min=1, max=1000, help="Engine runs; the best time is reported.")
+    ] = 5,
     format: Annotated[
         Format, typer.Option("--format", help="markdown (with progress lines), json or csv.")
     ] = Format.markdown,

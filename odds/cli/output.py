@@ -57,12 +57,10 @@ def check_output(output: Path | None, inputs: Iterable[Path | None] = ()) -> Non
         return
     from odds.atomic import check_output_path
 
-    check_output_path(output)
-    if output.exists() and not output.is_file():
-        raise OddsError(f"{output}: not a regular file (give a file name to write)")
     for given in inputs:
         if given is not None and output.exists() and _same_file(output, given):
             raise OddsError(f"--output {output} is one of this command's inputs ({given})")
+    check_output_path(output)  # a regular, writable file (not a device, FIFO, link) or none yet
 
 
 def emit(text: str, output: Path | None = None) -> None:

@@ -30,6 +30,7 @@ from odds.shoe_state.simulate import (
     SimulatedExposure,
     SimulationSpec,
     check_address,
+    check_study,
     flat_return_exact,
     prime,
     run,
@@ -146,8 +147,12 @@ def exposure(
     feature = feature_of(paytable)
     # Everything that can be refused is checked before the seconds of building.
     procedure = feature.procedure(paytable.config)
-    if shoes is not None and shoes < 1:
-        raise OddsError(f"--shoes must be at least 1, got {shoes}")
+    if shoes is not None:
+        check_study(shoes, seed)
+    if workers is not None and scheduler is None:
+        from odds.pool import local_workers
+
+        local_workers(workers, 1, warn=False)  # refused now, not after the build
     if scheduler is not None:
         check_address(scheduler)
     if not procedure.multi_round:

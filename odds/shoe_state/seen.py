@@ -32,7 +32,10 @@ def parse_seen_text(game: Game, config: Any, text: str) -> list[Any]:
 
 def read_seen_file(game: Game, config: Any, path: Path) -> list[Any]:
     """Every card of every hand of a round log, in order."""
+    from odds.inputs import check_regular
+
     label = str(path)
+    check_regular(path, label)
     try:
         handle = path.open(newline="", encoding="utf-8-sig")
     except OSError as exc:

@@ -19,26 +19,26 @@ Work is cut into chunks of consecutive shoes and run on local processes
 (``Client.get_executor()``): one code path, two executors.
 
 Per-state EVs are exact; their sums are accumulated as floats, because what is
-reported are estimates with 95% intervals (a mean over shoes ± 1.96 standard
-errors), never exact figures.
+reported are estimates with 95% intervals over shoes (studentized bootstrap,
+:mod:`odds.shoe_state.intervals`: honest on rare events), never exact figures.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import sqrt
+from functools import partial
 from typing import Any
 
 from odds.errors import OddsError
+from odds.numbers import check_seed
 from odds.progress import task
 from odds.shoe_state.eor import Count
-
-Z95 = 1.959963984540054
+from odds.shoe_state.intervals import Estimate, mean_interval, normal_interval, ratio_interval
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,25 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
     return records
 
 
+#: The most shoes one study deals: every shoe's rounds are kept for the summary
+#: (~100 kB a shoe for 8 decks), so 20,000 shoes is already ~2 GB.
+MAX_SHOES = 20_000
+#: The most work a study starts, estimated from its first shoe: a day of CPU.
+MAX_SECONDS = 24 * 3600
+
+
+def check_study(shoes: int, seed: int) -> None:
+    """``--shoes`` and ``--seed`` in range: one-line errors before anything is built."""
+    if shoes < 1:
+        raise OddsError(f"--shoes must be at least 1, got {shoes}")
+    if shoes > MAX_SHOES:
+        raise OddsError(
+            f"--shoes {shoes}: at most {MAX_SHOES:,} shoes in one study (every shoe's rounds "
+            "are kept for the summary); run several seeds for more"
+        )
+    check_seed(seed)
+
+
 def run(
     spec: SimulationSpec,
     shoes: int,
@@ -135,34 +154,62 @@ def run(
     scheduler: str | None = None,
     label: str = "shoes",
 ) -> list[ShoeRecord]:
-    """Simulate ``shoes`` shoes; records in shoe order whatever runs them."""
-    if shoes < 1:
-        raise OddsError(f"--shoes must be at least 1, got {shoes}")
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
+    """Simulate ``shoes`` shoes; records in shoe order whatever runs them.
+
+    The first shoe is dealt here first: its time gives the whole study's
+    estimate, refused over :data:`MAX_SECONDS` before any worker starts.
+    Chunks are ranges made as they are queued (never a list of every chunk).
+    """
+    import time
+
+    check_study(shoes, spec.seed)
+    from odds.pool import local_workers
+
+    chunks_of_one = max(1, shoes - 1)
+    if scheduler is None:
+        workers = local_workers(workers, chunks_of_one)
+    elif workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
-    size = max(1, min(25, shoes // (4 * workers) or 1))
-    chunks = [list(range(a, min(a + size, shoes))) for a in range(0, shoes, size)]
-    results: list[list[ShoeRecord] | None] = [None] * len(chunks)
-    done = 0
+    workers = workers or 1
+    started = time.perf_counter()
+    first = simulate_chunk(spec, range(1))
+    seconds = (time.perf_counter() - started) * (shoes - 1) / workers
+    if seconds > MAX_SECONDS:
+        raise OddsError(
+            f"--shoes {shoes}: about {seconds / 3600:,.0f} hours of work on {workers} "
+            f"worker(s) (one shoe took {time.perf_counter() - started:.2f} s); "
+            f"at most {MAX_SECONDS // 3600} hours is started"
+        )
+    size = max(1, min(25, (shoes - 1) // (4 * workers) or 1))
+    chunks = (range(a, min(a + size, shoes)) for a in range(1, shoes, size))
+    results: list[ShoeRecord] = list(first)
     with task(label, shoes) as update:
+        update(1)
         if scheduler is None and workers == 1:
-            for i, chunk in enumerate(chunks):
-                results[i] = simulate_chunk(spec, chunk)
-                done += len(chunk)
-                update(done)
+            found: Generator[list[ShoeRecord], None, None] = (
+                simulate_chunk(spec, c) for c in chunks
+            )
+        elif scheduler is None:
+            from odds.pool import in_order
+
+            found = in_order(partial(simulate_chunk, spec), chunks, workers)
         else:
-            with _executor(workers, scheduler) as executor:
-                futures = {
-                    executor.submit(simulate_chunk, spec, chunk): i
-                    for i, chunk in enumerate(chunks)
-                }
-                for future in as_completed(futures):
-                    i = futures[future]
-                    results[i] = future.result()
-                    done += len(chunks[i])
-                    update(done)
-    return [record for chunk in results for record in chunk or ()]
+            found = _on_cluster(spec, chunks, scheduler)
+        with contextlib.closing(found):
+            for records in found:
+                results += records
+                update(len(results))
+    return results
+
+
+def _on_cluster(
+    spec: SimulationSpec, chunks: Iterator[range], scheduler: str
+) -> Generator[list[ShoeRecord], None, None]:
+    """Every chunk on a Dask cluster, results in chunk order."""
+    with _executor(1, scheduler) as executor:
+        futures = [executor.submit(simulate_chunk, spec, chunk) for chunk in chunks]
+        for future in futures:
+            yield future.result()
 
 
 class _executor:
@@ -175,7 +222,9 @@ class _executor:
 
     def __enter__(self) -> Executor:
         if self.scheduler is None:
-            self.pool = ProcessPoolExecutor(self.workers)
+            from odds.pool import pool
+
+            self.pool = pool(self.workers)
             return self.pool
         self.client = connect(self.scheduler)
         return self.client.get_executor()
@@ -203,52 +252,40 @@ def connect(address: str) -> Any:
     except ImportError:  # pragma: no cover - dask is a declared dependency
         message = "--scheduler needs dask.distributed (pip install dask[distributed])"
         raise OddsError(message) from None
-    try:
-        return Client(address, timeout="3s", set_as_default=False)
-    except Exception as exc:  # any failure to connect: the address is wrong or down
+    import threading
+
+    # Dask's own timeout covers the TCP connect, not the handshake: a peer that
+    # accepts and never speaks (a wrong port, a proxy) hung forever. The client is
+    # made in a daemon thread and waited for, for at most HANDSHAKE_SECONDS.
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            made["client"] = Client(address, timeout="3s", set_as_default=False)
+        except Exception as exc:  # any failure to connect: the address is wrong or down
+            made["error"] = exc
+
+    maker = threading.Thread(target=make, name="dask-connect", daemon=True)
+    maker.start()
+    maker.join(HANDSHAKE_SECONDS)
+    if maker.is_alive():
+        raise OddsError(
+            f"cannot connect to the Dask scheduler at {address!r}: it accepted the connection "
+            f"but did not answer within {HANDSHAKE_SECONDS:g} s (is it a Dask scheduler?)"
+        )
+    if "error" in made:
+        exc = made["error"]
         reason = " ".join(str(exc).split()) or type(exc).__name__
         raise OddsError(f"cannot connect to the Dask scheduler at {address!r}: {reason}") from None
+    return made["client"]
+
+
+#: How long a scheduler may take to answer, connection and handshake together.
+HANDSHAKE_SECONDS = 10.0
 
 
 # ---------------------------------------------------------------------------
 # Summaries
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean over independent shoes with its 95% interval (normal approximation)."""
-
-    mean: float
-    half_width: float
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return self.mean - self.half_width, self.mean + self.half_width
-
-    def contains(self, value: float) -> bool:
-        low, high = self.interval
-        return low <= value <= high
-
-
-def estimate(values: Sequence[float]) -> Estimate:
-    """Mean and 95% half-width of independent values."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return Estimate(mean, float("inf"))
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return Estimate(mean, Z95 * sqrt(variance / n))
-
-
-def ratio_estimate(numerators: Sequence[float], denominators: Sequence[float]) -> Estimate:
-    """Σ x / Σ y over shoes (a per-round mean) with its 95% interval (delta method)."""
-    n = len(numerators)
-    ratio = sum(numerators) / sum(denominators)
-    if n < 2:
-        return Estimate(ratio, float("inf"))
-    mean_y = sum(denominators) / n
-    residual = sum((x - ratio * y) ** 2 for x, y in zip(numerators, denominators, strict=True))
-    return Estimate(ratio, Z95 * sqrt(residual / (n * (n - 1))) / mean_y)
 
 
 @dataclass(frozen=True)
@@ -269,11 +306,11 @@ class BetSummary:
 
     name: str
     title: str
-    positive_rounds: Estimate  # per shoe
-    watcher: Estimate  # units won per shoe, betting 1 when positive
-    counter_rounds: Estimate
-    counter: Estimate  # units won per shoe by the counter
-    flat_per_round: Estimate  # the flat bettor's mean EV per round
+    positive_rounds: Estimate  # per shoe (its mean is what is shown)
+    watcher: Estimate  # units won per shoe, betting 1 when positive (bootstrap-t)
+    counter_rounds: Estimate  # its mean is what is shown
+    counter: Estimate  # units won per shoe by the counter (bootstrap-t)
+    flat_per_round: Estimate  # the flat bettor's mean EV per round (bootstrap-t of a ratio)
 
 
 @dataclass(frozen=True)
@@ -286,6 +323,10 @@ class SimulatedExposure:
     depths: tuple[DepthRow, ...]
     bets: tuple[BetSummary, ...]
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+#: The spawn key of the bootstrap's generator (shoe i is dealt by spawn key i < MAX_SHOES).
+RESAMPLING_STREAM = 2**32
 
 
 def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> SimulatedExposure:
@@ -306,30 +347,34 @@ def summarise(records: Sequence[ShoeRecord], bets: Sequence[Any], seed: int) -> 
             )
         )
     lengths = [float(len(r.evs)) for r in records]
+    if not sum(lengths):
+        raise OddsError(
+            f"the [dealing] leaves no round to deal before the cut card in any of the "
+            f"{len(records)} shoes (move dealing.cut_card back)"
+        )
     summaries = []
     for b, bet in enumerate(bets):
+        # One resampling stream for every figure (the same resampled sets of shoes, fixed
+        # by the seed): two bets with the same shoe values get the same interval.
+        tag = RESAMPLING_STREAM
+
+        def played(r: ShoeRecord, who: tuple[tuple[bool, ...], ...], b: int = b) -> float:
+            return sum(e[b] for e, p in zip(r.evs, who, strict=True) if p[b])
+
         summaries.append(
             BetSummary(
                 bet.name,
                 bet.title,
-                estimate([float(sum(p[b] for p in r.positive)) for r in records]),
-                estimate(
-                    [
-                        sum(e[b] for e, p in zip(r.evs, r.positive, strict=True) if p[b])
-                        for r in records
-                    ]
-                ),
-                estimate([float(sum(c[b] for c in r.counted)) for r in records]),
-                estimate(
-                    [
-                        sum(e[b] for e, c in zip(r.evs, r.counted, strict=True) if c[b])
-                        for r in records
-                    ]
-                ),
-                ratio_estimate([sum(e[b] for e in r.evs) for r in records], lengths),
+                normal_interval([float(sum(p[b] for p in r.positive)) for r in records]),
+                mean_interval([played(r, r.positive) for r in records], seed, tag),
+                normal_interval([float(sum(c[b] for c in r.counted)) for r in records]),
+                mean_interval([played(r, r.counted) for r in records], seed, tag),
+                ratio_interval([sum(e[b] for e in r.evs) for r in records], lengths, seed, tag),
             )
         )
-    return SimulatedExposure(len(records), seed, estimate(lengths), tuple(depths), tuple(summaries))
+    return SimulatedExposure(
+        len(records), seed, normal_interval(lengths), tuple(depths), tuple(summaries)
+    )
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from typing import Any
 from odds.numbers import decimal, fraction_text, percent
 from odds.shoe_state.eor import EORTable
 from odds.shoe_state.exact import QUANTILES, ExactExposure
+from odds.shoe_state.intervals import RESAMPLES, Estimate, interval_text
 from odds.shoe_state.model import StateEvaluator
-from odds.shoe_state.simulate import Estimate, FlatReturn, SimulatedExposure
+from odds.shoe_state.simulate import FlatReturn, SimulatedExposure
 from odds.table import Column, Kind, Table
 
 
@@ -309,9 +310,8 @@ def exact_verdicts(exposure: ExactExposure, evaluator: StateEvaluator) -> list[s
 # Simulated exposure
 
 
-def _interval(e: Estimate, digits: int = 4) -> str:
-    low, high = e.interval
-    return f"{e.mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+def _interval(e: Estimate, digits: int = 4, suffix: str = "") -> str:
+    return interval_text(e, digits, suffix)
 
 
 def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
@@ -353,12 +353,12 @@ def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
 
 def _estimate_cells(key: str, estimate: Estimate, digits: int = 4) -> dict[str, Any]:
     """An estimate as Markdown text (``mean [low, high]``) and as JSON floats."""
-    low, high = estimate.interval
     return {
         f"{key}_text": _interval(estimate, digits),
         key: estimate.mean,
-        f"{key}_low": low,
-        f"{key}_high": high,
+        f"{key}_low": estimate.low,
+        f"{key}_high": estimate.high,
+        f"{key}_interval": estimate.method,
     }
 
 
@@ -369,6 +369,7 @@ def _estimate_columns(key: str, header: str) -> tuple[Column, ...]:
         Column(f"{key}_text", header, json=False),
         *floats,
         Column(f"{key}_high", f"{key}_high", Kind.APPROXIMATE, markdown=False),
+        Column(f"{key}_interval", f"{key}_interval", markdown=False),
     )
 
 
@@ -386,11 +387,15 @@ def simulated_summary_table(
             row["flat_text"] = signed_percent(exact[b.name], 4) + " (exact)"
             row["flat_exact"] = exact[b.name]
         else:
-            row["flat_text"] = _interval(Estimate(100 * flat.mean, 100 * flat.half_width)) + " %"
+            row["flat_text"] = _interval(flat.scaled(100), suffix=" %")
         row["positive_rounds"] = b.positive_rounds.mean
         row |= _estimate_cells("watcher", b.watcher)
         row["counter_rounds"] = b.counter_rounds.mean
         row |= _estimate_cells("counter", b.counter)
+        methods = {b.watcher.method, b.counter.method} | (
+            set() if exact is not None else {flat.method}
+        )
+        row["intervals"] = ", ".join(sorted(methods))
         rows.append(row)
     return Table(
         key="exposure_players",
@@ -405,13 +410,17 @@ def simulated_summary_table(
             *_estimate_columns("watcher", "watcher: units per shoe [95%]"),
             Column("counter_rounds", "counter bets per shoe", Kind.APPROXIMATE, places=3),
             *_estimate_columns("counter", "counter: units per shoe [95%]"),
+            Column("intervals", "95% interval", json=False),
         ),
         rows=tuple(rows),
         note=(
             f"{sim.shoes:,} shoes (seed {sim.seed}), {sim.rounds.mean:.2f} rounds per shoe. The "
             "watcher stakes 1 when the exact EV is positive; the counter stakes 1 when the bet's "
             "true count reaches its break-even index; units are expected wins (the exact EVs of "
-            "the rounds bet), per shoe, with 95% intervals over shoes."
+            "the rounds bet), per shoe, with 95% intervals over shoes: bootstrap-t (a "
+            f"studentized bootstrap over shoes, {RESAMPLES:,} resamples, seeded by the study's "
+            "seed), which keeps its coverage on rare events where the normal approximation "
+            "does not; none where too few shoes differ (the cell says why)."
         ),
     )
 
@@ -430,11 +439,16 @@ def simulated_verdicts(sim: SimulatedExposure) -> list[str]:
         common = [d for d in sim.depths if 2 * d.shoes >= sim.shoes] or list(sim.depths)
         best = max(common, key=lambda d: (Fraction(d.positive[i], d.shoes), -d.number))
         share = Fraction(best.positive[i], best.shoes)
-        low, high = b.watcher.interval
+        w = b.watcher
+        spread = (
+            f"95% bootstrap-t: {w.low:.4f} to {w.high:.4f}"
+            if w.low is not None and w.high is not None
+            else f"no interval: {w.reason}"
+        )
         lines.append(
             f"{b.title}: positive in {percent(share, 2)} of round-{best.number} states; a "
-            f"watching player wins {b.watcher.mean:.4f} units per shoe per unit bet (95%: "
-            f"{low:.4f} to {high:.4f}; {sim.shoes:,} shoes, seed {sim.seed})."
+            f"watching player wins {w.mean:.4f} units per shoe per unit bet ({spread}; "
+            f"{sim.shoes:,} shoes, seed {sim.seed})."
         )
     return lines
 
@@ -479,11 +493,14 @@ def flat_sentence(
         return ""
     parts = []
     for b in sim.bets:
-        low, high = b.flat_per_round.interval
-        d_low, d_high = low - float(top[b.name]), high - float(top[b.name])
+        flat = b.flat_per_round
+        if flat.low is None or flat.high is None:
+            parts.append(f"{b.title}: no interval ({flat.reason})")
+            continue
+        d_low, d_high = flat.low - float(top[b.name]), flat.high - float(top[b.name])
         parts.append(f"{b.title}: {100 * d_low:+.4f}% to {100 * d_high:+.4f}%")
     return (
         "Flat bettor: the number of rounds depends on the cards dealt (the cut-card effect); "
-        "whole-shoe return per round minus the off-the-top EV, 95% interval from the "
-        "simulation: " + "; ".join(parts) + "."
+        "whole-shoe return per round minus the off-the-top EV, 95% bootstrap-t interval "
+        "(studentized bootstrap over shoes) from the simulation: " + "; ".join(parts) + "."
     )

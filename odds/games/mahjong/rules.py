@@ -198,17 +198,18 @@ def _order(
 ) -> dict[str, int]:
     """Rank numbers from a highest-first order (tiles outside the set are skipped)."""
     normalised = [normalise_code(c, where) for c in order]
+    in_set = set(codes)  # sets throughout: the checks are linear in the tile types
     seen = set()
     for code in normalised:
         if code in seen:
             raise OddsError(f"{where}: tile {code} is listed twice")
-        if code not in codes and code not in STANDARD_POINTS:
+        if code not in in_set and code not in STANDARD_POINTS:
             raise OddsError(f"{where}: tile {code} is not in the tile set")
         seen.add(code)
     missing = [c for c in needed if c not in seen]
     if missing:
         raise OddsError(f"{where}: tile {missing[0]} is missing from the order")
-    used = [c for c in normalised if c in codes]
+    used = [c for c in normalised if c in in_set]
     return {code: len(used) - i for i, code in enumerate(used)}
 
 

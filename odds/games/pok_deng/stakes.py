@@ -56,7 +56,7 @@ class Stakes:
                 raise OddsError(f"--stakes: unknown bet {name!r} (bets: {', '.join(BETS)})")
             if name in found:
                 raise OddsError(f"--stakes: {name} is given twice")
-            found[name] = parse_rational(value.strip(), f"--stakes {name}")
+            found[name] = parse_rational(value.strip(), f"--stakes {name}", percent=False)
         return cls(found.get(PLAYER, Fraction(0)), found.get(PAIR, Fraction(0)))
 
     @property
