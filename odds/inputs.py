@@ -270,20 +270,23 @@ class TextBlock:
         return self.data.decode("utf-8").split("\n")[:-1]
 
 
-def text_blocks(source: InputFile, what: str = "log", chunk: int = CHUNK) -> Iterator[TextBlock]:
+def text_blocks(
+    source: InputFile, what: str = "log", chunk: int | None = None
+) -> Iterator[TextBlock]:
     """The lines of a text or gzipped text input, in validated blocks (see the module doc).
 
     ``what`` names the input in messages ("log"). The input's kind must be
     "text" or "gzip" (:meth:`InputFile.kind`); ``chunk`` is the read size
-    (small in tests, to put chunk boundaries everywhere).
+    (default :data:`CHUNK`; small in tests, to put chunk boundaries everywhere).
     """
     label = source.label
+    size = CHUNK if chunk is None else chunk
     lines = _Lines(label, what)
     if source.kind() == "gzip":
         stream = gzip.GzipFile(fileobj=source, mode="rb")  # type: ignore[call-overload]
-        yield from lines.blocks(_gunzip(stream, label, chunk))
+        yield from lines.blocks(_gunzip(stream, label, size))
     else:
-        yield from lines.blocks(iter(lambda: source.read(chunk), b""))
+        yield from lines.blocks(iter(lambda: source.read(size), b""))
 
 
 def _gunzip(stream: gzip.GzipFile, label: str, size: int) -> Iterator[bytes]:

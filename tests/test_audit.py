@@ -148,8 +148,13 @@ def test_a_simulated_shoe_is_numbered_until_its_reshuffle(tmp_path):
     sizes = [shoes.count(s) for s in sorted(set(shoes))]
     assert sizes[:-1] == [78] * (len(sizes) - 1)  # 312 cards dealt of 416, 4 per round
     for shoe in set(shoes):  # no card is dealt twice within a shoe's 312 cards
-        cards = [c for r in rows if int(r["shoe"]) == shoe for h in ("banker", "player")
-                 for c in r[h].split()]
+        cards = [
+            c
+            for r in rows
+            if int(r["shoe"]) == shoe
+            for h in ("banker", "player")
+            for c in r[h].split()
+        ]
         assert max(cards.count(c) for c in cards) <= 8
 
 

@@ -36,7 +36,7 @@ import dataclasses
 import math
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -224,6 +224,7 @@ class _Log:
     def counts(self) -> LogCounts:
         self._prepare()
         self._check_rounds()
+        self._query(f"CREATE OR REPLACE TEMP TABLE final AS {self._final()}", weight=5)
         self._check_independent()
         rows, untested, kinds = self._summary()
         groups, refused = self._groups()
@@ -319,9 +320,11 @@ class _Log:
             "key": np.array([e.key for e in entries], dtype=np.int64),
             "rank": np.array([e.rank for e in entries], dtype=np.int64),
             "items": np.array([",".join(map(str, e.items)) for e in entries], dtype=object),
+            "cards": np.array(_numbered(e.items for e in entries), dtype=np.int64),
         }
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
+            "cards, "
             "CASE WHEN items = '' THEN []::INTEGER[] "
             "ELSE list_transform(string_split(items, ','), lambda x: x::INTEGER) END AS items "
             "FROM hand_table"
@@ -463,21 +466,24 @@ class _Log:
             GROUP BY {grouped}
         """)
         if "shoe" not in self.col:
-            self._check_restarts(count)
+            self._check_restarts()
 
-    def _check_restarts(self, multi: int) -> None:
+    def _check_restarts(self) -> None:
         """Round numbers that restart (with each shoe?) and contradict: refused, with the remedy.
 
         Without a shoe column, a log numbering rounds within each shoe repeats
         every round number with other hands: every row would be rejected and an
-        honest log flagged. When most repeated rounds contradict and the numbers
-        go back somewhere in the file, the log is refused with a one-line error
-        saying to add a shoe column.
+        honest log flagged. When the numbers go back somewhere in the file and
+        most rows are in rounds that contradict themselves, the log is refused
+        with a one-line error saying to add a shoe column. A few contradicting
+        rows (a doctored log) stay rejected rows: a finding.
         """
-        (bad,) = self.con.execute(
-            "SELECT count(*) FROM rounds WHERE problem IS NOT NULL"
-        ).fetchone()
-        if not bad or 2 * bad < multi:
+        (rows, bad) = self.con.execute("""
+            SELECT count(*), count(*) FILTER (WHERE k.problem IS NOT NULL)
+            FROM log l LEFT JOIN rounds k USING (round)
+            WHERE l.why IS NULL AND l.round <> ''
+        """).fetchone()
+        if not bad or 2 * bad < rows:
             return
         found = self.con.execute("""
             SELECT line, number, previous FROM (
@@ -491,9 +497,9 @@ class _Log:
         line, number, previous = found[0]
         raise OddsError(
             f"{self.label} {self.unit} {line}: round {number} follows round {previous}, and "
-            f"{bad:,} of {multi:,} repeated round numbers hold other hands: if the rounds are "
-            "numbered within each shoe, add a shoe column (rounds are then told apart by shoe "
-            "and round)"
+            f"{bad:,} of {rows:,} rows are in rounds whose rows hold other hands: if the rounds "
+            "are numbered within each shoe, add a shoe column (rounds are then told apart by "
+            "shoe and round)"
         )
 
     def _check_independent(self) -> None:
@@ -513,30 +519,33 @@ class _Log:
         if not self.game.shared_positions:
             return
         shared = self.positions.index(self.game.shared_positions[0])
-        position = "f.position" if "position" in self.col else "''"
-        found = self._query(
-            f"""
-            WITH tested AS (
-                SELECT f.line, {position} AS position, h.items FROM ({self._final()}) f
-                JOIN hands h ON f.hid{shared} = h.hid
-                WHERE f.kind IS NULL AND NOT f.extra
-            ), ranked AS (
-                SELECT *, row_number() OVER (PARTITION BY position ORDER BY line) AS k FROM tested
-            )
-            SELECT (SELECT count(*) FROM tested),
-                   (SELECT sum(c * c) FROM (SELECT count(*) AS c FROM tested GROUP BY items)),
-                   (SELECT count(*) FROM (
-                        SELECT items, lag(items) OVER (ORDER BY line) AS before FROM tested)
-                    WHERE items = before),
-                   (SELECT count(*) - count(DISTINCT k) FROM ranked),
-                   (SELECT count(*) FROM (
-                        SELECT items, lag(items) OVER (PARTITION BY k ORDER BY position, line)
-                               AS before FROM ranked)
-                    WHERE items = before)
-            """,
-            weight=5,
+        position = ", f.position" if "position" in self.col else ""
+        self._query(
+            f"""CREATE OR REPLACE TEMP TABLE tested AS
+            SELECT f.line{position}, h.cards FROM final f JOIN hands h ON f.hid{shared} = h.hid
+            WHERE f.kind IS NULL AND NOT f.extra ORDER BY f.line""",
+            weight=3,
         )
-        m, squares, adjacent, pairs, across = found[0]
+        ((m, squares, adjacent),) = self._query(
+            """SELECT (SELECT count(*) FROM tested),
+                      (SELECT sum(c * c) FROM (SELECT count(*) AS c FROM tested GROUP BY cards)),
+                      (SELECT count(*) FROM (
+                           SELECT cards, lag(cards) OVER (ORDER BY line) AS before FROM tested)
+                       WHERE cards = before)""",
+            weight=2,
+        )
+        pairs = across = 0
+        if "position" in self.col:
+            ((pairs, across),) = self.con.execute("""
+                WITH ranked AS (
+                    SELECT *, row_number() OVER (PARTITION BY position ORDER BY line) AS k
+                    FROM tested)
+                SELECT (SELECT count(*) - count(DISTINCT k) FROM ranked),
+                       (SELECT count(*) FROM (
+                            SELECT cards, lag(cards) OVER (PARTITION BY k ORDER BY position, line)
+                                   AS before FROM ranked)
+                        WHERE cards = before)
+            """).fetchall()
         if m < 2:
             return
         chance = (int(squares) - m) / (m * (m - 1))
@@ -573,8 +582,7 @@ class _Log:
         kinds = [k for k in KINDS if k != "refused"]
         counts = ", ".join(f"count(*) FILTER (WHERE kind = {_CODES[k]})" for k in kinds)
         (row,) = self._query(
-            f"SELECT count(*), count(*) FILTER (WHERE kind IS NULL AND extra), {counts} "
-            f"FROM ({self._final()})",
+            f"SELECT count(*), count(*) FILTER (WHERE kind IS NULL AND extra), {counts} FROM final",
             weight=5,
         )
         return row[0], row[1], dict(zip(kinds, row[2:], strict=True))
@@ -584,7 +592,7 @@ class _Log:
         n = len(self.positions)
         hids = ", ".join(f"hid{i}" for i in range(n))
         rows = self._query(
-            f"SELECT combo, count(*), arg_min([{hids}], line) FROM ({self._final()}) "
+            f"SELECT combo, count(*), arg_min([{hids}], line) FROM final "
             "WHERE kind IS NULL AND NOT extra GROUP BY combo ORDER BY combo",
             weight=5,
         )
@@ -610,7 +618,7 @@ class _Log:
         labels = ", ".join(name if name in self.col else "NULL" for name in ("shoe", "round"))
         rows = self._query(
             f"SELECT line, kind, {labels}, problem, [{hids}] "
-            f"FROM ({self._final()}) WHERE kind IS NOT NULL OR {refusal} "
+            f"FROM final WHERE kind IS NOT NULL OR {refusal} "
             f"ORDER BY line LIMIT {MAX_LISTED}",
             weight=4,
         )
@@ -641,20 +649,30 @@ class _Log:
 REPEATS_P = 1e-9
 
 
+def _numbered(hands: Iterable[tuple[int, ...]]) -> list[int]:
+    """Each hand's number, equal for hands of the same cards (in any order)."""
+    numbers: dict[tuple[int, ...], int] = {}
+    return [numbers.setdefault(hand, len(numbers)) for hand in hands]
+
+
 def _poisson_tail(k: int, mean: float) -> float:
-    """P(X ≥ k) for X ~ Poisson(mean), k ≥ 1 (a float: only to decide a refusal)."""
-    if mean <= 0:
-        return 0.0
-    # sum from k upward of exp(-mean) mean^j / j!, in logs; terms fall fast beyond the mean
-    log_term = -mean + k * math.log(mean) - math.lgamma(k + 1)
+    """P(X ≥ k) for X ~ Poisson(mean), as a float: only to decide a refusal.
+
+    At or below the mean the tail is about a half or more (returned as 1); above
+    it the terms fall (each ``mean / j`` times the one before) and are summed
+    until they no longer change the total (an underflow to 0 included).
+    """
+    if k <= mean:
+        return 1.0
+    log_term = -mean + k * math.log(mean) - math.lgamma(k + 1) if mean > 0 else -math.inf
     total, j = 0.0, k
     while True:
         term = math.exp(log_term)
         total += term
-        j += 1
-        log_term += math.log(mean) - math.log(j)
-        if j > mean and term < total * 1e-17:
+        if term <= total * 1e-17:
             return min(total, 1.0)
+        j += 1
+        log_term += math.log(mean / j)
 
 
 def _overflow(items: str, shoe: Shoe[Any]) -> str:
