@@ -148,7 +148,10 @@ class InputFile:
                 while data := self.read(CHUNK):
                     out.write(data)
         except OSError as exc:
-            raise OddsError(f"cannot copy {self.label} to {target} ({exc.strerror})") from None
+            raise OddsError(
+                f"cannot copy {self.label} to {target} ({exc.strerror}); set TMPDIR to a folder "
+                "with room for it"
+            ) from None
         return self.digest()
 
 

@@ -143,13 +143,14 @@ class _CsvLog:
             if end < 0:
                 end = len(data) - 1
                 break
-        path.write_bytes(data[: end + 1])
+        with _writing(path):
+            path.write_bytes(data[: end + 1])
         return _CsvSource(path, self.columns)
 
     def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
         path = self.db.folder / "log.csv"
         size = max(self.file.size, 1)
-        with path.open("wb") as copy:
+        with _writing(path), path.open("wb") as copy:
             for block in self.ahead:
                 copy.write(block.data)
             self.ahead = []
@@ -157,6 +158,18 @@ class _CsvLog:
                 copy.write(block.data)
                 update(min(self.file.bytes_read / size, 1.0))
         return _CsvSource(path, self.columns), self.file.digest()
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Writing the private copy: a full disk is a one-line error naming the folder."""
+    try:
+        yield
+    except OSError as exc:
+        raise OddsError(
+            f"cannot copy the log to the temporary folder {path.parent} ({exc.strerror}); "
+            "set TMPDIR to a folder with room for it"
+        ) from None
 
 
 class _ParquetLog:
