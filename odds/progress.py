@@ -46,7 +46,7 @@ class Reporter:
 
             console = self.console or Console(stderr=True)
             self._progress = Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),  # file names are not markup
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),

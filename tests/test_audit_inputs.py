@@ -489,3 +489,39 @@ def test_the_poisson_tail_behind_the_refusal():
         assert _poisson_tail(k, mean) == pytest.approx(direct, rel=1e-9, abs=1e-15)
     assert _poisson_tail(4000, 1.8) == 0.0 and _poisson_tail(3, 0.0) == 0.0
     assert _poisson_tail(3, 3.0) == 1.0  # at the mean: never a refusal
+
+
+def test_a_name_that_looks_like_markup_shows_in_the_progress_bar(tmp_path):
+    """``[bold]x.csv`` in a bar's description was rich markup: shown as ``x.csv``."""
+    import io
+
+    from rich.console import Console
+
+    from odds.progress import reporting
+
+    log = tmp_path / "[bold]x.csv"
+    log.write_text(DOCTORED, encoding="utf-8")
+    screen = io.StringIO()
+    with reporting(Console(file=screen, force_terminal=True, width=100), delay=0):
+        assert main(["audit", "pok-deng", "--log", str(log)]) == 1
+    assert "reading [bold]x.csv" in screen.getvalue()
+
+
+def test_a_full_disk_while_copying_the_log_is_one_line(capsys, tmp_path, monkeypatch):
+    """The private copy meets a full disk (/dev/full): one line naming the folder and TMPDIR."""
+    import odds.audit.sources as sources
+
+    folder = tmp_path / "private"
+
+    def private(prefix: str) -> Path:
+        folder.mkdir()
+        (folder / "first-rows.csv").symlink_to("/dev/full")
+        return folder
+
+    monkeypatch.setattr(sources, "private_folder", private)
+    log = tmp_path / "a.csv"
+    log.write_text(DOCTORED, encoding="utf-8")
+    code, _, err = _audit(capsys, log)
+    assert code == 2 and err.count("\n") == 1
+    assert "cannot copy the log to the temporary folder" in err and "No space left" in err
+    assert not folder.exists()  # removed all the same
