@@ -99,7 +99,9 @@ def _columns() -> tuple[Any, ...]:
     return (
         SpinnerColumn(),
         TextColumn(
-            "{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)
+            "{task.description}",
+            markup=False,  # descriptions name files: "[bold]x.csv" is a name, not markup
+            table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1),
         ),
         BarColumn(bar_width=20),
         Steps(table_column=Column(no_wrap=True)),

@@ -132,8 +132,30 @@ def test_simulation_is_seeded_and_deals_from_the_shoe(tmp_path):
     _simulate(c, 50, 4)
     assert a.read_text() == b.read_text() != c.read_text()
     rows = _read(a)
-    assert list(rows[0]) == ["round", "banker", "player"]
+    assert list(rows[0]) == ["shoe", "round", "banker", "player"]
     assert all(len(r["banker"].split()) == 2 == len(r["player"].split()) for r in rows)
+    # a fresh shuffle every round: every round is its own shoe
+    assert [r["shoe"] for r in rows] == [r["round"] for r in rows] == [str(i) for i in range(1, 51)]
+
+
+def test_a_simulated_shoe_is_numbered_until_its_reshuffle(tmp_path):
+    """Issue 20: the log names each round's shoe (--penetration 75%: 416 × 0.75 / 4 cards)."""
+    path = tmp_path / "shoe.csv"
+    _simulate(path, 200, 7, "--penetration", "75%")
+    rows = _read(path)
+    shoes = [int(r["shoe"]) for r in rows]
+    assert shoes == sorted(shoes) and shoes[0] == 1
+    sizes = [shoes.count(s) for s in sorted(set(shoes))]
+    assert sizes[:-1] == [78] * (len(sizes) - 1)  # 312 cards dealt of 416, 4 per round
+    for shoe in set(shoes):  # no card is dealt twice within a shoe's 312 cards
+        cards = [
+            c
+            for r in rows
+            if int(r["shoe"]) == shoe
+            for h in ("banker", "player")
+            for c in r[h].split()
+        ]
+        assert max(cards.count(c) for c in cards) <= 8
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +207,7 @@ def test_doctored_log_with_pairs_at_twice_their_rate_is_flagged(capsys, honest_l
     rows = _read(honest_log)
     _doctor_pairs(rows, 5)
     doctored = tmp_path / "doctored.csv"
-    _write(doctored, rows, ["round", "banker", "player"])
+    _write(doctored, rows, ["shoe", "round", "banker", "player"])
     code, result = _audit_json(capsys, doctored)
     assert code == 1 and result["flagged"] is True
     verdicts = {t["test"]: t["pass"] for t in result["chi_square"]}

@@ -428,7 +428,7 @@ def test_a_log_with_a_coup_the_tableau_forbids_is_flagged(run, tmp_path):
     log = tmp_path / "coups.csv"
     assert run("simulate", "baccarat", "--rounds", "40", "--seed", "2", "--out", str(log))[0] == 0
     with log.open("a", encoding="utf-8") as handle:
-        handle.write("41,4h 2c 6d,3s 2d 9c\n")
+        handle.write("41,41,4h 2c 6d,3s 2d 9c\n")  # shoe, round, banker, player
     code, out, _ = run("audit", "baccarat", "--log", str(log))
     assert code == 1
     assert "rejected line 42: player cannot have a third card (6♦): Player stands on 6" in out

@@ -316,7 +316,7 @@ def test_simulated_log_passes_the_audit(run, tmp_path):
         "simulate", "mahjong-28", "--rounds", "600", "--seed", "7", "--out", str(log)
     )
     assert code == 0, err
-    assert log.read_text("utf-8").splitlines()[0] == "round,banker,player"
+    assert log.read_text("utf-8").splitlines()[0] == "shoe,round,banker,player"
     code, out, err = run("audit", "mahjong-28", "--log", str(log), "--format", "json")
     assert code == 0, err
     data = json.loads(out)

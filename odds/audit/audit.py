@@ -189,6 +189,12 @@ def audit(paytable: Paytable, log: Path, alpha: float = 0.01) -> AuditResult:
             "not tested: positions share the banker's hand, so only the first row of each "
             "round enters the tests (rounds must be independent)"
         )
+    if counts.rejected_kinds.get("round") and "shoe" not in counts.labels:
+        notes.append(
+            "rows were rejected because rows with one round label hold different hands: if the "
+            "log numbers its rounds within each shoe, add a shoe column (a round is then named "
+            "by its shoe and its round)"
+        )
     if not analysis.hand_classes:
         notes.append(f"{paytable.game.name} declares no hand classes; hand classes not tested")
     floors = [_floor(t) for t in fits] + [_floor(t) for t in returns]

@@ -2,8 +2,10 @@
 
 A log has one row per round and position, one column per hand of
 ``Game.positions`` (``banker``, ``player`` …) holding the cards or tiles as
-the CLI parses them, and optionally ``round`` and ``position`` columns that
-label the row. Logs are CSV (optionally gzip-compressed) or Parquet; reading
+the CLI parses them, and optionally ``shoe``, ``round`` and ``position``
+columns that label the row (a round is named by its round label within its
+shoe: live tables number rounds within each shoe). ``odds simulate`` writes
+``shoe`` and ``round``. Logs are CSV (optionally gzip-compressed) or Parquet; reading
 one for an audit is :mod:`odds.audit.reader`'s job. Everything here is
 generic: the game's hooks (:meth:`~odds.games.base.Game.shoe`, ``parse_hand``,
 ``hand_text``, ``hand_size``) say what a hand is.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -22,13 +25,19 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
+from more_itertools import chunked
+
 from odds.atomic import Inputs, atomic_path, check_output_path
 from odds.errors import OddsError
 from odds.games.base import Game
 from odds.progress import track
 
 #: Columns that label a row without being a hand.
-LABEL_COLUMNS = ("round", "position")
+LABEL_COLUMNS = ("shoe", "round", "position")
+#: The label columns ``odds simulate`` writes, before the hands.
+WRITTEN_LABELS = ("shoe", "round")
+#: Rows handed to DuckDB at a time when writing Parquet.
+PARQUET_BATCH = 50_000
 
 
 def log_hand_sizes(game: Game) -> tuple[int, ...]:
@@ -84,7 +93,8 @@ def deal_rounds(
     as the exact odds assume. Otherwise the shoe is dealt continuously and
     reshuffled once that fraction of it has been dealt (as at a live table);
     every round then still has the exact distribution, but rounds of one shoe
-    are slightly dependent.
+    are slightly dependent. Each row names its ``shoe`` (counted from 1: one
+    per round without a penetration) and its ``round`` (counted over the log).
 
     Everything is checked here, before the first round is dealt (and so before
     any output is opened): a drawing game or a shoe too small for a round is a
@@ -123,15 +133,18 @@ def _deal(
     rng = random.Random(seed)
     stack: list[int] = []
     limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
+    shoes = 0
     for number in range(1, rounds + 1):
         if penetration is None:
             dealt = [kinds[j] for j in rng.sample(range(len(kinds)), per_round)]
+            shoes += 1
         else:
             if len(stack) < per_round or len(kinds) - len(stack) >= limit:
                 stack = kinds[:]
                 rng.shuffle(stack)
+                shoes += 1
             dealt = [stack.pop() for _ in range(per_round)]
-        row = {"round": str(number)}
+        row = {"shoe": str(shoes), "round": str(number)}
         for i, position in enumerate(game.positions):
             row[position] = text(tuple(dealt[i * size : (i + 1) * size]))
         yield row
@@ -146,17 +159,20 @@ def _deal_drawn(
     rng = random.Random(seed)
     stack: list[int] = []
     limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
+    shoes = 0
     for number in range(1, rounds + 1):
         draw: Callable[[], int]
         if penetration is None:
             draw = iter([kinds[j] for j in rng.sample(range(len(kinds)), per_round)]).__next__
+            shoes += 1
         else:
             if len(stack) < per_round or len(kinds) - len(stack) >= limit:
                 stack = kinds[:]
                 rng.shuffle(stack)
+                shoes += 1
             draw = stack.pop
         hands = game.deal_round(config, _as_types(shoe, draw))
-        row = {"round": str(number)}
+        row = {"shoe": str(shoes), "round": str(number)}
         for position in game.positions:
             row[position] = game.hand_text(hands[position])
         yield row
@@ -179,9 +195,10 @@ def write_log(
 
     A file is written whole or not at all (:mod:`odds.atomic`): an existing log
     survives an error or Ctrl-C. CSV is gzip-compressed when the name ends in
-    ``.gz``; Parquet is written by DuckDB from a temporary CSV.
+    ``.gz``; Parquet is written by DuckDB from rows handed over in batches (no
+    file name of the user's ever reaches DuckDB's readers, which expand globs).
     """
-    fields = ["round", *game.positions]
+    fields = [*WRITTEN_LABELS, *game.positions]
     if path is None:
         if form is LogFormat.parquet:
             raise OddsError("Parquet is binary: give --out FILE.parquet")
@@ -218,7 +235,7 @@ def _write_json(
     count = 0
     handle.write("[")
     for row in track(rows, "dealing rounds", total):
-        record = {f: int(row[f]) if f == "round" else row[f] for f in fields}
+        record = {f: int(row[f]) if f in WRITTEN_LABELS else row[f] for f in fields}
         handle.write(("\n" if not count else ",\n") + json.dumps(record, ensure_ascii=False))
         count += 1
     handle.write("\n]\n")
@@ -228,22 +245,26 @@ def _write_json(
 def _write_parquet(
     target: Path, fields: list[str], rows: Iterator[dict[str, str]], total: int | None
 ) -> int:
-    """A CSV next to the target, converted by DuckDB (round as an integer, hands as text)."""
+    """Rows inserted into DuckDB in batches, then copied to the target (labels as integers)."""
     import duckdb
+    import numpy as np
 
-    staging = target.with_name(target.name + ".csv")
-    try:
-        with staging.open("w", newline="", encoding="utf-8") as handle:
-            count = _write_csv(handle, fields, rows, total)
-        columns = ", ".join(f"'{f}': '{'BIGINT' if f == 'round' else 'VARCHAR'}'" for f in fields)
-        with duckdb.connect() as con:
-            con.execute("SET enable_progress_bar = false")
-            con.execute(
-                f"COPY (SELECT * FROM read_csv(?, header = true, columns = {{{columns}}}, "
-                "delim = ',', quote = '\"', escape = '\"', auto_detect = false)) "
-                "TO ? (FORMAT parquet, COMPRESSION zstd)",
-                [str(staging), str(target)],
-            )
-    finally:
-        staging.unlink(missing_ok=True)
+    columns = ", ".join(f"{f} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields)
+    names = ", ".join(fields)
+    count = 0
+    with duckdb.connect() as con:
+        con.execute("SET enable_progress_bar = false")
+        con.execute("SET preserve_insertion_order = true")
+        con.execute(f"CREATE TABLE log ({columns})")
+        for batch in chunked(track(rows, "dealing rounds", total), PARQUET_BATCH):
+            log_batch = {  # noqa: F841 - read by DuckDB's replacement scan below
+                f: np.array([int(r[f]) for r in batch], dtype=np.int64)
+                if f in WRITTEN_LABELS
+                else np.array([r[f] for r in batch], dtype=object)
+                for f in fields
+            }
+            con.execute(f"INSERT INTO log SELECT {names} FROM log_batch")
+            count += len(batch)
+        # an absolute path: DuckDB reads a leading ~ as the home folder
+        con.execute("COPY log TO ? (FORMAT parquet, COMPRESSION zstd)", [os.path.abspath(target)])
     return count

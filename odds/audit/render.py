@@ -70,7 +70,8 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     from odds.render import markdown_table
 
     counts = result.counts
-    out = [f"# Audit of `{result.log}` against `{result.paytable}`", "", _rows_line(result), ""]
+    out = [f"# Audit of `{result.log}` against `{result.paytable}`", "", log_line(result), ""]
+    out += [_rows_line(result), ""]
     out += _rejected_lines(result)
     out += [method_text(result), "", "## Chi-square goodness of fit", ""]
     for test in result.fits:
@@ -109,6 +110,12 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
         )
     out.append(f"Overall verdict: {OVERALL[result.verdict]}")
     return "\n".join(out) + "\n"
+
+
+def log_line(result: AuditResult) -> str:
+    """Which bytes were audited: the file as named, its size and SHA-256."""
+    counts = result.counts
+    return f"Log: `{result.log}`, {counts.size:,} bytes, SHA-256 {counts.sha256}."
 
 
 def _rows_line(result: AuditResult) -> str:
@@ -229,6 +236,8 @@ def audit_json(result: AuditResult) -> dict[str, Any]:
     return {
         "paytable": result.paytable,
         "log": result.log,
+        "log_bytes": counts.size,
+        "log_sha256": counts.sha256,
         "rows": counts.rows,
         "rounds": counts.used,
         "untested": counts.untested,

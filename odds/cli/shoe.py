@@ -49,7 +49,17 @@ def shoe(
     ] = None,
     seen_file: Annotated[
         Path | None,
-        typer.Option("--seen-file", help="A round log (odds simulate format): every card seen."),
+        typer.Option(
+            "--seen-file",
+            help="A round log (odds simulate format: .csv, .csv.gz or .parquet): the cards of "
+            "its last shoe (by its shoe column) are seen.",
+        ),
+    ] = None,
+    shoe_id: Annotated[
+        str | None,
+        typer.Option(
+            "--shoe", metavar="ID", help="With --seen-file: the shoe to read (default: the last)."
+        ),
     ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
@@ -64,12 +74,16 @@ def shoe(
     from odds.shoe_state import api
     from odds.shoe_state.seen import parse_seen_text, read_seen_file
 
+    if shoe_id is not None and seen_file is None:
+        raise OddsError("--shoe picks a shoe of the --seen-file log; give --seen-file too")
     paytable = load_paytable(game, decks, settings)
     check_output(output, [*paytable_inputs(game), seen_file])
     api.feature_of(paytable)
     items: list[Any] = []
+    from_file = None
     if seen_file is not None:
-        items += read_seen_file(paytable.game, paytable.config, seen_file)
+        from_file = read_seen_file(paytable.game, paytable.config, seen_file, shoe_id)
+        items += from_file.items
     if seen is not None:
         items += parse_seen_text(paytable.game, paytable.config, seen)
     result = api.state(paytable, items)
@@ -86,6 +100,7 @@ def shoe(
                 "paytable": paytable.source,
                 "shoe": shoe_.description,
                 "seen": result.seen,
+                **({} if from_file is None else {"seen_file": from_file.json()}),
                 "unseen": unseen,
                 "unseen_counts": {
                     str(t): n for t, n in zip(shoe_.types, result.counts, strict=True)
@@ -101,8 +116,10 @@ def shoe(
         if positive
         else "No bet is positive for this state."
     )
+    source = "" if from_file is None else from_file.sentence() + "\n"
     emit(
-        f"Shoe: {shoe_.description} ({shoe_.size}); seen {result.seen}, unseen {unseen}.\n\n"
+        source
+        + f"Shoe: {shoe_.description} ({shoe_.size}); seen {result.seen}, unseen {unseen}.\n\n"
         + _markdown(table)
         + f"\n{verdict}\n",
         output,
