@@ -197,7 +197,10 @@ def test_the_issue_s_crlf_log(capsys, tmp_path):
         ("round,banker,player\n1,9d 7c,Kh 9h\n".encode("utf-32-be"), ": UTF-32 text"),
         (b"round,banker,player\n1,9d 7c," + b"K" * 70_000 + b"\n", "line 2: a line longer"),
         (b"PK\x03\x04\x14\x00\x06\x00", "zip archive (an Excel workbook?)"),
-        (gzip.compress(b"round,banker,player\n1,9d 7c,Kh 9h\n", mtime=0)[:-12], "not a readable gzip"),
+        (
+            gzip.compress(b"round,banker,player\n1,9d 7c,Kh 9h\n", mtime=0)[:-12],
+            "not a readable gzip",
+        ),
         (b"\xef\xbb\xbf", "empty log"),
         (b"\n\n", "empty log"),
     ],
