@@ -34,6 +34,7 @@ from types import FrameType
 from typing import IO, Any
 
 from odds.errors import OddsError
+from odds.inputs import kind_of
 
 #: What a caller may pass as the inputs of a command: paths (missing ones are ignored).
 Inputs = Iterable[Path | str | None]
@@ -65,7 +66,7 @@ def check_output_path(path: Path, inputs: Inputs = ()) -> None:
             )
         if not stat.S_ISREG(found.st_mode):
             raise OddsError(
-                f"{path}: exists and is not a regular file ({_kind(found.st_mode)}): refused"
+                f"{path}: exists and is not a regular file ({kind_of(found.st_mode)}): refused"
             )
         if not found.st_mode & 0o222 or not os.access(path, os.W_OK):
             raise OddsError(f"{path}: is read-only (make it writable to replace it)")
@@ -85,18 +86,6 @@ def _same_file(one: Path, other: Path) -> bool:
         return os.path.samefile(one, other)
     except OSError:
         return False
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
 
 
 @contextlib.contextmanager
