@@ -199,19 +199,14 @@ def _open_regular(path: Path, label: str) -> int:
 
 
 def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode cannot be read as a log (None: it can)."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
         return "is a folder"
     if stat.S_ISFIFO(mode):
         return "is a named pipe (FIFO), not a regular file; save the log to a file first"
-    if stat.S_ISCHR(mode):
-        return "is a character device, not a regular file"
-    if stat.S_ISBLK(mode):
-        return "is a block device, not a regular file"
-    if stat.S_ISSOCK(mode):
-        return "is a socket, not a regular file"
-    return "not a regular file"  # pragma: no cover - every kind is named above
+    return f"is {kind_of(mode)}, not a regular file"
 
 
 def _open_problem(path: Path, exc: OSError) -> str:
