@@ -3,8 +3,8 @@
 Integers count ways, :class:`fractions.Fraction` carries probabilities, floats
 appear only when printing. The Python API (see :mod:`odds.api`):
 
-* :func:`odds.load` — a game or paytable with options changed → :class:`odds.paytable.Paytable`
-* ``paytable.analyse()`` → :class:`odds.analysis.Analysis`; ``analysis.bet("player").ev``
+* :func:`odds.load` — a game or paytable with options changed → :class:`odds.games.paytable.Paytable`
+* ``paytable.analyse()`` → :class:`odds.stats.analysis.Analysis`; ``analysis.bet("player").ev``
 * ``paytable.replace(payouts={...})`` — a what-if, validated again
 * :func:`odds.all_games` — every game by name
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from odds.version import __version__
+from odds.core.version import __version__
 
 __all__ = ["OddsError", "__version__", "all_games", "load"]
 
@@ -26,7 +26,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     if name == "OddsError":
-        from odds.errors import OddsError
+        from odds.core.errors import OddsError
 
         return OddsError
     raise AttributeError(f"module 'odds' has no attribute {name!r}")

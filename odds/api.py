@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from odds.core.overrides import Override
 from odds.games import games as _games
 from odds.games.base import Game
-from odds.overrides import Override
-from odds.paytable import Paytable
-from odds.paytable import load as _load
+from odds.games.paytable import Paytable
+from odds.games.paytable import load as _load
 
 
 def overrides_of(
@@ -51,7 +51,7 @@ def load(
 ) -> Paytable:
     """A game (``"pok-deng"``), a paytable in ``tables/`` (``"mahjong-28-20"``) or a ``.toml``
     path, with options changed by section: ``load("pok-deng", rules={"eight_nine_override":
-    False})``. Raises :class:`odds.errors.OddsError` with a one-line message for bad input.
+    False})``. Raises :class:`odds.core.errors.OddsError` with a one-line message for bad input.
     """
     return _load(game_or_path, overrides_of(decks, overrides, sections))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from odds.cli import main
-from odds.paytable import load
+from odds.games.paytable import load
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ from odds.cli.options import (
 )
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.cli.report_output import ReportFormat
-from odds.errors import OddsError, PositionError
-from odds.numbers import check_count, check_seed, parse_rational
+from odds.core.errors import OddsError, PositionError
+from odds.core.numbers import check_count, check_seed, parse_rational
 
 
 @app.command()
@@ -115,7 +115,7 @@ def report(
     Example: odds report dragon-tiger --decks 6 --set payouts.tie=11 -o dt.md
     """
     from odds.cli.report_output import check_report_output, report_command, write_report
-    from odds.render.provenance import Provenance
+    from odds.output.provenance import Provenance
 
     rounds, limit = _shift_options(shift, table_max)
     paytable = load_paytable(game, decks, settings)
@@ -128,25 +128,25 @@ def report(
     )
     folder = None
     if charts is not None:
-        from odds.charts.report import check_folder
+        from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
     analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if rounds:
-        from odds.shift import with_shift_section
+        from odds.tools.shift import with_shift_section
 
         analysis = with_shift_section(paytable, analysis, rounds, limit)
     if shoe:
-        from odds.shoe_state.api import with_shoe_section
+        from odds.tools.shoe.questions import with_shoe_section
 
         analysis = with_shoe_section(paytable, analysis)
     if symbolic:
-        from odds.audit.solve import symbolic_table, with_symbolic
+        from odds.tools.solve import symbolic_table, with_symbolic
 
         analysis = with_symbolic(analysis, symbolic_table(paytable))
     links = None
     if folder is not None:
-        from odds.charts.report import write_charts
+        from odds.output.charts.report_charts import write_charts
 
         links = write_charts(analysis, Path(game).stem, folder, [paytable.file])
     command = report_command(
@@ -181,7 +181,7 @@ def _shift_options(shift: str | None, table_max: str | None) -> tuple[tuple[int,
         if table_max is not None:
             raise OddsError("--table-max is for the shift section: give --shift too")
         return (), Fraction(1)
-    from odds.shift import parse_shifts
+    from odds.tools.shift import parse_shifts
 
     limit = Fraction(1)
     if table_max is not None:
@@ -222,7 +222,7 @@ def settle(
     \b
     Example: odds settle pok-deng --banker '9d 7c' --player 'Kh 9h'
     """
-    from odds.render import settlement_json, settlement_text
+    from odds.output.settlement_text import settlement_json, settlement_text
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))

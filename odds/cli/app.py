@@ -1,7 +1,7 @@
 """The typer application and the entry point that turns expected errors into one line.
 
 Every command module registers itself on :data:`app`; :func:`main` runs it.
-Bad input is an :class:`odds.errors.OddsError`: printed as ``error: …`` on one
+Bad input is an :class:`odds.core.errors.OddsError`: printed as ``error: …`` on one
 line, exit status 2 — never a traceback. Domain errors that name a position
 are shown with the position's command-line flag (``--banker``).
 """
@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from odds.errors import NamedInputError, OddsError
+from odds.core.errors import NamedInputError, OddsError
 
 
 class _Stopped(Exception):
@@ -78,7 +78,7 @@ _plain_usage_names()
 
 def _version(value: bool) -> None:
     if value:
-        from odds.version import __version__
+        from odds.core.version import __version__
 
         typer.echo(f"odds {__version__}")
         raise typer.Exit()
@@ -141,9 +141,9 @@ def command_line() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning expected errors into one line and exit 2."""
-    from odds.atomic import RECEIVED, Terminated, signals_as_interrupts
-    from odds.console import protect_standard_streams
-    from odds.progress import shown_on_terminal
+    from odds.runtime.atomic import RECEIVED, Terminated, signals_as_interrupts
+    from odds.runtime.console import protect_standard_streams
+    from odds.runtime.progress import shown_on_terminal
 
     protect_standard_streams()
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -214,9 +214,9 @@ def _closed_pipe(streams: tuple[object, object]) -> int:
 def _interrupted(exc: BaseException) -> int:
     """One line and the shell's status for a run stopped by Ctrl-C (130), SIGTERM or SIGHUP.
 
-    Every temporary file was removed on the way out (:mod:`odds.atomic`).
+    Every temporary file was removed on the way out (:mod:`odds.runtime.atomic`).
     """
-    from odds.atomic import Terminated
+    from odds.runtime.atomic import Terminated
 
     if isinstance(exc, Terminated) and exc.signum != signal.SIGINT:
         typer.echo(f"error: terminated ({exc})", err=True)

@@ -13,8 +13,8 @@ from odds.cli.app import app
 from odds.cli.completion import complete_bet
 from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
 from odds.cli.output import OutputOpt, check_output, emit, emit_json, paytable_inputs
-from odds.errors import OddsError
-from odds.numbers import check_count, check_seed, parse_rational
+from odds.core.errors import OddsError
+from odds.core.numbers import check_count, check_seed, parse_rational
 
 #: The most rounds ``simulate`` and ``crosscheck`` deal in one run.
 MAX_ROUNDS = 10**9
@@ -56,7 +56,7 @@ def verify(
     \b
     Example: odds verify dragon-tiger --bet tie --house-edge 32.77%
     """
-    from odds.audit.verify import decide, parse_claim, verify, verify_json, verify_text
+    from odds.tools.verify import decide, parse_claim, verify, verify_json, verify_text
 
     if (rtp is None) == (house_edge is None):
         raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
@@ -119,21 +119,21 @@ def audit(
     """
     import json
 
-    from odds.audit.audit import EXIT_CODES
-    from odds.audit.audit import audit as run_audit
-    from odds.audit.render import audit_json, audit_text
+    from odds.tools.audit.audit import EXIT_CODES
+    from odds.tools.audit.audit import audit as run_audit
+    from odds.tools.audit.report import audit_json, audit_text
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, [*paytable_inputs(game), log])
     folder = None
     if charts is not None:
-        from odds.charts.report import check_folder
+        from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
     result = run_audit(paytable, log, alpha)
     links = None
     if folder is not None:
-        from odds.audit.charts import write_fit_charts
+        from odds.tools.audit.charts import write_fit_charts
 
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
         links = write_fit_charts(str(log), tests, folder, [paytable.file, log])
@@ -189,14 +189,14 @@ def simulate(
     \b
     Example: odds simulate dragon-tiger --rounds 1000 --seed 7 --out rounds.csv
     """
-    from odds.audit.logs import deal_rounds, write_log
-    from odds.audit.logs import log_format as format_of
+    from odds.tools.audit.logs import deal_rounds, write_log
+    from odds.tools.audit.logs import log_format as format_of
 
     check_count(rounds, "--rounds", MAX_ROUNDS, "a log of 10^9 rounds is tens of gigabytes")
     check_seed(seed)
     paytable = load_paytable(game, decks, settings)
     if out is not None:
-        from odds.atomic import check_output_path
+        from odds.runtime.atomic import check_output_path
 
         check_output_path(out, [paytable.file])
     depth = None
@@ -206,13 +206,13 @@ def simulate(
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
     form = format_of(out, None if log_format is None else log_format.value)
     if out is None and sys.stdout.isatty():
-        from odds.progress import finish
+        from odds.runtime.progress import finish
 
         finish()  # the rows stream onto this terminal: a bar there would only break them
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
     count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file])
     if out is not None:
-        from odds.progress import echo
+        from odds.runtime.progress import echo
 
         echo(f"wrote {count:,} rounds to {out}")
 
@@ -250,9 +250,9 @@ def solve(
     \b
     Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
     """
-    from odds.audit.solve import solution_json, solution_text
-    from odds.audit.solve import solve as run_solve
-    from odds.audit.verify import parse_percentage
+    from odds.tools.solve import solution_json, solution_text
+    from odds.tools.solve import solve as run_solve
+    from odds.tools.verify import parse_percentage
 
     target = parse_percentage(target_rtp, "--target-rtp")
     paytable = load_paytable(game, decks, settings)

@@ -13,8 +13,8 @@ from odds.cli.app import app
 from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, overrides
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.cli.report_output import CsvTableOpt
-from odds.errors import OddsError
-from odds.table import Table
+from odds.core.errors import OddsError
+from odds.core.table import Table
 
 
 class TablesFormat(StrEnum):
@@ -44,7 +44,8 @@ def render(
 ) -> str:
     """Tables through the report's renderers: Markdown sections, one JSON object, or one
     tidy CSV table (the only one, or the one ``--table`` names)."""
-    from odds.render import tables_csv, tables_json, tables_markdown
+    from odds.output.data import tables_csv, tables_json
+    from odds.output.markdown import tables_markdown
 
     if format is TablesFormat.json:
         return tables_json(tables)
@@ -78,8 +79,8 @@ def compare(
     \b
     Example: odds compare baccarat baccarat-ez baccarat-no-commission
     """
-    from odds.compare import compare as run_compare
-    from odds.compare import expand
+    from odds.tools.compare import compare as run_compare
+    from odds.tools.compare import expand
 
     _check_table(table, format, output)
     check_output(output, [p for name in expand(paytables) for p in paytable_inputs(name)])
@@ -126,14 +127,14 @@ def sweep(
     \b
     Example: odds sweep dragon-tiger --vary payouts.tie=8..11
     """
-    from odds.audit.sweep import parse_vary, sweep_chart
-    from odds.audit.sweep import sweep as run_sweep
+    from odds.tools.sweep import parse_vary, sweep_chart
+    from odds.tools.sweep import sweep as run_sweep
 
     _check_table(table, format, output)
     chosen = parse_vary(vary)
     check_output(output, paytable_inputs(game))
     if charts is not None:
-        from odds.charts.report import check_folder
+        from odds.output.charts.report_charts import check_folder
 
         check_folder(charts)
     paytable = load_paytable(game, decks, settings)
@@ -141,9 +142,9 @@ def sweep(
     tables = result.tables()
     links: dict[str, str] = {}
     if charts is not None:
-        from odds.atomic import write_text
-        from odds.charts import svg_text
-        from odds.charts.report import image_line, make_folder
+        from odds.output.charts import svg_text
+        from odds.output.charts.report_charts import image_line, make_folder
+        from odds.runtime.atomic import write_text
 
         make_folder(charts)
         stem = Path(game).stem
@@ -158,7 +159,7 @@ def sweep(
     if format is not TablesFormat.markdown:
         emit(render(tables, format, digits, table=table), output)
         return
-    from odds.render.markdown import table_section
+    from odds.output.markdown import table_section
 
     lines = [f"# Sweep of {chosen.key}: {paytable.title}", "", f"Paytable: `{paytable.source}`", ""]
     for shown in tables:
@@ -183,6 +184,6 @@ def _emit_xlsx(
 ) -> None:
     from odds.cli.app import command_line
     from odds.cli.report_output import write_binary
-    from odds.render.xlsx import tables_xlsx
+    from odds.output.xlsx import tables_xlsx
 
     write_binary(tables_xlsx(tables, title, notes, command_line()), output)

@@ -19,7 +19,7 @@ import typer
 def game_names() -> list[str]:
     """Every game name and paytable name the commands accept, games first."""
     from odds.games import games
-    from odds.paytable import table_files
+    from odds.games.paytable import table_files
 
     names = list(games())
     return names + [p.stem for p in table_files() if p.stem not in names]
@@ -33,7 +33,7 @@ def complete_game(incomplete: str) -> list[str]:
 def _game_of(given: str) -> Any:
     """The game a ``GAME_OR_PAYTABLE`` names (``None`` when it names none yet)."""
     from odds.games import game_named, games
-    from odds.paytable import TABLES, read_file
+    from odds.games.paytable import TABLES, read_file
 
     if not given:
         return None
@@ -70,7 +70,7 @@ def complete_bet(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def setting_keys(game: str) -> list[str]:
     """``SECTION.KEY=`` for every option of the game (every game's when it is not known)."""
-    from odds.config import option_specs
+    from odds.core.options import option_specs
 
     keys = (spec.key for g in _games_of(game) for spec in option_specs(g.config_type))
     return [f"{key}=" for key in dict.fromkeys(keys)]
@@ -78,7 +78,7 @@ def setting_keys(game: str) -> list[str]:
 
 def setting_values(game: str, key: str) -> list[str]:
     """The values an option takes, when it has a fixed set (choices, yes/no)."""
-    from odds.config import option_specs
+    from odds.core.options import option_specs
 
     for g in _games_of(game):
         for spec in option_specs(g.config_type):

@@ -11,7 +11,7 @@ from odds.cli.completion import complete_game
 from odds.cli.options import Format
 from odds.cli.output import OutputOpt, check_output, emit
 from odds.cli.report_output import CsvTableOpt
-from odds.errors import OddsError
+from odds.core.errors import OddsError
 
 
 @app.command()
@@ -36,8 +36,9 @@ def games(
     \b
     Example: odds games baccarat
     """
-    from odds.catalogue import catalogue
-    from odds.render import tables_csv, tables_json, tables_markdown
+    from odds.output.data import tables_csv, tables_json
+    from odds.output.markdown import tables_markdown
+    from odds.tools.catalogue import catalogue
 
     name = None if game is None else _game_name(game)
     if table is not None and format is not Format.csv:
@@ -54,9 +55,9 @@ def games(
 
 def _game_name(given: str) -> str:
     """The game named, or the game of the paytable named (``baccarat-ez`` → baccarat)."""
-    from odds.errors import OddsError
+    from odds.core.errors import OddsError
     from odds.games import game_named
-    from odds.paytable import load
+    from odds.games.paytable import load
 
     try:
         return game_named(given).name

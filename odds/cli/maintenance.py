@@ -10,8 +10,8 @@ from odds.cli.app import app
 from odds.cli.completion import complete_game
 from odds.cli.options import Format, load_paytable
 from odds.cli.output import OutputOpt, check_output, emit
-from odds.errors import OddsError
-from odds.progress import echo, finish, track
+from odds.core.errors import OddsError
+from odds.runtime.progress import echo, finish, track
 
 
 @app.command()
@@ -28,7 +28,7 @@ def reports(
     \b
     Example: odds reports --check
     """
-    from odds.regenerate import orphan_charts, orphans, reports_folder, statuses, write
+    from odds.tools.regenerate import orphan_charts, orphans, reports_folder, statuses, write
 
     root = reports_folder().parent
     found = statuses()
@@ -84,10 +84,11 @@ def bench(
     \b
     Example: odds bench dragon-tiger --repeat 1
     """
-    from odds.benchmark import BenchRow, bench_table, run
     from odds.games import games as all_games
-    from odds.render import table_markdown, tables_csv, tables_json
-    from odds.shoe_state.bench import bench_cases as shoe_state_cases
+    from odds.output.data import tables_csv, tables_json
+    from odds.output.markdown import table_markdown
+    from odds.tools.benchmark import BenchRow, bench_table, run
+    from odds.tools.shoe.bench import bench_cases as shoe_state_cases
 
     check_output(output)
     names = games or list(all_games())

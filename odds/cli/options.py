@@ -1,6 +1,6 @@
 """Arguments and options shared by the commands, and how they reach the paytable.
 
-``--decks`` and ``--set`` become typed :class:`odds.overrides.Override` s here
+``--decks`` and ``--set`` become typed :class:`odds.core.overrides.Override` s here
 and nowhere else; the paytable layer merges and validates them once.
 """
 
@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 
 from odds.cli.completion import complete_game, complete_setting
-from odds.overrides import Override
-from odds.paytable import Paytable, load
+from odds.core.overrides import Override
+from odds.games.paytable import Paytable, load
 
 
 class Format(StrEnum):

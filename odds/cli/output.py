@@ -3,7 +3,7 @@
 Every command that prints a document (a report, an audit, a verdict …) takes
 ``--output FILE`` / ``-o FILE`` and hands its text to :func:`emit`. The output
 is checked before any work (:func:`check_output`: a writable file that is not
-one of the command's inputs), and written through :func:`odds.atomic.atomic_path`
+one of the command's inputs), and written through :func:`odds.runtime.atomic.atomic_path`
 so an error or Ctrl-C leaves an existing file exactly as it was.
 :func:`emit` first erases any progress bar for good, so the document never
 meets the bar on a terminal.
@@ -19,7 +19,7 @@ from typing import Annotated
 
 import typer
 
-from odds.errors import OddsError
+from odds.core.errors import OddsError
 
 OutputOpt = Annotated[
     Path | None,
@@ -35,7 +35,7 @@ OutputOpt = Annotated[
 
 def paytable_inputs(game: str) -> list[Path]:
     """The file a ``GAME_OR_PAYTABLE`` argument reads, when it names one."""
-    from odds.paytable import TABLES
+    from odds.games.paytable import TABLES
 
     found = [Path(game), TABLES / f"{game}.toml"]
     return [p for p in found if p.is_file()]
@@ -55,7 +55,7 @@ def check_output(output: Path | None, inputs: Iterable[Path | None] = ()) -> Non
     """
     if output is None:
         return
-    from odds.atomic import check_output_path
+    from odds.runtime.atomic import check_output_path
 
     for given in inputs:
         if given is not None and output.exists() and _same_file(output, given):
@@ -65,13 +65,13 @@ def check_output(output: Path | None, inputs: Iterable[Path | None] = ()) -> Non
 
 def emit(text: str, output: Path | None = None) -> None:
     """The document to standard output, or to ``output`` atomically (UTF-8)."""
-    from odds.progress import finish
+    from odds.runtime.progress import finish
 
     finish()
     if output is None:
         sys.stdout.write(text)
         return
-    from odds.atomic import atomic_path
+    from odds.runtime.atomic import atomic_path
 
     with atomic_path(output) as temporary:
         temporary.write_text(text, encoding="utf-8", newline="")

@@ -10,7 +10,7 @@
   when it is not a terminal (``> par.xlsx``, a pipe); never a terminal.
 
 Every output is checked before the analysis starts (a bad ``--output`` costs
-nothing) and written whole or not at all (:mod:`odds.atomic`).
+nothing) and written whole or not at all (:mod:`odds.runtime.atomic`).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from odds.errors import OddsError
+from odds.core.errors import OddsError
 
 if TYPE_CHECKING:
-    from odds.render.provenance import Provenance
+    from odds.output.provenance import Provenance
 
 #: ``--table NAME``: the one table of a CSV output (commands whose output has several).
 CsvTableOpt = Annotated[
@@ -66,7 +66,7 @@ def check_report_output(
     inputs: tuple[Path, ...] = (),
 ) -> None:
     """A one-line error for an output that cannot be written, before any work is done."""
-    from odds.atomic import check_output_path
+    from odds.runtime.atomic import check_output_path
 
     if table is not None and format is not ReportFormat.csv:
         raise OddsError("--table chooses one CSV table: give it with --format csv")
@@ -188,12 +188,12 @@ def write_report(
     in the Markdown header, the JSON and the CSV; ``command`` is the one the
     binary PAR sheets state.
     """
-    from odds.analysis import Analysis
+    from odds.stats.analysis import Analysis
 
     if not isinstance(analysis, Analysis):
         raise TypeError("write_report takes an Analysis")
     if format is ReportFormat.csv:
-        from odds.render.data import (
+        from odds.output.data import (
             FOLDER_HINT,
             choose_table,
             report_tables,
@@ -208,21 +208,21 @@ def write_report(
         _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output)
         return
     if format is ReportFormat.xlsx:
-        from odds.render.xlsx import to_xlsx
+        from odds.output.xlsx import to_xlsx
 
         write_binary(to_xlsx(analysis, command), output)
         return
     if format is ReportFormat.pdf:
-        from odds.render.pdf import to_pdf
+        from odds.output.pdf import to_pdf
 
         write_binary(to_pdf(analysis, digits, command), output)
         return
     if format is ReportFormat.json:
-        from odds.render import to_json
+        from odds.output.data import to_json
 
         _write_text(to_json(analysis, provenance), output)
         return
-    from odds.render import to_markdown
+    from odds.output.markdown_report import to_markdown
 
     _write_text(to_markdown(analysis, digits, links, provenance), output)
 
@@ -238,7 +238,7 @@ def write_binary(data: bytes, output: Path | None) -> None:
 
     The terminal was refused before any work (:func:`check_report_output`).
     """
-    from odds.progress import finish
+    from odds.runtime.progress import finish
 
     finish()
     if output is None:
@@ -246,7 +246,7 @@ def write_binary(data: bytes, output: Path | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    from odds.atomic import atomic_open
+    from odds.runtime.atomic import atomic_open
 
     with atomic_open(output, "wb") as handle:
         handle.write(data)

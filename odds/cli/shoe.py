@@ -1,4 +1,4 @@
-"""``odds shoe``, ``odds eor``, ``odds exposure``: parse, call :mod:`odds.shoe_state.api`, print."""
+"""``odds shoe``, ``odds eor``, ``odds exposure``: parse, call :mod:`odds.tools.shoe.questions`, print."""
 
 from __future__ import annotations
 
@@ -13,20 +13,20 @@ from odds.cli.app import app
 from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
 from odds.cli.report_output import CsvTableOpt
-from odds.errors import OddsError
-from odds.table import Table, json_value
+from odds.core.errors import OddsError
+from odds.core.table import Table, json_value
 
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
 
 
 def _write_csv(tables: Sequence[Table], output: Path | None, table: str | None = None) -> None:
-    from odds.render import tables_csv
+    from odds.output.data import tables_csv
 
     emit(tables_csv(list(tables), table), output)
 
 
 def _markdown(table: Table) -> str:
-    from odds.render import table_markdown
+    from odds.output.markdown import table_markdown
 
     text = f"## {table.title}\n\n{table_markdown(table, 6)}\n"
     return text + (f"\n{table.note}\n" if table.note else "")
@@ -71,14 +71,14 @@ def shoe(
     \b
     Example: odds shoe baccarat --seen '9h 9d 9c 9s 8h 8d'
     """
-    from odds.shoe_state import api
-    from odds.shoe_state.seen import parse_seen_text, read_seen_file
+    from odds.tools.shoe import questions
+    from odds.tools.shoe.seen import parse_seen_text, read_seen_file
 
     if shoe_id is not None and seen_file is None:
         raise OddsError("--shoe picks a shoe of the --seen-file log; give --seen-file too")
     paytable = load_paytable(game, decks, settings)
     check_output(output, [*paytable_inputs(game), seen_file])
-    api.feature_of(paytable)
+    questions.feature_of(paytable)
     items: list[Any] = []
     from_file = None
     if seen_file is not None:
@@ -86,7 +86,7 @@ def shoe(
         items += from_file.items
     if seen is not None:
         items += parse_seen_text(paytable.game, paytable.config, seen)
-    result = api.state(paytable, items)
+    result = questions.state(paytable, items)
     table = result.table()
     shoe_ = result.evaluator.shoe
     unseen = sum(result.counts)
@@ -141,16 +141,18 @@ def eor(
     Example: odds eor dragon-tiger
     """
     _check_table(csv_table, format)
-    from odds.shoe_state import api, tables
+    from odds.tools.shoe import questions, report_tables
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
-    evaluator, table = api.eor(paytable)
+    evaluator, table = questions.eor(paytable)
     unit = "deck" if evaluator.unit == 52 else "set"
-    eor_table, counts = tables.eor_table(table), tables.count_table(table, unit)
+    eor_table, counts = report_tables.eor_table(table), report_tables.count_table(table, unit)
     if format is Format.csv:
         _write_csv(
-            [eor_table, tables.eor_by_type_table(table, evaluator), counts], output, csv_table
+            [eor_table, report_tables.eor_by_type_table(table, evaluator), counts],
+            output,
+            csv_table,
         )
         return
     if format is Format.json:
@@ -160,7 +162,9 @@ def eor(
                 "paytable": paytable.source,
                 "shoe": evaluator.shoe.description,
                 "effect_of_removal": json_value(eor_table),
-                "effect_of_removal_by_type": json_value(tables.eor_by_type_table(table, evaluator)),
+                "effect_of_removal_by_type": json_value(
+                    report_tables.eor_by_type_table(table, evaluator)
+                ),
                 "counts": json_value(counts),
             },
             output,
@@ -210,17 +214,17 @@ def exposure(
     Example: odds exposure mahjong-28-20
     """
     _check_table(table, format)
-    from odds.shoe_state import api
-    from odds.shoe_state.risk import parse_risks
+    from odds.tools.shoe import questions
+    from odds.tools.shoe.risk import parse_risks
 
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
     levels = parse_risks(ruin)
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
-    result = api.exposure(paytable, shoes, seed, workers, scheduler, simulate)
+    result = questions.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
-    risk_table = api.player_risk(paytable, result, levels)
+    risk_table = questions.player_risk(paytable, result, levels)
     if risk_table is not None:
         found.append(risk_table)
     if format is Format.csv:

@@ -3,7 +3,7 @@
 Vocabulary
 ----------
 * A *composition* is a tuple of counts, one per card or tile type (see
-  :class:`odds.shoe.Shoe`; the engine sees only the counts).
+  :class:`odds.core.shoe.Shoe`; the engine sees only the counts).
 * A *hand* is a multiset of types, stored as a sorted tuple of type indices.
   Its *weight* is the number of ways to deal it from a composition:
   ``∏_t C(n_t, a_t)`` (unordered within the hand).

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from odds.progress import track
+from odds.runtime.progress import track
 
 Hand = tuple[int, ...]
 

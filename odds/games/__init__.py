@@ -12,7 +12,7 @@ import pkgutil
 from functools import cache
 from typing import Any
 
-from odds.errors import OddsError
+from odds.core.errors import OddsError
 from odds.games.base import Game
 
 

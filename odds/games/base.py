@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from odds.analysis import Analysis
-from odds.cards import parse_cards
-from odds.config import describe, to_plain
-from odds.errors import PositionError
+from odds.core.cards import parse_cards
+from odds.core.errors import PositionError
+from odds.core.options import describe, to_plain
+from odds.core.settlement import Settlement
+from odds.core.shoe import Shoe
 from odds.games.features import (
     ChartsFeature,
     CrosscheckFeature,
@@ -25,8 +26,7 @@ from odds.games.features import (
     StakesFeature,
     StrengthFeature,
 )
-from odds.settlement import Settlement
-from odds.shoe import Shoe
+from odds.stats.analysis import Analysis
 
 ConfigT = TypeVar("ConfigT")
 
@@ -35,7 +35,7 @@ ConfigT = TypeVar("ConfigT")
 class HandKey:
     """What settling a round needs to know of one hand (``odds audit``'s hand table).
 
-    A game promises that a round's :class:`~odds.settlement.Settlement` (every
+    A game promises that a round's :class:`~odds.core.settlement.Settlement` (every
     bet's event and every hand's class label) depends only on its hands' ``key``
     values and on how their ``strength`` values compare (``None``: the keys alone
     decide). So an audit settles one example round per distinct combination and
@@ -69,7 +69,7 @@ class Game(ABC, Generic[ConfigT]):
     """A game: its name, its paytable schema and its rules.
 
     ``config_type`` is a dataclass whose fields are paytable sections (see
-    :mod:`odds.config`). ``positions`` are the hand names ``odds settle``
+    :mod:`odds.core.options`). ``positions`` are the hand names ``odds settle``
     accepts (``--banker``, ``--player`` …). ``hand_size`` is the number of
     cards or tiles each position receives in a showdown game (0 for a drawing
     game such as blackjack, where hands grow); tools that deal or read whole
@@ -116,7 +116,7 @@ class Game(ABC, Generic[ConfigT]):
     shoe_state: ShoeStateFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
-        """Raise :class:`odds.errors.OddsError` for a contradictory paytable."""
+        """Raise :class:`odds.core.errors.OddsError` for a contradictory paytable."""
 
     @abstractmethod
     def analyse(self, config: ConfigT, paytable: str) -> Analysis:
@@ -160,7 +160,7 @@ class Game(ABC, Generic[ConfigT]):
         """One position's hand as written in a log, as shoe types.
 
         Default: cards (``Kh 9h``); a tile game overrides this with its tile parser.
-        Unknown symbols raise :class:`odds.errors.OddsError`.
+        Unknown symbols raise :class:`odds.core.errors.OddsError`.
         """
         return parse_cards(text)
 

@@ -6,9 +6,9 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from odds.cards import Card, card_shoe
-from odds.config import option
-from odds.shoe import Shoe
+from odds.core.cards import Card, card_shoe
+from odds.core.options import option
+from odds.core.shoe import Shoe
 
 
 def decks_option(default: int) -> Any:

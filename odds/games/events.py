@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from odds.errors import OddsError
-from odds.numbers import payout_ratio
-from odds.settlement import SettledBet
-from odds.stats import Bet, Outcome
+from odds.core.errors import OddsError
+from odds.core.numbers import payout_ratio
+from odds.core.settlement import SettledBet
+from odds.stats.bets import Bet, Outcome
 
 K = TypeVar("K", bound=Hashable)
 S = TypeVar("S")

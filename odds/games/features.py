@@ -17,10 +17,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from odds.analysis import Analysis
-    from odds.charts.model import ReportChart
-    from odds.shoe_state.dealing import Procedure
-    from odds.shoe_state.model import StateEvaluator
+    from odds.games.dealing import Procedure
+    from odds.games.shoe_state import StateEvaluator
+    from odds.output.charts.model import ReportChart
+    from odds.stats.analysis import Analysis
 
 ConfigT = TypeVar("ConfigT")
 
@@ -70,7 +70,7 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
 class ChartsFeature(ABC):
     """Report charts of a game's own tables (every bet's charts come without asking).
 
-    Reads the finished :class:`odds.analysis.Analysis` only (its tables, by
+    Reads the finished :class:`odds.stats.analysis.Analysis` only (its tables, by
     key), so a game can change how it computes a table without touching its
     charts, as long as the table keeps its key and its JSON.
     """
@@ -88,7 +88,7 @@ class StakesFeature(ABC, Generic[ConfigT]):
 
     @abstractmethod
     def parse(self, text: str) -> Any:
-        """The stakes ``text`` names, validated: one-line :class:`odds.errors.OddsError` if not."""
+        """The stakes ``text`` names, validated: one-line :class:`odds.core.errors.OddsError` if not."""
 
     @abstractmethod
     def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:
@@ -100,14 +100,14 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
 
     A game implements two hooks; everything else (effects of removal, counts,
     exact and simulated exposures, report sections) is shared
-    (:mod:`odds.shoe_state`):
+    (:mod:`odds.tools.shoe`):
 
     * :meth:`evaluator` — built once per paytable, it gives the exact EV of
       every bet for any composition of unseen cards or tiles. Two-hand games
-      build an :class:`odds.removal.RemovalPolynomial` and wrap it in a
-      :class:`odds.shoe_state.model.PolynomialEvaluator`.
+      build an :class:`odds.engine.polynomial.RemovalPolynomial` and wrap it in a
+      :class:`odds.games.shoe_state.PolynomialEvaluator`.
     * :meth:`procedure` — how one shuffled shoe is dealt (the paytable's
-      ``[dealing]`` section as a :class:`odds.shoe_state.dealing.Procedure`).
+      ``[dealing]`` section as a :class:`odds.games.dealing.Procedure`).
     """
 
     #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).

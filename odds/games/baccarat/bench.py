@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from odds.bruteforce import brute_force, brute_force_drawing
-from odds.cards import Card
+from odds.core.cards import Card
+from odds.core.shoe import Shoe
+from odds.engine.bruteforce import brute_force, brute_force_drawing
 from odds.engine.drawing import group_counts
-from odds.games.baccarat import analysis as a
+from odds.games.baccarat import counting as a
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs
 from odds.games.baccarat.options import BaccaratConfig
 from odds.games.base import BenchCase
-from odds.shoe import Shoe
 
 
 def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
-from odds.errors import OddsError
+from odds.core.errors import OddsError
+from odds.core.numbers import decimal, payout_ratio
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig, BaccaratPayouts
 from odds.games.baccarat.rules import Coup, DrawingRules
 from odds.games.events import BetSpec as GenericBetSpec
 from odds.games.events import check_side_bets
-from odds.numbers import decimal, payout_ratio
 
 #: A baccarat bet: settled from the finished coup, or (None) from the first two cards.
 BetSpec = GenericBetSpec[Callable[[Coup], str] | None]

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from odds.analysis import Analysis
-from odds.cards import Card, hand_text
-from odds.errors import PositionError
-from odds.games.baccarat import analysis, bench
+from odds.core.cards import Card, hand_text
+from odds.core.errors import PositionError
+from odds.core.settlement import SettledHand, Settlement
+from odds.games.baccarat import bench, counting
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs, check_paytable
 from odds.games.baccarat.options import SIDE_BETS, BaccaratConfig
 from odds.games.baccarat.shoe_state import BaccaratShoeState
 from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
-from odds.settlement import SettledHand, Settlement
+from odds.stats.analysis import Analysis
 
 
 class Baccarat(Game[BaccaratConfig]):
@@ -30,14 +30,14 @@ class Baccarat(Game[BaccaratConfig]):
     hand_size = 0  # two or three cards: the tableau draws
     hand_example = "two or three cards, e.g. '9d 7c'"
     log_hand_sizes = (2, 3)
-    max_round_cards = analysis.COUP_CARDS
+    max_round_cards = counting.COUP_CARDS
 
     def validate(self, config: BaccaratConfig) -> None:
         check_paytable(config)
-        config.shoe.build().require(analysis.COUP_CARDS)
+        config.shoe.build().require(counting.COUP_CARDS)
 
     def analyse(self, config: BaccaratConfig, paytable: str) -> Analysis:
-        return analysis.analyse(self, config, paytable)
+        return counting.analyse(self, config, paytable)
 
     def settle(
         self, config: BaccaratConfig, hands: Mapping[str, str], stake: Fraction

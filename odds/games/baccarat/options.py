@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.config import option, section
+from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
-from odds.shoe_state.dealing import CutCardDealing
+from odds.games.dealing import CutCardDealing
 
 #: Every bet, main bets first; the side bets are those after ``tie``.
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")

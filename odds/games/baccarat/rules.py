@@ -1,7 +1,7 @@
 """Baccarat (punto banco) rules: card values, the drawing tableau, the coup, and every bet.
 
 Rules only (docs/rules/baccarat.md): no loops over a shoe, no formatting of
-figures. :mod:`odds.games.baccarat.analysis` asks the engine to count; this
+figures. :mod:`odds.games.baccarat.counting` asks the engine to count; this
 module says what happens to the cards of one coup.
 
 A *coup* is dealt Player, Banker, Player, Banker; a natural (by default a
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.cards import Card, Rank, Suit
-from odds.errors import OddsError, PositionError
+from odds.core.cards import Card, Rank, Suit
+from odds.core.errors import OddsError, PositionError
 from odds.games.baccarat.options import BaccaratPayouts, BaccaratRules, Tableau
 from odds.games.events import Event
 

@@ -1,6 +1,6 @@
 """Baccarat shoe states: every bet's exact EV for any unseen cards, and dealing a shoe.
 
-The evaluator is :func:`odds.games.baccarat.state.state_ev` (the tableau's
+The evaluator is :func:`odds.games.baccarat.state_values.state_ev` (the tableau's
 counting table, built once, evaluated per composition in a millisecond or
 two). The procedure is the paytable's ``[dealing]`` (docs/rules/baccarat.md
 §Shoe procedure): one card turned face up and as many burned as its value,
@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from odds.games.baccarat import rules as r
-from odds.games.baccarat.analysis import COUP_CARDS
 from odds.games.baccarat.bets import bet_specs
+from odds.games.baccarat.counting import COUP_CARDS
 from odds.games.baccarat.options import BaccaratConfig
-from odds.games.baccarat.state import state_ev
+from odds.games.baccarat.state_values import state_ev
+from odds.games.dealing import Procedure, cut_card_procedure, points_burn
 from odds.games.features import ShoeStateFeature
-from odds.shoe_state.dealing import Procedure, cut_card_procedure, points_burn
-from odds.shoe_state.model import StateBet, StateEvaluator
+from odds.games.shoe_state import StateBet, StateEvaluator
 
 
 class BaccaratEvaluator(StateEvaluator):

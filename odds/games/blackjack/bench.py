@@ -20,6 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from odds.core.numbers import percent
 from odds.games.base import BenchCase
 from odds.games.blackjack.dealer import (
     RANK_NAMES,
@@ -29,7 +30,6 @@ from odds.games.blackjack.dealer import (
 )
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.numbers import percent
 
 DECKS = range(1, 9)
 
@@ -99,7 +99,7 @@ def _forget_shoes() -> None:
 
 def _forget_layouts() -> None:
     """Drop every table kept for the whole process, as if it had just started."""
-    from odds.games.blackjack import dealer, moments, nodes, removal, rounds
+    from odds.games.blackjack import dealer, dealer_batches, moments, nodes, rounds
 
     for cached in (
         dealer.dealer_table,
@@ -114,7 +114,7 @@ def _forget_layouts() -> None:
         moments._moment_factors,
         moments._moment_plan,
         moments.moment_union,
-        removal._layout,
+        dealer_batches._layout,
         rounds._reachable,
     ):
         cached.cache_clear()

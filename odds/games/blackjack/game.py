@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from odds.analysis import Analysis
-from odds.cards import hand_text
-from odds.errors import OddsError, PositionError
+from odds.core.cards import hand_text
+from odds.core.errors import OddsError, PositionError
+from odds.core.settlement import SettledBet, SettledHand, Settlement
 from odds.games.base import BenchCase, Game
-from odds.games.blackjack import analysis
-from odds.games.blackjack.analysis import rank_counts
+from odds.games.blackjack import counting
 from odds.games.blackjack.charts import BlackjackCharts
+from odds.games.blackjack.counting import rank_counts
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.rules import replay
 from odds.games.blackjack.shoe_state import BlackjackShoeState
 from odds.games.blackjack.simulate import BlackjackCrosscheck
-from odds.settlement import SettledBet, SettledHand, Settlement
+from odds.stats.analysis import Analysis
 
 #: Fewest cards a shoe must hold so that one round can never run out.
 MIN_CARDS = 40
@@ -44,7 +44,7 @@ class Blackjack(Game[BlackjackConfig]):
             )
 
     def analyse(self, config: BlackjackConfig, paytable: str) -> Analysis:
-        return analysis.analyse(self, config, paytable)
+        return counting.analyse(self, config, paytable)
 
     def settle(
         self, config: BlackjackConfig, hands: Mapping[str, str], stake: Fraction

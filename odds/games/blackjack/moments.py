@@ -1,4 +1,4 @@
-"""The dealer's side of :mod:`odds.games.blackjack.removal`: moments of the draw table.
+"""The dealer's side of :mod:`odds.games.blackjack.dealer_batches`: moments of the draw table.
 
 For an up card and a shoe ``n`` (after the up card), the table ``M[j, k]`` over
 sub-multisets ``j`` of dealer hands and lengths ``k``::
@@ -10,7 +10,7 @@ sub-multisets ``j`` of dealer hands and lengths ``k``::
 lanes). It is computed rank by rank (a hand's count ``μ`` of a rank becomes each
 ``x ≤ μ``), laid out once per dealer table (:class:`_MomentPlan`); the tables of
 several up cards are then packed side by side (:class:`MomentUnion`), and
-:func:`odds.games.blackjack.removal.numerators` turns them into ``Q_s[j]`` by
+:func:`odds.games.blackjack.dealer_batches.numerators` turns them into ``Q_s[j]`` by
 Horner's rule over ``k``.
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, falling, pack_lanes
 
 if TYPE_CHECKING:
-    from odds.games.blackjack.removal import RemovalSet
+    from odds.games.blackjack.dealer_batches import RemovalSet
 
 #: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
 ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)

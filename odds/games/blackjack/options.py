@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.config import option, section
+from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
-from odds.shoe_state.dealing import PenetrationDealing
+from odds.games.dealing import PenetrationDealing
 
 BLACKJACK_PAYS = {"3:2": Fraction(3, 2), "6:5": Fraction(6, 5), "1:1": Fraction(1)}
 

@@ -45,7 +45,7 @@ any card (``X``). A sequence with ``A`` pair and ``B`` non-pair cards has
 probability ``p^(A) · q^(B) / (p + q)^(A+B)`` (falling factorials), and its
 hands are worth ``EV[N; A, B − 1]`` each (N-hands) and ``EV[X; A, B]`` each
 (X-hands). The tests check all of this against a plain enumeration of the
-split tree on small shoes (``tests/test_blackjack_resplit.py``).
+split tree on small shoes (``tests/games/blackjack/test_blackjack_resplit.py``).
 
 The same algebra applies to any linear quantity of a hand instead of its
 value: the module works on :class:`Fraction` values or on outcome

@@ -23,9 +23,10 @@ from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING
 
+from odds.core.errors import OddsError
 from odds.engine import paused_gc
-from odds.errors import OddsError
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
+from odds.games.blackjack.dealer_batches import RemovalSet
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import (
     _STEP,
@@ -44,7 +45,6 @@ from odds.games.blackjack.player import (
     hand_multisets,
     key_of,
 )
-from odds.games.blackjack.removal import RemovalSet
 from odds.games.blackjack.splits import (
     SplitResult,
     resplit_needs,

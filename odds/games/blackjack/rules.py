@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from odds.cards import Card, Rank, hand_text, parse_cards, split_tokens
-from odds.errors import OddsError, PositionError
+from odds.core.cards import Card, Rank, hand_text, parse_cards, split_tokens
+from odds.core.errors import OddsError, PositionError
 from odds.games.blackjack.dealer import RANK_NAMES, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
 

@@ -24,12 +24,12 @@ from functools import lru_cache
 from math import ceil
 from typing import Any
 
+from odds.core.numbers import short_number
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.strategy import Chart
+from odds.games.dealing import Procedure
 from odds.games.features import ShoeStateFeature
-from odds.numbers import short_number
-from odds.shoe_state.dealing import Procedure
-from odds.shoe_state.model import CountGroup, StateBet, StateEvaluator
+from odds.games.shoe_state import CountGroup, StateBet, StateEvaluator
 
 #: Fewest cards a state may hold (the full analysis refuses smaller shoes).
 MIN_CARDS = 40
@@ -43,7 +43,7 @@ class BlackjackEvaluator(StateEvaluator):
     """
 
     def __init__(self, config: BlackjackConfig, chart: Chart | None = None) -> None:
-        from odds.games.blackjack.analysis import rank_counts
+        from odds.games.blackjack.counting import rank_counts
         from odds.games.blackjack.rules import rank_index
 
         shoe = config.shoe.build()
@@ -121,7 +121,7 @@ class BlackjackShoeState(ShoeStateFeature[BlackjackConfig]):
         return BlackjackEvaluator(config)
 
     def procedure(self, config: BlackjackConfig) -> Procedure:
-        from odds.games.blackjack.analysis import rank_counts
+        from odds.games.blackjack.counting import rank_counts
 
         return penetration_procedure(
             config, report_chart(rank_counts(config.shoe.build()), config.house)

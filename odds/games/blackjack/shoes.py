@@ -5,7 +5,7 @@ numerators of every composition the player can leave (packed cumulative lanes,
 :mod:`odds.games.blackjack.dealer`), by composition key, and the scales of the
 player's values (:mod:`odds.games.blackjack.player`). A :class:`Family` is a
 shoe and soft-17 rule: it computes every up card's numerators together
-(:mod:`odds.games.blackjack.removal`) and keeps the per-shoe card weights of
+(:mod:`odds.games.blackjack.dealer_batches`) and keeps the per-shoe card weights of
 every context's hands. Families are cached per process (:func:`family`), so
 every rule set on one shoe shares them.
 """
@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import ge, gt, itemgetter, le, rshift, sub
 from typing import Literal
 
-from odds.errors import OddsError
+from odds.core.errors import OddsError
 from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
@@ -30,10 +30,10 @@ from odds.games.blackjack.dealer import (
     plan,
     stand_lanes,
 )
+from odds.games.blackjack.dealer_batches import RemovalSet
+from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.removal import RemovalSet
-from odds.games.blackjack.removal import numerators as packed_numerators
 
 # ---------------------------------------------------------------------------
 # One up card of one shoe: dealer numerators and the scale of every value.

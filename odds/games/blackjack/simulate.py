@@ -190,11 +190,11 @@ class BlackjackCrosscheck(CrosscheckFeature[BlackjackConfig]):
 
     def exact_ev(self, config: BlackjackConfig) -> Fraction:
         """EV per round of optimal play (what ``simulate`` must reproduce)."""
-        from odds.games.blackjack.analysis import rank_counts
+        from odds.games.blackjack.counting import rank_counts
 
         return analyse_round(rank_counts(config.shoe.build()), config.house).ev
 
     def simulate(self, config: BlackjackConfig, rounds: int, seed: int) -> SimulationResult:
-        from odds.games.blackjack.analysis import rank_counts
+        from odds.games.blackjack.counting import rank_counts
 
         return simulate(analyse_round(rank_counts(config.shoe.build()), config.house), rounds, seed)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from odds.bruteforce import brute_force
+from odds.core.shoe import Shoe
+from odds.engine.bruteforce import brute_force
 from odds.engine.drawing import ordered_deal_polynomial
 from odds.games.base import BenchCase
-from odds.games.dragon_tiger import analysis as a
+from odds.games.dragon_tiger import counting as a
 from odds.games.dragon_tiger.options import DragonTigerConfig
 from odds.games.dragon_tiger.rules import Round
-from odds.shoe import Shoe
 
 
 def fresh_event_ways(config: DragonTigerConfig, shoe: Shoe) -> dict[str, dict[str, int]]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from odds.analysis import Analysis
+from odds.core.settlement import SettledHand, Settlement
 from odds.games.base import BenchCase, Game
-from odds.games.dragon_tiger import analysis, bench
+from odds.games.dragon_tiger import bench, counting
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
+from odds.games.dragon_tiger.report_tables import rank_label
 from odds.games.dragon_tiger.shoe_state import DragonTigerShoeState
-from odds.games.dragon_tiger.tables import rank_label
 from odds.games.events import by_key, check_side_bets, reason, settled_bet
-from odds.settlement import SettledHand, Settlement
+from odds.stats.analysis import Analysis
 
 
 class DragonTiger(Game[DragonTigerConfig]):
@@ -30,10 +30,10 @@ class DragonTiger(Game[DragonTigerConfig]):
 
     def validate(self, config: DragonTigerConfig) -> None:
         check_side_bets(config.bets.side_bets, SIDE_BETS)
-        config.shoe.build().require(analysis.ROUND_CARDS)
+        config.shoe.build().require(counting.ROUND_CARDS)
 
     def analyse(self, config: DragonTigerConfig, paytable: str) -> Analysis:
-        return analysis.analyse(self, config, paytable)
+        return counting.analyse(self, config, paytable)
 
     def settle(
         self, config: DragonTigerConfig, hands: Mapping[str, str], stake: Fraction
@@ -43,7 +43,7 @@ class DragonTiger(Game[DragonTigerConfig]):
         config.shoe.build().check_holds((dragon, tiger), "the Dragon's and Tiger's cards")
         round_ = r.Round.of(dragon, tiger)
         settled = []
-        for spec in analysis.bet_specs(config):
+        for spec in counting.bet_specs(config):
             event = by_key(spec.events)[spec.settle(round_)]
             settled.append(settled_bet(spec.name, event, stake, stake, reason(event)))
         return Settlement(

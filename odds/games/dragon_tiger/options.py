@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.config import option, section
+from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
-from odds.shoe_state.dealing import CutCardDealing
+from odds.games.dealing import CutCardDealing
 
 #: The side bets: the suited tie, and big/small and odd/even on each side's card.
 SIDE_BETS: tuple[str, ...] = (

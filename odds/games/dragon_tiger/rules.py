@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.cards import Card, Rank
+from odds.core.cards import Card, Rank
 from odds.games.dragon_tiger.options import DragonTigerPayouts, DragonTigerRules
 from odds.games.events import Event
 

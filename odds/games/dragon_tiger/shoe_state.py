@@ -1,6 +1,6 @@
 """Dragon Tiger shoe states: every bet's exact EV for any unseen cards, and dealing a shoe.
 
-The evaluator is :func:`odds.games.dragon_tiger.state.state_ev`; the
+The evaluator is :func:`odds.games.dragon_tiger.state_values.state_ev`; the
 procedure the paytable's ``[dealing]`` (docs/rules/dragon-tiger.md §Shoe
 procedure): the turned card and its burn, then two cards a round, face up,
 until the round that draws the cut card.
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from odds.games.dragon_tiger.analysis import ROUND_CARDS, bet_specs
+from odds.games.dealing import Procedure, cut_card_procedure, points_burn
+from odds.games.dragon_tiger.counting import ROUND_CARDS, bet_specs
 from odds.games.dragon_tiger.options import DragonTigerConfig
-from odds.games.dragon_tiger.state import state_ev
+from odds.games.dragon_tiger.state_values import state_ev
 from odds.games.features import ShoeStateFeature
-from odds.shoe_state.dealing import Procedure, cut_card_procedure, points_burn
-from odds.shoe_state.model import StateBet, StateEvaluator
+from odds.games.shoe_state import StateBet, StateEvaluator
 
 
 class DragonTigerEvaluator(StateEvaluator):

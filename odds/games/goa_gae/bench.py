@@ -1,7 +1,7 @@
 """``odds bench goa-gae``: the engine's showdown against brute-force enumeration.
 
 Two kinds of case. On a reduced deck the plain ordered enumerator
-(:func:`odds.bruteforce.brute_force`) deals every sequence of six cards and
+(:func:`odds.engine.bruteforce.brute_force`) deals every sequence of six cards and
 settles it with the rules: the whole Player bet is compared. On full decks a
 full brute force is out of reach, so a few spread-out player hands are checked
 against every dealer hand instead (their exact counts, not a speed-up).
@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from odds.bruteforce import brute_force, ordering_factor
-from odds.cards import Card, Rank, Suit
+from odds.core.cards import Card, Rank, Suit
+from odds.core.shoe import Shoe
 from odds.engine import Hand, HandShowdown, deal_count, hands
+from odds.engine.bruteforce import brute_force, ordering_factor
 from odds.games.base import BenchCase
 from odds.games.events import probabilities
-from odds.games.goa_gae.analysis import compute_showdown, event_ways
+from odds.games.goa_gae.counting import compute_showdown, event_ways
 from odds.games.goa_gae.options import GoaGaeConfig
 from odds.games.goa_gae.rules import HAND_SIZE, GoaGaeHand, Ranking, settle_player
-from odds.shoe import Shoe
 
 #: The reduced deck the brute force can finish on: 3 suits × ranks A 2 J Q K (15 cards,
 #: 3.6 million ordered six-card sequences). Every category occurs: triples, straight

@@ -6,11 +6,12 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from odds.analysis import Analysis
-from odds.cards import hand_text
+from odds.core.cards import hand_text
+from odds.core.numbers import payout_ratio
+from odds.core.settlement import SettledHand, Settlement
 from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, settled_bet
-from odds.games.goa_gae import analysis, bench
+from odds.games.goa_gae import bench, counting
 from odds.games.goa_gae.options import GoaGaeConfig
 from odds.games.goa_gae.rules import (
     HAND_SIZE,
@@ -22,8 +23,7 @@ from odds.games.goa_gae.rules import (
 )
 from odds.games.goa_gae.shoe_state import GoaGaeShoeState
 from odds.games.goa_gae.strength import GoaGaeStrength
-from odds.numbers import payout_ratio
-from odds.settlement import SettledHand, Settlement
+from odds.stats.analysis import Analysis
 
 
 class GoaGae(Game[GoaGaeConfig]):
@@ -42,10 +42,10 @@ class GoaGae(Game[GoaGaeConfig]):
 
     def validate(self, config: GoaGaeConfig) -> None:
         check_paytable(config)
-        config.shoe.build().require(analysis.DEAL_CARDS)
+        config.shoe.build().require(counting.DEAL_CARDS)
 
     def analyse(self, config: GoaGaeConfig, paytable: str) -> Analysis:
-        return analysis.analyse(self, config, paytable)
+        return counting.analyse(self, config, paytable)
 
     def hand_keys(self, config: GoaGaeConfig) -> Callable[[tuple[Any, ...]], HandKey]:
         """A hand's class label and category, and which hand is stronger, decide a round."""

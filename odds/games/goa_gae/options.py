@@ -1,6 +1,6 @@
 """What a Goa Gae paytable can say: the shoe, the rule readings and the payouts.
 
-Each option is documented where it is declared (see :mod:`odds.config`); the
+Each option is documented where it is declared (see :mod:`odds.core.options`); the
 readings are the rule book's alternatives (docs/rules/goa-gae.md), each
 defaulting to the rule text.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.config import option, section
+from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
-from odds.shoe_state.dealing import RoundDealing
+from odds.games.dealing import RoundDealing
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Rules only: what a three-card hand is, how two hands compare under the chosen
 readings, the Player bet's events and how a round settles into them. No loops
-over the shoe (the counting is :mod:`odds.games.goa_gae.analysis`'s) and no
+over the shoe (the counting is :mod:`odds.games.goa_gae.counting`'s) and no
 number formatting.
 
 Every hand is reduced to a *strength key*, a tuple that sorts weakest to
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from odds.cards import STANDARD_DECK, Card, Rank, Suit
-from odds.errors import OddsError
+from odds.core.cards import STANDARD_DECK, Card, Rank, Suit
+from odds.core.errors import OddsError
 from odds.games.events import Event
 from odds.games.goa_gae.options import GoaGaeConfig, GoaGaePayouts, GoaGaeRules
 
@@ -319,7 +319,7 @@ class Ranking:
     def rank(self, cards: Sequence[Card]) -> GoaGaeHand:
         """The hand's category and strength key.
 
-        >>> from odds.cards import parse_cards
+        >>> from odds.core.cards import parse_cards
         >>> Ranking(GoaGaeRules()).rank(parse_cards("Js Qs Ks")).category
         'straight-flush'
         """

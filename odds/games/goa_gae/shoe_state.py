@@ -1,7 +1,7 @@
 """Goa Gae shoe states: exact EVs for any unseen cards, and how rounds are dealt.
 
 The Player bet is a showdown (with optional category bonuses), so its EV for a
-composition is an :class:`odds.removal.SubShowdown`: the engine's
+composition is an :class:`odds.engine.showdown_states.SubShowdown`: the engine's
 inclusion–exclusion over the player's cards, laid out once for the full shoe.
 By default the deck is reshuffled after every round (the ``[dealing]``
 section), so a watching player learns nothing: the exposure is nil, and the
@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from odds.errors import OddsError
+from odds.core.errors import OddsError
+from odds.engine.showdown_states import SubShowdown
+from odds.games.dealing import Procedure
 from odds.games.features import ShoeStateFeature
 from odds.games.goa_gae.options import GoaGaeConfig
 from odds.games.goa_gae.rules import HAND_SIZE, Ranking
-from odds.removal import SubShowdown
-from odds.shoe_state.dealing import Procedure
-from odds.shoe_state.model import StateBet, StateEvaluator
+from odds.games.shoe_state import StateBet, StateEvaluator
 
 
 class GoaGaeEvaluator(StateEvaluator):

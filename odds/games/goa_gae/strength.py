@@ -16,14 +16,14 @@ from typing import Any
 
 from more_itertools import chunked
 
-from odds.cards import Card, hand_text
+from odds.core.cards import Card, hand_text
+from odds.core.errors import ParameterError
+from odds.core.numbers import fraction_text
+from odds.core.shoe import Shoe
 from odds.engine import Hand, StrengthIndex, deal_count, hands
-from odds.errors import ParameterError
 from odds.games.features import StrengthFeature
 from odds.games.goa_gae.options import GoaGaeConfig
 from odds.games.goa_gae.rules import HAND_SIZE, Ranking, StrengthKey
-from odds.numbers import fraction_text
-from odds.shoe import Shoe
 
 #: Opponents counted exactly; more are simulated, up to :data:`MAX_OPPONENTS`.
 MAX_EXACT_OPPONENTS = 2

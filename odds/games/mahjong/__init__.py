@@ -3,9 +3,9 @@
 The rules, in the project's words: docs/rules/mahjong-28.md. The package:
 :mod:`~odds.games.mahjong.options` (the paytable schema: tile set, readings, payouts),
 :mod:`~odds.games.mahjong.rules` (hand order, showdown and the bets' events),
-:mod:`~odds.games.mahjong.analysis` (the engine's counts → outcome tables),
+:mod:`~odds.games.mahjong.counting` (the engine's counts → outcome tables),
 :mod:`~odds.games.mahjong.positions` (several positions sharing one banker),
-:mod:`~odds.games.mahjong.tables` (report tables),
+:mod:`~odds.games.mahjong.report_tables` (report tables),
 :mod:`~odds.games.mahjong.bench` (engine against brute force),
 :mod:`~odds.games.mahjong.game` (the :class:`~odds.games.base.Game` that ties them).
 """

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import cast
 
-from odds.bruteforce import brute_force, ordering_factor
+from odds.core.shoe import Shoe
+from odds.core.tiles import Tile
 from odds.engine import Hand
+from odds.engine.bruteforce import brute_force, ordering_factor
 from odds.games.base import BenchCase
 from odds.games.events import probabilities
-from odds.games.mahjong.analysis import event_ways
+from odds.games.mahjong.counting import event_ways
 from odds.games.mahjong.options import MahjongConfig
 from odds.games.mahjong.positions import PairResults, pair_results
 from odds.games.mahjong.rules import Ranking, Result, bet_rules, check_config, result
-from odds.shoe import Shoe
-from odds.tiles import Tile
 
 
 def brute_event_ways(config: MahjongConfig, shoe: Shoe[Tile]) -> dict[str, dict[str, int]]:

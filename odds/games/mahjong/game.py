@@ -6,10 +6,13 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from odds.analysis import Analysis
+from odds.core.numbers import payout_ratio, short_number
+from odds.core.settlement import SettledBet, SettledHand, Settlement
+from odds.core.shoe import Shoe
+from odds.core.tiles import Tile, parse_tiles, tiles_text
 from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import settled_bet
-from odds.games.mahjong import analysis, bench
+from odds.games.mahjong import bench, counting
 from odds.games.mahjong.options import MahjongConfig
 from odds.games.mahjong.rules import (
     BetRule,
@@ -22,10 +25,7 @@ from odds.games.mahjong.rules import (
     result,
 )
 from odds.games.mahjong.shoe_state import MahjongShoeState
-from odds.numbers import payout_ratio, short_number
-from odds.settlement import SettledBet, SettledHand, Settlement
-from odds.shoe import Shoe
-from odds.tiles import Tile, parse_tiles, tiles_text
+from odds.stats.analysis import Analysis
 
 
 class Mahjong28(Game[MahjongConfig]):
@@ -58,7 +58,7 @@ class Mahjong28(Game[MahjongConfig]):
         return parse_tiles(text, config.tiles.build())
 
     def analyse(self, config: MahjongConfig, paytable: str) -> Analysis:
-        return analysis.analyse(self, config, paytable)
+        return counting.analyse(self, config, paytable)
 
     def hand_keys(self, config: MahjongConfig) -> Callable[[tuple[Any, ...]], HandKey]:
         """The two tiles (higher first) decide a round: there are only a few dozen hands."""

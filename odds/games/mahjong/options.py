@@ -1,6 +1,6 @@
 """What a Mahjong 2-8 paytable can say: the tile set, the rule readings and the payouts.
 
-Each option is documented where it is declared (see :mod:`odds.config`); the
+Each option is documented where it is declared (see :mod:`odds.core.options`); the
 readings are the rule book's open points (docs/rules/mahjong-28.md). The tile
 set is data, not code: which tiles, how many of each, what each counts and how
 each ranks, so a house set (36 tiles, 20 tiles with a ten tile) is a paytable.
@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.config import option, section
-from odds.shoe import Shoe
-from odds.shoe_state.dealing import SetDealing
-from odds.tiles import STANDARD_POINTS, Tile, tile_shoe
+from odds.core.options import option, section
+from odds.core.shoe import Shoe
+from odds.core.tiles import STANDARD_POINTS, Tile, tile_shoe
+from odds.games.dealing import SetDealing
 
 #: The dots, highest first: 9 … 1.
 DOTS = tuple(str(n) for n in range(9, 0, -1))

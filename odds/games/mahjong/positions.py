@@ -5,7 +5,7 @@ together. The engine deals the banker and *two* positions with tile removal
 (:func:`odds.engine.sequential_distribution`); by exchangeability every pair
 of positions has that joint, so the same bet on all ``k`` positions has EV
 ``k·EV`` and variance ``k·Var + k(k−1)·Cov`` exactly, without dealing ``k``
-hands (:class:`odds.stats.PositionMoments`, shared with Pok Deng's whole table).
+hands (:class:`odds.stats.bets.PositionMoments`, shared with Pok Deng's whole table).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.shoe import Shoe
+from odds.core.tiles import Tile
 from odds.engine import sequential_distribution
 from odds.games.mahjong.options import MahjongConfig
 from odds.games.mahjong.rules import BetRule, Result, hand_infos, result
-from odds.shoe import Shoe
-from odds.stats import Bet, PositionMoments
-from odds.tiles import Tile
+from odds.stats.bets import Bet, PositionMoments
 
 #: Ways per sorted pair of two positions' results against the same banker.
 PairResults = dict[tuple[Result, ...], int]
@@ -89,7 +89,7 @@ def several_positions(
 ) -> list[SeveralPositions]:
     """Every bet's moments on ``k`` positions, from the two-position joint.
 
-    The statistics are the shared :class:`odds.stats.PositionMoments` (Pok
+    The statistics are the shared :class:`odds.stats.bets.PositionMoments` (Pok
     Deng's whole table uses the same). The marginal of either position must
     reproduce the bet's own EV and variance: a different one would mean the
     two counts disagree, so it is asserted.

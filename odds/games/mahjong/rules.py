@@ -2,7 +2,7 @@
 
 Rules only: how a two-tile hand is valued and ranked, how a position's hand
 meets the banker's, and which event of each bet that settles. No loops over
-the tile set (the counting is :mod:`odds.games.mahjong.analysis`'s) and no
+the tile set (the counting is :mod:`odds.games.mahjong.counting`'s) and no
 report tables.
 
 The ranking is declared as data: an ordered tuple of hand categories (pairs,
@@ -18,8 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.errors import OddsError
+from odds.core.numbers import short_number
+from odds.core.shoe import Shoe
+from odds.core.tiles import STANDARD_POINTS, Tile, normalise_code
 from odds.engine import Hand
-from odds.errors import OddsError
 from odds.games.events import Event
 from odds.games.mahjong.options import (
     COMMISSION_TAKERS,
@@ -28,9 +31,6 @@ from odds.games.mahjong.options import (
     MahjongRules,
     MahjongTiles,
 )
-from odds.numbers import short_number
-from odds.shoe import Shoe
-from odds.tiles import STANDARD_POINTS, Tile, normalise_code
 
 #: What orders hands: (category level, key inside the category …); higher is better.
 Strength = tuple[Fraction | int, ...]
@@ -45,7 +45,7 @@ class HandInfo:
 
     ``tiles`` are the codes, higher single tile first; ``strength`` orders
     hands (equal strength = equal hands); ``label`` is the hand class of
-    :attr:`odds.analysis.Analysis.hand_classes`.
+    :attr:`odds.stats.analysis.Analysis.hand_classes`.
     """
 
     tiles: tuple[str, str]
@@ -142,7 +142,7 @@ class Ranking:
         The rule book's worked hands (docs/rules/mahjong-28.md, "Tile points"):
 
         >>> from odds.games.mahjong.options import MahjongConfig
-        >>> from odds.tiles import parse_tiles
+        >>> from odds.core.tiles import parse_tiles
         >>> config = MahjongConfig()
         >>> shoe = config.tiles.build()
         >>> ranking = Ranking(config.tiles, config.rules, shoe)

@@ -1,7 +1,7 @@
 """Mahjong 2-8 shoe states: exact EVs for any unseen tiles, and the set's dealing.
 
 Every bet settles on one position's two tiles and the banker's, so each EV is
-an :class:`odds.removal.RemovalPolynomial` over the tile types (canonical
+an :class:`odds.engine.polynomial.RemovalPolynomial` over the tile types (canonical
 form: 715 coefficients for ten tile types). The set is dealt over
 ``[dealing] rounds`` rounds of two tiles to the banker and to each position,
 every tile face up: a watching player knows the unseen tiles exactly, and
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from odds.engine.polynomial import two_hand_polynomial
+from odds.games.dealing import Procedure, set_procedure
 from odds.games.features import ShoeStateFeature
 from odds.games.mahjong.options import MahjongConfig
 from odds.games.mahjong.rules import HandInfo, Ranking, bet_rules, check_config, result
-from odds.removal import two_hand_polynomial
-from odds.shoe_state.dealing import Procedure, set_procedure
-from odds.shoe_state.model import PolynomialEvaluator, StateBet
+from odds.games.shoe_state import PolynomialEvaluator, StateBet
 
 
 def round_tiles(config: MahjongConfig) -> int:

@@ -9,21 +9,21 @@ no counting code with the engine. The whole table's two positions (six cards,
 
 from __future__ import annotations
 
-from odds.bruteforce import brute_force, ordering_factor
-from odds.cards import Card, Rank, Suit
+from odds.core.cards import Card, Rank, Suit
+from odds.core.shoe import Shoe
 from odds.engine import Hand, deal_count
+from odds.engine.bruteforce import brute_force, ordering_factor
 from odds.games.base import BenchCase
 from odds.games.events import probabilities
-from odds.games.pok_deng.analysis import event_ways
-from odds.games.pok_deng.counting import (
+from odds.games.pok_deng.counting import event_ways
+from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.rules import classify, settle_pair, settle_player
+from odds.games.pok_deng.table_counts import (
     PositionEvents,
     hand_classifier,
     position_events,
     two_position_ways,
 )
-from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.rules import classify, settle_pair, settle_player
-from odds.shoe import Shoe
 
 
 def brute_event_ways(config: PokDengConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:

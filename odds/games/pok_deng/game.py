@@ -6,11 +6,11 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from odds.analysis import Analysis
-from odds.cards import hand_text
+from odds.core.cards import hand_text
+from odds.core.settlement import SettledHand, Settlement
 from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
-from odds.games.pok_deng import analysis, bench
+from odds.games.pok_deng import bench, counting
 from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.positions import PokDengStakes
 from odds.games.pok_deng.rules import (
@@ -24,7 +24,7 @@ from odds.games.pok_deng.rules import (
     settle_player,
 )
 from odds.games.pok_deng.shoe_state import PokDengShoeState
-from odds.settlement import SettledHand, Settlement
+from odds.stats.analysis import Analysis
 
 
 class PokDeng(Game[PokDengConfig]):
@@ -44,10 +44,10 @@ class PokDeng(Game[PokDengConfig]):
 
     def validate(self, config: PokDengConfig) -> None:
         check_paytable(config)
-        config.shoe.build().require(analysis.DEAL_CARDS)
+        config.shoe.build().require(counting.DEAL_CARDS)
 
     def analyse(self, config: PokDengConfig, paytable: str) -> Analysis:
-        return analysis.analyse(self, config, paytable)
+        return counting.analyse(self, config, paytable)
 
     def hand_keys(self, config: PokDengConfig) -> Callable[[tuple[Any, ...]], HandKey]:
         """A hand's value (with its special pattern) and whether it is a pair decide a round."""

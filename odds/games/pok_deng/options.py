@@ -1,6 +1,6 @@
 """What a Pok Deng paytable can say: the shoe, the rule readings and the payouts.
 
-Each option is documented where it is declared (see :mod:`odds.config`); the
+Each option is documented where it is declared (see :mod:`odds.core.options`); the
 readings are the rule book's ambiguous sentences (docs/rules/pok-deng.md).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.config import option, section
+from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
-from odds.shoe_state.dealing import CutCardDealing
+from odds.games.dealing import CutCardDealing
 
 
 @dataclass(frozen=True)

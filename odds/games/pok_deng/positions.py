@@ -4,14 +4,14 @@ The single-position analysis is right for one bet; people bet a Player and its
 Pair together, or several positions at once, and those results are correlated
 (the same two cards for Player N and Player N Pair; one Banker for all
 positions; card removal between every hand dealt). The counts are
-:mod:`odds.games.pok_deng.counting`'s; this module pays them and derives
+:mod:`odds.games.pok_deng.table_counts`'s; this module pays them and derives
 
 * **one position, both bets**: the (Player event, Pair event) table settled
   for any stakes into one outcome table (:func:`combined_bet`);
 * **two positions against one Banker**: by exchangeability every pair of
   positions has the exact joint of the Banker and two positions, so it gives
   the exact EV and variance of any set of bets on any set of positions
-  (:func:`position_moments`, :class:`odds.stats.PositionMoments`);
+  (:func:`position_moments`, :class:`odds.stats.bets.PositionMoments`);
 * **all five positions**: the total's distribution, exact on small shoes and
   otherwise the seeded simulation's (labelled approximate; its mean and SD
   are checked against the exact ones, :meth:`WholeTable.simulation_check`).
@@ -34,25 +34,25 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from odds.cards import Card
+from odds.core.cards import Card
+from odds.core.shoe import Shoe
 from odds.games.events import Event, by_key
 from odds.games.features import StakesFeature
-from odds.games.pok_deng.counting import (
+from odds.games.pok_deng.options import PokDengConfig
+from odds.games.pok_deng.rules import pair_events, player_events
+from odds.games.pok_deng.stakes import BETS, Stakes
+from odds.games.pok_deng.table_counts import (
     TABLE_POSITIONS,
     PositionEvents,
     TableCounts,
     TableOutcome,
     table_counts,
 )
-from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.rules import pair_events, player_events
-from odds.games.pok_deng.stakes import BETS, Stakes
-from odds.shoe import Shoe
-from odds.stats import Bet, Outcome, PositionMoments
+from odds.stats.bets import Bet, Outcome, PositionMoments
 
 if TYPE_CHECKING:
-    from odds.analysis import Analysis
     from odds.games.pok_deng.simulate import SimulationCheck
+    from odds.stats.analysis import Analysis
 
 #: The report's tables sit under this JSON key (``positions.combined`` …).
 JSON_KEY = "positions"
@@ -240,7 +240,7 @@ def whole_table(
     simulation of the five-position totals (used only when their exact
     distribution is out of reach).
 
-    >>> from odds.paytable import load
+    >>> from odds.games.paytable import load
     >>> table = whole_table(load("pok-deng").config, Stakes.parse("player=1,player-pair=0.2"))
     >>> [bet.stats.ev for bet in table.combined_bets()]
     [Fraction(-11864185, 184489578), Fraction(-105446749, 2767343670)]
@@ -262,7 +262,7 @@ class PokDengStakes(StakesFeature[PokDengConfig]):
         return Stakes.parse(text)
 
     def with_stakes(self, config: PokDengConfig, analysis: Analysis, stakes: Any) -> Analysis:
-        from odds.games.pok_deng.tables import whole_table_tables
+        from odds.games.pok_deng.report_tables import whole_table_tables
 
         table = whole_table(config, stakes)
         kept = tuple(t for t in analysis.tables if not t.key.startswith(f"{JSON_KEY}."))

@@ -2,7 +2,7 @@
 
 Rules only: how a two-card hand is valued, what a special pattern is, and how
 the Player and Player Pair bets settle. No loops over the shoe (the counting is
-:mod:`odds.games.pok_deng.analysis`'s) and no formatting of numbers.
+:mod:`odds.games.pok_deng.counting`'s) and no formatting of numbers.
 
 Hand values are kept in tenths so that the rule book's 7.1 … 7.5 combinations
 sit between 7 and 8 points as integers (9 points = 90, AK Flush = 75).
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.cards import Card, Rank
-from odds.errors import OddsError
+from odds.core.cards import Card, Rank
+from odds.core.errors import OddsError
 from odds.games.events import Event
 from odds.games.pok_deng.options import PokDengConfig, PokDengPayouts, PokDengRules
 
@@ -101,7 +101,7 @@ class PokDengHand:
 def classify(a: Card, b: Card) -> PokDengHand:
     """Value a two-card hand: the highest value it qualifies for.
 
-    >>> from odds.cards import parse_cards
+    >>> from odds.core.cards import parse_cards
     >>> classify(*parse_cards("5c 5c")).name, classify(*parse_cards("4h 4h")).name
     ('Special Pair', '8 points')
     """
@@ -120,7 +120,7 @@ def classify(a: Card, b: Card) -> PokDengHand:
 def class_label(hand: PokDengHand) -> str:
     """The hand-class table's label: value name, and whether it is a special pattern.
 
-    >>> from odds.cards import parse_cards
+    >>> from odds.core.cards import parse_cards
     >>> class_label(classify(*parse_cards("Kh 9h"))), class_label(classify(*parse_cards("Qc Jd")))
     ('9 points, special pattern', 'Face-card Combo')
     """

@@ -1,7 +1,7 @@
 """Pok Deng shoe states: exact EVs for any unseen cards, and the shoe procedure.
 
 Both bets settle on one position's two cards and the Banker's, so each EV is an
-:class:`odds.removal.RemovalPolynomial` over the 52 card types, in the factored
+:class:`odds.engine.polynomial.RemovalPolynomial` over the 52 card types, in the factored
 form: a quadratic form over hand classes plus a correction for hands sharing a
 card (about 26,000 monomials), a fraction of a millisecond per state.
 
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from odds.cards import Card
+from odds.core.cards import Card
+from odds.engine.polynomial import two_hand_polynomial
+from odds.games.dealing import Procedure, cut_card_procedure, points_burn
 from odds.games.events import by_key
 from odds.games.features import ShoeStateFeature
 from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.rules import PokDengHand, classify, player_events, settle_player
-from odds.removal import two_hand_polynomial
-from odds.shoe_state.dealing import Procedure, cut_card_procedure, points_burn
-from odds.shoe_state.model import PolynomialEvaluator, StateBet
+from odds.games.shoe_state import PolynomialEvaluator, StateBet
 
 #: Hands dealt every round: Player 1–5 and the Banker, two cards each.
 ROUND_CARDS = 12

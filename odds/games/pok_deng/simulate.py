@@ -21,19 +21,19 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from odds.cards import Card
-from odds.games.pok_deng.counting import (
+from odds.core.cards import Card
+from odds.core.shoe import Shoe
+from odds.games.pok_deng.options import PokDengRules
+from odds.games.pok_deng.rules import settle_player
+from odds.games.pok_deng.table_counts import (
     TABLE_POSITIONS,
     HandClass,
     TableHands,
     TableOutcome,
     hand_classifier,
 )
-from odds.games.pok_deng.options import PokDengRules
-from odds.games.pok_deng.rules import settle_player
-from odds.progress import track
-from odds.shoe import Shoe
-from odds.stats import sqrt_decimal
+from odds.runtime.progress import track
+from odds.stats.bets import sqrt_decimal
 
 #: Rounds dealt for a report; the seed is fixed so reports are reproducible.
 DEFAULT_ROUNDS = 100_000

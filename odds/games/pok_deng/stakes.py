@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.errors import OddsError
-from odds.numbers import parse_rational, short_number
+from odds.core.errors import OddsError
+from odds.core.numbers import parse_rational, short_number
 
 PLAYER, PAIR = "player", "player-pair"
 #: The bets ``--stakes`` names, as the reports and ``odds settle`` name them.
@@ -70,5 +70,5 @@ class Stakes:
         return self.player + self.pair
 
     def per_position(self) -> dict[str, Fraction]:
-        """``{bet: stake}`` for :meth:`odds.stats.PositionMoments.selection`."""
+        """``{bet: stake}`` for :meth:`odds.stats.bets.PositionMoments.selection`."""
         return {PLAYER: self.player, PAIR: self.pair}

@@ -1,0 +1,257 @@
+"""How blackjack asks its recursion: the round's exact EV, the strategy, the rule options.
+
+A drawing game, not a showdown: the round is valued bottom-up over shoe
+compositions (:mod:`~odds.games.blackjack.rounds`), once with optimal
+composition-dependent play and once with the basic strategy chart derived
+from it; each rule option is then flipped and the round valued again. The
+main bet's outcome table is the round's net per initial stake.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import TYPE_CHECKING, Any
+
+from odds.core.cards import Card
+from odds.core.shoe import Shoe
+from odds.engine import paused_gc
+from odds.games.blackjack.dealer import RANKS
+from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.player import NATURAL, SPLIT
+from odds.games.blackjack.rounds import RoundAnalysis, analyse_round
+from odds.games.blackjack.rules import (
+    LOSE_LABEL,
+    NATURAL_PUSH,
+    NATURAL_WIN,
+    SURRENDER_LABEL,
+    rank_index,
+    single_label,
+    split_label,
+)
+from odds.games.blackjack.strategy import build_chart
+from odds.runtime.progress import track
+from odds.stats.analysis import Analysis
+from odds.stats.bets import Bet, Outcome
+
+if TYPE_CHECKING:
+    from odds.games.base import Game
+
+STRATEGY_DEFINITION = (
+    "Composition-dependent play: every decision is the best for the exact composition of the "
+    "shoe less the up card and the cards of the hand being played. Two-card hands choose among "
+    "stand, hit, double, split and surrender (as the rules allow); later cards between hit and "
+    "stand; a total of 21 is never hit. Split hands follow CDP1: every split hand is played by "
+    "the post-split strategy that is best for the first split (the shoe less the up card, the "
+    "pair and the hand's own cards), and a pair card dealt to a split hand is resplit while the "
+    "round has fewer hands than allowed (the best limit per pair and up card is taken, so "
+    "allowing more hands never lowers a value). Split values are exact for this strategy, "
+    "resplits included: each hand is valued with the other hands' pair and non-pair second "
+    "cards out of the shoe (the cards a finished hand drew after its second card are "
+    "distributed like a fresh draw, so they drop out). Probabilities are exact rationals; every "
+    "figure is exact for this definition."
+)
+
+#: The one assumption the figures rest on (the report states it in one sentence).
+SPLIT_ASSUMPTION = (
+    "The one assumption: split hands keep the first split's strategy instead of re-optimising "
+    "for the other split hands' cards or the number of pair cards already dealt (CDP1, not "
+    "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
+    "post-split play would earn."
+)
+
+
+def rank_counts(shoe: Shoe[Card]) -> tuple[int, ...]:
+    """The shoe as ten rank counts (A, 2–9, ten-value): suits never matter."""
+    counts = [0] * RANKS
+    for card, n in zip(shoe.types, shoe.counts, strict=True):
+        counts[rank_index(card)] += n
+    return tuple(counts)
+
+
+# ---------------------------------------------------------------------------
+# What each rule option is worth
+
+
+@dataclass(frozen=True)
+class Flip:
+    """One rule option changed from the paytable's value: a label and the changes."""
+
+    label: str
+    shoe: dict[str, Any]
+    rules: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """The house edge with one option flipped, and the change from the paytable's."""
+
+    label: str
+    house_edge: Fraction
+    change: Fraction | None  # None: the paytable as it is
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def flips(config: BlackjackConfig) -> list[Flip]:
+    """Each option flipped from the paytable's value (several readings for choices)."""
+    r = config.house
+    decks = 6 if config.shoe.decks == 8 else 8
+    rows = [
+        Flip(f"decks = {decks}", {"decks": decks}, {}),
+        Flip(
+            f"dealer_hits_soft_17 = {_yes(not r.dealer_hits_soft_17)}",
+            {},
+            {"dealer_hits_soft_17": not r.dealer_hits_soft_17},
+        ),
+    ]
+    rows += [
+        Flip(f"blackjack_pays = {pays}", {}, {"blackjack_pays": pays})
+        for pays in ("3:2", "6:5", "1:1")
+        if pays != r.blackjack_pays
+    ]
+    rows += [
+        Flip(f"double = {double}", {}, {"double": double})
+        for double in ("any-two", "9-11", "10-11", "none")
+        if double != r.double
+    ]
+    das = not r.double_after_split
+    rows.append(Flip(f"double_after_split = {_yes(das)}", {}, {"double_after_split": das}))
+    if r.split_hands == 2:
+        rows.append(Flip("split_hands = 4", {}, {"split_hands": 4}))
+        both = {"split_hands": 4, "resplit_aces": True}
+        rows.append(Flip("split_hands = 4, resplit_aces = yes", {}, both))
+    else:
+        rows.append(Flip("split_hands = 2", {}, {"split_hands": 2}))
+    one = not r.split_aces_one_card
+    rows.append(Flip(f"split_aces_one_card = {_yes(one)}", {}, {"split_aces_one_card": one}))
+    rows.append(Flip(f"surrender = {_yes(not r.surrender)}", {}, {"surrender": not r.surrender}))
+    other = "peek" if r.hole_card == "none" else "none"
+    rows.append(Flip(f"hole_card = {other}", {}, {"hole_card": other}))
+    return rows
+
+
+def option_values(config: BlackjackConfig, base_ev: Fraction) -> list[OptionValue]:
+    """The paytable's house edge, then the edge with each option flipped (all exact)."""
+    base_edge = -base_ev
+    values = [OptionValue("(paytable as it is)", base_edge, None)]
+    for flip in track(flips(config), "blackjack rule options"):
+        shoe = dataclasses.replace(config.shoe, **flip.shoe)
+        rules = dataclasses.replace(config.house, **flip.rules)
+        edge = -analyse_round(rank_counts(shoe.build()), rules).ev
+        values.append(OptionValue(flip.label, edge, edge - base_edge))
+    return values
+
+
+# ---------------------------------------------------------------------------
+# The main bet
+
+
+@dataclass(frozen=True)
+class RoundBet(Bet):
+    """A bet whose extra stakes (doubles, splits) are placed during the round.
+
+    :class:`Bet` refuses losses above stake plus withholding because a
+    withholding must cover them; in blackjack the player adds stakes by
+    choice, so nothing is withheld and a round may lose up to the stakes added.
+    """
+
+    @property
+    def sd_is_exact(self) -> bool:
+        """Split rounds are convolved as independent hands: the SD is approximate."""
+        return False
+
+    def __post_init__(self) -> None:
+        if sum(o.ways for o in self.outcomes) <= 0 or any(o.ways < 0 for o in self.outcomes):
+            raise AssertionError(f"bet {self.name}: bad outcome table")
+
+
+def _event_label(best: str, net: Fraction) -> str:
+    if best == NATURAL:
+        return NATURAL_WIN if net else NATURAL_PUSH
+    if best == SPLIT:
+        return split_label(net)
+    if net == Fraction(-1, 2):
+        return SURRENDER_LABEL
+    return single_label(net) if net != -1 else LOSE_LABEL
+
+
+def main_bet(analysis: RoundAnalysis) -> RoundBet:
+    """The round as one bet: net payout per initial stake, over every initial hand and up card.
+
+    Probabilities are exact; the outcome table's "ways" are their numerators
+    over one common denominator.
+    """
+    probabilities: dict[tuple[str, Fraction], Fraction] = {}
+    for h in analysis.hands:
+        for net, p in h.distribution.items():
+            key = (_event_label(h.best, net), net)
+            probabilities[key] = probabilities.get(key, Fraction(0)) + h.probability * p
+    total = sum(probabilities.values())
+    if total != 1:
+        raise AssertionError(f"round probabilities add up to {total}")
+    denominator = lcm(*(p.denominator for p in probabilities.values()))
+    order = sorted(probabilities, key=lambda k: (k[0].startswith("split"), k[1], k[0]))
+    outcomes = tuple(
+        Outcome(label, net, int(probabilities[label, net] * denominator)) for label, net in order
+    )
+    return RoundBet(
+        "main",
+        "Blackjack round (optimal play)",
+        "One initial stake; doubles and splits add stakes, so a round can win or lose more than "
+        f"1 (blackjack pays {analysis.rules.blackjack_pays}). Nets per initial stake, optimal "
+        "composition-dependent play.",
+        outcomes,
+    )
+
+
+def counting_text(bet: Bet) -> str:
+    """How the round is counted (the report's Counting section)."""
+    return (
+        "A recursion over shoe compositions, not a showdown: suits never matter, so the "
+        "shoe is ten rank counts (A, 2–9, ten-value). For each up card the dealer's "
+        "final-hand probabilities are computed exactly for every composition the player "
+        "can leave (the shoe less the up card and the player's cards), then every player "
+        "hand is valued bottom-up (children before parents) as integers over one common "
+        "denominator per up card, and every initial two-card hand takes its best action. "
+        "The round is off the top of the full shoe: P(two cards, up card) with card "
+        "removal. The main bet's 'ways' are the numerators of its exact probabilities "
+        f"over their common denominator ({len(str(bet.stats.total))} digits)."
+    )
+
+
+def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str) -> Analysis:
+    """The exact analysis: optimal play, the chart, every rule option, the main bet."""
+    from odds.games.blackjack import report_tables
+
+    shoe = config.shoe.build()
+    counts = rank_counts(shoe)
+    rules = config.house
+    with paused_gc():  # the tables too: a collection would walk every kept table
+        optimal = analyse_round(counts, rules, distributions=True)
+        chart = build_chart(optimal)
+        charted = analyse_round(counts, rules, chart=chart)
+        bet = main_bet(optimal)
+        options = option_values(config, optimal.ev)
+        report_tables = (
+            report_tables.dealer_table(counts, rules),
+            report_tables.strategy_table(optimal, charted, bet),
+            *report_tables.chart_tables(chart),
+            report_tables.hand_table(optimal),
+            report_tables.option_table(options),
+            report_tables.strategy_data(optimal, charted, chart, bet),
+        )
+    return game.new_analysis(
+        config,
+        paytable,
+        shoe=f"{shoe.description} ({shoe.size} cards)",
+        deals=bet.stats.total,
+        counting=counting_text(bet),
+        bets=(bet,),
+        tables=report_tables,
+        notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),
+    )

@@ -1,0 +1,154 @@
+r"""The tables every analysis report shows, whatever the game: one row per bet or outcome.
+
+Columnar :class:`odds.core.table.Table`\s holding exact values, so the report's
+Markdown, the JSON and the CSV come from the same rows.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from odds.core.options import value_text
+from odds.core.table import Column, Kind, Table
+from odds.core.version import __version__
+from odds.stats.analysis import Analysis
+from odds.stats.bets import Bet, volatility_index
+
+
+def outcome_table(bet: Bet) -> Table:
+    """Event | pays | ways | probability | return, with a total row (Wizard-of-Odds style)."""
+    stats = bet.stats
+    rows = []
+    for outcome in bet.outcomes:
+        p = Fraction(outcome.ways, stats.total)
+        rows.append(
+            {
+                "event": outcome.event,
+                "net": outcome.net,
+                "ways": outcome.ways,
+                "probability": p,
+                "return": p * outcome.net,
+            }
+        )
+    total = {"event": "Total", "ways": stats.total, "probability": Fraction(1), "return": stats.ev}
+    return Table(
+        key=f"outcomes_{bet.name}",
+        title=f"Bet: {bet.title} (`{bet.name}`)",
+        columns=(
+            Column("event", "event"),
+            Column("net", "pays", Kind.NET),
+            Column("ways", "ways", Kind.WAYS),
+            Column("probability", "probability", Kind.PROBABILITY),
+            Column("return", "return", Kind.PROBABILITY),
+        ),
+        rows=tuple(rows),
+        total=total,
+    )
+
+
+def summary_table(analysis: Analysis) -> Table:
+    """Every bet's exact EV, house edge, RTPs, hit frequency, SD and volatility index."""
+    rows = []
+    for bet in analysis.bets:
+        s = bet.stats
+        rows.append(
+            {
+                "bet": bet.title,
+                "ev": s.ev,
+                "house_edge": s.house_edge,
+                "rtp": s.rtp,
+                "rtp_debited": s.rtp_debited,
+                "hit_frequency": s.hit_frequency,
+                "sd": s.sd,
+                "volatility_index": volatility_index(s),
+            }
+        )
+    return Table(
+        key="summary",
+        title="Summary",
+        columns=(
+            Column("bet", "bet"),
+            Column("ev", "EV (exact)", Kind.EXACT),
+            Column("house_edge", "house edge", Kind.PERCENT),
+            Column("rtp", "RTP per stake", Kind.PERCENT),
+            Column("rtp_debited", "RTP per debited", Kind.PERCENT),
+            Column("hit_frequency", "hit frequency", Kind.PERCENT),
+            Column("sd", "SD", Kind.APPROXIMATE),
+            Column("volatility_index", "VI (90%)", Kind.APPROXIMATE),
+        ),
+        rows=tuple(rows),
+    )
+
+
+def top_award_table(analysis: Analysis) -> Table:
+    """Per bet: the largest win per unit staked, its ways and how rare it is ("1 in N")."""
+    rows = []
+    for bet in analysis.bets:
+        top = max(o.net for o in bet.outcomes if o.ways)
+        ways = sum(o.ways for o in bet.outcomes if o.net == top)
+        p = Fraction(ways, bet.stats.total)
+        rows.append(
+            {
+                "bet": bet.title,
+                "top_award": top,
+                "ways": ways,
+                "probability": p,
+                "one_in": 1 / p if top > 0 else None,
+            }
+        )
+    return Table(
+        key="top_awards",
+        title="Top award",
+        columns=(
+            Column("bet", "bet"),
+            Column("top_award", "maximum win per unit staked", Kind.NET),
+            Column("ways", "ways", Kind.WAYS),
+            Column("probability", "probability", Kind.PROBABILITY),
+            Column("one_in", "1 in", Kind.PROBABILITY, places=2),
+        ),
+        rows=tuple(rows),
+        note="The largest net win one unit staked can bring in one round, and how often it "
+        "comes: once in N rounds on average (N = 1 / probability, exact in JSON).",
+    )
+
+
+def rules_table(analysis: Analysis) -> Table:
+    """Every option the analysis read, its value and what it means (the report's rules table)."""
+    return Table(
+        key="rules",
+        title="Rules and readings used",
+        columns=(
+            Column("option", "option"),
+            Column("value", "value"),
+            Column("meaning", "meaning"),
+        ),
+        rows=tuple(
+            {"option": r.key, "value": value_text(r.value), "meaning": r.meaning}
+            for r in analysis.rules
+        ),
+    )
+
+
+def about_table(analysis: Analysis, command: str | None = None) -> Table:
+    """What was analysed, one fact a row: the identifiers a PAR sheet opens with.
+
+    ``command`` is the command line that made the document, when one did.
+    """
+    facts = [
+        ("game", analysis.game),
+        ("title", analysis.title),
+        ("paytable", analysis.paytable),
+        ("paytable_sha256", analysis.file_sha256 or ""),
+        ("options_sha256", analysis.options_sha256 or ""),
+        ("shoe", analysis.shoe),
+        ("deals", str(analysis.deals)),
+        ("version", __version__),
+    ]
+    if command is not None:
+        facts.append(("command", command))
+    return Table(
+        key="about",
+        title="What was analysed",
+        columns=(Column("field", "field"), Column("value", "value")),
+        rows=tuple({"field": k, "value": v} for k, v in facts),
+    )

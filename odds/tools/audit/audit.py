@@ -1,0 +1,338 @@
+"""``odds audit``: do the rounds in a log behave like the game's exact odds?
+
+The log is read by :mod:`odds.tools.audit.reader` (DuckDB; any size), which settles
+each kind of round once through the game (``Game.settle``: each bet's outcome
+event, each hand's class). The counts are then tested against the exact
+analysis:
+
+* a Pearson chi-square over each bet's outcome events and over the hand classes
+  of each position (expected counts from the exact probabilities; sparse cells
+  merged by :data:`odds.stats.chisquare.MERGE_RULE`);
+* the observed return of each bet against its exact RTP.
+
+Their p-values are exact (binomial), Monte Carlo from the exact distribution,
+or large-sample approximations only from :data:`~odds.stats.significance.ASYMPTOTIC_FROM`
+rounds on; the tests are combined by Tarone's modified Bonferroni
+(:mod:`odds.stats.significance`), so an honest log is flagged with probability
+at most α. Rows that are impossible for the shoe (or otherwise rejected) are a
+finding in themselves: the verdict is then FLAGGED whatever the statistics say.
+Rounds are treated as independent deals from the full shoe, which is what the
+exact odds describe.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from statistics import NormalDist
+from typing import TypeVar
+
+from odds.core.errors import OddsError
+from odds.games.paytable import Paytable
+from odds.stats.analysis import Analysis
+from odds.stats.bets import Bet
+from odds.stats.chisquare import Cell, GoodnessOfFit, goodness_of_fit
+from odds.stats.significance import PValue, chi_square_p, return_p, tarone
+from odds.tools.audit.reader import LogCounts, SettledGroup, read_log
+
+Z95 = Decimal(repr(NormalDist().inv_cdf(0.975)))
+TestT = TypeVar("TestT", "FitTest", "ReturnTest")
+
+PASS = "PASS"
+FLAGGED = "FLAGGED"
+INCONCLUSIVE = "INCONCLUSIVE"
+#: The exit code of each verdict.
+EXIT_CODES = {PASS: 0, FLAGGED: 1, INCONCLUSIVE: 3}
+
+
+@dataclass(frozen=True)
+class FitTest:
+    """A chi-square test of one bet's events or one position's hand classes."""
+
+    name: str
+    fit: GoodnessOfFit
+    exact: tuple[Cell, ...]  # the unmerged cells, for the detail table
+    p: PValue | None  # None: fewer than two cells after merging, or an impossible event seen
+    judged: bool = False
+
+    @property
+    def p_value(self) -> float | None:
+        if self.fit.impossible:
+            return 0.0
+        return None if self.p is None else self.p.value
+
+
+@dataclass(frozen=True)
+class ReturnTest:
+    """The observed return of one bet against its exact RTP (per unit staked)."""
+
+    bet: str
+    rounds: int
+    observed: Fraction
+    exact: Fraction
+    sd: Decimal
+    p: PValue
+    judged: bool = False
+
+    @property
+    def half_width(self) -> Decimal:
+        return Z95 * self.sd / Decimal(self.rounds).sqrt()
+
+    @property
+    def low(self) -> Decimal:
+        return _dec(self.observed) - self.half_width
+
+    @property
+    def high(self) -> Decimal:
+        return _dec(self.observed) + self.half_width
+
+    @property
+    def z(self) -> float:
+        if self.sd == 0:
+            return 0.0 if self.observed == self.exact else math.inf
+        return float(
+            (_dec(self.observed) - _dec(self.exact)) / (self.sd / Decimal(self.rounds).sqrt())
+        )
+
+    @property
+    def p_value(self) -> float:
+        return self.p.value
+
+
+def _dec(value: Fraction) -> Decimal:
+    return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Everything the audit found."""
+
+    paytable: str
+    log: str
+    counts: LogCounts
+    fits: tuple[FitTest, ...]
+    returns: tuple[ReturnTest, ...]
+    alpha: float
+    k: int  # Tarone's K: the judged tests are each held to alpha / k
+    notes: tuple[str, ...]
+
+    @property
+    def rows(self) -> int:
+        return self.counts.rows
+
+    @property
+    def rounds(self) -> int:
+        return self.counts.used
+
+    @property
+    def rejected(self) -> int:
+        return self.counts.rejected_total
+
+    @property
+    def impossible(self) -> int:
+        return self.counts.rejected_kinds.get("impossible", 0)
+
+    @property
+    def tests(self) -> int:
+        return sum(t.judged for t in self.fits) + sum(t.judged for t in self.returns)
+
+    @property
+    def threshold(self) -> float:
+        return self.alpha / self.k
+
+    def fit_fails(self, test: FitTest) -> bool:
+        if test.fit.impossible:
+            return True
+        return test.judged and test.p is not None and test.p.value < self.threshold
+
+    def return_fails(self, test: ReturnTest) -> bool:
+        return test.judged and test.p.value < self.threshold
+
+    @property
+    def statistics_fail(self) -> bool:
+        return any(self.fit_fails(f) for f in self.fits) or any(
+            self.return_fails(r) for r in self.returns
+        )
+
+    @property
+    def verdict(self) -> str:
+        if self.rejected or self.statistics_fail:
+            return FLAGGED
+        return PASS if self.tests else INCONCLUSIVE
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict == FLAGGED
+
+
+def audit(paytable: Paytable, log: Path, alpha: float = 0.01) -> AuditResult:
+    """Read the log, settle every kind of round once and run every test."""
+    if not 0 < alpha < 1:
+        raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
+    counts = read_log(paytable.game, paytable.config, log)
+    if not counts.rows:
+        raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
+    analysis = paytable.analysis()
+    if counts.used:
+        tallied = tally(counts.groups)
+        fits, returns, notes = evaluate(analysis, tallied, alpha, paytable.game.positions)
+    else:
+        fits, returns, notes = [], [], ["no valid rounds to test: every row was rejected"]
+    if counts.untested:
+        notes.append(
+            f"{counts.untested:,} further positions of multi-position rounds were checked but "
+            "not tested: positions share the banker's hand, so only the first row of each "
+            "round enters the tests (rounds must be independent)"
+        )
+    if counts.rejected_kinds.get("round") and "shoe" not in counts.labels:
+        notes.append(
+            "rows were rejected because rows with one round label hold different hands: if the "
+            "log numbers its rounds within each shoe, add a shoe column (a round is then named "
+            "by its shoe and its round)"
+        )
+    if not analysis.hand_classes:
+        notes.append(f"{paytable.game.name} declares no hand classes; hand classes not tested")
+    floors = [_floor(t) for t in fits] + [_floor(t) for t in returns]
+    k, judged = tarone(floors, alpha)
+    fits = [_judge(t, j) for t, j in zip(fits, judged[: len(fits)], strict=True)]
+    returns = [_judge(t, j) for t, j in zip(returns, judged[len(fits) :], strict=True)]
+    return AuditResult(
+        paytable=paytable.source,
+        log=str(log),
+        counts=counts,
+        fits=tuple(fits),
+        returns=tuple(returns),
+        alpha=alpha,
+        k=k,
+        notes=tuple(notes),
+    )
+
+
+def _floor(test: FitTest | ReturnTest) -> float:
+    """The smallest p-value a test can give; a test that cannot be computed never rejects."""
+    if isinstance(test, FitTest) and test.fit.impossible:
+        return 0.0
+    return 1.0 if test.p is None else test.p.floor
+
+
+def _judge(test: TestT, judged: bool) -> TestT:
+    from dataclasses import replace
+
+    return replace(test, judged=judged and test.p is not None)
+
+
+# ---------------------------------------------------------------------------
+# Counting
+
+
+@dataclass
+class Tally:
+    """The counts the tests need, summed over settled rounds (stake 1 each)."""
+
+    rounds: int = 0
+    events: dict[str, Counter[str]] = field(default_factory=dict)
+    nets: dict[str, Counter[Fraction]] = field(default_factory=dict)  # per unit staked
+    classes: dict[str, Counter[str]] = field(default_factory=dict)
+
+
+def tally(groups: Iterable[SettledGroup]) -> Tally:
+    """Each bet's event counts and total net, each position's class counts."""
+    result = Tally()
+    for group in groups:
+        n = group.count
+        result.rounds += n
+        for bet in group.settlement.bets:
+            result.events.setdefault(bet.bet, Counter())[bet.event] += n
+            result.nets.setdefault(bet.bet, Counter())[bet.net / bet.stake] += n
+        for hand in group.settlement.hands:
+            result.classes.setdefault(hand.position, Counter())[hand.hand_class] += n
+    return result
+
+
+def evaluate(
+    analysis: Analysis, counts: Tally, alpha: float, positions: Iterable[str]
+) -> tuple[list[FitTest], list[ReturnTest], list[str]]:
+    """Every test of the counts against the exact analysis (not yet judged)."""
+    if not 0 < alpha < 1:
+        raise OddsError(f"alpha must be between 0 and 1, got {alpha}")
+    fits, returns, notes = [], [], []
+    for bet in analysis.bets:
+        observed = counts.events.get(bet.name)
+        if not observed:
+            notes.append(f"bet {bet.name}: the game's settlement does not report it; not tested")
+            continue
+        unknown = sorted(set(observed) - {o.event for o in bet.outcomes})
+        if unknown:
+            raise OddsError(f"bet {bet.name}: settled event {unknown[0]!r} is not in its table")
+        cells = _cells([(o.event, o.ways) for o in bet.outcomes], bet.stats.total, observed)
+        fits.append(_fit(f"bet {bet.name}: outcome events", cells))
+        returns.append(_return_test(bet, counts.nets[bet.name]))
+    if analysis.hand_classes:
+        fits += _class_tests(analysis.hand_classes, counts, positions)
+    return fits, returns, notes
+
+
+def net_distribution(bet: Bet) -> list[tuple[Fraction, Fraction]]:
+    """(net per unit staked, exact probability) for each distinct net of the bet."""
+    ways: dict[Fraction, int] = {}
+    for outcome in bet.outcomes:
+        ways[outcome.net] = ways.get(outcome.net, 0) + outcome.ways
+    return [(net, Fraction(w, bet.stats.total)) for net, w in sorted(ways.items())]
+
+
+def _return_test(bet: Bet, nets: Counter[Fraction]) -> ReturnTest:
+    distribution = net_distribution(bet)
+    unknown = sorted(set(nets) - {net for net, _ in distribution})
+    if unknown:
+        raise OddsError(f"bet {bet.name}: a settled net of {unknown[0]} is not in its table")
+    n = sum(nets.values())
+    total = sum((net * k for net, k in nets.items()), Fraction(0))
+    observed = [nets.get(net, 0) for net, _ in distribution]
+    p = return_p(f"return of {bet.name}", distribution, observed)
+    return ReturnTest(bet.name, n, 1 + total / n, bet.stats.rtp, bet.stats.sd, p)
+
+
+def _fit(name: str, cells: tuple[Cell, ...]) -> FitTest:
+    fit = goodness_of_fit(cells)
+    if fit.impossible or fit.statistic is None:
+        return FitTest(name, fit, cells, None)
+    p = chi_square_p(
+        name, [c.probability for c in fit.cells], [c.observed for c in fit.cells], fit.statistic
+    )
+    return FitTest(name, fit, cells, p)
+
+
+def _cells(ways: list[tuple[str, int]], total: int, counts: Mapping[str, int]) -> tuple[Cell, ...]:
+    """Cells in table order; labels that repeat in a table are counted once."""
+    merged: dict[str, int] = {}
+    for label, w in ways:
+        merged[label] = merged.get(label, 0) + w
+    if sum(merged.values()) != total:
+        raise AssertionError("outcome ways do not add up to the total")
+    return tuple(
+        Cell((label,), Fraction(w, total), counts.get(label, 0)) for label, w in merged.items()
+    )
+
+
+def _class_tests(
+    classes: Mapping[str, int], counts: Tally, positions: Iterable[str]
+) -> list[FitTest]:
+    total = sum(classes.values())
+    tests = []
+    for position in positions:
+        seen = counts.classes.get(position)
+        if not seen:
+            continue
+        unknown = sorted(set(seen) - set(classes))
+        if unknown:
+            raise OddsError(
+                f"{position}: hand class {unknown[0]!r} is not among the analysis's hand classes"
+            )
+        cells = _cells(list(classes.items()), total, seen)
+        tests.append(_fit(f"hand classes: {position}", cells))
+    return tests

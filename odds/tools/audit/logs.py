@@ -1,0 +1,270 @@
+"""Round logs: their shape, and dealing an honest one (``odds simulate``).
+
+A log has one row per round and position, one column per hand of
+``Game.positions`` (``banker``, ``player`` …) holding the cards or tiles as
+the CLI parses them, and optionally ``shoe``, ``round`` and ``position``
+columns that label the row (a round is named by its round label within its
+shoe: live tables number rounds within each shoe). ``odds simulate`` writes
+``shoe`` and ``round``. Logs are CSV (optionally gzip-compressed) or Parquet; reading
+one for an audit is :mod:`odds.tools.audit.reader`'s job. Everything here is
+generic: the game's hooks (:meth:`~odds.games.base.Game.shoe`, ``parse_hand``,
+``hand_text``, ``hand_size``) say what a hand is.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import os
+import random
+import sys
+from collections.abc import Callable, Iterator
+from enum import StrEnum
+from fractions import Fraction
+from pathlib import Path
+from typing import IO, Any
+
+from more_itertools import chunked
+
+from odds.core.errors import OddsError
+from odds.games.base import Game
+from odds.runtime.atomic import Inputs, atomic_path, check_output_path
+from odds.runtime.progress import track
+
+#: Columns that label a row without being a hand.
+LABEL_COLUMNS = ("shoe", "round", "position")
+#: The label columns ``odds simulate`` writes, before the hands.
+WRITTEN_LABELS = ("shoe", "round")
+#: Rows handed to DuckDB at a time when writing Parquet.
+PARQUET_BATCH = 50_000
+
+
+def log_hand_sizes(game: Game) -> tuple[int, ...]:
+    """The sizes a logged hand may have; a one-line refusal for games a log cannot show.
+
+    A fixed-hand game has one size (``hand_size``); a game whose rules draw
+    cards declares its sizes (baccarat: 2 or 3, ``Game.log_hand_sizes``). A
+    drawing game whose play is a player's choice (blackjack: hand size 0, no
+    sizes) is refused.
+    """
+    sizes = tuple(getattr(game, "log_hand_sizes", ()))
+    if sizes:
+        return sizes
+    if game.hand_size <= 0:
+        raise OddsError(
+            f"{game.name} is a drawing game (hands grow card by card); round logs need a "
+            "fixed number of cards or tiles per position"
+        )
+    return (game.hand_size,)
+
+
+def round_cards(game: Game) -> int:
+    """The most cards one round can take (all its hands)."""
+    return game.max_round_cards or max(log_hand_sizes(game)) * len(game.positions)
+
+
+class LogFormat(StrEnum):
+    """How a log is stored."""
+
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+
+
+def log_format(path: Path | None, given: str | None = None) -> LogFormat:
+    """The format of a log: as given, else from the name (``.parquet``; else CSV)."""
+    if given is not None:
+        return LogFormat(given)
+    name = path.name.lower() if path is not None else ""
+    if name.endswith(".parquet"):
+        return LogFormat.parquet
+    if name.endswith((".json", ".json.gz")):
+        return LogFormat.json
+    return LogFormat.csv
+
+
+def deal_rounds(
+    game: Game, config: Any, rounds: int, seed: int, penetration: Fraction | None = None
+) -> Iterator[dict[str, str]]:
+    """Deal ``rounds`` rounds from a seeded, physically shuffled shoe.
+
+    With ``penetration`` None every round comes from a freshly shuffled shoe,
+    as the exact odds assume. Otherwise the shoe is dealt continuously and
+    reshuffled once that fraction of it has been dealt (as at a live table);
+    every round then still has the exact distribution, but rounds of one shoe
+    are slightly dependent. Each row names its ``shoe`` (counted from 1: one
+    per round without a penetration) and its ``round`` (counted over the log).
+
+    Everything is checked here, before the first round is dealt (and so before
+    any output is opened): a drawing game or a shoe too small for a round is a
+    one-line error.
+    """
+    log_hand_sizes(game)
+    shoe = game.shoe(config)
+    per_round = round_cards(game)
+    shoe.require(per_round)
+    if rounds < 1:
+        raise OddsError(f"rounds must be at least 1, got {rounds}")
+    if penetration is not None and int(shoe.size * penetration) < per_round:
+        raise OddsError(
+            f"a penetration of {float(penetration):.0%} deals fewer cards than one round needs"
+        )
+    if game.max_round_cards:
+        return _deal_drawn(game, config, shoe, rounds, seed, penetration)
+    return _deal(game, shoe, rounds, seed, penetration, game.hand_size)
+
+
+def _deal(
+    game: Game, shoe: Any, rounds: int, seed: int, penetration: Fraction | None, size: int
+) -> Iterator[dict[str, str]]:
+    # Physical cards as type indices: the shuffle depends only on the number of cards,
+    # so the deal is the same as shuffling the cards themselves; texts are cached per hand.
+    kinds = [i for i, n in enumerate(shoe.counts) for _ in range(n)]
+    texts: dict[tuple[int, ...], str] = {}
+
+    def text(hand: tuple[int, ...]) -> str:
+        found = texts.get(hand)
+        if found is None:
+            found = texts[hand] = game.hand_text(tuple(shoe.types[i] for i in hand))
+        return found
+
+    per_round = size * len(game.positions)
+    rng = random.Random(seed)
+    stack: list[int] = []
+    limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
+    shoes = 0
+    for number in range(1, rounds + 1):
+        if penetration is None:
+            dealt = [kinds[j] for j in rng.sample(range(len(kinds)), per_round)]
+            shoes += 1
+        else:
+            if len(stack) < per_round or len(kinds) - len(stack) >= limit:
+                stack = kinds[:]
+                rng.shuffle(stack)
+                shoes += 1
+            dealt = [stack.pop() for _ in range(per_round)]
+        row = {"shoe": str(shoes), "round": str(number)}
+        for i, position in enumerate(game.positions):
+            row[position] = text(tuple(dealt[i * size : (i + 1) * size]))
+        yield row
+
+
+def _deal_drawn(
+    game: Game, config: Any, shoe: Any, rounds: int, seed: int, penetration: Fraction | None
+) -> Iterator[dict[str, str]]:
+    """Rounds of a game whose rules draw cards: the game deals each from the shuffled cards."""
+    kinds = [i for i, n in enumerate(shoe.counts) for _ in range(n)]
+    per_round = round_cards(game)
+    rng = random.Random(seed)
+    stack: list[int] = []
+    limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
+    shoes = 0
+    for number in range(1, rounds + 1):
+        draw: Callable[[], int]
+        if penetration is None:
+            draw = iter([kinds[j] for j in rng.sample(range(len(kinds)), per_round)]).__next__
+            shoes += 1
+        else:
+            if len(stack) < per_round or len(kinds) - len(stack) >= limit:
+                stack = kinds[:]
+                rng.shuffle(stack)
+                shoes += 1
+            draw = stack.pop
+        hands = game.deal_round(config, _as_types(shoe, draw))
+        row = {"shoe": str(shoes), "round": str(number)}
+        for position in game.positions:
+            row[position] = game.hand_text(hands[position])
+        yield row
+
+
+def _as_types(shoe: Any, draw: Callable[[], int]) -> Callable[[], Any]:
+    """A card source giving shoe types from one giving type indices."""
+    return lambda: shoe.types[draw()]
+
+
+def write_log(
+    game: Game,
+    rows: Iterator[dict[str, str]],
+    path: Path | None,
+    form: LogFormat = LogFormat.csv,
+    total: int | None = None,
+    inputs: Inputs = (),
+) -> int:
+    """Write rows (to stdout when ``path`` is None); the number of rows.
+
+    A file is written whole or not at all (:mod:`odds.runtime.atomic`): an existing log
+    survives an error or Ctrl-C. CSV is gzip-compressed when the name ends in
+    ``.gz``; Parquet is written by DuckDB from rows handed over in batches (no
+    file name of the user's ever reaches DuckDB's readers, which expand globs).
+    """
+    fields = [*WRITTEN_LABELS, *game.positions]
+    if path is None:
+        if form is LogFormat.parquet:
+            raise OddsError("Parquet is binary: give --out FILE.parquet")
+        writer = _write_json if form is LogFormat.json else _write_csv
+        return writer(sys.stdout, fields, rows, total)
+    check_output_path(path, inputs)
+    with atomic_path(path, inputs) as temporary:
+        if form is LogFormat.parquet:
+            count = _write_parquet(temporary, fields, rows, total)
+        else:
+            writer = _write_json if form is LogFormat.json else _write_csv
+            opener = gzip.open if path.name.lower().endswith(".gz") else open
+            with opener(temporary, "wt", newline="", encoding="utf-8") as handle:
+                count = writer(handle, fields, rows, total)
+    return count
+
+
+def _write_csv(
+    handle: IO[str], fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    count = 0
+    for row in track(rows, "dealing rounds", total):
+        writer.writerow(row)
+        count += 1
+    return count
+
+
+def _write_json(
+    handle: IO[str], fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    """A JSON array, one round object per line (streamed: no round is held back)."""
+    count = 0
+    handle.write("[")
+    for row in track(rows, "dealing rounds", total):
+        record = {f: int(row[f]) if f in WRITTEN_LABELS else row[f] for f in fields}
+        handle.write(("\n" if not count else ",\n") + json.dumps(record, ensure_ascii=False))
+        count += 1
+    handle.write("\n]\n")
+    return count
+
+
+def _write_parquet(
+    target: Path, fields: list[str], rows: Iterator[dict[str, str]], total: int | None
+) -> int:
+    """Rows inserted into DuckDB in batches, then copied to the target (labels as integers)."""
+    import duckdb
+    import numpy as np
+
+    columns = ", ".join(f"{f} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields)
+    names = ", ".join(fields)
+    count = 0
+    with duckdb.connect() as con:
+        con.execute("SET enable_progress_bar = false")
+        con.execute("SET preserve_insertion_order = true")
+        con.execute(f"CREATE TABLE log ({columns})")
+        for batch in chunked(track(rows, "dealing rounds", total), PARQUET_BATCH):
+            log_batch = {  # noqa: F841 - read by DuckDB's replacement scan below
+                f: np.array([int(r[f]) for r in batch], dtype=np.int64)
+                if f in WRITTEN_LABELS
+                else np.array([r[f] for r in batch], dtype=object)
+                for f in fields
+            }
+            con.execute(f"INSERT INTO log SELECT {names} FROM log_batch")
+            count += len(batch)
+        # an absolute path: DuckDB reads a leading ~ as the home folder
+        con.execute("COPY log TO ? (FORMAT parquet, COMPRESSION zstd)", [os.path.abspath(target)])
+    return count

@@ -1,0 +1,684 @@
+"""Reading a round log of any size with DuckDB: validated, settled once per kind of round.
+
+An operator's log can hold tens of millions of rounds, so no row is kept in
+Python. DuckDB (embedded, columnar, out of core) reads the file
+(:mod:`odds.tools.audit.sources`) twice:
+
+1. the distinct hand texts (a few thousand at most in a real log) are read, and
+   each is parsed *once* in Python into the game's
+   :class:`~odds.games.base.HandKey` (a small hand table the game provides) or
+   into the reason it is unreadable or impossible;
+2. every row is joined to that table into a compact table of small integers:
+   why it is rejected (if it is), its hands' table ids, and the combination of
+   its hands' keys and strength order.
+
+Everything else is a query on that table: the first malformed row (wrong
+number of fields, unreadable hand) stops the audit with a one-line error naming
+its line; blank, empty and impossible rows and rows whose round labels
+contradict each other are *rejected*: counted, named by line, a finding of the
+verdict; the rest are counted per combination, and the game settles one
+example row of each. A round's settlement depends only on its combination (the
+game's promise, checked in the tests), so every count the statistics need
+follows. Memory stays flat in the log's length (the database spills to disk).
+
+The first :data:`~odds.tools.audit.sources.FIRST_ROWS` rows go through the same
+steps on their own first, so a log that is malformed from its start is refused
+before a large file is read. Rows of one round are told apart by their labels
+(``shoe`` and ``round``); a log that repeats the shared (banker) hand row after
+row without such labels is one row per position, and is refused rather than
+tested as if its rounds were independent (:meth:`_Log._check_independent`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from odds.core.errors import OddsError
+from odds.core.settlement import Settlement
+from odds.core.shoe import Shoe
+from odds.games.base import Game
+from odds.runtime.inputs import InputFile
+from odds.runtime.progress import task
+from odds.tools.audit.logs import log_hand_sizes, round_cards
+from odds.tools.audit.sources import Source, database, first_line, stage_log
+
+#: Rejected rows named by line in the result (all are counted).
+MAX_LISTED = 1000
+#: Why a row is rejected: its code in the database and how the summary names the kind.
+KINDS = {
+    "blank": "blank line",
+    "empty": "empty row (every field empty)",
+    "impossible": "hands the shoe cannot hold",
+    "round": "round labels contradict each other",
+    "refused": "the game refuses to settle",
+}
+_CODES = {kind: code for code, kind in enumerate(KINDS, 1)}
+_FATAL = 99
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A row that was read but not used, with why (``line``: CSV line or Parquet row)."""
+
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SettledGroup:
+    """Rounds that settle alike: one example settled with a stake of 1, and how many."""
+
+    settlement: Settlement
+    count: int
+
+
+@dataclass(frozen=True)
+class LogCounts:
+    """What reading a log found: rows, rejections, and the settled groups."""
+
+    source: str
+    unit: str  # "line" (CSV) or "row" (Parquet)
+    rows: int
+    used: int
+    untested: int  # further positions of a round: checked, not tested (see _check_rounds)
+    rejected: tuple[Rejected, ...]  # the first MAX_LISTED, in file order
+    rejected_kinds: dict[str, int]
+    groups: tuple[SettledGroup, ...]
+    labels: tuple[str, ...] = ()  # the label columns the log has (shoe, round, position)
+    size: int = 0  # bytes read from the file (as stored: compressed for a gzipped log)
+    sha256: str = ""  # their SHA-256, hex: exactly the bytes audited
+
+    @property
+    def rejected_total(self) -> int:
+        return sum(self.rejected_kinds.values())
+
+
+#: The share of the progress bar for reading (and copying) the file.
+READING = 30.0
+
+
+def read_log(game: Game, config: Any, path: Path) -> LogCounts:
+    """Read, validate and settle a log (see the module docstring).
+
+    The file is the one named, taken literally (:mod:`odds.runtime.inputs`); the counts
+    carry the size and SHA-256 of the bytes read.
+    """
+    log_hand_sizes(game)
+    label = str(path)
+    with InputFile(path) as file, database() as db, task(f"reading {path.name}") as update:
+        staged = stage_log(db, game, file)
+        _Log(db.con, game, config, label, staged.first_rows(), lambda _: None).check_rows()
+        source, digest = staged.everything(lambda share: update(READING * share))
+        log = _Log(db.con, game, config, label, source, update, start=READING)
+        return dataclasses.replace(log.counts(), size=digest.size, sha256=digest.sha256)
+
+
+# ---------------------------------------------------------------------------
+# The hand table
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """One distinct hand text: a fatal problem, an impossible hand, or its key and rank."""
+
+    fatal: str | None = None
+    impossible: str | None = None
+    key: int = -1
+    rank: int = 0
+    items: tuple[int, ...] = ()
+
+
+def classify_texts(
+    game: Game, config: Any, shoe: Shoe[Any], texts: Sequence[str]
+) -> tuple[list[HandEntry], int]:
+    """Parse each distinct hand text once: keys numbered, strengths ranked densely.
+
+    Returns the entries and the number of distinct keys.
+    """
+    keyer = game.hand_keys(config)
+    known = set(shoe.types)
+    keys: dict[Any, int] = {}
+    found: list[tuple[HandEntry, Any]] = []
+    for text in texts:
+        try:
+            parsed = game.parse_hand(config, text)
+        except OddsError as exc:
+            found.append((HandEntry(fatal=str(exc)), None))
+            continue
+        problem = _hand_problem(game, shoe, known, parsed, text)
+        if problem is not None:
+            found.append((HandEntry(fatal=problem), None))
+            continue
+        items = tuple(sorted(shoe.index(item) for item in parsed))
+        try:
+            shoe.check_holds(parsed, "the hand")
+        except OddsError as exc:
+            found.append((HandEntry(impossible=str(exc), items=items), None))
+            continue
+        hand_key = keyer(tuple(parsed))
+        number = keys.setdefault(hand_key.key, len(keys))
+        found.append((HandEntry(key=number, items=items), hand_key.strength))
+    strengths = sorted({s for _, s in found if s is not None})
+    rank = {s: i + 1 for i, s in enumerate(strengths)}
+    entries = [
+        HandEntry(e.fatal, e.impossible, e.key, rank[s], e.items) if s is not None else e
+        for e, s in found
+    ]
+    return entries, len(keys)
+
+
+def _hand_problem(
+    game: Game, shoe: Shoe[Any], known: set[Any], parsed: Sequence[Any], text: str
+) -> str | None:
+    sizes = log_hand_sizes(game)
+    if len(parsed) not in sizes:
+        size = " or ".join(map(str, sizes))
+        return f"{len(parsed)} cards or tiles ({text!r}); {game.name} deals {size} per position"
+    for item in parsed:
+        if item not in known:
+            return f"{item} is not used in this game's shoe ({shoe.description})"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The queries
+
+
+class _Log:
+    """One open log: the queries that read it, with the progress bar they move."""
+
+    def __init__(
+        self,
+        con: Any,
+        game: Game,
+        config: Any,
+        label: str,
+        source: Source,
+        update: Callable[[float], None],
+        start: float = 0.0,
+    ) -> None:
+        self.con, self.game, self.config, self.label = con, game, config, label
+        self.update, self.unit = update, source.unit
+        self.shoe = game.shoe(config)
+        self.col = {name: f"f{i}" for i, name in enumerate(source.columns, 1)}
+        self.labels = tuple(name for name in ("shoe", "round", "position") if name in self.col)
+        self.width = len(source.columns)
+        self.positions = game.positions
+        self._done = start
+        self._scale = (100 - start) / 100
+        self.con.execute(f"CREATE OR REPLACE TEMP VIEW rows AS {source.relation()}")
+
+    def check_rows(self) -> None:
+        """The malformed-row check alone (the first rows of a log, before the rest is read)."""
+        self._prepare()
+
+    def counts(self) -> LogCounts:
+        self._prepare()
+        self._check_rounds()
+        self._query(f"CREATE OR REPLACE TEMP TABLE final AS {self._final()}", weight=5)
+        self._check_independent()
+        rows, untested, kinds = self._summary()
+        groups, refused = self._groups()
+        if refused:
+            kinds["refused"] = sum(refused.values())
+        return LogCounts(
+            source=self.label,
+            unit=self.unit,
+            rows=rows,
+            used=sum(g.count for g in groups),
+            untested=untested,
+            rejected=tuple(self._listed(refused)),
+            rejected_kinds={k: n for k, n in kinds.items() if n},
+            groups=tuple(groups),
+            labels=self.labels,
+        )
+
+    def _prepare(self) -> None:
+        """The hand table, the compact table, and the first malformed row (an error)."""
+        texts = self._distinct_texts()
+        entries, key_count = classify_texts(self.game, self.config, self.shoe, texts)
+        self.texts, self.entries = texts, entries
+        self._store_hands(entries)
+        self._materialize(key_count)
+        self._first_fatal()
+
+    # -- running a query with progress ----------------------------------------
+
+    def _query(self, sql: str, weight: float = 10) -> list[Any]:
+        """Run one statement in a worker thread; its progress moves the bar by ``weight``%."""
+        weight *= self._scale
+        result: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                result["rows"] = self.con.execute(sql).fetchall()
+            except Exception as exc:  # re-raised below, in the calling thread
+                result["error"] = exc
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+                with contextlib.suppress(Exception):
+                    done = self.con.query_progress()
+                    if done >= 0:
+                        self.update(self._done + weight * min(done, 100) / 100)
+        except KeyboardInterrupt:  # stop the query before the connection closes
+            self.con.interrupt()
+            worker.join()
+            raise
+        self._done += weight
+        self.update(self._done)
+        if "error" in result:
+            raise self._error(result["error"])
+        return result.get("rows", [])
+
+    def _error(self, exc: Exception) -> Exception:
+        text = str(exc)
+        found = re.search(r"Line: (\d+)", text)
+        where = f" {self.unit} {found.group(1)}" if found else ""
+        if re.search(r"unicode|utf-?8", text, re.IGNORECASE):
+            return OddsError(f"{self.label}{where}: not UTF-8 text; save the log as UTF-8")
+        return OddsError(f"{self.label}{where}: cannot read ({first_line(exc)})")
+
+    # -- step 1: the hand table ---------------------------------------------------
+
+    def _fields_ok(self, prefix: str = "") -> str:
+        """SQL: the row has the header's fields, well quoted, not all empty, not blank."""
+        empty = " AND ".join(f"{prefix}f{i} = ''" for i in range(1, self.width + 1))
+        return (
+            f"NOT {prefix}blank AND {prefix}nf = {self.width} AND NOT {prefix}bad_quotes "
+            f"AND NOT ({empty})"
+        )
+
+    def _distinct_texts(self) -> list[str]:
+        cols = ", ".join(self.col[p] for p in self.positions)
+        rows = self._query(
+            f"SELECT DISTINCT unnest([{cols}]) AS t FROM rows WHERE {self._fields_ok()} ORDER BY t",
+            weight=25,
+        )
+        return [r[0] for r in rows]
+
+    def _store_hands(self, entries: list[HandEntry]) -> None:
+        import numpy as np
+
+        hand_table = {  # noqa: F841 - read by DuckDB's replacement scan below
+            "hid": np.arange(len(entries), dtype=np.int64),
+            "text": np.array(self.texts, dtype=object),
+            "fatal": np.array([e.fatal is not None for e in entries], dtype=bool),
+            "impossible": np.array([e.impossible is not None for e in entries], dtype=bool),
+            "key": np.array([e.key for e in entries], dtype=np.int64),
+            "rank": np.array([e.rank for e in entries], dtype=np.int64),
+            "items": np.array([",".join(map(str, e.items)) for e in entries], dtype=object),
+            "cards": np.array(_numbered(e.items for e in entries), dtype=np.int64),
+        }
+        self.con.execute(
+            "CREATE OR REPLACE TEMP TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
+            "cards, "
+            "CASE WHEN items = '' THEN []::INTEGER[] "
+            "ELSE list_transform(string_split(items, ','), lambda x: x::INTEGER) END AS items "
+            "FROM hand_table"
+        )
+
+    # -- step 2: the compact table --------------------------------------------------
+
+    def _materialize(self, key_count: int) -> None:
+        """One row per log row: line, why it is rejected, hand ids, key combination, labels."""
+        n = len(self.positions)
+        joins = " ".join(
+            f"LEFT JOIN hands h{i} ON r.{self.col[p]} = h{i}.text"
+            for i, p in enumerate(self.positions)
+        )
+        combo = "h0.key"
+        for i in range(1, n):
+            combo = f"({combo} * {key_count} + h{i}.key)"
+        for i in range(1, n):
+            combo = f"({combo} * 3 + sign(h0.rank - h{i}.rank) + 1)"
+        fatal = " OR ".join(f"h{i}.fatal" for i in range(n))
+        impossible = " OR ".join(f"h{i}.impossible" for i in range(n))
+        items = "list_concat(" + ", ".join(f"h{i}.items" for i in range(n)) + ")"
+        joint = _overflow(items, self.shoe) if self._joint_needed(1) else "false"
+        empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
+        labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
+        hids = ", ".join(f"h{i}.hid AS hid{i}" for i in range(n))
+        c = _CODES
+        self._query(
+            f"""CREATE OR REPLACE TEMP TABLE log AS
+            SELECT r.line,
+                   CASE WHEN r.blank THEN {c["blank"]}
+                        WHEN {empty} THEN {c["empty"]}
+                        WHEN r.nf <> {self.width} OR r.bad_quotes OR {fatal} THEN {_FATAL}
+                        WHEN {impossible} OR {joint} THEN {c["impossible"]}
+                   END::UTINYINT AS why,
+                   {combo}::BIGINT AS combo, {hids}{labels}
+            FROM rows r {joins}""",
+            weight=45,
+        )
+
+    def _joint_needed(self, rows: int) -> bool:
+        """Whether hands the shoe holds one by one could still be too many together."""
+        present = [count for count in self.shoe.counts if count > 0]
+        per_row = round_cards(self.game)
+        return bool(present) and per_row * rows > min(present)
+
+    def _first_fatal(self) -> None:
+        found = self._query(
+            f"SELECT line FROM log WHERE why = {_FATAL} ORDER BY line LIMIT 1", weight=1
+        )
+        if not found:
+            return
+        (line,) = found[0]
+        (row,) = self.con.execute(
+            f"SELECT * EXCLUDE (line) FROM rows WHERE line = {line}"
+        ).fetchall()
+        nf, _, bad_quotes, *fields = row
+        where = f"{self.label} {self.unit} {line}"
+        if nf != self.width:
+            raise OddsError(f"{where}: wrong number of fields ({nf}; the header has {self.width})")
+        if bad_quotes:
+            raise OddsError(f"{where}: malformed quoting (a quote inside a field?)")
+        index = {text: i for i, text in enumerate(self.texts)}
+        for position in self.positions:
+            text = fields[int(self.col[position][1:]) - 1]
+            entry = self.entries[index[text]]
+            if entry.fatal is not None:
+                raise OddsError(f"{where}, column {position}: {entry.fatal}")
+        raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
+
+    # -- step 3: round labels ---------------------------------------------------------
+
+    def _round_key(self, prefix: str = "") -> list[str]:
+        """The columns that name a round: (shoe, round), or round alone."""
+        return [f"{prefix}{name}" for name in ("shoe", "round") if name in self.col]
+
+    def _round_name(self, shoe: Any, round_: Any) -> str:
+        return f"shoe {shoe}, round {round_}" if "shoe" in self.col else f"round {round_}"
+
+    def _check_rounds(self) -> None:
+        """Rows sharing a round label: one shared hand, distinct positions, a holdable deal.
+
+        A round is named by its ``round`` label, within its ``shoe`` when the log
+        has a shoe column (round numbers that restart with each shoe). Every row
+        of a round that fails is rejected. Of a consistent round with several
+        rows only the first (by line) is tested: positions share the banker's
+        hand, so they are not independent of each other; the others are checked
+        and counted as "not tested".
+        """
+        key = self._round_key()
+        columns = ", ".join(f"{name} VARCHAR" for name in key) or "round VARCHAR"
+        self.con.execute(
+            f"CREATE OR REPLACE TEMP TABLE rounds ({columns}, first BIGINT, problem VARCHAR)"
+        )
+        if "round" not in self.col:
+            return
+        names = ", ".join(key)
+        self._query(
+            f"CREATE OR REPLACE TEMP TABLE multi AS SELECT {names} FROM log "
+            f"WHERE why IS NULL AND round <> '' GROUP BY {names} HAVING count(*) > 1",
+            weight=15,
+        )
+        (count,) = self.con.execute("SELECT count(*) FROM multi").fetchone()
+        if not count:
+            return
+        shared = [self.positions.index(p) for p in self.game.shared_positions]
+        own = [i for i in range(len(self.positions)) if i not in shared]
+        differs = " OR ".join(f"min(h{i}.items) <> max(h{i}.items)" for i in shared) or "false"
+        joins = " ".join(
+            f"JOIN hands h{i} ON l.hid{i} = h{i}.hid" for i in range(len(self.positions))
+        )
+        deal = (
+            "list_concat("
+            + ", ".join(
+                [f"any_value(h{i}.items)" for i in shared]
+                + [f"flatten(list(h{i}.items))" for i in own]
+            )
+            + ")"
+        )
+        duplicate = (
+            "WHEN count(position) FILTER (WHERE position <> '') "
+            "<> count(DISTINCT position) FILTER (WHERE position <> '') "
+            "THEN 'a position appears twice' "
+            if "position" in self.col
+            else ""
+        )
+        shared_names = "/".join(self.game.shared_positions) or "shared"
+        grouped = ", ".join(f"l.{name}" for name in key)
+        self.con.execute(f"""
+            INSERT INTO rounds
+            SELECT {grouped}, min(l.line),
+                   CASE WHEN {differs} THEN 'the {shared_names} hand differs between its rows'
+                        {duplicate}
+                        WHEN {_overflow(deal, self.shoe)}
+                             THEN 'the shoe cannot hold all of its hands at once'
+                   END
+            FROM log l SEMI JOIN multi USING ({names}) {joins}
+            WHERE l.why IS NULL
+            GROUP BY {grouped}
+        """)
+        if "shoe" not in self.col:
+            self._check_restarts()
+
+    def _check_restarts(self) -> None:
+        """Round numbers that restart (with each shoe?) and contradict: refused, with the remedy.
+
+        Without a shoe column, a log numbering rounds within each shoe repeats
+        every round number with other hands: every row would be rejected and an
+        honest log flagged. When the numbers go back somewhere in the file and
+        most rows are in rounds that contradict themselves, the log is refused
+        with a one-line error saying to add a shoe column. A few contradicting
+        rows (a doctored log) stay rejected rows: a finding.
+        """
+        (rows, bad) = self.con.execute("""
+            SELECT count(*), count(*) FILTER (WHERE k.problem IS NOT NULL)
+            FROM log l LEFT JOIN rounds k USING (round)
+            WHERE l.why IS NULL AND l.round <> ''
+        """).fetchone()
+        if not bad or 2 * bad < rows:
+            return
+        found = self.con.execute("""
+            SELECT line, number, previous FROM (
+                SELECT line, TRY_CAST(round AS BIGINT) AS number,
+                       lag(TRY_CAST(round AS BIGINT)) OVER (ORDER BY line) AS previous
+                FROM log WHERE why IS NULL AND round <> '')
+            WHERE number < previous ORDER BY line LIMIT 1
+        """).fetchall()
+        if not found:
+            return
+        line, number, previous = found[0]
+        raise OddsError(
+            f"{self.label} {self.unit} {line}: round {number} follows round {previous}, and "
+            f"{bad:,} of {rows:,} rows are in rounds whose rows hold other hands: if the rounds "
+            "are numbered within each shoe, add a shoe column (rounds are then told apart by "
+            "shoe and round)"
+        )
+
+    def _check_independent(self) -> None:
+        """Tested rounds that repeat the shared hand far more often than chance: refused.
+
+        A log with one row per position but no labels that group a round's rows
+        (no round column, or a round label per row) repeats the banker's hand
+        on the rows of each round; tested as independent rounds, it counts that
+        hand once per position and an honest log is flagged. Two pairings are
+        counted: consecutive rows, and — with a position column — the k-th rows
+        of the positions (a log sorted by position). By chance a pair repeats
+        the hand with probability about ``(Σ c² − m) / (m (m − 1))`` (``c``: how
+        often each hand occurs among the ``m`` tested rows); a count whose
+        Poisson tail is below :data:`REPEATS_P` refuses the log with a one-line
+        error (never a verdict: nothing is said about an honest log).
+        """
+        if not self.game.shared_positions:
+            return
+        shared = self.positions.index(self.game.shared_positions[0])
+        position = ", f.position" if "position" in self.col else ""
+        self._query(
+            f"""CREATE OR REPLACE TEMP TABLE tested AS
+            SELECT f.line{position}, h.cards FROM final f JOIN hands h ON f.hid{shared} = h.hid
+            WHERE f.kind IS NULL AND NOT f.extra ORDER BY f.line""",
+            weight=3,
+        )
+        ((m, squares, adjacent),) = self._query(
+            """SELECT (SELECT count(*) FROM tested),
+                      (SELECT sum(c * c) FROM (SELECT count(*) AS c FROM tested GROUP BY cards)),
+                      (SELECT count(*) FROM (
+                           SELECT cards, lag(cards) OVER (ORDER BY line) AS before FROM tested)
+                       WHERE cards = before)""",
+            weight=2,
+        )
+        pairs = across = 0
+        if "position" in self.col:
+            ((pairs, across),) = self.con.execute("""
+                WITH ranked AS (
+                    SELECT *, row_number() OVER (PARTITION BY position ORDER BY line) AS k
+                    FROM tested)
+                SELECT (SELECT count(*) - count(DISTINCT k) FROM ranked),
+                       (SELECT count(*) FROM (
+                            SELECT cards, lag(cards) OVER (PARTITION BY k ORDER BY position, line)
+                                   AS before FROM ranked)
+                        WHERE cards = before)
+            """).fetchall()
+        if m < 2:
+            return
+        chance = (int(squares) - m) / (m * (m - 1))
+        name = self.game.shared_positions[0]
+        for repeats, compared, which in (
+            (adjacent, m - 1, "the row before"),
+            (across, pairs, "the same-numbered row of another position"),
+        ):
+            expected = compared * chance
+            if repeats and _poisson_tail(repeats, expected) < REPEATS_P:
+                raise OddsError(
+                    f"{self.label}: {repeats:,} of {compared:,} rows repeat the {name} hand of "
+                    f"{which} (about {expected:.1f} by chance): one row per position without "
+                    "labels that group a round's rows? Give the rows of one round the same round "
+                    "label, so each round is tested once"
+                )
+
+    def _final(self) -> str:
+        """SQL: every row with its kind of rejection (NULL: used) and whether it is untested."""
+        if "round" not in self.col:
+            return "SELECT *, why AS kind, false AS extra, NULL AS problem FROM log"
+        same = " AND ".join(f"l.{name} = k.{name}" for name in self._round_key())
+        return f"""
+            SELECT l.*, coalesce(l.why, CASE WHEN k.problem IS NOT NULL
+                                             THEN {_CODES["round"]} END) AS kind,
+                   coalesce(k.problem IS NULL AND l.line <> k.first, false) AS extra,
+                   k.problem AS problem
+            FROM log l LEFT JOIN rounds k ON l.why IS NULL AND {same}
+        """
+
+    # -- step 4: counts ---------------------------------------------------------------
+
+    def _summary(self) -> tuple[int, int, dict[str, int]]:
+        kinds = [k for k in KINDS if k != "refused"]
+        counts = ", ".join(f"count(*) FILTER (WHERE kind = {_CODES[k]})" for k in kinds)
+        (row,) = self._query(
+            f"SELECT count(*), count(*) FILTER (WHERE kind IS NULL AND extra), {counts} FROM final",
+            weight=5,
+        )
+        return row[0], row[1], dict(zip(kinds, row[2:], strict=True))
+
+    def _groups(self) -> tuple[list[SettledGroup], dict[int, int]]:
+        """Each combination's count, settled by the game on its first row."""
+        n = len(self.positions)
+        hids = ", ".join(f"hid{i}" for i in range(n))
+        rows = self._query(
+            f"SELECT combo, count(*), arg_min([{hids}], line) FROM final "
+            "WHERE kind IS NULL AND NOT extra GROUP BY combo ORDER BY combo",
+            weight=5,
+        )
+        groups, refused = [], {}
+        for combo, count, example in rows:
+            hands = {p: self.texts[h] for p, h in zip(self.positions, example, strict=True)}
+            try:
+                settlement = self.game.settle(self.config, hands, Fraction(1))
+            except OddsError:
+                refused[combo] = count
+                continue
+            groups.append(SettledGroup(settlement, count))
+        return groups, refused
+
+    def _listed(self, refused: dict[int, int]) -> list[Rejected]:
+        """The first rejected rows in file order, each with its reason in words."""
+        n = len(self.positions)
+        hids = ", ".join(f"hid{i}" for i in range(n))
+        refusal = "false"
+        if refused:
+            combos = ", ".join(str(c) for c in refused)
+            refusal = f"(kind IS NULL AND NOT extra AND combo IN ({combos}))"
+        labels = ", ".join(name if name in self.col else "NULL" for name in ("shoe", "round"))
+        rows = self._query(
+            f"SELECT line, kind, {labels}, problem, [{hids}] "
+            f"FROM final WHERE kind IS NOT NULL OR {refusal} "
+            f"ORDER BY line LIMIT {MAX_LISTED}",
+            weight=4,
+        )
+        return [
+            Rejected(line, self._reason(kind, self._round_name(shoe, r), p, h))
+            for line, kind, shoe, r, p, h in rows
+        ]
+
+    def _reason(self, code: int | None, round_name: str, problem: Any, hids: list[Any]) -> str:
+        kind = next((k for k, c in _CODES.items() if c == code), "refused")
+        if kind in ("blank", "empty"):
+            return KINDS[kind]
+        if kind == "round":
+            return f"{round_name}: {problem}"
+        texts = [self.texts[h] for h in hids]
+        items = [item for text in texts for item in self.game.parse_hand(self.config, text)]
+        try:
+            self.shoe.check_holds(items, "this round's hands")
+            self.game.settle(
+                self.config, dict(zip(self.positions, texts, strict=True)), Fraction(1)
+            )
+        except OddsError as exc:
+            return str(exc)
+        return KINDS[kind]  # pragma: no cover - the database and Python agree
+
+
+#: Repeats of the shared hand this unlikely by chance refuse a log (see _check_independent).
+REPEATS_P = 1e-9
+
+
+def _numbered(hands: Iterable[tuple[int, ...]]) -> list[int]:
+    """Each hand's number, equal for hands of the same cards (in any order)."""
+    numbers: dict[tuple[int, ...], int] = {}
+    return [numbers.setdefault(hand, len(numbers)) for hand in hands]
+
+
+def _poisson_tail(k: int, mean: float) -> float:
+    """P(X ≥ k) for X ~ Poisson(mean), as a float: only to decide a refusal.
+
+    At or below the mean the tail is about a half or more (returned as 1); above
+    it the terms fall (each ``mean / j`` times the one before) and are summed
+    until they no longer change the total (an underflow to 0 included).
+    """
+    if k <= mean:
+        return 1.0
+    log_term = -mean + k * math.log(mean) - math.lgamma(k + 1) if mean > 0 else -math.inf
+    total, j = 0.0, k
+    while True:
+        term = math.exp(log_term)
+        total += term
+        if term <= total * 1e-17:
+            return min(total, 1.0)
+        j += 1
+        log_term += math.log(mean / j)
+
+
+def _overflow(items: str, shoe: Shoe[Any]) -> str:
+    """SQL: some shoe type occurs in ``items`` (type indices) more often than the shoe has it."""
+    counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
+    return (
+        f"list_bool_or(list_transform({items}, lambda x: "
+        f"len(list_filter({items}, lambda y: y = x)) > {counts}[x + 1]))"
+    )

@@ -1,0 +1,293 @@
+"""How an audit reads: Markdown for the terminal, JSON for tools."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from odds.core.numbers import decimal, fraction_text, percent
+from odds.stats.chisquare import MERGE_RULE
+from odds.stats.significance import (
+    ASYMPTOTIC_FROM,
+    DRAWS,
+    EXACT_SUM,
+    MONTE_CARLO,
+    SUM_PRECISION,
+)
+from odds.tools.audit.audit import AuditResult, FitTest, ReturnTest
+from odds.tools.audit.reader import KINDS, MAX_LISTED
+
+#: Rejected rows named in the Markdown output (JSON names up to MAX_LISTED).
+SHOWN = 20
+
+OVERALL = {
+    "PASS": "PASS: the log is consistent with the exact odds.",
+    "FLAGGED": "FLAGGED: the log is not consistent with the exact odds.",
+    "INCONCLUSIVE": "INCONCLUSIVE: not enough rounds to test anything.",
+}
+
+
+def p_text(p: float | None) -> str:
+    """A p-value for people: 4 significant digits, tiny ones in scientific form."""
+    if p is None:
+        return "n/a"
+    if p == 0:
+        return "< 1e-300"
+    return f"{p:.4g}" if p >= 1e-4 else f"{p:.3e}"
+
+
+def p_is(p: float | None, method: str = "") -> str:
+    """``p = 0.04412``, ``p < 1e-300``; at the resolution limit of a method, ``p ≤ …``."""
+    if p is not None and method == MONTE_CARLO and p <= 1 / (DRAWS + 1):
+        return f"p ≤ {p_text(p)}"
+    if p is not None and method == EXACT_SUM and p <= SUM_PRECISION:
+        return f"p < {SUM_PRECISION:g}"
+    text = p_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def method_text(result: AuditResult) -> str:
+    k = result.k
+    return (
+        "Method: Pearson chi-square goodness of fit against the exact probabilities "
+        f"({MERGE_RULE}), and the observed return per unit staked against the exact RTP. "
+        f"P-values: from {ASYMPTOTIC_FROM:,} rounds on, the chi-square and normal "
+        "approximations; below that, never an approximation: the exact distribution of a "
+        "bet's total (binomial for two outcomes) and, for a chi-square over three or more "
+        f"cells, a seeded Monte Carlo of {DRAWS:,} logs drawn from the exact distribution. "
+        "Rounds are treated as independent deals from the "
+        f"full shoe. Tarone's modified Bonferroni: {result.tests} test(s) can reach "
+        f"α/{k} = {result.threshold:.4g} with this many rounds and are each judged there, for "
+        f"an overall false-alarm rate of at most α = {result.alpha:g}; rows the shoe cannot "
+        "hold, or that are otherwise rejected, flag the log by themselves."
+    )
+
+
+def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> str:
+    """The audit as Markdown for the terminal; ``charts``: an image per test name (optional)."""
+    from odds.output.markdown import markdown_table
+
+    counts = result.counts
+    out = [f"# Audit of `{result.log}` against `{result.paytable}`", "", log_line(result), ""]
+    out += [_rows_line(result), ""]
+    out += _rejected_lines(result)
+    out += [method_text(result), "", "## Chi-square goodness of fit", ""]
+    for test in result.fits:
+        out += [f"### {test.name}", "", _cells_table(test), ""]
+        out += [f"Verdict, {test.name}: {_fit_verdict(result, test)}", ""]
+        if charts and test.name in charts:
+            out += [charts[test.name], ""]
+    out += ["## Observed return", ""]
+    rows = [
+        (
+            r.bet,
+            r.rounds,
+            percent(r.observed, 4),
+            f"[{_pct(r.low)}, {_pct(r.high)}]",
+            percent(r.exact, 4),
+            f"{r.z:+.3f}",
+            p_text(r.p_value),
+        )
+        for r in result.returns
+    ]
+    out.append(
+        markdown_table(
+            ("bet", "rounds", "observed RTP", "95% interval", "exact RTP", "z", "p-value"), rows, 2
+        )
+    )
+    out.append("")
+    for r in result.returns:
+        out.append(f"Verdict, return of {r.bet}: {_return_verdict(result, r)}")
+    out.append("")
+    for note in result.notes:
+        out.append(f"Note: {note}")
+    if counts.rejected_total:
+        out.append(
+            f"Finding: {counts.rejected_total:,} row(s) rejected "
+            f"({_kinds(result)}); an audit with rejected rows is never a pass."
+        )
+    out.append(f"Overall verdict: {OVERALL[result.verdict]}")
+    return "\n".join(out) + "\n"
+
+
+def log_line(result: AuditResult) -> str:
+    """Which bytes were audited: the file as named, its size and SHA-256."""
+    counts = result.counts
+    return f"Log: `{result.log}`, {counts.size:,} bytes, SHA-256 {counts.sha256}."
+
+
+def _rows_line(result: AuditResult) -> str:
+    counts = result.counts
+    text = (
+        f"Rows read: {counts.rows:,}; used: {counts.used:,}; rejected: {counts.rejected_total:,}."
+    )
+    if counts.untested:
+        text = text[:-1] + f"; checked but not tested: {counts.untested:,}."
+    return text
+
+
+def _kinds(result: AuditResult) -> str:
+    kinds = result.counts.rejected_kinds
+    return ", ".join(f"{n:,} {KINDS[k]}" for k, n in kinds.items())
+
+
+def _rejected_lines(result: AuditResult) -> list[str]:
+    counts = result.counts
+    if not counts.rejected_total:
+        return []
+    out = [f"Rejected: {_kinds(result)}.", ""]
+    for r in counts.rejected[:SHOWN]:
+        out.append(f"- rejected {counts.unit} {r.line}: {r.reason}")
+    hidden = counts.rejected_total - min(SHOWN, len(counts.rejected))
+    if hidden:
+        listed = min(MAX_LISTED, counts.rejected_total)
+        out.append(
+            f"- … and {hidden:,} more (`--format json` names the first {listed:,} by {counts.unit})"
+        )
+    return [*out, ""]
+
+
+def _cells_table(test: FitTest) -> str:
+    from odds.output.markdown import markdown_table
+
+    rows = []
+    merged_of = {label: c for c in test.fit.cells for label in c.labels}
+    for cell in test.exact:
+        group = merged_of.get(cell.labels[0])
+        tag = (
+            ""
+            if group is None or len(group.labels) == 1
+            else f"merged #{test.fit.cells.index(group) + 1}"
+        )
+        if cell.probability == 0:
+            tag = "impossible" if cell.observed else "probability 0 (dropped)"
+        rows.append(
+            (
+                cell.label,
+                cell.observed,
+                decimal(cell.expected(test.fit.n), 2),
+                cell.probability,
+                tag,
+            )
+        )
+    return markdown_table(("cell", "observed", "expected", "exact probability", "merging"), rows, 6)
+
+
+def _pct(value: Decimal) -> str:
+    return percent(Fraction(value), 4)
+
+
+def _method_note(test: FitTest | ReturnTest) -> str:
+    if test.p is None or test.p.method in ("chi-square approximation", "normal approximation"):
+        return ""
+    return f" ({test.p.method})"
+
+
+def _too_few(result: AuditResult, test: FitTest | ReturnTest) -> str | None:
+    if test.p is not None and not test.judged:
+        return (
+            f"not enough rounds to test — even the most extreme log would give "
+            f"{p_is(test.p.floor)} > {result.threshold:.4g}."
+        )
+    return None
+
+
+def _fit_verdict(result: AuditResult, test: FitTest) -> str:
+    fit = test.fit
+    if fit.impossible:
+        return f"FAIL — an event of probability 0 was observed ({', '.join(fit.impossible)})."
+    if test.p is None:
+        return "not testable — too few rounds (fewer than two cells after merging)."
+    summary = (
+        f"χ² = {decimal(fit.statistic or 0, 3)}, df = {fit.df}, {p_is(test.p.value, test.p.method)}"
+    )
+    too_few = _too_few(result, test)
+    if too_few:
+        return too_few
+    if result.fit_fails(test):
+        return (
+            f"FAIL — {summary} < {result.threshold:.4g}{_method_note(test)}: "
+            "frequencies differ from the exact odds."
+        )
+    return f"pass — {summary}{_method_note(test)}."
+
+
+def _return_verdict(result: AuditResult, test: ReturnTest) -> str:
+    summary = f"z = {test.z:+.3f}, {p_is(test.p_value, test.p.method)}{_method_note(test)}"
+    too_few = _too_few(result, test)
+    if too_few:
+        return too_few
+    if result.return_fails(test):
+        return f"FAIL — {summary}: the exact RTP is far outside the observed interval."
+    exact = Decimal(test.exact.numerator) / Decimal(test.exact.denominator)
+    if test.low <= exact <= test.high:
+        return f"pass — {summary}; the exact RTP is inside the 95% interval."
+    return (
+        f"pass — {summary}; the exact RTP is outside the 95% interval, which for one test "
+        f"alone is not significant at the audit's threshold {result.threshold:.4g}."
+    )
+
+
+def audit_json(result: AuditResult) -> dict[str, Any]:
+    """``--format json``: exact numbers as fraction strings, statistics as floats."""
+    counts = result.counts
+    return {
+        "paytable": result.paytable,
+        "log": result.log,
+        "log_bytes": counts.size,
+        "log_sha256": counts.sha256,
+        "rows": counts.rows,
+        "rounds": counts.used,
+        "untested": counts.untested,
+        "rejected_total": counts.rejected_total,
+        "rejected_kinds": dict(counts.rejected_kinds),
+        "rejected": [{counts.unit: r.line, "reason": r.reason} for r in counts.rejected],
+        "alpha": result.alpha,
+        "tarone_k": result.k,
+        "threshold_per_test": result.threshold,
+        "merge_rule": MERGE_RULE,
+        "chi_square": [_fit_json(result, t) for t in result.fits],
+        "returns": [_return_json(result, r) for r in result.returns],
+        "notes": list(result.notes),
+        "verdict": result.verdict,
+        "flagged": result.flagged,
+    }
+
+
+def _fit_json(result: AuditResult, t: FitTest) -> dict[str, Any]:
+    return {
+        "test": t.name,
+        "statistic": None if t.fit.statistic is None else fraction_text(t.fit.statistic),
+        "statistic_float": None if t.fit.statistic is None else float(t.fit.statistic),
+        "df": t.fit.df,
+        "p_value": t.p_value,
+        "method": None if t.p is None else t.p.method,
+        "judged": t.judged,
+        "impossible": list(t.fit.impossible),
+        "pass": not result.fit_fails(t),
+        "cells": [
+            {
+                "labels": list(c.labels),
+                "observed": c.observed,
+                "expected": fraction_text(c.expected(t.fit.n)),
+            }
+            for c in t.fit.cells
+        ],
+    }
+
+
+def _return_json(result: AuditResult, r: ReturnTest) -> dict[str, Any]:
+    return {
+        "bet": r.bet,
+        "rounds": r.rounds,
+        "observed_rtp": fraction_text(r.observed),
+        "exact_rtp": fraction_text(r.exact),
+        "interval_95": [float(r.low), float(r.high)],
+        "z": r.z,
+        "p_value": r.p_value,
+        "method": r.p.method,
+        "judged": r.judged,
+        "pass": not result.return_fails(r),
+    }

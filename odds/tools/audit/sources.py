@@ -1,0 +1,300 @@
+"""Where a round log comes from: the named file, copied privately, as a DuckDB relation.
+
+DuckDB never sees the user's path. It would expand glob patterns and ``~`` in
+it (``table[1].csv`` reads ``table1.csv``, ``logs/s*.csv`` every match) and
+read the file again for every query, so what it audited could differ from
+what was named or hashed. Instead the file is opened once by its literal name
+(:class:`odds.runtime.inputs.InputFile`: a regular file, every byte hashed) and
+
+* a text log (CSV, optionally gzipped; LF, CRLF or CR line ends; UTF-8 with or
+  without a BOM) is validated line by line (:func:`odds.runtime.inputs.text_blocks`)
+  and written to a private copy with LF line ends;
+* a Parquet file (told by its first bytes, ``PAR1``, whatever its name) is
+  copied byte for byte;
+
+and DuckDB reads only the copy, in a private temporary folder. The digest in
+the result is of exactly the bytes the copy was made from.
+
+Both kinds become the same relation, one row per log row: ``line`` (the CSV
+line, or the Parquet row counted from 1), ``nf`` (the number of fields),
+``blank``, ``bad_quotes``, and the fields ``f1 … fk`` as text, trimmed. The
+header is checked against the game's positions before any row is read, and
+the first :data:`FIRST_ROWS` rows are offered on their own
+(:meth:`StagedLog.first_rows`) so a malformed log is refused before a large
+file is copied. See :mod:`odds.tools.audit.reader` for what is done with the rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from odds.core.errors import OddsError
+from odds.games.base import Game
+from odds.runtime.inputs import Digest, InputFile, TextBlock, private_folder, text_blocks
+from odds.tools.audit.logs import LABEL_COLUMNS
+
+#: DuckDB's memory budget; beyond it, joins and aggregations spill to disk.
+MEMORY_LIMIT = "400MB"
+#: Rows checked on their own before the rest of the log is read.
+FIRST_ROWS = 1000
+
+
+class Source(Protocol):
+    """A log as SQL: ``relation()`` selects (line, nf, blank, bad_quotes, f1 … fk)."""
+
+    unit: str
+    columns: list[str]
+
+    def relation(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Database:
+    """An open DuckDB connection and the private folder its spills and log copies live in."""
+
+    con: Any
+    folder: Path
+
+
+@contextlib.contextmanager
+def database() -> Iterator[Database]:
+    try:
+        import duckdb
+    except ImportError:  # pragma: no cover - a core dependency
+        raise OddsError("odds audit needs DuckDB: pip install duckdb") from None
+    folder = private_folder("odds-audit-")
+    try:
+        spill = folder / "spill"
+        spill.mkdir()
+        con = duckdb.connect(config={"enable_external_access": True})
+        try:
+            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+            con.execute("SET temp_directory = ?", [str(spill)])
+            con.execute("SET enable_progress_bar = false")
+            con.execute("SET preserve_insertion_order = true")  # CSV line numbers need it
+            yield Database(con, folder)
+        finally:
+            con.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def first_line(exc: Exception) -> str:
+    """The first line of a (DuckDB) error message."""
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+# ---------------------------------------------------------------------------
+# A log being read: header checked, first rows, then the whole file
+
+
+class StagedLog(Protocol):
+    """A log whose header is checked; its first rows, then every row, as a :class:`Source`."""
+
+    columns: list[str]
+
+    def first_rows(self) -> Source: ...
+
+    def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
+        """Every row (``update`` gets the share of the file read, 0 to 1) and the digest."""
+        ...
+
+
+def stage_log(db: Database, game: Game, file: InputFile) -> StagedLog:
+    """The log as a :class:`StagedLog`, its header checked; a one-line error if it cannot be."""
+    staged: StagedLog = _ParquetLog(db, file) if file.kind() == "parquet" else _CsvLog(db, file)
+    _check_columns(game, staged.columns, file.label)
+    return staged
+
+
+class _CsvLog:
+    """A text log: the header and first rows read ahead; the rest copied on demand."""
+
+    def __init__(self, db: Database, file: InputFile) -> None:
+        self.db, self.file = db, file
+        self.blocks = text_blocks(file)
+        self.ahead: list[TextBlock] = []
+        while sum(b.count for b in self.ahead) <= FIRST_ROWS:
+            block = next(self.blocks, None)
+            if block is None:
+                break
+            self.ahead.append(block)
+        if not self.ahead:
+            raise OddsError(f"{file.label}: empty log (expected a header line)")
+        header = self.ahead[0].data[: self.ahead[0].data.index(b"\n")].decode("utf-8").strip()
+        try:
+            raw = next(csv.reader([header]), [])
+        except csv.Error as exc:  # pragma: no cover - NUL bytes are refused before
+            raise OddsError(f"{file.label} line 1: malformed header ({exc})") from None
+        self.columns = [c.strip() for c in raw]
+
+    def first_rows(self) -> Source:
+        path = self.db.folder / "first-rows.csv"
+        data = b"".join(b.data for b in self.ahead)
+        end = -1
+        for _ in range(FIRST_ROWS + 1):  # the header and the first rows, each ending in \n
+            end = data.find(b"\n", end + 1)
+            if end < 0:
+                end = len(data) - 1
+                break
+        with _writing(path):
+            path.write_bytes(data[: end + 1])
+        return _CsvSource(path, self.columns)
+
+    def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
+        path = self.db.folder / "log.csv"
+        size = max(self.file.size, 1)
+        with _writing(path), path.open("wb") as copy:
+            for block in self.ahead:
+                copy.write(block.data)
+            self.ahead = []
+            for block in self.blocks:
+                copy.write(block.data)
+                update(min(self.file.bytes_read / size, 1.0))
+        return _CsvSource(path, self.columns), self.file.digest()
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Writing the private copy: a full disk is a one-line error naming the folder."""
+    try:
+        yield
+    except OSError as exc:
+        raise OddsError(
+            f"cannot copy the log to the temporary folder {path.parent} ({exc.strerror}); "
+            "set TMPDIR to a folder with room for it"
+        ) from None
+
+
+class _ParquetLog:
+    """A Parquet log, copied byte for byte before its schema is read."""
+
+    def __init__(self, db: Database, file: InputFile) -> None:
+        self.db, self.file = db, file
+        self.path = db.folder / "log.parquet"
+        self.digest = file.copy_to(self.path)
+        try:
+            described = db.con.execute(
+                "DESCRIBE SELECT * FROM read_parquet(?)", [str(self.path)]
+            ).fetchall()
+        except Exception as exc:  # duckdb raises its own error types
+            raise OddsError(
+                f"{file.label}: not a readable Parquet file ({first_line(exc)})"
+            ) from None
+        self.names = [row[0] for row in described]
+        self.columns = [name.strip() for name in self.names]
+
+    def first_rows(self) -> Source:
+        return _ParquetSource(self.path, self.names, FIRST_ROWS)
+
+    def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
+        update(1.0)
+        return _ParquetSource(self.path, self.names), self.digest
+
+
+# ---------------------------------------------------------------------------
+# Sources: both give a relation (line, nf, blank, bad_quotes, f1 … fk)
+
+
+def _literal(text: str) -> str:
+    """Text as an SQL string literal (a view cannot take parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _identifier(name: str) -> str:
+    """A column name as an SQL identifier, whatever it holds (spaces, quotes)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+class _CsvSource:
+    """Each line of the private copy is one value (no quoting rules in the scanner), split in SQL.
+
+    Reading lines rather than records keeps line numbers exact: a blank line is
+    a (rejected) row, and a field may not span lines. A line with a double
+    quote is split by a regular expression that honours CSV quoting and must
+    reassemble the line exactly, or its quoting is malformed. The copy holds
+    validated UTF-8 with LF line ends and no byte 0x01 (the scanner's
+    separator), so the scanner sees each line whole.
+    """
+
+    unit = "line"
+
+    def __init__(self, path: Path, columns: list[str]) -> None:
+        self.path, self.columns, self.width = path, columns, len(columns)
+
+    def relation(self) -> str:
+        quoted = 'regexp_extract_all(text || \',\', \'("(?:[^"]|"")*"|[^,"]*),\', 1)'
+        fields = ", ".join(
+            f"trim(CASE WHEN raw[{i}] LIKE '\"%' THEN replace(raw[{i}][2:-2], '\"\"', '\"') "
+            f"ELSE raw[{i}] END, ' \t') AS f{i}"
+            for i in range(1, self.width + 1)
+        )
+        return f"""
+            SELECT line, len(raw) AS nf, text IS NULL OR trim(text, ' \t') = '' AS blank,
+                   strpos(text, '"') > 0 AND array_to_string(raw, ',') <> text AS bad_quotes,
+                   {fields}
+            FROM (
+                SELECT line, text,
+                       CASE WHEN strpos(text, '"') = 0 THEN string_split(text, ',')
+                            ELSE {quoted} END AS raw
+                FROM (
+                    SELECT row_number() OVER () AS line, text
+                    FROM read_csv({_literal(str(self.path))}, columns = {{'text': 'VARCHAR'}},
+                                  header = false, delim = '\x01', quote = '', escape = '',
+                                  comment = '', auto_detect = false, strict_mode = false,
+                                  new_line = '\\n', encoding = 'utf-8',
+                                  max_line_size = 1048576)
+                )
+            )
+            WHERE line > 1
+        """
+
+
+class _ParquetSource:
+    """Parquet columns cast to text; rows are numbered from 1 in file order."""
+
+    unit = "row"
+
+    def __init__(self, path: Path, names: Sequence[str], limit: int | None = None) -> None:
+        self.path, self.names, self.limit = path, list(names), limit
+        self.columns = [name.strip() for name in names]
+
+    def relation(self) -> str:
+        names = [_identifier(n) for n in self.names]
+        fields = ", ".join(
+            f"trim(coalesce(CAST({n} AS VARCHAR), ''), ' \t') AS f{i}"
+            for i, n in enumerate(names, 1)
+        )
+        all_null = " AND ".join(f"{n} IS NULL" for n in names)
+        where = "" if self.limit is None else f"WHERE file_row_number < {self.limit}"
+        return f"""
+            SELECT file_row_number + 1 AS line, {len(names)} AS nf, ({all_null}) AS blank,
+                   false AS bad_quotes, {fields}
+            FROM read_parquet({_literal(str(self.path))}, file_row_number = true)
+            {where}
+        """
+
+
+def _check_columns(game: Game, columns: Sequence[str], label: str) -> None:
+    names = [c.strip() for c in columns]
+    if not any(names):
+        raise OddsError(f"{label}: empty log (expected a header: {', '.join(game.positions)})")
+    allowed = set(game.positions) | set(LABEL_COLUMNS)
+    for column in names:
+        if column not in allowed:
+            raise OddsError(
+                f"{label}: unknown column {column!r} (a {game.name} log has "
+                f"{', '.join(game.positions)}; optional {', '.join(LABEL_COLUMNS)})"
+            )
+    for position in game.positions:
+        if position not in names:
+            raise OddsError(f"{label}: missing column {position!r} (one per hand)")
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise OddsError(f"{label}: the column {twice!r} appears twice")

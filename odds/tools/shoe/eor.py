@@ -1,0 +1,192 @@
+"""Effects of removal, and the balanced count each bet's EORs give.
+
+``EOR_t = EV(C − e_t) − EV(C)``: the exact change in a bet's EV when one card
+of type ``t`` is out of the full shoe ``C``. A *group* (a rank, a tile) reports
+the copies-weighted mean of its types' EORs: the effect of removing one card
+of that rank, suit unknown.
+
+Removing a uniformly random card and then dealing is dealing from the full
+shoe, so ``Σ_t C_t · EOR_t = 0`` exactly — asserted, a check on every game's
+evaluator.
+
+The count
+---------
+Tags are the EORs scaled to small integers and *balanced*
+(``Σ_g C_g · tag_g = 0``, so a whole shoe counts to 0). For each level ``L``
+(largest tag 1, 2, 3, … 6) every rounding of ``L · EOR_g / max|EOR|`` down or up
+is tried; among the balanced ones the tags with the highest betting
+correlation win (ties: the lower level, then the first found). The *betting
+correlation* is the Pearson correlation of tags and EORs weighted by copies.
+
+A count predicts a state's EV linearly. With ``N`` cards in the full shoe,
+``R`` unseen and running count ``RC = Σ seen tags``, the first-order estimate is
+``EV ≈ EV₀ + (N − 1)/R · s · RC``, where ``s = Σ C τ EOR / Σ C τ²`` is the
+least-squares slope of EORs on tags. Per true count ``TC = RC · U / R``
+(``U`` = 52 cards per deck, or one tile set) that is ``(N − 1) · s / U`` per
+unit, and the bet turns even at ``TC* = −EV₀ · U / ((N − 1) · s)``: the
+*break-even index*. It is only a guide (the exact per-state EV is what the
+tool reports); simulations test how well a player using it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from itertools import product
+from math import floor
+
+from odds.games.shoe_state import CountGroup, StateBet, StateEvaluator
+
+LEVELS = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class Count:
+    """A balanced count for one bet and how well it tracks the bet's EV."""
+
+    tags: tuple[int, ...]  # per group
+    correlation_squared: Fraction
+    slope: Fraction  # EV change per card of running count, times R/(N−1)
+    per_true_count: Fraction  # EV change per unit of true count (linear estimate)
+    index: Fraction | None  # break-even true count (None: the count cannot move the EV)
+
+    @property
+    def correlation(self) -> float:
+        """Betting correlation (signed square root, for printing)."""
+        with localcontext() as ctx:
+            ctx.prec = 30
+            q = self.correlation_squared
+            root = (Decimal(q.numerator) / Decimal(q.denominator)).sqrt()
+        return float(root) if self.slope >= 0 else -float(root)
+
+    def bets_at(self, true_count: Fraction | float) -> bool:
+        """Whether a player using this count bets at ``true_count``."""
+        if self.index is None or self.slope == 0:
+            return False
+        return true_count >= self.index if self.slope > 0 else true_count <= self.index
+
+
+@dataclass(frozen=True)
+class BetEOR:
+    """One bet: its off-the-top EV, EOR per group and per type, and its count."""
+
+    bet: StateBet
+    ev: Fraction
+    eor: tuple[Fraction, ...]  # per group
+    eor_by_type: tuple[Fraction | None, ...]  # per type (None: the shoe has none)
+    count: Count
+
+
+@dataclass(frozen=True)
+class EORTable:
+    """Effects of removal of every bet, with the groups they are reported by."""
+
+    groups: tuple[CountGroup, ...]
+    copies: tuple[int, ...]  # per group, in the full shoe
+    type_count: int
+    size: int
+    unit: int
+    bets: tuple[BetEOR, ...]
+
+    def group_of(self) -> dict[int, int]:
+        """Type index → group index."""
+        return {t: g for g, group in enumerate(self.groups) for t in group.types}
+
+
+def effects_of_removal(evaluator: StateEvaluator) -> EORTable:
+    """Exact EORs of every bet and the count derived from them."""
+    full = evaluator.full
+    base = evaluator.evs(full)
+    by_type: list[dict[str, Fraction] | None] = []
+    for t, n in enumerate(full):
+        if n == 0:
+            by_type.append(None)
+            continue
+        after = list(full)
+        after[t] -= 1
+        by_type.append(evaluator.evs(after))
+    groups = tuple(g for g in evaluator.groups() if sum(full[t] for t in g.types))
+    copies = tuple(sum(full[t] for t in g.types) for g in groups)
+    size = sum(full)
+    bets = []
+    for bet in evaluator.bets:
+        per_type = tuple(None if evs is None else evs[bet.name] - base[bet.name] for evs in by_type)
+        total = sum((full[t] * e for t, e in enumerate(per_type) if e is not None), Fraction(0))
+        if total != 0 and evaluator.checks_exchangeability:
+            raise AssertionError(
+                f"{bet.name}: Σ copies · EOR = {total}, not 0 (removing a random card "
+                "must change nothing on average)"
+            )
+        eor = tuple(
+            sum((full[t] * e for t in g.types if (e := per_type[t]) is not None), Fraction(0)) / c
+            for g, c in zip(groups, copies, strict=True)
+        )
+        count = derive_count(eor, copies, base[bet.name], size, evaluator.unit)
+        bets.append(BetEOR(bet, base[bet.name], eor, per_type, count))
+    return EORTable(groups, copies, len(full), size, evaluator.unit, tuple(bets))
+
+
+def derive_count(
+    eor: Sequence[Fraction], copies: Sequence[int], ev: Fraction, size: int, unit: int
+) -> Count:
+    """The balanced integer tags closest in direction to ``eor`` (see the module doc)."""
+    top = max((abs(e) for e in eor), default=Fraction(0))
+    best: tuple[Fraction, int, tuple[int, ...]] | None = None
+    if top:
+        for level in LEVELS:
+            options = []
+            for e in eor:
+                x = e / top * level
+                low = floor(x)
+                options.append((low,) if x == low else (low, low + 1))
+            for tags in product(*options):
+                if sum(c * t for c, t in zip(copies, tags, strict=True)) or not any(tags):
+                    continue
+                q = _correlation_squared(tags, eor, copies)
+                if q is None:
+                    continue
+                if best is None or q > best[0]:
+                    best = (q, level, tags)
+            if best is not None and level >= 3:
+                break
+    if best is None:
+        zero = (0,) * len(eor)
+        return Count(zero, Fraction(0), Fraction(0), Fraction(0), None)
+    q, _, tags = best
+    covariance = sum((c * t * e for c, t, e in zip(copies, tags, eor, strict=True)), Fraction(0))
+    spread = sum(c * t * t for c, t in zip(copies, tags, strict=True))
+    slope = covariance / spread
+    per_true_count = (size - 1) * slope / unit
+    index = -ev / per_true_count if per_true_count else None
+    return Count(tuple(tags), q, slope, per_true_count, index)
+
+
+def _correlation_squared(
+    tags: Sequence[int], eor: Sequence[Fraction], copies: Sequence[int]
+) -> Fraction | None:
+    """Squared copies-weighted correlation of tags and EORs (both have weighted mean 0).
+
+    ``None`` when the tags point against the EORs (a negative correlation).
+    """
+    covariance = sum((c * t * e for c, t, e in zip(copies, tags, eor, strict=True)), Fraction(0))
+    if covariance <= 0:
+        return None
+    spread_tags = sum(c * t * t for c, t in zip(copies, tags, strict=True))
+    spread_eor = sum((c * e * e for c, e in zip(copies, eor, strict=True)), Fraction(0))
+    return covariance * covariance / (spread_tags * spread_eor)
+
+
+def running_count(tags_by_type: Sequence[int], full: Sequence[int], unseen: Sequence[int]) -> int:
+    """Σ tags of the seen cards (``full − unseen``)."""
+    return sum(t * (f - u) for t, f, u in zip(tags_by_type, full, unseen, strict=True))
+
+
+def tags_by_type(table: EORTable, bet: BetEOR) -> tuple[int, ...]:
+    """A bet's tags spread to every type of its group."""
+    tags = [0] * table.type_count
+    for g, group in enumerate(table.groups):
+        for t in group.types:
+            tags[t] = bet.count.tags[g]
+    return tuple(tags)

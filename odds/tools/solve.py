@@ -1,0 +1,479 @@
+"""``odds solve`` and ``odds report --symbolic``: a bet's EV as an exact formula of its paytable.
+
+No game has to say how its payouts enter its bets. The ways of every event
+do not depend on the payouts, and each event's net payout is a polynomial (in
+practice linear) in any one paytable entry. So the game's own exact analysis
+is run at a few values of the entry (through the strict paytable loader); the
+event labels and ways must not change, each event's net is interpolated
+exactly (sympy, rationals), and the degree is confirmed at one more value.
+The EV is then Σ ways · net(x) / total — exact, and solvable for a target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from odds.core.errors import OddsError
+from odds.core.numbers import fraction_text
+from odds.core.table import Column, Table
+from odds.games.paytable import Paytable
+from odds.stats.analysis import Analysis
+from odds.tools.variants import check_entry, entry_bounds, numeric_entries, variant
+
+#: Highest degree tried before giving up on a polynomial net.
+MAX_DEGREE = 3
+#: Offsets and values tried as sample points (invalid ones are skipped).
+_STEPS = (1, 2, 3, 4, Fraction(1, 2), Fraction(3, 2))
+_VALUES = (0, Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 10), Fraction(1, 20), 5)
+
+
+@dataclass(frozen=True)
+class BetShape:
+    """What an analysis says about one bet at one set of paytable values."""
+
+    events: tuple[tuple[str, int], ...]  # (label, ways), which must not depend on payouts
+    nets: tuple[Fraction, ...]
+    debited: Fraction
+
+
+class Evaluator:
+    """Runs the game's exact analysis at changed paytable values, with a cache."""
+
+    def __init__(self, paytable: Paytable) -> None:
+        self.paytable = paytable
+        self.entries = numeric_entries(paytable.config)
+        self._cache: dict[frozenset[tuple[str, Fraction]], dict[str, BetShape] | None] = {}
+
+    def shapes(self, changes: Mapping[str, Fraction]) -> dict[str, BetShape] | None:
+        """Every bet's shape at these values; None when the game refuses the values."""
+        key = frozenset((k, Fraction(v)) for k, v in changes.items() if self.entries[k] != v)
+        if key not in self._cache:
+            try:
+                analysis = variant(self.paytable, {k: str(v) for k, v in key}).analysis()
+            except OddsError:
+                self._cache[key] = None
+            else:
+                self._cache[key] = {
+                    b.name: BetShape(
+                        tuple((o.event, o.ways) for o in b.outcomes),
+                        tuple(o.net for o in b.outcomes),
+                        b.debited,
+                    )
+                    for b in analysis.bets
+                }
+        return self._cache[key]
+
+    def candidates(self, key: str) -> list[Fraction]:
+        """Values of ``key`` to sample: the current one first."""
+        current = self.entries[key]
+        values = [
+            current,
+            *(current + s for s in _STEPS),
+            current / 2,
+            *(Fraction(v) for v in _VALUES),
+        ]
+        return list(dict.fromkeys(Fraction(v) for v in values))
+
+
+def symbol_for(key: str) -> sympy.Symbol:
+    return sympy.Symbol(key)
+
+
+def _same_events(shapes: Sequence[BetShape], bet: str, key: str) -> None:
+    if any(s.events != shapes[0].events for s in shapes):
+        raise OddsError(
+            f"bet {bet}: its events or their ways change with {key}; "
+            "the EV is not a polynomial in that entry"
+        )
+
+
+def univariate(
+    evaluator: Evaluator, bet: str, key: str
+) -> tuple[list[sympy.Expr], sympy.Expr, list[Fraction]]:
+    """Each event's net and the debited amount of ``bet`` as exact polynomials in ``key``.
+
+    Returns (nets, debited, the sample values used). Fits degree 1, 2 …
+    through the first points and confirms the fit at one more value.
+    """
+    x = symbol_for(key)
+    points: list[tuple[Fraction, BetShape]] = []
+    pending = iter(evaluator.candidates(key))
+    for degree in range(1, MAX_DEGREE + 1):
+        while len(points) < degree + 2:
+            value = next(pending, None)
+            if value is None:
+                raise OddsError(
+                    f"cannot sample {key} at enough valid values to find the EV's formula"
+                )
+            shapes = evaluator.shapes({key: value})
+            if shapes is None:
+                continue
+            if bet not in shapes:
+                raise OddsError(f"bet {bet} disappears when {key} = {value}")
+            points.append((value, shapes[bet]))
+        shapes_seen = [s for _, s in points]
+        _same_events(shapes_seen, bet, key)
+        fit, check = points[: degree + 1], points[degree + 1]
+        nets = [
+            _interpolate([(v, s.nets[i]) for v, s in fit], x) for i in range(len(points[0][1].nets))
+        ]
+        debited = _interpolate([(v, s.debited) for v, s in fit], x)
+        value, shape = check
+        if (
+            all(_at(net, x, value) == shape.nets[i] for i, net in enumerate(nets))
+            and _at(debited, x, value) == shape.debited
+        ):
+            return nets, debited, [v for v, _ in points]
+    raise OddsError(f"bet {bet}: its nets are not polynomials of degree ≤ {MAX_DEGREE} in {key}")
+
+
+def _interpolate(points: Sequence[tuple[Fraction, Fraction]], x: sympy.Symbol) -> sympy.Expr:
+    data = [(sympy.Rational(v.numerator, v.denominator), _rational(y)) for v, y in points]
+    if all(y == data[0][1] for _, y in data):
+        return data[0][1]
+    return sympy.expand(sympy.interpolate(data, x))
+
+
+def _rational(value: Fraction) -> sympy.Rational:
+    return sympy.Rational(value.numerator, value.denominator)
+
+
+def _at(expr: sympy.Expr, x: sympy.Symbol, value: Fraction) -> Fraction:
+    result = sympy.Rational(sympy.sympify(expr).subs(x, _rational(value)))
+    return Fraction(int(result.p), int(result.q))
+
+
+def ev_expression(events: Sequence[tuple[str, int]], nets: Sequence[sympy.Expr]) -> sympy.Expr:
+    """EV = Σ ways · net / total, expanded."""
+    total = sum(w for _, w in events)
+    return sympy.expand(
+        sum(sympy.Integer(w) * n for (_, w), n in zip(events, nets, strict=True)) / total
+    )
+
+
+# ---------------------------------------------------------------------------
+# odds solve
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The answer of ``odds solve``.
+
+    ``solutions`` are the values the paytable loader accepts (a payout below its
+    minimum, or one the game refuses, is no solution); ``refused`` are the
+    roots it would reject, and ``achievable`` says which RTPs valid values reach.
+    """
+
+    bet: str
+    key: str
+    basis: str
+    current: Fraction
+    target: Fraction
+    ev: sympy.Expr
+    rtp: sympy.Expr
+    solutions: tuple[sympy.Expr, ...]
+    fair: tuple[sympy.Expr, ...]
+    practical: tuple[tuple[Fraction, Fraction], ...]  # (value, exact RTP)
+    refused: tuple[sympy.Expr, ...] = ()
+    achievable: str = ""
+
+    @property
+    def symbol(self) -> sympy.Symbol:
+        return symbol_for(self.key)
+
+
+def solve(
+    paytable: Paytable, bet: str, key: str, target_rtp: Fraction, basis: str = "stake"
+) -> Solution:
+    """The value of ``key`` that gives ``bet`` the target RTP, exactly."""
+    current = check_entry(paytable.config, key)
+    analysis = paytable.analysis()
+    found = analysis.bet(bet)
+    if basis == "debited" and not found.withholding:
+        basis = "stake"  # the same figure when nothing is withheld
+    evaluator = Evaluator(paytable)
+    nets, debited, _ = univariate(evaluator, bet, key)
+    x = symbol_for(key)
+    events = tuple((o.event, o.ways) for o in found.outcomes)
+    ev = ev_expression(events, nets)
+    if _at(ev, x, current) != found.stats.ev:  # pragma: no cover - an interpolation bug
+        raise AssertionError("the EV formula does not reproduce the analysis")
+    if x not in sympy.sympify(ev).free_symbols:
+        raise OddsError(f"the EV of bet {bet} does not depend on {key}; nothing to solve")
+    rtp = sympy.simplify(1 + ev if basis == "stake" else (debited + ev) / debited)
+    target = _rational(target_rtp)
+    roots = _real_roots(sympy.Eq(rtp, target), x)
+    solutions = tuple(r for r in roots if _accepted(evaluator, key, r))
+    refused = tuple(r for r in roots if r not in solutions)
+    fair = tuple(r for r in _real_roots(sympy.Eq(ev, 0), x) if _accepted(evaluator, key, r))
+    practical = []
+    for root in solutions:
+        if not root.is_Rational:
+            continue
+        value = Fraction(int(root.p), int(root.q))
+        near = {
+            Fraction(math.floor(value)),
+            Fraction(math.ceil(value)),
+            Fraction(math.floor(value * 2), 2),
+            Fraction(math.ceil(value * 2), 2),
+        }
+        for v in sorted(near):
+            if evaluator.shapes({key: v}) is not None:
+                practical.append((v, _at(rtp, x, v)))
+    achievable = "" if solutions else _achievable(paytable, evaluator, key, rtp, basis)
+    return Solution(
+        bet,
+        key,
+        basis,
+        current,
+        target_rtp,
+        ev,
+        rtp,
+        solutions,
+        fair,
+        tuple(practical),
+        refused,
+        achievable,
+    )
+
+
+def _accepted(evaluator: Evaluator, key: str, root: sympy.Expr) -> bool:
+    """Whether the paytable loader and the game accept this value of ``key``."""
+    if root.is_Rational:
+        value = Fraction(int(root.p), int(root.q))
+    else:  # an irrational root: judged by a close rational (the loader takes exact numbers)
+        value = Fraction(float(root)).limit_denominator(10**9)
+    try:
+        return evaluator.shapes({key: value}) is not None
+    except OddsError:
+        return False
+
+
+def _achievable(
+    paytable: Paytable, evaluator: Evaluator, key: str, rtp: sympy.Expr, basis: str
+) -> str:
+    """The RTPs valid values reach: the RTP at each bound the entry has, and which way it goes."""
+    from odds.core.numbers import percent
+
+    x = symbol_for(key)
+    bounds = [b for b in entry_bounds(paytable.config, key) if b is not None]
+    valid = [Fraction(b) for b in bounds if evaluator.shapes({key: Fraction(b)}) is not None]
+    where = "per unit staked" if basis == "stake" else "per unit debited"
+    parts = [f"RTP {where} {percent(_at(rtp, x, b), 4)} at {key} = {b}" for b in valid]
+    slope = sympy.sympify(sympy.diff(rtp, x))
+    if len(valid) == 1 and not slope.free_symbols and slope != 0:
+        grows = valid[0] == min(bounds)  # the other side is open: the entry can only grow
+        rising = (slope > 0) == grows
+        moving = "grows" if grows else "shrinks"
+        parts[0] += f", {'rising' if rising else 'falling'} as {key} {moving}"
+    return "; ".join(parts)
+
+
+def _real_roots(equation: sympy.Eq, x: sympy.Symbol) -> list[sympy.Expr]:
+    roots = sympy.solve(equation, x)
+    return sorted((r for r in roots if r.is_real), key=lambda r: float(r))
+
+
+def formula_text(expr: sympy.Expr) -> str:
+    """A formula with exact rational coefficients: ``31*payouts.pair/415 - 384/415``."""
+    return sympy.sstr(sympy.expand(expr))
+
+
+def value_text(expr: sympy.Expr) -> str:
+    """An exact value and its decimal: ``1121/100 (= 11.21)``."""
+    if expr.is_Rational and expr.q == 1:
+        return str(expr.p)
+    return f"{sympy.sstr(expr)} (≈ {sympy.N(expr, 12)})"
+
+
+def _units(value: Fraction) -> str:
+    """Whole and half units as people write payouts: ``11``, ``11.5``."""
+    return str(value.numerator) if value.denominator == 1 else str(float(value))
+
+
+def solution_text(solution: Solution) -> str:
+    """The answer for the terminal."""
+    from odds.core.numbers import percent
+    from odds.output.markdown import markdown_table
+
+    basis = "per unit staked" if solution.basis == "stake" else "per unit debited"
+    lines = [
+        f"Bet {solution.bet}, varying {solution.key} (now {solution.current}).",
+        "",
+        f"EV per unit staked = {formula_text(solution.ev)}",
+        f"RTP {basis} = {formula_text(solution.rtp)}",
+        "",
+    ]
+    if solution.solutions:
+        for root in solution.solutions:
+            lines.append(
+                f"{solution.key} = {value_text(root)} gives RTP {percent(solution.target, 4)} "
+                f"{basis} exactly."
+            )
+    else:
+        lines.append(
+            f"No valid payout reaches that target: no value of {solution.key} the paytable "
+            f"accepts gives RTP {percent(solution.target, 4)} {basis}."
+        )
+        for root in solution.refused:
+            lines.append(
+                f"({solution.key} = {value_text(root)} would, but the paytable refuses that value.)"
+            )
+        if solution.achievable:
+            lines.append(f"Achievable with valid values: {solution.achievable}.")
+    for root in solution.fair:
+        lines.append(f"Break-even (fair, EV = 0): {solution.key} = {value_text(root)}.")
+    if solution.practical:
+        lines += ["", "Nearest practical values (whole and half units):", ""]
+        rows = [
+            (_units(v), f"{percent(r, 4)}", str(r), "yes" if r >= solution.target else "no")
+            for v, r in solution.practical
+        ]
+        lines.append(
+            markdown_table((solution.key, f"RTP {basis}", "exact RTP", "meets target"), rows, 2)
+        )
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# odds report --symbolic
+
+
+def symbolic_ev(paytable: Paytable) -> dict[str, sympy.Expr]:
+    """Each bet's EV as a formula of every paytable entry it depends on.
+
+    Each entry is first varied alone (its univariate degree per event); an
+    event that depends on several entries is interpolated over the grid of
+    their sample values (tensor-product Lagrange) and the whole formula is
+    confirmed at one point where every entry differs from the paytable.
+    """
+    evaluator = Evaluator(paytable)
+    analysis = paytable.analysis()
+    entries = evaluator.entries
+    result: dict[str, sympy.Expr] = {}
+    for bet in analysis.bets:
+        count = len(bet.outcomes)
+        # For each entry: the sample values and the events whose net depends on it.
+        samples: dict[str, list[Fraction]] = {}
+        depends: dict[int, list[str]] = {i: [] for i in range(count)}
+        for key in entries:
+            nets, _, values = univariate(evaluator, bet.name, key)
+            x = symbol_for(key)
+            for i, net in enumerate(nets):
+                if x in sympy.sympify(net).free_symbols:
+                    depends[i].append(key)
+                    degree = sympy.degree(net, x)
+                    samples[key] = values[: max(len(samples.get(key, [])), degree + 1)]
+        formulas = [
+            _multivariate(evaluator, bet.name, i, depends[i], samples) for i in range(count)
+        ]
+        ev = ev_expression([(o.event, o.ways) for o in bet.outcomes], formulas)
+        _confirm(evaluator, bet.name, ev, formulas, samples)
+        result[bet.name] = ev
+    return result
+
+
+def _multivariate(
+    evaluator: Evaluator, bet: str, index: int, keys: list[str], samples: dict[str, list[Fraction]]
+) -> sympy.Expr:
+    base = evaluator.shapes({})
+    assert base is not None
+    if not keys:
+        return _rational(base[bet].nets[index])
+    total: sympy.Expr = sympy.Integer(0)
+    for corner in itertools.product(*(samples[k] for k in keys)):
+        shapes = evaluator.shapes(dict(zip(keys, corner, strict=True)))
+        if shapes is None:
+            raise OddsError(f"bet {bet}: cannot evaluate at {dict(zip(keys, corner, strict=True))}")
+        term: sympy.Expr = _rational(shapes[bet].nets[index])
+        for key, value in zip(keys, corner, strict=True):
+            x = symbol_for(key)
+            for other in samples[key]:
+                if other != value:
+                    term *= (x - _rational(other)) / (_rational(value) - _rational(other))
+        total += term
+    return sympy.expand(total)
+
+
+def _confirm(
+    evaluator: Evaluator,
+    bet: str,
+    ev: sympy.Expr,
+    formulas: list[sympy.Expr],
+    samples: dict[str, list[Fraction]],
+) -> None:
+    """Check the formula where every entry it uses takes a value not used to fit it."""
+    if not samples:
+        return
+    for attempt in range(12):
+        changes = {}
+        for key, used in samples.items():
+            fresh = [v for v in evaluator.candidates(key) if v not in used]
+            changes[key] = fresh[attempt % len(fresh)]
+        shapes = evaluator.shapes(changes)
+        if shapes is None:
+            continue
+        subs = {symbol_for(k): _rational(v) for k, v in changes.items()}
+        for i, formula in enumerate(formulas):
+            if sympy.sympify(formula).subs(subs) != _rational(shapes[bet].nets[i]):
+                raise OddsError(f"bet {bet}: its nets are not polynomial in the paytable entries")
+        return
+    raise OddsError(f"bet {bet}: could not confirm the EV formula at any valid point")
+
+
+SYMBOLIC_NOTE = (
+    "Exact: found by re-running the analysis at other values of each entry and "
+    "interpolating each event's net payout (event ways do not depend on payouts), then "
+    "confirmed at a point where every entry differs."
+)
+
+
+def symbolic_table(paytable: Paytable) -> Table:
+    """Each bet's EV as a formula of its paytable entries (``odds report --symbolic``)."""
+    rows = tuple({"bet": bet, "ev": formula_text(ev)} for bet, ev in symbolic_ev(paytable).items())
+    return Table(
+        key="symbolic_ev",
+        title="EV as a formula of the paytable entries",
+        columns=(Column("bet", "bet"), Column("ev", "EV per unit staked")),
+        rows=rows,
+        note=SYMBOLIC_NOTE,
+        json_index="bet",
+    )
+
+
+def with_symbolic(analysis: Analysis, table: Table) -> Analysis:
+    """The analysis with the formula table added to its tables."""
+    return dataclasses.replace(analysis, tables=(*analysis.tables, table))
+
+
+def solution_json(solution: Solution) -> dict[str, Any]:
+    """``odds solve --format json``: formulas as text, exact values as fraction strings."""
+    return {
+        "bet": solution.bet,
+        "vary": solution.key,
+        "basis": solution.basis,
+        "current": fraction_text(solution.current),
+        "target_rtp": fraction_text(solution.target),
+        "ev": formula_text(solution.ev),
+        "rtp": formula_text(solution.rtp),
+        "solutions": [sympy.sstr(root) for root in solution.solutions],
+        "break_even": [sympy.sstr(root) for root in solution.fair],
+        "practical": [
+            {
+                "value": fraction_text(value),
+                "rtp": fraction_text(rtp),
+                "meets_target": rtp >= solution.target,
+            }
+            for value, rtp in solution.practical
+        ],
+        "refused": [sympy.sstr(root) for root in solution.refused],
+        "achievable": solution.achievable,
+    }

@@ -1,0 +1,255 @@
+"""Output conventions of every command (issue 19): ``--output``/``-o`` written atomically and
+never over an input, one working example in each ``--help``, shell completion of games,
+paytables, bets and ``--set`` keys, and ``odds games`` without gaps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from odds.cli import app, main
+from odds.cli.completion import (
+from tests.paths import ROOT
+    bet_names,
+    complete_bet,
+    complete_game,
+    complete_setting,
+    setting_keys,
+)
+
+COMMANDS = sorted(
+    command.name or (command.callback.__name__ if command.callback else "")
+    for command in app.registered_commands
+)
+#: Commands that print a document (and so take --output).
+DOCUMENTS = [
+    "report", "settle", "strength", "crosscheck", "verify", "audit", "solve", "shoe", "eor",
+    "exposure", "games", "bench",
+]  # fmt: skip
+
+
+def _help(command: str, capsys) -> str:
+    assert main([command, "--help"]) == 0
+    return capsys.readouterr().out
+
+
+def _examples(text: str) -> list[str]:
+    return [m.group(1).strip() for m in re.finditer(r"^\s*Example:\s*(odds .+)$", text, re.M)]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_help_shows_one_example(command, capsys):
+    examples = _examples(_help(command, capsys))
+    assert len(examples) == 1, f"odds {command} --help shows {examples}"
+    assert examples[0].startswith(f"odds {command} ") or f"&& odds {command} " in examples[0]
+
+
+def _run_example(example: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("ODDS_PROGRESS_DELAY", None)
+    return subprocess.run(
+        ["bash", "-c", example], cwd=folder, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_every_example_shown_in_help_runs(capsys, tmp_path):
+    """Each Example: line is run as written (from an empty folder), and must exit 0."""
+    failures = []
+    for command in COMMANDS:
+        if command in ("reports",):  # checks the checkout's reports: run from its root below
+            continue
+        for example in _examples(_help(command, capsys)):
+            folder = tmp_path / command
+            folder.mkdir()
+            done = _run_example(example, folder)
+            if done.returncode != 0:
+                failures.append(f"{example}: exit {done.returncode}: {done.stderr[-300:]}")
+    assert not failures, "\n".join(failures)
+
+
+def test_the_reports_example_is_the_check(capsys):
+    assert _examples(_help("reports", capsys)) == ["odds reports --check"]
+
+
+@pytest.mark.parametrize("command", DOCUMENTS)
+def test_document_commands_take_output(command, capsys):
+    text = _help(command, capsys)
+    assert "--output" in text and "-o" in text
+
+
+def test_output_is_atomic_and_equals_stdout(run, tmp_path):
+    target = tmp_path / "games.json"
+    code, out, _ = run("games", "pok-deng", "--format", "json", "-o", str(target))
+    assert code == 0 and out == ""
+    _, shown, _ = run("games", "pok-deng", "--format", "json")
+    assert target.read_text(encoding="utf-8") == shown
+    assert [p.name for p in tmp_path.iterdir()] == ["games.json"]  # no temporary left
+
+
+def test_bad_input_leaves_an_existing_output_as_it_was(run, tmp_path):
+    target = tmp_path / "keep.md"
+    target.write_text("precious\n", encoding="utf-8")
+    code, _, err = run("report", "pok-deng", "--set", "payouts.nope=1", "-o", str(target))
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+    assert target.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_output_over_an_input_is_refused(run, tmp_path):
+    table = tmp_path / "mine.toml"
+    table.write_bytes((ROOT / "tables" / "pok-deng.toml").read_bytes())
+    before = table.read_bytes()
+    code, _, err = run("report", str(table), "-o", str(table))
+    assert code == 2 and "is one of this command's inputs" in err and err.count("\n") == 1
+    assert table.read_bytes() == before
+    log = tmp_path / "rounds.csv"
+    assert run("simulate", "pok-deng", "--rounds", "50", "--out", str(log))[0] == 0
+    code, _, err = run("audit", "pok-deng", "--log", str(log), "-o", str(log))
+    assert code == 2 and "inputs" in err
+
+
+@pytest.mark.parametrize(
+    ("target", "needle"), [("", "is a directory"), ("missing/x.md", "does not exist")]
+)
+def test_output_that_cannot_be_written_is_one_line(run, tmp_path, target, needle):
+    path = str(tmp_path / target) if target else str(tmp_path)
+    code, out, err = run("games", "-o", path)
+    assert code == 2 and out == "" and err.count("\n") == 1 and needle in err
+
+
+def test_output_that_is_a_fifo_is_refused(run, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = run("games", "-o", str(fifo))
+    assert code == 2 and "not a regular file" in err
+
+
+# -- shell completion ----------------------------------------------------------------------
+
+
+class _Context:
+    def __init__(self, **params: object) -> None:
+        self.params = params
+
+
+def test_games_and_paytables_complete():
+    assert "pok-deng" in complete_game("")
+    assert complete_game("bacc") == [
+        "baccarat", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
+    ]  # fmt: skip
+    assert complete_game("zzz") == []
+
+
+def test_bets_complete_for_the_game_on_the_line():
+    ctx = _Context(game="pok-deng")
+    assert complete_bet(ctx, "") == ["player", "player-pair"]  # type: ignore[arg-type]
+    ctx = _Context(game="baccarat-ez")  # a paytable name: its game's bets
+    assert "panda-8" in complete_bet(ctx, "pan")  # type: ignore[arg-type]
+    assert "dragon" in bet_names("")  # no game yet: every game's bets
+    assert "banker" in bet_names(str(ROOT / "tables" / "baccarat.toml"))
+
+
+def test_set_keys_and_values_complete():
+    ctx = _Context(game="baccarat")
+    keys = complete_setting(ctx, "rules.")  # type: ignore[arg-type]
+    assert "rules.banker_pays=" in keys and all(k.startswith("rules.") for k in keys)
+    assert complete_setting(ctx, "rules.banker_pays=") == [  # type: ignore[arg-type]
+        "rules.banker_pays=commission",
+        "rules.banker_pays=no-commission",
+        "rules.banker_pays=ez",
+    ]
+    blackjack = _Context(game="blackjack")
+    assert complete_setting(blackjack, "house.surrender=") == [  # type: ignore[arg-type]
+        "house.surrender=true",
+        "house.surrender=false",
+    ]
+    assert "shoe.decks=" in setting_keys("pok-deng")
+    assert complete_setting(_Context(game="no-such"), "payouts.pa")  # every game's keys
+
+
+def test_completion_is_wired_to_the_shell(tmp_path):
+    """Through click's own completion protocol, as the installed shell script asks."""
+    env = {
+        **os.environ,
+        "_ODDS_COMPLETE": "complete_bash",
+        "COMP_WORDS": "odds verify pok-deng --bet pl",
+        "COMP_CWORD": "4",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from odds.cli import app; app(prog_name='odds')"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "player" in done.stdout.split() and "player-pair" in done.stdout.split(), done
+
+
+# -- odds games ------------------------------------------------------------------------------
+
+
+def test_games_lists_every_choice_with_its_meaning(run):
+    _, out, _ = run("games", "baccarat")
+    row = next(line for line in out.splitlines() if "rules.banker_pays" in line)
+    assert "How a winning Banker bet is paid: commission: 1:1 less the commission" in row
+    assert "no-commission: 1:1 with no commission" in row and "ez: EZ Baccarat" in row
+    _, out, _ = run("games", "baccarat", "--format", "json")
+    options = {o["option"]: o for o in json.loads(out)["options_baccarat"]}
+    chosen = options["rules.banker_pays"]
+    assert set(chosen["choices"]) == {"commission", "no-commission", "ez"}
+    assert not chosen["meaning"].endswith(":")
+
+
+def test_no_option_of_any_game_has_a_gap():
+    from odds.core.options import option_specs
+    from odds.games import games
+
+    gaps = [
+        f"{game.name} {spec.key}"
+        for game in games().values()
+        for spec in option_specs(game.config_type)
+        if not spec.meaning.strip()
+        or spec.meaning.rstrip().endswith(":")
+        or any(not meaning.strip() for meaning in spec.choices.values())
+    ]
+    assert gaps == []
+
+
+def test_games_with_a_game_shows_only_that_game(run):
+    _, out, _ = run("games", "pok-deng")
+    games_section = out.split("## Options", 1)[0]
+    assert "| pok-deng" in games_section and "baccarat" not in games_section
+    assert "## Options of pok-deng" in out and "## Options of baccarat" not in out
+    _, out, _ = run("games", "pok-deng", "--format", "json")
+    assert [g["game"] for g in json.loads(out)["games"]] == ["pok-deng"]
+
+
+def test_games_without_a_game_lists_them_all(run):
+    _, out, _ = run("games", "--format", "json")
+    assert len(json.loads(out)["games"]) >= 6
+
+
+def test_examples_are_shell_words():
+    """Guard for the harness: an example with quotes survives shlex (as bash reads it)."""
+    assert shlex.split("odds settle pok-deng --banker '9d 7c'")[-1] == "9d 7c"
+
+
+def test_typer_is_the_app():
+    assert isinstance(app, typer.Typer)
+
+
+def test_games_takes_a_paytable_name_for_its_game(run):
+    code, out, _ = run("games", "baccarat-ez", "--format", "json")
+    assert code == 0 and [g["game"] for g in json.loads(out)["games"]] == ["baccarat"]
+    code, _, err = run("games", "no-such-game")
+    assert code == 2 and err.startswith("error: unknown game 'no-such-game'")
+    assert err.count("\n") == 1

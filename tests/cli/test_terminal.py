@@ -1,0 +1,138 @@
+"""What a person at a terminal sees: stdout redirected while stderr is a terminal, a pipe closed
+early, Ctrl-C. Real subprocesses with stderr on a pseudo-terminal (tests/cli/pty_harness.py).
+
+Issue 19, item 1: ``odds report blackjack > bj.md`` in an interactive shell wrote a 0-byte file
+and exited 0, because the progress bar (rich, ``redirect_stdout=True``) sent everything printed
+while it was up to the terminal. Item 7: long work was silent; bars now have an ETA and a
+spinner covers the work before the first step.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+
+import pytest
+from tests.cli.pty_harness import command, environment, run_on_terminal, run_piped, wait_for
+
+
+def test_report_redirected_on_a_terminal_is_whole_and_the_bar_stays_on_stderr():
+    args = command("report", "pok-deng", "--decks", "1")
+    piped = run_piped(args)
+    assert piped.returncode == 0 and piped.stderr == b""
+    shown = run_on_terminal(args)
+    assert shown.code == 0
+    assert shown.stdout == piped.stdout  # byte-identical to the piped run
+    assert shown.stdout.startswith(b"# Pok Deng")
+    screen = shown.screen_text
+    assert "odds report pok-deng" in screen  # the spinner of the whole command was drawn
+    assert "# Pok Deng" not in screen and "Summary" not in screen  # none of the report
+
+
+def test_report_to_a_file_on_a_terminal(tmp_path):
+    """The issue's own reproduction: stdout a file (not a pipe), stderr the terminal."""
+    target = tmp_path / "pd.md"
+    args = command("report", "pok-deng", "--decks", "1", "--format", "json")
+    with target.open("wb") as handle:
+        shown = run_on_terminal(args, stdout=handle)
+    assert shown.code == 0
+    assert target.read_bytes() == run_piped(args).stdout
+    assert target.stat().st_size > 1000
+
+
+def test_a_counted_loop_shows_steps_and_an_eta_and_stdout_is_untouched():
+    args = command("simulate", "pok-deng", "--rounds", "3000", "--seed", "3")
+    shown = run_on_terminal(args)
+    assert shown.code == 0
+    assert shown.stdout == run_piped(args).stdout
+    screen = shown.screen_text
+    assert "dealing rounds" in screen and "ETA" in screen and "/3000" in screen
+    assert "banker" not in screen  # no CSV on the terminal
+
+
+def test_work_shorter_than_the_delay_draws_nothing():
+    shown = run_on_terminal(command("games", "pok-deng"), env=environment(delay=30))
+    assert shown.code == 0 and shown.stdout.startswith(b"## Games")
+    assert shown.screen_text.strip() == ""
+
+
+def test_nothing_on_stderr_in_a_pipe_even_with_no_delay():
+    done = run_piped(command("simulate", "pok-deng", "--rounds", "500"))
+    assert done.returncode == 0 and done.stderr == b""
+
+
+def test_a_pipe_closed_early_exits_quietly():
+    done = subprocess.run(
+        ["bash", "-c", "set -o pipefail; " + " ".join(command("games")) + " | head -1"],
+        capture_output=True,
+        env=environment(delay=None),
+        timeout=120,
+    )
+    assert done.stdout == b"## Games\n"
+    assert done.stderr == b""
+    # The reader gone before anything is written: no traceback, no BrokenPipe noise, exit 0.
+    process = subprocess.Popen(
+        command("report", "pok-deng", "--decks", "1"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment(delay=None),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 0
+    assert err == b""
+
+
+def test_a_pipe_closed_early_with_the_bar_up():
+    def close_stdout(process: subprocess.Popen[bytes], screen) -> None:
+        assert process.stdout is not None
+        process.stdout.close()
+
+    shown = run_on_terminal(
+        command("report", "pok-deng", "--decks", "1"), while_running=close_stdout
+    )
+    assert shown.code == 0
+    assert "Traceback" not in shown.screen_text and "Broken" not in shown.screen_text
+
+
+def _interrupt_when_drawn(needle: bytes):
+    def act(process: subprocess.Popen[bytes], screen) -> None:
+        assert wait_for(screen, needle), screen()
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+
+    return act
+
+
+@pytest.mark.parametrize("stderr_on_terminal", [True, False])
+def test_ctrl_c_mid_work_is_one_line_and_exit_130(stderr_on_terminal):
+    args = command("report", "blackjack")
+    if stderr_on_terminal:
+        shown = run_on_terminal(args, while_running=_interrupt_when_drawn(b"blackjack rule"))
+        assert shown.code == 130
+        assert shown.stdout == b""
+        screen = shown.screen_text
+        assert "Traceback" not in screen and "KeyboardInterrupt" not in screen
+        assert screen.count("error: interrupted") == 1
+        return
+    process = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(delay=None)
+    )
+    time.sleep(2.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert out == b""
+    assert err == b"error: interrupted\n"
+
+
+def test_bench_progress_on_the_terminal_its_lines_on_stdout():
+    shown = run_on_terminal(command("bench", "dragon-tiger", "--repeat", "1"))
+    assert shown.code == 0
+    out = shown.stdout.decode()
+    assert "dragon-tiger" in out and "engine" in out and "| analysis" in out
+    screen = shown.screen_text
+    assert "bench" in screen and "ETA" in screen
+    assert "engine " not in screen and "| analysis" not in screen

@@ -1,0 +1,43 @@
+"""Blackjack shoe states: the charted round polynomial against the recursion it restates."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tests.reference.blackjack_charts import simple_chart
+
+from odds.games.blackjack.dealer import RANKS
+from odds.games.blackjack.round_polynomial import RoundPolynomial
+from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.rules import BlackjackRules
+
+RULES = (
+    BlackjackRules(),
+    BlackjackRules(
+        dealer_hits_soft_17=True,
+        blackjack_pays="6:5",
+        double_after_split=True,
+        surrender=True,
+        hole_card="peek",
+        split_aces_one_card=False,
+    ),
+)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["no-hole-card", "peek-surrender-das-h17"])
+def test_round_polynomial_equals_the_recursion_on_random_shoes(rules):
+    chart = simple_chart(rules.surrender)
+    polynomial = RoundPolynomial(chart, rules)
+    rng = random.Random(11)
+    full = [4] * 9 + [16]  # one deck
+    for _ in range(2):
+        counts = list(full)
+        for _ in range(rng.randint(0, 12)):
+            r = rng.choices(range(RANKS), weights=counts)[0]
+            counts[r] -= 1
+        exact = analyse_round(tuple(counts), rules, chart=chart).ev
+        assert polynomial.exact(counts) == exact
+        value, bound = polynomial.approximate(counts)
+        assert abs(value - float(exact)) <= bound + 1e-15
+        assert bound < 1e-9
