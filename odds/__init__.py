@@ -21,6 +21,10 @@ __all__ = ["OddsError", "__version__", "all_games", "load"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "api":
+        import odds.api
+
+        return odds.api
     if name in ("load", "all_games"):
         from odds import api
 

@@ -19,27 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from odds.core.overrides import Override
+from odds.core.overrides import Override, keyword_overrides
 from odds.games import games as _games
 from odds.games.base import Game
 from odds.games.paytable import Paytable
 from odds.games.paytable import load as _load
-
-
-def overrides_of(
-    decks: int | None = None,
-    overrides: Iterable[Override | str] = (),
-    sections: Mapping[str, Mapping[str, Any]] | None = None,
-) -> list[Override | str]:
-    """Keyword options as typed overrides (``decks`` first, then sections, then the rest)."""
-    result: list[Override | str] = []
-    if decks is not None:
-        result.append(Override(("decks",), decks, f"decks={decks!r}"))
-    for section, values in (sections or {}).items():
-        if not isinstance(values, Mapping):
-            raise TypeError(f"{section}= takes a mapping of options, e.g. {section}={{...}}")
-        result += Override.of(section, values)
-    return result + list(overrides)
+from odds.stats.analysis import Analysis
 
 
 def load(
@@ -53,9 +38,27 @@ def load(
     path, with options changed by section: ``load("pok-deng", rules={"eight_nine_override":
     False})``. Raises :class:`odds.core.errors.OddsError` with a one-line message for bad input.
     """
-    return _load(game_or_path, overrides_of(decks, overrides, sections))
+    return _load(game_or_path, keyword_overrides(decks, overrides, sections))
 
 
 def all_games() -> dict[str, Game[Any]]:
     """Every game, by name."""
     return dict(_games())
+
+
+def report_data(analysis: Analysis) -> dict[str, Any]:
+    """The analysis as plain data: exactly what ``odds report --format json`` prints.
+
+    Exact numbers are fraction strings (``"-12/311"``), each with its decimal beside it.
+    """
+    from odds.output.data import to_json_data
+
+    return to_json_data(analysis)
+
+
+def report_markdown(analysis: Analysis) -> str:
+    """The analysis as the Markdown report ``odds report`` prints (in a notebook,
+    ``IPython.display.Markdown(odds.api.report_markdown(analysis))`` shows it)."""
+    from odds.output.markdown_report import to_markdown
+
+    return to_markdown(analysis)

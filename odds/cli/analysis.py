@@ -276,7 +276,9 @@ def strength(
     if feature is None:
         raise OddsError(f"{paytable.game.name} has no strength command")
     try:
-        result = feature.strength(paytable.config, hand, opponents, trials, seed)
+        feature.check(opponents, trials)
+        cards = paytable.game.read_hand(paytable.config, {"hand": hand}, "hand")
+        result = feature.strength(paytable.config, cards, opponents, trials, seed)
     except PositionError as exc:
         raise OddsError(exc.for_flag("HAND")) from None
     if format is TextFormat.json:

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from odds.cli.completion import complete_game, complete_setting
-from odds.core.overrides import Override
+from odds.core.overrides import Override, decks_override
 from odds.games.paytable import Paytable, load
 
 
@@ -53,7 +53,7 @@ SetOpt = Annotated[
 
 def overrides(decks: int | None, settings: list[str] | None) -> list[Override]:
     """The command line's overrides, typed, in the order given (``--decks`` first)."""
-    result = [Override(("decks",), decks, f"--decks {decks}")] if decks is not None else []
+    result = [decks_override(decks, f"--decks {decks}")] if decks is not None else []
     return result + [Override.parse(text) for text in settings or ()]
 
 

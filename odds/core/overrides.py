@@ -99,3 +99,27 @@ def merged(data: Mapping[str, Any], overrides: Iterable[Override]) -> dict[str, 
             target = nested
         target[override.path[-1]] = override.value
     return result
+
+
+def decks_override(decks: int, label: str) -> Override:
+    """Every card game's shoe size, as the override ``label`` names it (``--decks 6``)."""
+    return Override(("decks",), decks, label)
+
+
+def keyword_overrides(
+    decks: int | None = None,
+    overrides: Iterable[Override | str] = (),
+    sections: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[Override | str]:
+    """Keyword options as typed overrides (``decks`` first, then sections, then the rest).
+
+    What :func:`odds.api.load` and :meth:`odds.games.paytable.Paytable.replace` take.
+    """
+    result: list[Override | str] = []
+    if decks is not None:
+        result.append(decks_override(decks, f"decks={decks!r}"))
+    for section, values in (sections or {}).items():
+        if not isinstance(values, Mapping):
+            raise TypeError(f"{section}= takes a mapping of options, e.g. {section}={{...}}")
+        result += Override.of(section, values)
+    return result + list(overrides)

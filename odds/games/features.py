@@ -17,9 +17,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from odds.core.charts import ReportChart
     from odds.games.dealing import Procedure
     from odds.games.shoe_state import StateEvaluator
-    from odds.output.charts.model import ReportChart
     from odds.stats.analysis import Analysis
 
 ConfigT = TypeVar("ConfigT")
@@ -36,11 +36,15 @@ class StrengthResult(Protocol):
 class StrengthFeature(ABC, Generic[ConfigT]):
     """``odds strength``: one hand's chance against the dealer or several opponents."""
 
+    def check(self, opponents: int, trials: int) -> None:
+        """A one-line error for a request the feature cannot serve (before the hand is read)."""
+
     @abstractmethod
     def strength(
-        self, config: ConfigT, hand: str, opponents: int, trials: int, seed: int
+        self, config: ConfigT, hand: tuple[Any, ...], opponents: int, trials: int, seed: int
     ) -> StrengthResult:
-        """Win/tie/lose of ``hand`` against ``opponents`` hands from the rest of the shoe."""
+        """Win/tie/lose of ``hand`` (read by the game) against ``opponents`` hands from the
+        rest of the shoe."""
 
 
 class SimulationResult(Protocol):

@@ -18,7 +18,7 @@ from typing import Any
 from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
 from odds.core.options import build, to_plain
-from odds.core.overrides import Override, merged
+from odds.core.overrides import Override, keyword_overrides, merged
 from odds.games import game_named, games
 from odds.games.base import Game
 from odds.stats.analysis import Analysis
@@ -87,13 +87,16 @@ class Paytable:
         """The game's exact analysis of this paytable, titled as the paytable is."""
         result = self.game.analyse(self.config, self.source)
         notes = (self.description,) if self.description else ()
-        return dataclasses.replace(
+        result = dataclasses.replace(
             result,
             title=self.title,
             notes=notes + result.notes,
             file_sha256=self.file_sha256,
             options_sha256=self.options_sha256,
         )
+        if self.game.charts is None:
+            return result
+        return dataclasses.replace(result, charts=tuple(self.game.charts.charts(result)))
 
     def analyse(self, stakes: str | None = None) -> Analysis:
         """The exact analysis (computed once per paytable object).
@@ -131,9 +134,7 @@ class Paytable:
         >>> load("pok-deng").replace(payouts={"pair": 12}).config.payouts.pair
         Fraction(12, 1)
         """
-        from odds.api import overrides_of
-
-        return self.with_overrides(overrides_of(decks, overrides, sections))
+        return self.with_overrides(keyword_overrides(decks, overrides, sections))
 
     def __repr__(self) -> str:
         return f"Paytable({self.source!r}, game={self.game.name!r}, title={self.title!r})"

@@ -1,6 +1,6 @@
 """JSON and CSV renderings: exact numbers as fraction strings, counts as integers.
 
-The same tables as the Markdown report (:mod:`odds.output.bet_tables` and the
+The same tables as the Markdown report (:mod:`odds.stats.bet_tables` and the
 game's own), so a spreadsheet or a script reads every figure without losing a
 digit. Each exact number has its nearest double beside it (``ev`` and
 ``ev_decimal``), so a spreadsheet also gets a number it can compute with.
@@ -17,7 +17,6 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,14 @@ from odds.core.errors import OddsError
 from odds.core.numbers import fraction_text
 from odds.core.table import Column, Kind, Table, csv_rows, data_rows, decimal_value, json_value
 from odds.core.version import __version__
-from odds.output.bet_tables import outcome_table, rules_table, summary_table, top_award_table
 from odds.output.confidence import confidence_json
 from odds.output.provenance import Provenance, adjusted_title
 from odds.stats.analysis import Analysis
+from odds.stats.bet_tables import (
+    analysis_tables,
+    choose_table,
+    top_award_table,
+)
 from odds.stats.bets import Bet, volatility_index
 
 
@@ -143,12 +146,7 @@ def report_tables(analysis: Analysis, provenance: Provenance | None = None) -> l
     (the command, the overrides).
     """
     tables = [] if provenance is None else [provenance_table(analysis, provenance)]
-    tables += [summary_table(analysis), top_award_table(analysis), rules_table(analysis)]
-    tables += [outcome_table(b) for b in analysis.bets]
-    tables += analysis.tables
-    for section in analysis.sections:
-        tables += [replace(t, key=f"{section.key}.{t.key}") for t in section.tables]
-    return tables
+    return tables + analysis_tables(analysis)
 
 
 def to_csv(
@@ -185,27 +183,6 @@ def tables_csv(tables: Sequence[Table], table: str | None = None) -> str:
     one-line error lists them (:func:`choose_table`).
     """
     return table_csv(choose_table(tables, table))
-
-
-#: The command-line words that choose a table, for error messages.
-TABLE_HINT = "--table NAME"
-
-
-def choose_table(tables: Sequence[Table], name: str | None, folder_hint: str = "") -> Table:
-    """The table called ``name`` (the only one, without a name); a one-line error otherwise."""
-    keys = [t.key for t in tables]
-    if name is None:
-        if len(tables) == 1:
-            return tables[0]
-        more = f", or {folder_hint}" if folder_hint else ""
-        raise OddsError(
-            f"--format csv writes one table per file and this output has {len(tables)}: "
-            f"choose one with {TABLE_HINT} ({', '.join(keys)}){more}"
-        )
-    for table in tables:
-        if table.key == name:
-            return table
-    raise OddsError(f"--table {name}: no such table (the tables: {', '.join(keys)})")
 
 
 #: The index of a folder of CSV files.

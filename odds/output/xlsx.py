@@ -36,7 +36,6 @@ from typing import Any
 from odds.core.errors import OddsError
 from odds.core.numbers import fraction_text
 from odds.core.table import Table
-from odds.output.bet_tables import summary_table
 from odds.output.data import report_tables
 from odds.output.xlsx_cells import (
     DOCUMENT_DATE,
@@ -52,6 +51,7 @@ from odds.output.xlsx_cells import (
 )
 from odds.output.xlsx_tables import write_rules, write_table
 from odds.stats.analysis import Analysis
+from odds.stats.bet_tables import summary_table
 from odds.stats.bets import VOLATILITY_LEVEL, Bet, volatility_index, z_value
 
 SUMMARY_SHEET = "Summary"

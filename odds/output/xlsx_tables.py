@@ -13,7 +13,6 @@ from typing import Any
 
 from odds.core.numbers import fraction_text
 from odds.core.table import EXACT_KINDS, NUMERIC_KINDS, Column, Kind, Row, Table, data_columns
-from odds.output.bet_tables import about_table, rules_table
 from odds.output.xlsx_cells import (
     EXCEL_DIGITS,
     Formats,
@@ -23,6 +22,7 @@ from odds.output.xlsx_cells import (
     paragraph,
 )
 from odds.stats.analysis import Analysis
+from odds.stats.bet_tables import about_table, rules_table
 
 # ---------------------------------------------------------------------------
 # Rules and readings: what was analysed, every option, the report's notes

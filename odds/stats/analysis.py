@@ -1,7 +1,8 @@
 """What a game's analysis hands to the renderers: rules, tables and bets.
 
 Games fill an :class:`Analysis`; :mod:`odds.output` turns it into Markdown,
-JSON or CSV. Keeping the data apart from the formatting lets every output
+JSON, CSV, Excel or PDF (``odds.api.to_json_data(analysis)`` is what
+``odds report --format json`` prints). Keeping the data apart from the formatting lets every output
 (reports, JSON, verification, audits) read the same exact figures.
 """
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from odds.core.charts import ReportChart
 from odds.core.errors import OddsError
 from odds.core.options import OptionLine
 from odds.core.table import Table
@@ -59,6 +61,8 @@ class Analysis:
     options_sha256: str | None = None
     #: Sections printed after the bets (the Shoe section of reports).
     sections: tuple[Section, ...] = ()
+    #: The game's own charts (its ``charts`` feature), drawn after every bet's charts.
+    charts: tuple[ReportChart, ...] = ()
 
     def bet(self, name: str) -> Bet:
         """The bet called ``name``; a one-line error listing the bets otherwise."""
@@ -73,19 +77,6 @@ class Analysis:
             f"{b.name}: EV {b.ev} ({float(b.house_edge):.4%} house edge)" for b in self.bets
         )
         return f"Analysis({self.game!r}, {self.title!r}, {self.shoe}; {bets})"
-
-    def _repr_markdown_(self) -> str:
-        """A notebook shows the summary table."""
-        from odds.output.bet_tables import summary_table
-        from odds.output.markdown import table_markdown
-
-        return f"**{self.title}** ({self.shoe})\n\n" + table_markdown(summary_table(self), 6)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The analysis as plain data: exactly what ``odds report --format json`` prints."""
-        from odds.output.data import to_json_data
-
-        return to_json_data(self)
 
     def records(self, table: str | None = None) -> list[dict[str, Any]]:
         """Rows of exact values: one flat row per bet and event, or one table's rows.
@@ -157,18 +148,18 @@ class Analysis:
 
     def table_keys(self) -> list[str]:
         """The key of every report table, in report order (for :meth:`records`)."""
-        from odds.output.data import report_tables
+        from odds.stats.bet_tables import analysis_tables
 
-        return [t.key for t in report_tables(self)]
+        return [t.key for t in analysis_tables(self)]
 
     def report_table(self, key: str) -> Table:
         """Any table of the report by key (summary, outcomes, game and section tables).
 
         An unknown key is a one-line error listing the keys.
         """
-        from odds.output.data import choose_table, report_tables
+        from odds.stats.bet_tables import analysis_tables, choose_table
 
-        return choose_table(report_tables(self), key)
+        return choose_table(analysis_tables(self), key)
 
     def table(self, key: str) -> Table:
         """The game table whose JSON key is ``key``."""

@@ -4,7 +4,7 @@ A lab or a designer holding several paytables of a game (``tables/baccarat*.toml
 wants each bet's house edge, RTP, hit frequency, SD, volatility index and top award
 in one place, one column per paytable. The figures are the reports' own (each
 paytable's exact :class:`odds.stats.analysis.Analysis`, the summary and top-award rows of
-:mod:`odds.output.bet_tables`), laid out as :class:`odds.core.table.Table` s so that
+:mod:`odds.stats.bet_tables`), laid out as :class:`odds.core.table.Table` s so that
 Markdown, JSON and CSV (and any later writer) render them through the one path.
 
 Bets are matched by name (``banker``, ``tie`` …). A bet one paytable has and another

@@ -454,7 +454,7 @@ def mix_result(paytable: Any) -> tuple[RoundResult, Liability] | None:
         return None
     from odds.games.pok_deng.positions import whole_table
     from odds.games.pok_deng.stakes import Stakes
-    from odds.games.pok_deng.table_counts import TABLE_POSITIONS
+    from odds.games.pok_deng.table_hands import TABLE_POSITIONS
 
     table = whole_table(paytable.config)
     stakes = Stakes()

@@ -331,8 +331,8 @@ def sweep_table(result: Sweep, bet: BetSweep) -> Table:
 
 def sweep_chart(result: Sweep, bet: BetSweep) -> Any:
     """House edge and VI against the entry's value: a bar per value (the report charts' code)."""
+    from odds.core.charts import BarChart, Panel, Unit
     from odds.core.numbers import decimal, percent
-    from odds.output.charts.model import BarChart, Panel, Unit
     from odds.output.charts.svg import minus
 
     edges = tuple(-p.ev for p in bet.points)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
 from tests.paths import ROOT
 
 ATTEMPTS = Path(__file__).resolve().parent / "attempts"

@@ -18,13 +18,13 @@ import typer
 
 from odds.cli import app, main
 from odds.cli.completion import (
-from tests.paths import ROOT
     bet_names,
     complete_bet,
     complete_game,
     complete_setting,
     setting_keys,
 )
+from tests.paths import ROOT
 
 COMMANDS = sorted(
     command.name or (command.callback.__name__ if command.callback else "")

@@ -14,6 +14,7 @@ import subprocess
 import time
 
 import pytest
+
 from tests.cli.pty_harness import command, environment, run_on_terminal, run_piped, wait_for
 
 

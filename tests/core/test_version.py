@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import re
-from pathlib import Path
 
 import pytest
 

@@ -21,10 +21,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from tests.docs.doc_pages import ROOT, Block, all_blocks, blocks, page_id, pages
 from typer.main import get_command
 
 from odds.cli import app, main
+from tests.docs.doc_pages import ROOT, Block, all_blocks, blocks, page_id, pages
 
 
 def test_readme_starts_with_the_two_commands():

@@ -15,6 +15,7 @@ import doc_pages
 import pytest
 
 import odds.tools.regenerate as regenerate
+from odds.core.charts import Scale
 from odds.core.table import Column, Table
 from odds.games.blackjack.charts import dealer_bust_chart, rule_option_chart
 from odds.games.paytable import REPORTS, TABLES
@@ -26,7 +27,6 @@ from odds.output.charts.build import (
     log_or_linear,
     observed_expected_chart,
 )
-from odds.output.charts.model import Scale
 from odds.output.charts.report_charts import chart_files, chart_links
 from odds.output.markdown_report import to_markdown
 from odds.stats.analysis import Analysis

@@ -14,6 +14,7 @@ import venv
 from pathlib import Path
 
 import pytest
+
 from tests.paths import ROOT
 
 

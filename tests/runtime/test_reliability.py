@@ -21,7 +21,6 @@ from odds.core.errors import OddsError
 from odds.core.numbers import parse_rational
 from tests.paths import ROOT
 
-
 # -- 1. simulate never loses an existing log ---------------------------------------------
 
 

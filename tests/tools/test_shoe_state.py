@@ -139,10 +139,9 @@ def test_pok_deng_player_count_and_exact_eors():
 def test_blackjack_state_equals_the_recursion_with_the_same_chart():
     """The evaluator's wiring (52 cards → ranks, ten-value group) on a small chart; the
     report's chart itself is what ``odds eor blackjack`` and the reports use."""
-    from tests.reference.blackjack_charts import simple_chart
-
     from odds.games.blackjack.rounds import analyse_round
     from odds.games.blackjack.shoe_state import BlackjackEvaluator
+    from tests.reference.blackjack_charts import simple_chart
 
     paytable = load("blackjack", ["shoe.decks=1"])
     evaluator = BlackjackEvaluator(paytable.config, simple_chart(False))

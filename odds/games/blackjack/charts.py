@@ -11,11 +11,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from odds.core.charts import BarChart, Panel, ReportChart, Unit
 from odds.core.numbers import percent
 from odds.core.table import json_value
 from odds.games.features import ChartsFeature
 from odds.output.charts.build import share_text
-from odds.output.charts.model import BarChart, Panel, ReportChart, Unit
 from odds.stats.analysis import Analysis
 
 

@@ -21,7 +21,9 @@ from odds.engine import paused_gc
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import NATURAL, SPLIT
-from odds.games.blackjack.rounds import RoundAnalysis, analyse_round
+from odds.games.blackjack.report_tables import OptionValue
+from odds.games.blackjack.results import RoundAnalysis
+from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import (
     LOSE_LABEL,
     NATURAL_PUSH,
@@ -31,36 +33,13 @@ from odds.games.blackjack.rules import (
     single_label,
     split_label,
 )
-from odds.games.blackjack.strategy import build_chart
+from odds.games.blackjack.strategy import SPLIT_ASSUMPTION, STRATEGY_DEFINITION, build_chart
 from odds.runtime.progress import track
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet, Outcome
 
 if TYPE_CHECKING:
     from odds.games.base import Game
-
-STRATEGY_DEFINITION = (
-    "Composition-dependent play: every decision is the best for the exact composition of the "
-    "shoe less the up card and the cards of the hand being played. Two-card hands choose among "
-    "stand, hit, double, split and surrender (as the rules allow); later cards between hit and "
-    "stand; a total of 21 is never hit. Split hands follow CDP1: every split hand is played by "
-    "the post-split strategy that is best for the first split (the shoe less the up card, the "
-    "pair and the hand's own cards), and a pair card dealt to a split hand is resplit while the "
-    "round has fewer hands than allowed (the best limit per pair and up card is taken, so "
-    "allowing more hands never lowers a value). Split values are exact for this strategy, "
-    "resplits included: each hand is valued with the other hands' pair and non-pair second "
-    "cards out of the shoe (the cards a finished hand drew after its second card are "
-    "distributed like a fresh draw, so they drop out). Probabilities are exact rationals; every "
-    "figure is exact for this definition."
-)
-
-#: The one assumption the figures rest on (the report states it in one sentence).
-SPLIT_ASSUMPTION = (
-    "The one assumption: split hands keep the first split's strategy instead of re-optimising "
-    "for the other split hands' cards or the number of pair cards already dealt (CDP1, not "
-    "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
-    "post-split play would earn."
-)
 
 
 def rank_counts(shoe: Shoe[Card]) -> tuple[int, ...]:
@@ -82,15 +61,6 @@ class Flip:
     label: str
     shoe: dict[str, Any]
     rules: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class OptionValue:
-    """The house edge with one option flipped, and the change from the paytable's."""
-
-    label: str
-    house_edge: Fraction
-    change: Fraction | None  # None: the paytable as it is
 
 
 def _yes(value: bool) -> str:

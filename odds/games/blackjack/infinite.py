@@ -23,7 +23,7 @@ from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.resplit import patterns
-from odds.games.blackjack.rounds import PREFERENCE, HandResult, RoundAnalysis
+from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
 from odds.games.blackjack.splits import SplitResult
 
 #: Chance of each rank (A, 2–9, ten-value) from an infinite shoe of standard decks.

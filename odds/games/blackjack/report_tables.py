@@ -8,21 +8,30 @@ JSON and CSV come from the same rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from odds.core.numbers import percent
 from odds.core.table import Column, Kind, Table
-from odds.games.blackjack.counting import STRATEGY_DEFINITION, OptionValue
 from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import ACTION_NAMES, SPLIT, family
-from odds.games.blackjack.rounds import HandResult, RoundAnalysis, two_card_total
-from odds.games.blackjack.strategy import UP_ORDER, Chart, chart_rows
+from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
+from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, Chart, chart_rows
 from odds.stats.bets import Bet
 
 #: Markdown order of the dealer's outcomes (the JSON keys are :data:`OUTCOMES`).
 _DEALER_COLUMNS = ("17", "18", "19", "20", "21", "blackjack", "bust")
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """The house edge with one option flipped, and the change from the paytable's."""
+
+    label: str
+    house_edge: Fraction
+    change: Fraction | None  # None: the paytable as it is
 
 
 def dealer_probabilities(counts: tuple[int, ...], rules: BlackjackRules, up: int) -> list[Fraction]:

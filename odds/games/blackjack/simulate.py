@@ -18,7 +18,8 @@ from math import sqrt
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER
-from odds.games.blackjack.rounds import RoundAnalysis, analyse_round
+from odds.games.blackjack.results import RoundAnalysis
+from odds.games.blackjack.rounds import analyse_round
 from odds.games.features import CrosscheckFeature
 
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
-from odds.games.blackjack.rounds import HandResult, RoundAnalysis, two_card_total
+from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
@@ -172,3 +172,27 @@ def chart_rows(chart: Chart) -> dict[str, list[tuple[str, list[str]]]]:
             label = f"hard {value}"
         out[kind].append((label, [cells.get(up, "") for up in UP_ORDER]))
     return out
+
+
+STRATEGY_DEFINITION = (
+    "Composition-dependent play: every decision is the best for the exact composition of the "
+    "shoe less the up card and the cards of the hand being played. Two-card hands choose among "
+    "stand, hit, double, split and surrender (as the rules allow); later cards between hit and "
+    "stand; a total of 21 is never hit. Split hands follow CDP1: every split hand is played by "
+    "the post-split strategy that is best for the first split (the shoe less the up card, the "
+    "pair and the hand's own cards), and a pair card dealt to a split hand is resplit while the "
+    "round has fewer hands than allowed (the best limit per pair and up card is taken, so "
+    "allowing more hands never lowers a value). Split values are exact for this strategy, "
+    "resplits included: each hand is valued with the other hands' pair and non-pair second "
+    "cards out of the shoe (the cards a finished hand drew after its second card are "
+    "distributed like a fresh draw, so they drop out). Probabilities are exact rationals; every "
+    "figure is exact for this definition."
+)
+
+#: The one assumption the figures rest on (the report states it in one sentence).
+SPLIT_ASSUMPTION = (
+    "The one assumption: split hands keep the first split's strategy instead of re-optimising "
+    "for the other split hands' cards or the number of pair cards already dealt (CDP1, not "
+    "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
+    "post-split play would earn."
+)

@@ -247,13 +247,10 @@ def simulate(
 class GoaGaeStrength(StrengthFeature[GoaGaeConfig]):
     """``odds strength``: see :func:`hand_strength`; the hand is read as the game reads it."""
 
-    def strength(
-        self, config: GoaGaeConfig, hand: str, opponents: int, trials: int, seed: int
-    ) -> StrengthResult:
-        # The game's own reader (a missing or wrong-size hand names the position
-        # "hand"); imported here because the game declares this feature.
-        from odds.games.goa_gae import GAME
-
+    def check(self, opponents: int, trials: int) -> None:
         check_request(opponents, trials)
-        cards = GAME.read_hand(config, {"hand": hand}, "hand")
-        return hand_strength(config, cards, opponents, trials, seed)
+
+    def strength(
+        self, config: GoaGaeConfig, hand: tuple[Any, ...], opponents: int, trials: int, seed: int
+    ) -> StrengthResult:
+        return hand_strength(config, hand, opponents, trials, seed)

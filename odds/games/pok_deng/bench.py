@@ -18,12 +18,8 @@ from odds.games.events import probabilities
 from odds.games.pok_deng.counting import event_ways
 from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.rules import classify, settle_pair, settle_player
-from odds.games.pok_deng.table_counts import (
-    PositionEvents,
-    hand_classifier,
-    position_events,
-    two_position_ways,
-)
+from odds.games.pok_deng.table_counts import position_events, two_position_ways
+from odds.games.pok_deng.table_hands import PositionEvents, hand_classifier
 
 
 def brute_event_ways(config: PokDengConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:

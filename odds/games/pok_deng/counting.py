@@ -35,7 +35,7 @@ from odds.games.pok_deng.rules import (
     settle_pair,
     settle_player,
 )
-from odds.games.pok_deng.table_counts import TABLE_CARDS
+from odds.games.pok_deng.table_hands import TABLE_CARDS
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
 

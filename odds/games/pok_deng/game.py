@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -10,9 +11,11 @@ from odds.core.cards import hand_text
 from odds.core.settlement import SettledHand, Settlement
 from odds.games.base import BenchCase, Game, HandKey
 from odds.games.events import by_key, reason, settled_bet
+from odds.games.features import StakesFeature
 from odds.games.pok_deng import bench, counting
 from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.positions import PokDengStakes
+from odds.games.pok_deng.positions import JSON_KEY, whole_table
+from odds.games.pok_deng.report_tables import whole_table_tables
 from odds.games.pok_deng.rules import (
     check_paytable,
     class_label,
@@ -24,7 +27,22 @@ from odds.games.pok_deng.rules import (
     settle_player,
 )
 from odds.games.pok_deng.shoe_state import PokDengShoeState
+from odds.games.pok_deng.stakes import BETS, Stakes
 from odds.stats.analysis import Analysis
+
+
+class PokDengStakes(StakesFeature[PokDengConfig]):
+    """The whole-table section at the stakes the user gives (``player=1,player-pair=0.2``)."""
+
+    bets = BETS
+
+    def parse(self, text: str) -> Stakes:
+        return Stakes.parse(text)
+
+    def with_stakes(self, config: PokDengConfig, analysis: Analysis, stakes: Any) -> Analysis:
+        table = whole_table(config, stakes)
+        kept = tuple(t for t in analysis.tables if not t.key.startswith(f"{JSON_KEY}."))
+        return dataclasses.replace(analysis, tables=kept + whole_table_tables(table))
 
 
 class PokDeng(Game[PokDengConfig]):

@@ -27,32 +27,24 @@ decisions) the order does not change the odds; a test shows it on a reduced shoe
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.games.events import Event, by_key
-from odds.games.features import StakesFeature
 from odds.games.pok_deng.options import PokDengConfig
 from odds.games.pok_deng.rules import pair_events, player_events
 from odds.games.pok_deng.stakes import BETS, Stakes
-from odds.games.pok_deng.table_counts import (
-    TABLE_POSITIONS,
-    PositionEvents,
-    TableCounts,
-    TableOutcome,
-    table_counts,
-)
+from odds.games.pok_deng.table_counts import TableCounts, table_counts
+from odds.games.pok_deng.table_hands import TABLE_POSITIONS, PositionEvents, TableOutcome
 from odds.stats.bets import Bet, Outcome, PositionMoments
 
 if TYPE_CHECKING:
     from odds.games.pok_deng.simulate import SimulationCheck
-    from odds.stats.analysis import Analysis
 
 #: The report's tables sit under this JSON key (``positions.combined`` …).
 JSON_KEY = "positions"
@@ -247,23 +239,3 @@ def whole_table(
     """
     settings = (Stakes(),) if stakes is None or stakes == Stakes() else (Stakes(), stakes)
     return WholeTable(config, table_counts(config, rounds, seed), settings)
-
-
-# ---------------------------------------------------------------------------
-# ``odds report --stakes``
-
-
-class PokDengStakes(StakesFeature[PokDengConfig]):
-    """The whole-table section at the stakes the user gives (``player=1,player-pair=0.2``)."""
-
-    bets = BETS
-
-    def parse(self, text: str) -> Stakes:
-        return Stakes.parse(text)
-
-    def with_stakes(self, config: PokDengConfig, analysis: Analysis, stakes: Any) -> Analysis:
-        from odds.games.pok_deng.report_tables import whole_table_tables
-
-        table = whole_table(config, stakes)
-        kept = tuple(t for t in analysis.tables if not t.key.startswith(f"{JSON_KEY}."))
-        return dataclasses.replace(analysis, tables=kept + whole_table_tables(table))

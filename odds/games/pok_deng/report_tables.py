@@ -13,7 +13,7 @@ from odds.games.pok_deng.positions import WholeTable, event_net
 from odds.games.pok_deng.rules import PokDengHand, class_label
 from odds.games.pok_deng.simulate import Z_LIMIT
 from odds.games.pok_deng.stakes import PAIR, PLAYER, Stakes
-from odds.games.pok_deng.table_counts import TABLE_POSITIONS
+from odds.games.pok_deng.table_hands import TABLE_POSITIONS
 from odds.stats.bets import sqrt_decimal, volatility_index
 from odds.stats.chisquare import MERGE_RULE, Cell, goodness_of_fit
 

@@ -25,7 +25,7 @@ from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.games.pok_deng.options import PokDengRules
 from odds.games.pok_deng.rules import settle_player
-from odds.games.pok_deng.table_counts import (
+from odds.games.pok_deng.table_hands import (
     TABLE_POSITIONS,
     HandClass,
     TableHands,

@@ -13,59 +13,37 @@ and reading variants (``odds verify``) do not recount.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import comb
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from odds.core.cards import Card, suit_symmetries
 from odds.core.errors import OddsError
 from odds.core.shoe import Shoe
 from odds.engine import (
-    Hand,
     deal_count,
     joint_class_distribution,
     sequential_distribution,
     settle_distribution,
     triple_class_distribution,
 )
+from odds.games.pok_deng import simulate
 from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.rules import PokDengHand, classify, settle_player
-
-if TYPE_CHECKING:
-    from odds.games.pok_deng.simulate import TableSimulation
-
-#: Player positions at the table (the rule book's Player 1 … Player 5).
-TABLE_POSITIONS = 5
-#: Cards one whole-table round deals: the Banker's two and every position's two.
-TABLE_CARDS = 2 * (TABLE_POSITIONS + 1)
-
-#: A two-card hand as the whole table needs it: its value, and whether it is a pair.
-HandClass = tuple[PokDengHand, bool]
-#: Events of one position: (Player bet event, Player Pair bet event).
-PositionEvents = tuple[str, str]
-#: A round of the whole table: every position's Player event (sorted) and the number of pairs.
-TableOutcome = tuple[tuple[str, ...], int]
-#: A round of the whole table as hands: the Banker's hand class and the positions' (sorted).
-TableHands = tuple[HandClass, tuple[HandClass, ...]]
+from odds.games.pok_deng.rules import settle_player
+from odds.games.pok_deng.simulate import TableSimulation
+from odds.games.pok_deng.table_hands import (
+    TABLE_CARDS,
+    TABLE_POSITIONS,
+    HandClass,
+    PositionEvents,
+    TableHands,
+    TableOutcome,
+    hand_classifier,
+)
 
 # ---------------------------------------------------------------------------
 # Counting
-
-
-def hand_classifier(shoe: Shoe[Card]) -> Callable[[Hand], HandClass]:
-    """The classifier of the whole-table counts: value class and pair, per hand of type indices."""
-    types = shoe.types
-    cache: dict[Hand, HandClass] = {}
-
-    def key(hand: Hand) -> HandClass:
-        found = cache.get(hand)
-        if found is None:
-            a, b = types[hand[0]], types[hand[1]]
-            found = cache[hand] = (classify(a, b), a.rank == b.rank)
-        return found
-
-    return key
 
 
 def position_events(player: HandClass, banker: HandClass, config: PokDengConfig) -> PositionEvents:
@@ -259,8 +237,6 @@ _COUNTED: dict[tuple[Any, ...], ShoeCounts] = {}
 
 def shoe_counts(shoe: Shoe[Card], rounds: int, seed: int) -> ShoeCounts:
     """The whole table's hand-key counts for one shoe (remembered for the process)."""
-    from odds.games.pok_deng import simulate
-
     key = (shoe.types, shoe.counts, rounds, seed)
     found = _COUNTED.get(key)
     if found is not None:
@@ -297,8 +273,6 @@ def table_counts(
     config: PokDengConfig, rounds: int | None = None, seed: int | None = None
 ) -> TableCounts:
     """The whole table's counts for one paytable's shoe and rule readings (no payouts)."""
-    from odds.games.pok_deng import simulate
-
     shoe = config.shoe.build()
     rounds = simulate.DEFAULT_ROUNDS if rounds is None else rounds
     seed = simulate.DEFAULT_SEED if seed is None else seed

@@ -8,7 +8,7 @@ Markdown (``![…](charts/x.svg)``) render on GitHub, in VS Code's preview and
 in any Markdown-to-HTML converter's output; Mermaid charts do not render in
 the latter two.
 
-* :mod:`odds.output.charts.model`: what a chart shows (exact figures, words, alt text);
+* :mod:`odds.core.charts`: what a chart shows (exact figures, words, alt text);
 * :mod:`odds.output.charts.build`: chart models from a bet, its confidence ranges,
   or an audit's counts;
 * :mod:`odds.output.charts.report_charts`: a report's charts, their files and their links;
@@ -18,7 +18,7 @@ the latter two.
 
 from __future__ import annotations
 
-from odds.output.charts.model import BarChart, Chart, FunnelChart, ReportChart
+from odds.core.charts import BarChart, Chart, FunnelChart, ReportChart
 
 
 def svg_text(chart: Chart, key: str) -> str:

@@ -1,4 +1,4 @@
-"""Drawing a :class:`odds.output.charts.model.BarChart`: row labels on the left, panels side by side.
+"""Drawing a :class:`odds.core.charts.BarChart`: row labels on the left, panels side by side.
 
 Each panel has its own axis under the rows. Linear panels draw bars from
 zero (both ways when values are negative); log panels draw dots on a faint
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from odds.output.charts.model import BarChart, Panel, Scale, Value
+from odds.core.charts import BarChart, Panel, Scale, Value
 from odds.output.charts.svg import (
     AXIS,
     BAD,

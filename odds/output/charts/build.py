@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
 
-from odds.core.numbers import decimal, payout_ratio, percent, short_number
-from odds.output.charts.model import (
+from odds.core.charts import (
     Band,
     BarChart,
     FunnelChart,
@@ -23,6 +22,7 @@ from odds.output.charts.model import (
     Unit,
     Value,
 )
+from odds.core.numbers import decimal, payout_ratio, percent, short_number
 from odds.stats.bets import CONFIDENCE_LEVELS, CONFIDENCE_ROUNDS, Bet, return_range, rounds_to_clear
 
 #: A probability panel switches to a log scale when its smallest bar is below

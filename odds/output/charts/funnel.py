@@ -1,4 +1,4 @@
-"""Drawing a :class:`odds.output.charts.model.FunnelChart`: nested bands over a log axis of rounds.
+"""Drawing a :class:`odds.core.charts.FunnelChart`: nested bands over a log axis of rounds.
 
 The bands are drawn widest first (99%, then 95%, then 90% on top), the exact
 RTP as a solid line, break-even (100%) as a dashed one, and the round count
@@ -10,8 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+from odds.core.charts import FunnelChart, Scale, Unit
 from odds.core.numbers import percent, short_number
-from odds.output.charts.model import FunnelChart, Scale, Unit
 from odds.output.charts.svg import AXIS, GRID, MUTED, Axis, Svg, log10, number, text_width, wrap
 
 WIDTH = Decimal(720)

@@ -2,7 +2,8 @@
 
 Every bet gets its net-result distribution and its confidence funnel; a game
 adds charts of its own tables through its ``charts`` feature
-(:class:`odds.games.features.ChartsFeature`). Files are named
+(:class:`odds.games.features.ChartsFeature`), which the paytable's analysis
+carries as :attr:`odds.stats.analysis.Analysis.charts`. Files are named
 ``<report>-<chart>.svg`` and linked from the report's Markdown with a
 relative path, e.g. ``charts/blackjack-dealer-bust.svg`` from ``reports/``.
 """
@@ -13,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from odds.core.charts import ReportChart
 from odds.core.errors import OddsError
 from odds.output.charts import svg_text
 from odds.output.charts.build import bet_charts
-from odds.output.charts.model import ReportChart
 from odds.runtime.atomic import Inputs, check_output_folder, write_text
 from odds.stats.analysis import Analysis
 
@@ -35,13 +36,7 @@ class ChartFile:
 
 def report_charts(analysis: Analysis) -> list[ReportChart]:
     """Every chart of a report, in report order within each kind."""
-    from odds.games import games
-
-    charts = [chart for bet in analysis.bets for chart in bet_charts(bet)]
-    game = games().get(analysis.game)
-    if game is not None and game.charts is not None:
-        charts += game.charts.charts(analysis)
-    return charts
+    return [chart for bet in analysis.bets for chart in bet_charts(bet)] + list(analysis.charts)
 
 
 def file_name(stem: str, chart: ReportChart) -> str:

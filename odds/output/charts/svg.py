@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from html import escape
 
-from odds.output.charts.model import Scale, Unit, Value
+from odds.core.charts import Scale, Unit, Value
 
 #: The arithmetic every coordinate is computed in (independent of the caller's context).
 CONTEXT = Context(prec=34, rounding=ROUND_HALF_EVEN)

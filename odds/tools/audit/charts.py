@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from odds.core.charts import BarChart
 from odds.output.charts import svg_text
 from odds.output.charts.build import observed_expected_chart
-from odds.output.charts.model import BarChart
 from odds.output.charts.report_charts import check_folder, image_line, make_folder
 from odds.runtime.atomic import Inputs, write_text
 from odds.stats.chisquare import Cell

@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.reference.baccarat import banker_draws, coup, nets, pair_nets, summary
 
 from odds.core.cards import Card, Rank, Suit
 from odds.core.shoe import Shoe
@@ -22,6 +21,7 @@ from odds.games.baccarat.options import BaccaratConfig, Tableau
 from odds.games.baccarat.rules import DrawingRules
 from odds.games.baccarat.state_values import state_ev
 from odds.games.paytable import load
+from tests.reference.baccarat import banker_draws, coup, nets, pair_nets, summary
 
 GAME = Baccarat()
 CONFIG = BaccaratConfig()

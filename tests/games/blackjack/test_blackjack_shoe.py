@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.reference.blackjack_charts import simple_chart
 
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.round_polynomial import RoundPolynomial
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
+from tests.reference.blackjack_charts import simple_chart
 
 RULES = (
     BlackjackRules(),

@@ -10,7 +10,6 @@ from itertools import combinations_with_replacement
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.reference.pok_deng import pair_net, player_net, special, value
 
 from odds.core.cards import STANDARD_DECK, Card, Rank, Suit, card_shoe
 from odds.core.shoe import Shoe
@@ -21,6 +20,7 @@ from odds.games.pok_deng.bench import brute_event_ways
 from odds.games.pok_deng.counting import event_ways
 from odds.games.pok_deng.options import PokDengConfig, PokDengRules
 from odds.games.pok_deng.rules import classify, pair_events, player_events
+from tests.reference.pok_deng import pair_net, player_net, special, value
 
 PAYOUTS = PokDengConfig().payouts
 NETS = {e.key: e.net for e in player_events(PAYOUTS) + pair_events(PAYOUTS)}

@@ -13,7 +13,6 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from tests.reference.pok_deng import pair_net, player_net
 
 from odds.core.cards import Card, Rank, Suit, card_shoe
 from odds.core.errors import OddsError
@@ -37,6 +36,7 @@ from odds.games.pok_deng.table_counts import (
     two_position_ways,
 )
 from odds.stats.chisquare import Cell, goodness_of_fit
+from tests.reference.pok_deng import pair_net, player_net
 
 CONFIG = PokDengConfig()
 

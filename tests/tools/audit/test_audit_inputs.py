@@ -25,7 +25,6 @@ import pytest
 
 from odds.cli import main
 from odds.games.paytable import load
-from tests.paths import ROOT
 
 
 def _simulate(path: Path, rounds: int, seed: int, *extra: str) -> None:

@@ -15,13 +15,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from tests.reference.audit import reference_audit
 
 from odds.cli import main
 from odds.core.errors import OddsError
 from odds.games.paytable import load
 from odds.tools.audit.audit import audit
 from odds.tools.audit.reader import read_log
+from tests.reference.audit import reference_audit
 
 
 def _simulate(path: Path, game: str, rounds: int, seed: int, *extra: str) -> None:

@@ -6,13 +6,19 @@ Markdown, the JSON and the CSV come from the same rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from odds.core.errors import OddsError
 from odds.core.options import value_text
 from odds.core.table import Column, Kind, Table
 from odds.core.version import __version__
-from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet, volatility_index
+
+if TYPE_CHECKING:
+    from odds.stats.analysis import Analysis
 
 
 def outcome_table(bet: Bet) -> Table:
@@ -152,3 +158,39 @@ def about_table(analysis: Analysis, command: str | None = None) -> Table:
         columns=(Column("field", "field"), Column("value", "value")),
         rows=tuple({"field": k, "value": v} for k, v in facts),
     )
+
+
+#: The command-line words that choose a table, for error messages.
+TABLE_HINT = "--table NAME"
+
+
+def analysis_tables(analysis: Analysis) -> list[Table]:
+    """Every table of an analysis, in report order, each under a key unique in the report.
+
+    The summary, the top awards, the rules, one outcome table per bet, the
+    game's tables, then the tables of the sections after the bets (keyed
+    ``<section>.<table>``). Every output format reads this list.
+    """
+    tables = [summary_table(analysis), top_award_table(analysis), rules_table(analysis)]
+    tables += [outcome_table(b) for b in analysis.bets]
+    tables += analysis.tables
+    for section in analysis.sections:
+        tables += [replace(t, key=f"{section.key}.{t.key}") for t in section.tables]
+    return tables
+
+
+def choose_table(tables: Sequence[Table], name: str | None, folder_hint: str = "") -> Table:
+    """The table called ``name`` (the only one, without a name); a one-line error otherwise."""
+    keys = [t.key for t in tables]
+    if name is None:
+        if len(tables) == 1:
+            return tables[0]
+        more = f", or {folder_hint}" if folder_hint else ""
+        raise OddsError(
+            f"--format csv writes one table per file and this output has {len(tables)}: "
+            f"choose one with {TABLE_HINT} ({', '.join(keys)}){more}"
+        )
+    for table in tables:
+        if table.key == name:
+            return table
+    raise OddsError(f"--table {name}: no such table (the tables: {', '.join(keys)})")

@@ -1,0 +1,72 @@
+"""The import graph: every import points down the layers, and no module imports itself back.
+
+The layers, lowest first, are the top-level folders of ``odds/`` (see the architecture page,
+docs/guides/architecture.md, whose diagram this test keeps in step). A module may import
+its own layer and any layer below it; a cycle — at module level or inside a function, where
+Python would only discover it at run time — fails. Imports under ``if TYPE_CHECKING:`` are
+for the type checker only and are not counted.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.paths import ROOT
+from tests.project.import_graph import LAYERS, ImportGraph, layer_of
+
+GRAPH = ImportGraph.of_package(ROOT / "odds")
+
+
+def test_every_module_is_in_a_layer():
+    unplaced = sorted(m for m in GRAPH.modules if layer_of(m) is None)
+    assert unplaced == []
+
+
+def test_no_import_points_up():
+    upward = [f"{edge.source} imports {edge.target} (line {edge.line})" for edge in GRAPH.upward()]
+    assert upward == []
+
+
+def test_no_cycles():
+    assert GRAPH.cycles() == []
+
+
+def test_the_checks_can_fail(tmp_path):
+    """A package with an upward import and a cycle is caught by both checks."""
+    package = tmp_path / "odds"
+    for folder in ("core", "games", "games/dice"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "core" / "shoe.py").write_text("def f():\n    from odds.games.dice import rules\n")
+    (package / "games" / "dice" / "__init__.py").write_text(
+        "from odds.games.dice.game import GAME\n"
+    )
+    (package / "games" / "dice" / "game.py").write_text(
+        "from odds.games.dice import rules\nGAME = 1\n"
+    )
+    (package / "games" / "dice" / "rules.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from odds.core import shoe\n"
+        "def g():\n    from odds.games.dice import GAME\n"
+    )
+    graph = ImportGraph.of_package(package)
+    assert [(e.source, e.target) for e in graph.upward()] == [
+        ("odds.core.shoe", "odds.games.dice.rules")
+    ]
+    assert graph.cycles() == [["odds.games.dice", "odds.games.dice.game", "odds.games.dice.rules"]]
+
+
+def test_the_architecture_page_draws_these_layers():
+    page = (ROOT / "docs" / "guides" / "architecture.md").read_text("utf-8")
+    diagram = page.split("```mermaid", 1)[1].split("```", 1)[0]
+    drawn = re.findall(r"^\s*(\w+)\[", diagram, re.M)
+    assert drawn == [layer.name for layer in reversed(LAYERS)]
+    for layer in LAYERS:
+        assert f"`odds/{layer.folder}`" in page or layer.folder.endswith(".py"), layer.name
+
+
+@pytest.mark.parametrize("layer", LAYERS, ids=lambda layer: layer.name)
+def test_each_layer_is_a_folder_or_module(layer):
+    assert (ROOT / "odds" / layer.folder).exists()
