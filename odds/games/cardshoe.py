@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from odds.core.cards import Card, card_shoe
+from odds.core.frozen import FrozenMap
 from odds.core.options import option
 from odds.core.shoe import Shoe
 
@@ -24,7 +25,7 @@ class CardShoeOptions:
     removed: tuple[str, ...] = option(
         (), "Cards already dealt and out of the shoe (a partly dealt shoe)."
     )
-    counts: dict[str, int] = option(
+    counts: FrozenMap[str, int] = option(
         {}, "Explicit copies of particular cards, overriding the decks (a custom composition)."
     )
 
