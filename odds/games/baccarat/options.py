@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
 from odds.core.frozen import FrozenMap
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
@@ -214,6 +215,7 @@ class BaccaratDealing(CutCardDealing):
     )
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class BaccaratConfig:
     """A baccarat (punto banco) paytable."""

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from odds.core.cards import Card, Rank, Suit
 from odds.core.errors import OddsError, PositionError
+from odds.core.frozen import FrozenMap
 from odds.games.baccarat.options import BaccaratPayouts, BaccaratRules, Tableau
 from odds.games.events import Event
 
@@ -39,12 +40,13 @@ def hand_total(values: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class DrawingRules:
-    """The tableau, read once from the paytable into sets for quick questions."""
+    """The tableau, read once from the paytable into sets for quick questions (a hashable
+    value: equal tableaus, however written, share one counting table)."""
 
     naturals: frozenset[int]
     player_draws: frozenset[int]
     banker_draws_player_stood: frozenset[int]
-    banker_draws: dict[int, frozenset[int]]
+    banker_draws: FrozenMap[int, frozenset[int]]
 
     @classmethod
     def of(cls, tableau: Tableau) -> DrawingRules:
@@ -74,7 +76,7 @@ class DrawingRules:
                 f"tableau.banker_draws: the row for Banker total {missing[0]} is missing "
                 f"(one row per non-natural total: {', '.join(map(str, open_totals))})"
             )
-        return cls(naturals, player, stood, rows)
+        return cls(naturals, player, stood, FrozenMap(rows))
 
     def is_natural(self, two_card_total: int) -> bool:
         return two_card_total in self.naturals

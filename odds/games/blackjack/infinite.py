@@ -16,9 +16,10 @@ split), resplitting pair cards up to the best number of hands.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
-from functools import cache
 
+from odds.core.caching import cached
 from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
@@ -33,11 +34,11 @@ P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in r
 INFINITE_COUNTS = (4,) * 9 + (16,)
 
 
-@cache
+@cached
 def dealer_outcomes(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
     """P(17, 18, 19, 20, 21, bust, blackjack) for the dealer's final hand."""
 
-    @cache
+    @functools.cache  # a memo for this one walk, gone when it returns
     def walk(hard: int, aces: bool, cards: int) -> tuple[Fraction, ...]:
         total, soft = total_of(hard, aces)
         out = [Fraction(0)] * len(OUTCOMES)
@@ -73,6 +74,16 @@ class InfinitePlay:
         self.p_blackjack = self.dealer[BLACKJACK]
         self.no_blackjack = 1 - self.p_blackjack if rules.peek else Fraction(1)
 
+    # A value of its up card and rules (everything else derives from them), so the cached
+    # methods below key by value: two plays of one up card and rule set share their answers.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InfinitePlay):
+            return NotImplemented
+        return (self.up, self.rules) == (other.up, other.rules)
+
+    def __hash__(self) -> int:
+        return hash((self.up, self.rules))
+
     def stand(self, total: int) -> Fraction:
         d = self.dealer
         value = d[BUST] - (0 if self.rules.peek else d[BLACKJACK])
@@ -83,14 +94,14 @@ class InfinitePlay:
     def bust(self) -> Fraction:
         return -self.no_blackjack
 
-    @cache  # noqa: B019 (one instance per up card and rule set)
+    @cached
     def best(self, hard: int, aces: bool) -> Fraction:
         """Best of hit and stand for a hand of this hard total (later cards)."""
         total, _ = total_of(hard, aces)
         stand = self.stand(total)
         return stand if total >= 21 else max(stand, self.hit(hard, aces))
 
-    @cache  # noqa: B019 (one instance per up card and rule set)
+    @cached
     def hit(self, hard: int, aces: bool) -> Fraction:
         value = Fraction(0)
         for r, p in enumerate(P_RANK):

@@ -9,10 +9,10 @@ bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from itertools import groupby
 from operator import mul
 
+from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = "S", "H", "D", "P", "R", "BJ"
@@ -40,7 +40,7 @@ def counts_of(key: int) -> Counts:
     return tuple((key >> (6 * i)) & (_BASE - 1) for i in range(RANKS))
 
 
-@lru_cache(maxsize=1)
+@cached
 def hand_multisets() -> tuple[Counts, ...]:
     """Every multiset of ranks with hard total ≤ 21 (aces counted 1)."""
     found: list[Counts] = []
@@ -100,7 +100,7 @@ class Node:
     bust_ranks: tuple[int, ...]
 
 
-@cache
+@cached
 def context_nodes(ctx: int) -> tuple[Node, ...]:
     """Every hand of a context, children before parents (highest hard total first).
 
@@ -159,7 +159,7 @@ class Group:
     first_bust: int
 
 
-@cache
+@cached
 def context_groups(ctx: int) -> tuple[Group, ...]:
     """:func:`context_nodes` as :class:`Group` s, children's groups first."""
     groups = []

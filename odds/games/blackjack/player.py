@@ -61,7 +61,7 @@ from odds.games.blackjack.nodes import (
     hard_total,
     key_of,
 )
-from odds.games.blackjack.shoes import _FAMILIES, Family, UpCard, family
+from odds.games.blackjack.shoes import Family, UpCard, family
 
 __all__ = [  # the engine's vocabulary, importable from here as before
     "ACTION_NAMES",
@@ -71,7 +71,6 @@ __all__ = [  # the engine's vocabulary, importable from here as before
     "SPLIT",
     "STAND",
     "SURRENDER",
-    "_FAMILIES",
     "_STEP",
     "Family",
     "Play",

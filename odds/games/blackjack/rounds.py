@@ -17,10 +17,10 @@ exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.engine import paused_gc
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
@@ -148,7 +148,7 @@ def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
     return play
 
 
-@lru_cache(maxsize=1)
+@cached
 def _reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     """Every removed multiset a round can reach (hands, and split hands plus their pair
     card; and none, for the dealer's own table), laid out once per process for every

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import lru_cache
 from math import ceil
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.numbers import short_number
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.strategy import Chart
@@ -128,7 +128,7 @@ class BlackjackShoeState(ShoeStateFeature[BlackjackConfig]):
         )
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def report_chart(full: tuple[int, ...], rules: Any) -> Chart:
     """The chart the full-shoe report prints (what every player at the table plays)."""
     from odds.games.blackjack.rounds import analyse_round

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
 from odds.core.frozen import FrozenMap
 from odds.core.options import option, section
 from odds.core.shoe import Shoe
@@ -128,6 +129,7 @@ class MahjongPayouts:
     )
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class MahjongConfig:
     """A Mahjong 2-8 paytable."""
