@@ -31,7 +31,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar, overload
 
-F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 class _Clearable(Protocol):
@@ -42,20 +42,22 @@ _REGISTERED: list[_Clearable] = []
 
 
 @overload
-def cached(function: F, /) -> F: ...
+def cached(function: Callable[..., R], /) -> functools._lru_cache_wrapper[R]: ...
 @overload
-def cached(*, maxsize: int | None = None) -> Callable[[F], F]: ...
-def cached(function: F | None = None, /, *, maxsize: int | None = None) -> Any:
+def cached(
+    *, maxsize: int | None = None
+) -> Callable[[Callable[..., R]], functools._lru_cache_wrapper[R]]: ...
+def cached(function: Callable[..., R] | None = None, /, *, maxsize: int | None = None) -> Any:
     """Remember ``function``'s answers (all of them, or the last ``maxsize``), clearable.
 
     The arguments must be hashable values (options, tuples of counts), never
     objects compared by identity. Use as ``@cached`` or ``@cached(maxsize=8)``.
     """
 
-    def decorate(f: F) -> F:
+    def decorate(f: Callable[..., R]) -> functools._lru_cache_wrapper[R]:
         wrapped = functools.lru_cache(maxsize=maxsize)(f)
         _REGISTERED.append(wrapped)
-        return wrapped  # type: ignore[return-value]  # lru_cache keeps f's signature
+        return wrapped
 
     return decorate(function) if function is not None else decorate
 
@@ -76,7 +78,7 @@ def cache_sizes() -> dict[str, int]:
     for function in _REGISTERED:
         info = getattr(function, "cache_info", None)
         wrapped = getattr(function, "__wrapped__", function)
-        name = f"{wrapped.__module__}.{wrapped.__qualname__}"
+        name = f"{wrapped.__module__}.{getattr(wrapped, '__qualname__', '?')}"
         sizes[name] = sizes.get(name, 0) + (info().currsize if info else 0)
     return sizes
 
@@ -90,7 +92,7 @@ def hash_once(cls: type[Any]) -> type[Any]:
     of its pickle, so a worker process (whose string hashes differ) computes
     its own.
     """
-    compute = cls.__hash__
+    compute: Callable[[Any], int] | None = cls.__dict__.get("__hash__")
     if compute is None:  # pragma: no cover - a declaration error
         raise TypeError(f"{cls.__name__} is not hashable (declare it frozen)")
 
@@ -106,6 +108,6 @@ def hash_once(cls: type[Any]) -> type[Any]:
         state.pop("_hash", None)
         return state
 
-    cls.__hash__ = __hash__  # type: ignore[method-assign,assignment]
-    cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
+    setattr(cls, "__hash__", __hash__)  # noqa: B010 (mypy: a method assigned to a class)
+    setattr(cls, "__getstate__", __getstate__)  # noqa: B010
     return cls

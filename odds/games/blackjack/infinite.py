@@ -20,6 +20,7 @@ import functools
 from fractions import Fraction
 
 from odds.core.caching import cached
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
@@ -127,7 +128,7 @@ class InfinitePlay:
     def split(self, x: int) -> SplitResult:
         """Split a pair of rank ``x``: each hand alone, resplitting up to the best limit."""
         rules = self.rules
-        actions: dict[int, str] = {}
+        actions: dict[int, Action] = {}
         values: dict[int, Fraction] = {}
         for y in range(RANKS):
             hard, aces = x + y + 2, x == 0 or y == 0
@@ -170,7 +171,7 @@ def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
                 probability = P_RANK[a] * P_RANK[b] * P_RANK[u] * (1 if a == b else 2)
                 hard, aces = a + b + 2, a == 0 or b == 0
                 total, _ = total_of(hard, aces)
-                values: dict[str, Fraction] = {}
+                values: dict[Action, Fraction] = {}
                 split = None
                 if total == 21:
                     values[NATURAL] = rules.blackjack_payout * (1 - p_bj)

@@ -13,17 +13,17 @@ from itertools import groupby
 from operator import mul
 
 from odds.core.caching import cached
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 
-STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = "S", "H", "D", "P", "R", "BJ"
-ACTION_NAMES = {
-    STAND: "stand",
-    HIT: "hit",
-    DOUBLE: "double",
-    SPLIT: "split",
-    SURRENDER: "surrender",
-    NATURAL: "blackjack",
-}
+STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = (
+    Action.STAND,
+    Action.HIT,
+    Action.DOUBLE,
+    Action.SPLIT,
+    Action.SURRENDER,
+    Action.NATURAL,
+)
 _BASE = 64  # composition keys: Σ R_i · 64^i
 _STEP = tuple(_BASE**i for i in range(RANKS))
 #: Room above the largest hand: the other pair card, up to four more pair cards

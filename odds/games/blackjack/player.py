@@ -46,7 +46,6 @@ from odds.games.blackjack.dealer import (
 )
 from odds.games.blackjack.nodes import (
     _STEP,
-    ACTION_NAMES,
     DOUBLE,
     HIT,
     NATURAL,
@@ -64,7 +63,6 @@ from odds.games.blackjack.nodes import (
 from odds.games.blackjack.shoes import Family, UpCard, family
 
 __all__ = [  # the engine's vocabulary, importable from here as before
-    "ACTION_NAMES",
     "DOUBLE",
     "HIT",
     "NATURAL",

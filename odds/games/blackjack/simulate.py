@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER
@@ -147,7 +148,7 @@ def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float
     return net
 
 
-def _play_hand(play, a: int, b: int, action: str, draw) -> tuple[int, int]:
+def _play_hand(play, a: int, b: int, action: Action, draw) -> tuple[int, int]:
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
