@@ -14,7 +14,7 @@ exactly as the bare strings did.
 >>> Action.parse("fold")
 Traceback (most recent call last):
 ...
-odds.core.errors.OddsError: unknown action 'fold' (use hit, stand, double, split, surrender)
+odds.OddsError: unknown action 'fold' (use hit, stand, double, split, surrender)
 >>> code = ChartCode.of(Action.DOUBLE, Action.HIT)
 >>> str(code), code.action.word, code.fallback
 ('Dh', 'double', <Action.HIT: 'H'>)
