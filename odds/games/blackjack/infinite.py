@@ -74,6 +74,7 @@ class InfinitePlay:
         self.dealer = dealer_outcomes(up, rules.dealer_hits_soft_17)
         self.p_blackjack = self.dealer[BLACKJACK]
         self.no_blackjack = 1 - self.p_blackjack if rules.peek else Fraction(1)
+        self._hash = hash((up, rules))  # the cached methods hash it at every call
 
     # A value of its up card and rules (everything else derives from them), so the cached
     # methods below key by value: two plays of one up card and rule set share their answers.
@@ -83,7 +84,7 @@ class InfinitePlay:
         return (self.up, self.rules) == (other.up, other.rules)
 
     def __hash__(self) -> int:
-        return hash((self.up, self.rules))
+        return self._hash
 
     def stand(self, total: int) -> Fraction:
         d = self.dealer
