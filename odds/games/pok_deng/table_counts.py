@@ -31,7 +31,7 @@ from odds.engine import (
 )
 from odds.games.pok_deng import simulate
 from odds.games.pok_deng.options import PokDengConfig, PokDengRules
-from odds.games.pok_deng.rules import settle_player
+from odds.games.pok_deng.rules import PokDengEvent, settle_player
 from odds.games.pok_deng.simulate import TableSimulation
 from odds.games.pok_deng.table_hands import (
     TABLE_CARDS,
@@ -51,7 +51,7 @@ def position_events(player: HandClass, banker: HandClass, rules: PokDengRules) -
     """One position's events on both bets."""
     return (
         settle_player(player[0], banker[0], rules),
-        "pair" if player[1] else "no-pair",
+        PokDengEvent.PAIR if player[1] else PokDengEvent.NO_PAIR,
     )
 
 
