@@ -37,7 +37,9 @@ from odds.games.blackjack.shoes import forget_shoes
 DECKS = range(1, 9)
 
 
-def bench_cases(game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ...]]) -> list:
+def bench_cases(
+    game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ...]]
+) -> list[BenchCase]:
     """The blackjack bench: every deck count, one split and resplits, warm, the report."""
     rules = config.house
     resplit = dataclasses.replace(rules, split_hands=4)
@@ -114,7 +116,9 @@ def cold(counts: tuple[int, ...], rules: BlackjackRules) -> Callable[[], str]:
     return run
 
 
-def warm(counts: tuple[int, ...], first: BlackjackRules, rules: BlackjackRules) -> Callable:
+def warm(
+    counts: tuple[int, ...], first: BlackjackRules, rules: BlackjackRules
+) -> Callable[[], str]:
     """A rule set on a shoe whose dealer tables are kept (its player passes are not)."""
     from odds.games.blackjack import player
 

@@ -16,21 +16,25 @@ Horner's rule over ``k``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import add, itemgetter, lshift, mul
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, falling, pack_lanes
 
 if TYPE_CHECKING:
-    from odds.games.blackjack.dealer_batches import RemovalSet
+    from odds.games.blackjack.dealer_batches import RemovalSet, RootKey
 
 #: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
 ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 
 
-def getter(indices: Sequence[int]) -> Any:
+#: ``f(seq)`` → the entries of ``seq`` at fixed positions, as a tuple (:func:`getter`).
+Gather: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
+
+
+def getter(indices: Sequence[int]) -> Gather:
     """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
     if len(indices) == 1:
         (only,) = indices
@@ -38,7 +42,7 @@ def getter(indices: Sequence[int]) -> Any:
     return itemgetter(*indices)
 
 
-in_order = itemgetter(*ORDER)  # a multiset's counts in ORDER
+in_order: Gather = itemgetter(*ORDER)  # a multiset's counts in ORDER
 SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an integer key
 
 
@@ -192,9 +196,9 @@ class MomentUnion:
         self.by_length: list[list[int]] = [[self.size] * len(index) for _ in range(2 * RANKS + 1)]
         for key, at in where.items():
             self.by_length[key >> last][index[key & ((1 << last) - 1)]] = at
-        self._roots: dict[tuple, tuple[Any, ...]] = {}
+        self._roots: dict[tuple[RootKey, int], tuple[Gather, ...]] = {}
 
-    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[Any, ...]:
+    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[Gather, ...]:
         """For Horner's rule over lengths: per length ``1 … kmax``, a gather of ``M[j, k]``
         for the root entries ``j`` of size ``s``."""
         found = self._roots.get((removal.root_keys[s], kmax))

@@ -141,7 +141,7 @@ class HandAlgebra(Generic[V]):
 NUMBERS: HandAlgebra[Fraction] = HandAlgebra(lambda u, w: u + w, lambda u, c: u * c, Fraction(0))
 
 
-def _add_dist(u: dict[Fraction, Fraction], w: dict[Fraction, Fraction]) -> dict:
+def _add_dist(u: dict[Fraction, Fraction], w: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
     out = dict(u)
     for net, p in w.items():
         out[net] = out.get(net, Fraction(0)) + p

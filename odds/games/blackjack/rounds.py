@@ -130,7 +130,7 @@ def analyse_round(
     return RoundAnalysis(rules, counts, hands, plays)
 
 
-def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
+def _play(fam: Family, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
     """The hit/stand pass for this up card: shared by every rule set that can share it.
 
     Only the soft-17 rule (handled by the family), the peek (which matters

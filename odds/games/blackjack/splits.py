@@ -38,6 +38,7 @@ from odds.games.blackjack.resplit import (
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
 
 if TYPE_CHECKING:
+    from odds.games.blackjack.shoes import Prepared
     from odds.games.blackjack.strategy import Chart
 
 
@@ -207,7 +208,9 @@ def shifted_values(
     return found
 
 
-def _strategy_tree(play: Play, x: int, actions: dict[int, Action]) -> tuple[list[tuple], set[int]]:
+def _strategy_tree(
+    play: Play, x: int, actions: dict[int, Action]
+) -> tuple[list[Prepared], set[int]]:
     """The split hands the strategy hits after a first hit, and its stand leaves (``a = 0``).
 
     Returns the hands that follow the first split's hit/stand decisions (reached
@@ -217,7 +220,7 @@ def _strategy_tree(play: Play, x: int, actions: dict[int, Action]) -> tuple[list
     play (the same for every ``a``).
     """
     memo_key = ("tree", x, tuple(sorted(actions.items())))
-    found = play.memo.get(memo_key)
+    found: tuple[list[Prepared], set[int]] | None = play.memo.get(memo_key)
     if found is not None:
         return found
     u = play.u
@@ -351,19 +354,19 @@ class ShiftedHands:
                 out[y] = self._draw(entry, worth)
         return out
 
-    def _possible(self, entry: tuple) -> list[int]:
+    def _possible(self, entry: Prepared) -> list[int]:
         """The hand's next hands that the shoe (less the ``a`` pair cards) can hold."""
         u, x, limit = self.u, self.x, self.u.n[self.x] - self.a
         index = u.index(x)
         return [kid for kid in entry[4] if kid in index and index[kid][9][x] <= limit]
 
-    def _stand(self, entry: tuple) -> int:
+    def _stand(self, entry: Prepared) -> int:
         key, s, total = entry[0] + self.shift, entry[1] + self.a, entry[2]
         if self.width is None:
             return self.play.stand(key, s, total)
         return self.play.stand_distribution(key, s, total, self.width)
 
-    def _draw(self, entry: tuple, worth: dict[int, int]) -> int:
+    def _draw(self, entry: Prepared, worth: dict[int, int]) -> int:
         """Σ over the next card of (cards of that rank left) · (value after it).
 
         The entry's weights count the full shoe; the up card and the ``a``
@@ -372,7 +375,7 @@ class ShiftedHands:
         _, s, _, _, kids, weights, position, bust_weight, bust_ranks, removed, _ = entry
         up, x, a = self.u.up, self.x, self.a
         get = worth.get
-        value = sum(map(mul, weights, map(get, kids, _ZEROS)))
+        value: int = sum(map(mul, weights, map(get, kids, _ZEROS)))
         j = position[up]
         if j >= 0:
             value -= get(kids[j], 0)

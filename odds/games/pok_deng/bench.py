@@ -85,7 +85,7 @@ def reduced_shoe(shoe: Shoe[Card]) -> Shoe[Card]:
     )
 
 
-def _deals(ways: dict) -> str:
+def _deals(ways: dict[tuple[PositionEvents, PositionEvents], int]) -> str:
     return f"{sum(ways.values()):,} deals, {len(ways)} event pairs"
 
 
