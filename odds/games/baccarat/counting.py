@@ -24,13 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card, Rank
 from odds.engine import check_total
-from odds.engine.drawing import (
-    DealPolynomial,
-    falling,
-    group_counts,
-    ordered_deal_polynomial,
-    two_hand_pair_ways,
-)
+from odds.engine.drawing import group_counts, ordered_deal_polynomial, two_hand_pair_ways
+from odds.engine.polynomial import FallingPolynomial, falling
 from odds.games.baccarat import report_tables
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import BetSpec, bet_specs, per_config
@@ -114,13 +109,13 @@ def tableau_key(drawing: DrawingRules) -> tuple[Any, ...]:
     )
 
 
-def build_coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
+def build_coup_polynomial(drawing: DrawingRules) -> FallingPolynomial[Coup]:
     """Every coup's ordered ways as a polynomial in the ten value counts (not cached)."""
     return ordered_deal_polynomial(CoupProcedure(drawing), VALUES, COUP_CARDS)
 
 
 @cache
-def _coup_polynomial(key: tuple[Any, ...]) -> DealPolynomial[Coup]:
+def _coup_polynomial(key: tuple[Any, ...]) -> FallingPolynomial[Coup]:
     naturals, player, stood, rows = key
     drawing = DrawingRules(
         frozenset(naturals),
@@ -131,7 +126,7 @@ def _coup_polynomial(key: tuple[Any, ...]) -> DealPolynomial[Coup]:
     return build_coup_polynomial(drawing)
 
 
-def coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
+def coup_polynomial(drawing: DrawingRules) -> FallingPolynomial[Coup]:
     """The tableau's counting table, built once per tableau in a process."""
     return _coup_polynomial(tableau_key(drawing))
 
@@ -183,7 +178,7 @@ def coup_event_ways(
 
 
 @per_config
-def event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
+def event_polynomial(config: BaccaratConfig) -> FallingPolynomial[Any]:
     """The coup table regrouped into the coup bets' events (cached per paytable shape)."""
     specs = bet_specs(config)
     drawing = DrawingRules.of(config.tableau)
@@ -201,12 +196,12 @@ def event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
     return found
 
 
-_EVENT_POLYNOMIALS: dict[tuple[Any, ...], DealPolynomial[Any]] = {}
+_EVENT_POLYNOMIALS: dict[tuple[Any, ...], FallingPolynomial[Any]] = {}
 
 
 def regroup_by_events(
-    polynomial: DealPolynomial[Coup], specs: Sequence[BetSpec]
-) -> DealPolynomial[Any]:
+    polynomial: FallingPolynomial[Coup], specs: Sequence[BetSpec]
+) -> FallingPolynomial[Any]:
     """Each coup counts once towards one event of every coup bet: ``(bet, event)`` keys.
 
     Pair bets (no ``settle``) are left out: they are not settled from the coup.

@@ -15,7 +15,8 @@ from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
-from odds.engine.drawing import DealPolynomial, falling, ordered_deal_polynomial
+from odds.engine.drawing import ordered_deal_polynomial
+from odds.engine.polynomial import FallingPolynomial, falling
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
 from odds.games.dragon_tiger.report_tables import card_table, rank_label
@@ -53,7 +54,7 @@ class RoundProcedure:
 
 
 @cache
-def round_polynomial(types: tuple[Card, ...]) -> DealPolynomial[Round]:
+def round_polynomial(types: tuple[Card, ...]) -> FallingPolynomial[Round]:
     """Every round's ordered ways as a polynomial in the card counts (once per card set)."""
     return ordered_deal_polynomial(RoundProcedure(types), len(types), ROUND_CARDS)
 
@@ -114,7 +115,7 @@ def _to(value: Fraction) -> str:
 
 def event_polynomial(
     config: DragonTigerConfig, types: tuple[Card, ...], specs: Sequence[BetSpec]
-) -> DealPolynomial[Any]:
+) -> FallingPolynomial[Any]:
     """The round table regrouped into every offered bet's events (cached per shape)."""
     key = (types, config.rules.tie_on_main_bets, tuple(s.name for s in specs))
     found = _EVENT_POLYNOMIALS.get(key)
@@ -127,7 +128,7 @@ def event_polynomial(
     return found
 
 
-_EVENT_POLYNOMIALS: dict[tuple[Any, ...], DealPolynomial[Any]] = {}
+_EVENT_POLYNOMIALS: dict[tuple[Any, ...], FallingPolynomial[Any]] = {}
 
 
 def event_ways(
