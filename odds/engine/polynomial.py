@@ -306,9 +306,8 @@ class FallingPolynomial(Generic[K]):
 
         exponents = np.asarray(exponents, dtype=np.int64).reshape(-1, types)
         coefficients = np.asarray(coefficients)
-        if coefficients.dtype == object:
-            if any(abs(int(v)) >= 2**63 for v in coefficients.flat):
-                raise ValueError("a coefficient does not fit in int64")
+        if coefficients.dtype == object and any(abs(int(v)) >= 2**63 for v in coefficients.flat):
+            raise ValueError("a coefficient does not fit in int64")
         coefficients = coefficients.astype(np.int64).reshape(len(exponents), len(keys))
         if len(exponents) and int(exponents.min()) < 0:
             raise ValueError("negative exponent")

@@ -49,7 +49,7 @@ from math import comb
 from operator import add, itemgetter, lshift, mul, sub
 from typing import Any
 
-from odds.games.blackjack.dealer import OUTCOMES, Counts, falling_row, lane_width
+from odds.games.blackjack.dealer import OUTCOMES, Counts, lane_width
 from odds.games.blackjack.moments import (
     ORDER,
     dealer_moments,
@@ -361,4 +361,4 @@ def _walk(tree: tuple, table: list[int], d: int, out: dict[Counts, int]) -> None
         _walk(child, summed, d + 1, out)
 
 
-__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "falling_row", "numerators"]
+__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "numerators"]

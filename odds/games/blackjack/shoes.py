@@ -18,6 +18,7 @@ from operator import ge, gt, itemgetter, le, rshift, sub
 from typing import Literal
 
 from odds.core.errors import OddsError
+from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
@@ -25,7 +26,6 @@ from odds.games.blackjack.dealer import (
     DealerPlan,
     RemovalTree,
     dealer_numerators,
-    falling,
     longest_draw,
     plan,
     stand_lanes,

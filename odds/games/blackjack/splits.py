@@ -20,6 +20,7 @@ from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING
 
+from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play, counts_of
@@ -27,7 +28,6 @@ from odds.games.blackjack.resplit import (
     DISTRIBUTIONS,
     NUMBERS,
     SplitHands,
-    falling,
     hands_distribution,
     max_pair_removals,
     patterns,
