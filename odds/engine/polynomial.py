@@ -330,7 +330,7 @@ class FallingPolynomial(Generic[K]):
         self.groups = tuple(tuple(g) for g in groups)
         self.class_form = class_form
         self._sizes = sizes
-        self._plan: Any = None
+        self._plan: _Plan | None = None
         self._residue_coefficients: dict[int, Any] = {}
 
     # -- shape ----------------------------------------------------------------

@@ -93,7 +93,12 @@ class SubShowdown:
         rows = [[t * self._width + j for t, j in m] + [0] * (size - len(m)) for m in monos]
         return np.array(rows, dtype=np.intp).reshape(len(monos), size)
 
-    def _build_entries(self, groups: dict, cost_units: list[int], np: Any) -> None:
+    def _build_entries(
+        self,
+        groups: dict[Monomial, list[tuple[int, int, Monomial]]],
+        cost_units: list[int],
+        np: Any,
+    ) -> None:
         """Entries (part, hand) sorted by part then strength; prefix sums run within parts."""
         self._parts: dict[Monomial, tuple[int, list[int]]] = {}
         hands_: list[int] = []
@@ -107,7 +112,13 @@ class SubShowdown:
         self._entry_cols = self._columns(rests, np)
         self._entry_cost = np.array([cost_units[b] for b in hands_], dtype=np.int64)
 
-    def _build_lookups(self, all_hands: list, ranks: list[int], groups: dict, np: Any) -> None:
+    def _build_lookups(
+        self,
+        all_hands: list[tuple[int, ...]],
+        ranks: list[int],
+        groups: dict[Monomial, list[tuple[int, int, Monomial]]],
+        np: Any,
+    ) -> None:
         """For every first hand, every part on its types: prefix positions and δ factors."""
         from bisect import bisect_left, bisect_right
 

@@ -19,7 +19,7 @@ def cards(counts: Sequence[int]) -> list[int]:
 
 
 def row_value(counts: Sequence[int], exponents: Sequence[int], extension: int) -> int:
-    """Ordered sequences of ``|m| + x`` distinct cards whose first ``|m|`` follow one order of ``m``.
+    """Ordered sequences of ``|m| + x`` distinct cards, the first ``|m|`` in one order of ``m``.
 
     That is ``FF_m(c) · (N − |m|)_x``, counted by listing sequences.
     """
@@ -36,7 +36,10 @@ def polynomial_numerators(
     counts: Sequence[int],
     rows: Sequence[tuple[Sequence[int], int, Sequence[int]]],
 ) -> list[int]:
-    """``Σ_i C[i, k] · row_value(m_i, x_i)`` per key, from ``(exponents, extension, coefficients)``."""
+    """``Σ_i C[i, k] · row_value(m_i, x_i)`` per key.
+
+    ``rows`` are ``(exponents, extension, coefficients)``.
+    """
     keys = len(rows[0][2]) if rows else 0
     totals = [0] * keys
     for exponents, extension, coefficients in rows:
