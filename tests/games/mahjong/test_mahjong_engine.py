@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement, pairwise
 from math import comb, factorial
 
 import pytest
-import reference_mahjong as ref
+from tests.reference import mahjong as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
