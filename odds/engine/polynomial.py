@@ -51,12 +51,14 @@ Three evaluations behind one interface
   error bound, ``|value − exact| ≤ bound`` (a simulation decides by the float
   and asks the exact value only when the sign is in doubt).
 
-All three share one evaluation plan, worked out once: the types are split in
-two halves, the distinct half-multisets' products are computed once and
-gathered per row (a charted blackjack round has ~700,000 rows but only a few
-thousand distinct half-products), then one dot product per key. Totals are
-checked: the keys of every declared *group* (one bet's events) add up to the
-denominator exactly, on every exact evaluation.
+All three share one evaluation plan, worked out once per polynomial: every
+row's ``FF_m(c)`` from a small table of ``(c_t)_j``, either through the
+distinct products of each half of the types (a charted blackjack round has
+~700,000 rows but a few thousand distinct halves) or by one gather per type a
+row uses (sparse rows over 52 types), whichever takes fewer operations; then
+one dot product per key. Totals are checked: the keys of every declared
+*group* (one bet's events) add up to the denominator exactly, on every exact
+evaluation.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product
-from math import comb, factorial, lcm, prod
+from math import comb, factorial, lcm
 from typing import Any, Generic, TypeVar
 
 from odds.engine.counting import hands as engine_hands
@@ -1073,8 +1075,3 @@ def _correction_terms(
                 for b in range(bets):
                     cell[b] -= pays[b] * factor
     return {m: k for m, k in found.items() if any(k)}
-
-
-def hand_weight_bound(full: Sequence[int], hand: Sequence[int]) -> int:
-    """``∏_t C(full_t, a_t)``: a hand's weight at the full shoe (its largest below it)."""
-    return prod(comb(full[t], a) for t, a in hand_groups(hand))
