@@ -14,7 +14,7 @@ import re
 import shlex
 from pathlib import Path
 
-import doc_pages
+from tests.docs import doc_pages
 import pytest
 
 from odds.core.options import describe

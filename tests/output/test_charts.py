@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-import doc_pages
+from tests.docs import doc_pages
 import pytest
 
 import odds.tools.regenerate as regenerate
