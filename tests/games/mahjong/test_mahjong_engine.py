@@ -9,7 +9,6 @@ from itertools import combinations_with_replacement, pairwise
 from math import comb, factorial
 
 import pytest
-from tests.reference import mahjong as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from odds.games.mahjong.positions import pair_results
 from odds.games.mahjong.rules import bet_rules, hand_infos
 from odds.games.paytable import load, load_file, table_files
 from odds.stats.bets import sqrt_decimal
+from tests.reference import mahjong as ref
 
 MAHJONG_TABLES = [p for p in table_files() if load_file(p).game.name == GAME.name]
 
