@@ -334,6 +334,7 @@ class FallingPolynomial(Generic[K]):
         self._sizes = sizes
         self._plan: _Plan | None = None
         self._residue_coefficients: dict[int, Any] = {}
+        self._extension_cache: dict[tuple[int, int | str | None], list[Any]] = {}
 
     # -- shape ----------------------------------------------------------------
 
@@ -589,12 +590,29 @@ class FallingPolynomial(Generic[K]):
         """``(N − s)_x`` for every extension class ``(s, x)`` (last axis), exact or mod ``p``."""
         import numpy as np
 
-        flat = sizes.reshape(-1).tolist()
-        rows = [
-            [falling(n - s, x) if p is None else falling(n - s, x) % p for s, x in plan.extensions]
-            for n in flat
-        ]
+        rows = [self._extension_row(n, p) for n in sizes.reshape(-1).tolist()]
         return np.array(rows, dtype=np.int64).reshape(*sizes.shape, len(plan.extensions))
+
+    def _extension_row(self, n: int, kind: int | str | None) -> list[Any]:
+        """One size's extension factors, kept: a shoe's states repeat their sizes.
+
+        ``kind`` is ``None`` (exact), a prime (residues) or ``"float"`` (the
+        quotients ``(N − s)_x / (N)_L``, each rounded once).
+        """
+        key = (n, kind)
+        found = self._extension_cache.get(key)
+        if found is None:
+            pairs = self._evaluation_plan().extensions
+            if kind == "float":
+                found = [_float_extension(n, s, x, self.length) for s, x in pairs]
+            elif kind is None:
+                found = [falling(n - s, x) for s, x in pairs]
+            else:
+                found = [falling(n - s, x) % int(kind) for s, x in pairs]
+            if len(self._extension_cache) > 65536:
+                self._extension_cache.clear()
+            self._extension_cache[key] = found
+        return found
 
     def _int64(self, c: Any) -> Any:
         import numpy as np
@@ -633,10 +651,7 @@ class FallingPolynomial(Generic[K]):
         values = plan.products(self._table(c, np.float64))
         sizes = c.sum(axis=-1)
         quotient = np.array(
-            [
-                [_float_extension(n, s, x, self.length) for s, x in plan.extensions]
-                for n in sizes.reshape(-1).tolist()
-            ]
+            [self._extension_row(n, "float") for n in sizes.reshape(-1).tolist()]
         ).reshape(*sizes.shape, len(plan.extensions))
         values = values * _gather(quotient, plan.extension_index)
         coefficients, absolute = plan.float_coefficients()
