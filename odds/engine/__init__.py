@@ -27,8 +27,11 @@ importable from ``odds.engine`` itself:
 * :mod:`~odds.engine.showdown` — every hand against a second hand, by prefix sums
 * :mod:`~odds.engine.sequential` — several hands dealt one after another
 * :mod:`~odds.engine.arrays` — the array work of the three-hand joint (numpy)
+* :mod:`~odds.engine.polynomial` — the one polynomial type: a bet's ways as a polynomial in
+  falling factorials of the counts, built once and evaluated exactly, in floating point with a
+  rigorous bound, or modulo a prime, for any composition; two hands and a payoff as one
 * :mod:`~odds.engine.drawing` — ordered deals with drawing (baccarat's tableau): a deal as a
-  state machine over card types, counted once as a polynomial in the counts
+  state machine over card types, counted once as such a polynomial
 """
 
 from odds.engine.counting import (
@@ -43,21 +46,31 @@ from odds.engine.counting import (
     settle_distribution,
 )
 from odds.engine.drawing import (
-    DealPolynomial,
     DealProcedure,
-    falling,
     group_counts,
     ordered_deal_polynomial,
     two_hand_pair_ways,
 )
 from odds.engine.joint import joint_class_distribution, orbits, triple_class_distribution
+from odds.engine.polynomial import (
+    FallingPolynomial,
+    falling,
+    falling_polynomial,
+    falling_row,
+    two_hand_polynomial,
+)
 from odds.engine.sequential import sequential_distribution
 from odds.engine.showdown import HandShowdown, StrengthIndex, showdown
+
+#: The name ordered deals' polynomials had before the engine had one polynomial type
+#: (kept: game definitions written against ``odds.engine`` use it).
+DealPolynomial = FallingPolynomial
 
 __all__ = [
     "Composition",
     "DealPolynomial",
     "DealProcedure",
+    "FallingPolynomial",
     "Hand",
     "HandShowdown",
     "StrengthIndex",
@@ -65,6 +78,8 @@ __all__ = [
     "class_distribution",
     "deal_count",
     "falling",
+    "falling_polynomial",
+    "falling_row",
     "group_counts",
     "hand_weight",
     "hands",
@@ -77,4 +92,5 @@ __all__ = [
     "showdown",
     "triple_class_distribution",
     "two_hand_pair_ways",
+    "two_hand_polynomial",
 ]

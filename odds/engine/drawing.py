@@ -30,29 +30,25 @@ baccarat, ``L = 6`` and 8 decks give the published total of
 
 ``K`` is built once per procedure by a dynamic programme over
 (multiset dealt, procedure state): orders that reach the same multiset in the
-same state are merged, because what follows depends on nothing else. A
-composition is then evaluated in one matrix product (numpy, exact ``int64``
-while ``(N)_L`` fits, Python integers beyond), which is what makes the
-per-state EV of a partly dealt shoe fast.
-
-Everything is an exact integer; the evaluation asserts that the ways of
-every grouping add up to ``(N)_L``.
+same state are merged, because what follows depends on nothing else. The
+result is an extended :class:`odds.engine.polynomial.FallingPolynomial` (every
+deal extended to ``L`` cards), the engine's one polynomial type: a
+composition is one exact evaluation, which is what makes the per-state EV of
+a partly dealt shoe fast. The evaluation asserts that the ways of every
+grouping add up to ``(N)_L``.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Protocol, TypeVar
+
+from odds.engine.polynomial import FallingPolynomial, falling
 
 S = TypeVar("S", bound=Hashable)
 Out = TypeVar("Out", bound=Hashable)
 Out_co = TypeVar("Out_co", bound=Hashable, covariant=True)
-K = TypeVar("K", bound=Hashable)
-
-#: Largest value an exact int64 evaluation may reach.
-_INT64_LIMIT = 2**63 - 1
 
 
 class DealProcedure(Protocol[S, Out_co]):
@@ -73,164 +69,9 @@ class DealProcedure(Protocol[S, Out_co]):
     def outcome(self, state: S) -> Out_co | None: ...
 
 
-def falling(x: int, j: int) -> int:
-    """The falling factorial ``x (x − 1) … (x − j + 1)`` (1 for ``j = 0``, 0 if ``x < j``).
-
-    >>> falling(5, 2), falling(5, 0), falling(1, 2)
-    (20, 1, 0)
-    """
-    if x < j:
-        return 0
-    result = 1
-    for i in range(j):
-        result *= x - i
-    return result
-
-
-@dataclass(frozen=True, eq=False)
-class DealPolynomial(Generic[K]):
-    """Ordered ways of each outcome key as a polynomial in the shoe's counts.
-
-    Row ``i`` of ``exponents`` is a multiset of card types (a count per
-    type); ``coefficients[i, j]`` is the number of orders of that multiset the
-    procedure deals with key ``keys[j]`` (numpy ``int64`` arrays: orders of at
-    most a few cards are small). ``length`` is the longest deal; shorter deals
-    are extended to it (see the module docstring). ``groups`` lists, for each
-    partition of the keys that must account for every deal (e.g. one bet's
-    events), the key indices it spans; each is checked on evaluation.
-    """
-
-    types: int
-    length: int
-    keys: tuple[K, ...]
-    exponents: Any  # numpy int64, rows × types
-    coefficients: Any  # numpy int64, rows × keys
-    groups: tuple[tuple[int, ...], ...]
-    _plan: Any = field(default=None, init=False, repr=False)
-
-    def total(self, counts: Sequence[int]) -> int:
-        """``(N)_length``: ordered sequences of ``length`` cards from the composition."""
-        return falling(sum(counts), self.length)
-
-    def ways(self, counts: Sequence[int]) -> dict[K, int]:
-        """Exact ordered ways of every key for a composition (each deal extended to ``length``)."""
-        values = self._evaluate(counts)
-        expected = self.total(counts)
-        for group in self.groups:
-            found = sum(values[j] for j in group)
-            if found != expected:
-                raise AssertionError(f"ordered deals: ways add up to {found}, expected {expected}")
-        return dict(zip(self.keys, values, strict=True))
-
-    def regroup(
-        self, assign: Callable[[K], Iterable[Hashable]], partitions: Iterable[Iterable[Hashable]]
-    ) -> DealPolynomial[Any]:
-        """Merge keys into new keys: key ``k`` counts towards every key in ``assign(k)``.
-
-        A key may feed several new keys (one event of each bet). ``partitions``
-        lists the groups of new keys that each account for every deal exactly
-        once (a bet's events); they are checked on every evaluation.
-        """
-        import numpy as np
-
-        new_keys: dict[Hashable, int] = {}
-        sources, targets = [], []
-        for j, key in enumerate(self.keys):
-            for new in assign(key):
-                sources.append(j)
-                targets.append(new_keys.setdefault(new, len(new_keys)))
-        mapping = np.zeros((len(self.keys), len(new_keys)), dtype=np.int64)
-        np.add.at(
-            mapping, (np.array(sources, dtype=np.int64), np.array(targets, dtype=np.int64)), 1
-        )
-        groups = tuple(
-            tuple(new_keys[k] for k in partition if k in new_keys) for partition in partitions
-        )
-        return DealPolynomial(
-            self.types,
-            self.length,
-            tuple(new_keys),
-            self.exponents,
-            self.coefficients @ mapping,
-            groups,
-        )
-
-    # -- evaluation -------------------------------------------------------
-
-    def _evaluate(self, counts: Sequence[int]) -> list[int]:
-        if len(counts) != self.types:
-            raise ValueError(f"expected {self.types} counts, got {len(counts)}")
-        if any(c < 0 for c in counts):
-            raise ValueError("negative count in a composition")
-        if self.total(counts) <= _INT64_LIMIT:
-            return self._evaluate_int64(counts)
-        return self._evaluate_exact(counts)
-
-    def _evaluate_exact(self, counts: Sequence[int]) -> list[int]:
-        """Python integers throughout (for shoes too large for int64)."""
-        size = sum(counts)
-        table = [[falling(c, j) for j in range(self.length + 1)] for c in counts]
-        extend = [falling(size - k, self.length - k) for k in range(self.length + 1)]
-        values = [0] * len(self.keys)
-        for exponents, row in zip(self.exponents.tolist(), self.coefficients.tolist(), strict=True):
-            weight = extend[sum(exponents)]
-            for t, j in enumerate(exponents):
-                if j:
-                    weight *= table[t][j]
-            if weight:
-                for k, value in enumerate(row):
-                    if value:
-                        values[k] += weight * value
-        return values
-
-    def _evaluate_int64(self, counts: Sequence[int]) -> list[int]:
-        """The same sums by numpy in int64: exact because no partial sum can exceed ``(N)_L``.
-
-        Every term is non-negative, and each key's ways are at most the number
-        of extended ordered deals, which the caller checked fits in int64.
-        """
-        import numpy as np
-
-        sizes, factors, columns = self._evaluation_plan()
-        width = self.length + 1
-        table = np.ones(self.types * width, dtype=np.int64)
-        for t, c in enumerate(counts):
-            for j in range(1, width):
-                table[t * width + j] = table[t * width + j - 1] * max(c - j + 1, 0)
-        size = sum(counts)
-        extend = np.array([falling(size - k, self.length - k) for k in range(width)], np.int64)
-        weights = extend[sizes] * table[factors].prod(axis=1)
-        return [int(v) for v in columns @ weights]
-
-    def _evaluation_plan(self) -> Any:
-        """Per row: its size, and where its factors sit in the flat falling-factorial table.
-
-        Row ``i``'s weight is ``∏_t table[t, m_t]``; only the types it uses
-        matter (at most ``length`` of them), the others point at ``table[0, 0]
-        = 1``. Worked out once; the coefficients are kept transposed so that
-        each key's sum runs over contiguous memory.
-        """
-        if self._plan is None:
-            import numpy as np
-
-            width = self.length + 1
-            exponents = self.exponents
-            flat = np.arange(self.types, dtype=np.int64) * width + exponents
-            used = exponents > 0
-            # The used types of each row first (a stable sort keeps their order), then 0s.
-            order = np.argsort(~used, axis=1, kind="stable")[:, : max(self.length, 1)]
-            factors = np.where(
-                np.take_along_axis(used, order, axis=1), np.take_along_axis(flat, order, axis=1), 0
-            )
-            sizes = self.exponents.sum(axis=1)
-            columns = np.ascontiguousarray(self.coefficients.T)
-            object.__setattr__(self, "_plan", (sizes, factors, columns))
-        return self._plan
-
-
 def ordered_deal_polynomial(
     procedure: DealProcedure[S, Out], types: int, max_cards: int
-) -> DealPolynomial[Out]:
+) -> FallingPolynomial[Out]:
     """Count every way ``procedure`` can deal, as a polynomial in the counts of ``types`` types.
 
     A dynamic programme over (multiset of types dealt, procedure state): each
@@ -279,7 +120,7 @@ def ordered_deal_polynomial(
 
 def _polynomial(
     finished: dict[tuple[int, Out], int], types: int, base: int, length: int
-) -> DealPolynomial[Out]:
+) -> FallingPolynomial[Out]:
     """Arrange ``{(multiset code, outcome): orders}`` as the polynomial's tables."""
     import numpy as np
 
@@ -296,7 +137,15 @@ def _polynomial(
         while code:
             code, exponents[i, t] = divmod(code, base)
             t += 1
-    return DealPolynomial(types, length, keys, exponents, coefficients, (tuple(range(len(keys))),))
+    return FallingPolynomial(
+        types,
+        keys,
+        exponents,
+        coefficients,
+        extended=True,
+        length=length,
+        groups=(tuple(range(len(keys))),),
+    )
 
 
 def group_counts(counts: Sequence[int], group_of: Sequence[int], groups: int) -> tuple[int, ...]:

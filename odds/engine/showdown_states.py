@@ -18,7 +18,7 @@ from typing import Any
 
 from odds.engine import hands as engine_hands
 from odds.engine.counting import Hand
-from odds.engine.polynomial import INT64_SAFE, Monomial, _groups, _product
+from odds.engine.polynomial import INT64_SAFE, Monomial, gather_product, hand_groups
 
 #: For each part of a hand's types: (strength rank, hand index, the rest of its types).
 Groups = dict[Monomial, list[tuple[int, int, Monomial]]]
@@ -73,7 +73,7 @@ class SubShowdown:
         cost_units = [int(v * self.scale) for v in costs]
         groups: Groups = defaultdict(list)
         for b, hand in enumerate(all_hands):
-            pattern = _groups(hand)
+            pattern = hand_groups(hand)
             for mask in range(1, 1 << len(pattern)):
                 part = tuple(g for i, g in enumerate(pattern) if mask >> i & 1)
                 rest = tuple(g for i, g in enumerate(pattern) if not mask >> i & 1)
@@ -83,7 +83,7 @@ class SubShowdown:
         order = sorted(range(len(all_hands)), key=ranks.__getitem__)
         sorted_ranks = [ranks[i] for i in order]
         self._order = np.array(order, dtype=np.intp)
-        self._hand_cols = self._columns([tuple(_groups(h)) for h in all_hands], np)
+        self._hand_cols = self._columns([tuple(hand_groups(h)) for h in all_hands], np)
         self._cost_all = np.array(cost_units, dtype=np.int64)
         rank_array = np.array(sorted_ranks)
         self._below_all = np.searchsorted(rank_array, ranks, "left")
@@ -121,7 +121,7 @@ class SubShowdown:
         pad = len(self.full) * self._width * self._width  # a δ slot holding 1
         picks_for: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         for a, hand in enumerate(all_hands):
-            pattern = _groups(hand)
+            pattern = hand_groups(hand)
             caps = tuple(min(self.size, self.full[t]) for t, _ in pattern)
             options = picks_for.get(caps)
             if options is None:
@@ -170,13 +170,13 @@ class SubShowdown:
                 after = np.array([comb(max(int(x) - copies, 0), p) for x in c])
                 delta[:, copies, p] = after - binom[:, p]
         delta_flat = np.append(delta.reshape(-1), 1)
-        weights = _product(flat, self._hand_cols)
+        weights = gather_product(flat, self._hand_cols)
         plain = np.concatenate(([0], np.cumsum(weights[self._order])))
         costly = np.concatenate(([0], np.cumsum((weights * self._cost_all)[self._order])))
-        rest = _product(flat, self._entry_cols)
+        rest = gather_product(flat, self._entry_cols)
         ones = np.concatenate(([0], np.cumsum(rest)))
         paid = np.concatenate(([0], np.cumsum(rest * self._entry_cost)))
-        factor = _product(delta_flat, self._deltas)
+        factor = gather_product(delta_flat, self._deltas)
 
         def per_hand(values: Any) -> Any:
             return np.add.reduceat(values, self._starts) if len(values) else values

@@ -109,7 +109,7 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
 
     * :meth:`evaluator` — built once per paytable, it gives the exact EV of
       every bet for any composition of unseen cards or tiles. Two-hand games
-      build an :class:`odds.engine.polynomial.RemovalPolynomial` and wrap it in a
+      build an :class:`odds.engine.polynomial.FallingPolynomial` and wrap it in a
       :class:`odds.games.shoe_state.PolynomialEvaluator`.
     * :meth:`procedure` — how one shuffled shoe is dealt (the paytable's
       ``[dealing]`` section as a :class:`odds.games.dealing.Procedure`).

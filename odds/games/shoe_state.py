@@ -25,7 +25,7 @@ from odds.core.errors import OddsError
 from odds.core.shoe import Shoe
 
 if TYPE_CHECKING:
-    from odds.engine.polynomial import RemovalPolynomial
+    from odds.engine.polynomial import FallingPolynomial
 
 
 @dataclass(frozen=True)
@@ -141,10 +141,12 @@ class BatchEvaluator(ABC):
 
 
 class PolynomialEvaluator(StateEvaluator):
-    """A :class:`StateEvaluator` over an :class:`odds.engine.polynomial.RemovalPolynomial`.
+    """A :class:`StateEvaluator` over an :class:`odds.engine.polynomial.FallingPolynomial`.
 
-    Two-hand games (Mahjong 2-8, Pok Deng; baccarat-like games whose bets
-    settle on the first cards) need only build the polynomial.
+    The polynomial's keys are the bets and its values their EVs (as
+    :func:`odds.engine.polynomial.two_hand_polynomial` builds them): two-hand
+    games (Mahjong 2-8, Pok Deng; baccarat-like games whose bets settle on the
+    first cards) need only build the polynomial.
     """
 
     def __init__(
@@ -153,23 +155,24 @@ class PolynomialEvaluator(StateEvaluator):
         bets: Sequence[StateBet],
         round_cards: int,
         unit: int,
-        polynomial: RemovalPolynomial,
+        polynomial: FallingPolynomial[str],
     ) -> None:
         super().__init__(shoe, bets, round_cards, unit)
         self.polynomial = polynomial
 
     def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
-        return self.polynomial.evs(self.check(counts))
+        return self.polynomial.fractions(self.check(counts))
 
     def batch(self) -> BatchEvaluator:
-        return _PolynomialBatch(self.polynomial)
+        return _PolynomialBatch(self.polynomial, self.full)
 
 
 class _PolynomialBatch(BatchEvaluator):
-    def __init__(self, polynomial: RemovalPolynomial) -> None:
+    def __init__(self, polynomial: FallingPolynomial[str], full: Sequence[int]) -> None:
         self.polynomial = polynomial
-        self.bets = polynomial.bets
-        self.types = len(polynomial.full)
+        self.full = tuple(full)
+        self.bets = polynomial.keys
+        self.types = polynomial.types
 
     def numerators(self, counts: Any) -> Any:
         return self.polynomial.numerators(counts)
@@ -178,4 +181,4 @@ class _PolynomialBatch(BatchEvaluator):
         return self.polynomial.denominator(size)
 
     def invariant_blocks(self) -> list[list[int]]:
-        return self.polynomial.invariant_blocks()
+        return self.polynomial.invariant_blocks(self.full)

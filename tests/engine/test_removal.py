@@ -44,7 +44,7 @@ def test_both_forms_equal_the_engine_on_random_compositions(full, seed):
             continue
         expected = _reference_ev(counts, classify, payoff, 2)
         for form in forms:
-            got = form.evs(counts)
+            got = form.fractions(counts)
             assert [got["a"], got["b"]] == expected
 
 
@@ -52,10 +52,10 @@ def test_symmetric_bets_are_found_symmetric_and_others_not():
     full = (3, 3, 3, 2)
     # "Both hands identical" treats every type alike (among types of equal counts) …
     identical = two_hand_polynomial(full, 2, lambda h: h, ["tie"], lambda x, y: [int(x == y)])
-    assert identical.invariant_blocks() == [[0, 1, 2], [3]]
+    assert identical.invariant_blocks(full) == [[0, 1, 2], [3]]
     # … "the first hand holds type 0" does not.
     zero = two_hand_polynomial(full, 2, lambda h: 0 in h, ["zero"], lambda x, y: [int(x)])
-    assert zero.invariant_blocks() == [[0], [1, 2], [3]]
+    assert zero.invariant_blocks(full) == [[0], [1, 2], [3]]
 
 
 def test_sub_showdown_equals_a_plain_count_on_random_compositions():

@@ -26,13 +26,8 @@ from odds.core.caching import cached
 from odds.core.cards import Card, Rank
 from odds.core.frozen import FrozenMap
 from odds.engine import check_total
-from odds.engine.drawing import (
-    DealPolynomial,
-    falling,
-    group_counts,
-    ordered_deal_polynomial,
-    two_hand_pair_ways,
-)
+from odds.engine.drawing import group_counts, ordered_deal_polynomial, two_hand_pair_ways
+from odds.engine.polynomial import FallingPolynomial, falling
 from odds.games.baccarat import report_tables
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import BetSpec, bet_specs
@@ -106,13 +101,13 @@ class CoupProcedure:
         return state if isinstance(state, Coup) else None
 
 
-def build_coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
+def build_coup_polynomial(drawing: DrawingRules) -> FallingPolynomial[Coup]:
     """Every coup's ordered ways as a polynomial in the ten value counts (not cached)."""
     return ordered_deal_polynomial(CoupProcedure(drawing), VALUES, COUP_CARDS)
 
 
 @cached
-def coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
+def coup_polynomial(drawing: DrawingRules) -> FallingPolynomial[Coup]:
     """The tableau's counting table, built once per tableau in a process."""
     return build_coup_polynomial(drawing)
 
@@ -163,7 +158,7 @@ def coup_event_ways(
     return result
 
 
-def event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
+def event_polynomial(config: BaccaratConfig) -> FallingPolynomial[Any]:
     """The coup table regrouped into the coup bets' events (cached per way of settling)."""
     return _event_polynomial(settling(config))
 
@@ -185,13 +180,13 @@ def settling(config: BaccaratConfig) -> BaccaratConfig:
 
 
 @cached(maxsize=32)
-def _event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
+def _event_polynomial(config: BaccaratConfig) -> FallingPolynomial[Any]:
     return regroup_by_events(coup_polynomial(DrawingRules.of(config.tableau)), bet_specs(config))
 
 
 def regroup_by_events(
-    polynomial: DealPolynomial[Coup], specs: Sequence[BetSpec]
-) -> DealPolynomial[Any]:
+    polynomial: FallingPolynomial[Coup], specs: Sequence[BetSpec]
+) -> FallingPolynomial[Any]:
     """Each coup counts once towards one event of every coup bet: ``(bet, event)`` keys.
 
     Pair bets (no ``settle``) are left out: they are not settled from the coup.

@@ -33,6 +33,7 @@ from operator import add, itemgetter, mul
 from typing import TypeAlias, TypedDict, cast
 
 from odds.core.caching import cached
+from odds.engine.polynomial import falling, falling_row
 
 #: Dealer outcomes (the order of :func:`dealer_table`'s counts and of :meth:`DealerPlan.unpack`).
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -71,22 +72,6 @@ RANKS = 10
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 Counts = tuple[int, ...]
-
-
-def falling(n: int, k: int) -> int:
-    """``n (n−1) … (n−k+1)``; 0 when ``k > n ≥ 0``."""
-    result = 1
-    for i in range(k):
-        result *= n - i
-    return result
-
-
-def falling_row(n: int, k: int) -> list[int]:
-    """``[n^(0), n^(1), …, n^(k)]`` (falling factorials), built by one product each."""
-    row = [1]
-    for i in range(k):
-        row.append(row[-1] * (n - i))
-    return row
 
 
 def total_of(hard: int, has_ace: bool) -> tuple[int, bool]:

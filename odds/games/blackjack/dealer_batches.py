@@ -49,7 +49,7 @@ from operator import add, itemgetter, lshift, mul, sub
 from typing import TypeAlias, cast
 
 from odds.core.caching import cached
-from odds.games.blackjack.dealer import OUTCOMES, Counts, falling_row, lane_width
+from odds.games.blackjack.dealer import OUTCOMES, Counts, lane_width
 from odds.games.blackjack.moments import (
     ORDER,
     Gather,
@@ -390,4 +390,4 @@ def _walk(tree: _Tree, table: list[int], d: int, out: dict[Counts, int]) -> None
         _walk(child, summed, d + 1, out)
 
 
-__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "falling_row", "numerators"]
+__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "numerators"]

@@ -21,7 +21,8 @@ from operator import add, itemgetter, lshift, mul
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from odds.core.caching import cached
-from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, falling, pack_lanes
+from odds.engine.polynomial import falling
+from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, pack_lanes
 
 if TYPE_CHECKING:
     from odds.games.blackjack.dealer_batches import RemovalSet, RootKey

@@ -60,6 +60,7 @@ from fractions import Fraction
 from typing import Generic, TypeVar
 
 from odds.core.caching import cached
+from odds.engine.polynomial import falling
 
 V = TypeVar("V")
 
@@ -109,13 +110,6 @@ def patterns(limit: int) -> tuple[Pattern, ...]:
 
     deal(2, 1, 0, 0, 0)
     return tuple(found)
-
-
-def falling(n: int, k: int) -> int:
-    result = 1
-    for i in range(k):
-        result *= n - i
-    return result
 
 
 def max_pair_removals(limit: int) -> int:

@@ -20,43 +20,30 @@ the 8-deck chart.
 The definition is exactly :func:`odds.games.blackjack.rounds.analyse_round`'s
 with a chart (one split per round, a split worth twice one split hand played
 on its own cards and the pair; peek and no-hole-card rules; surrender), and the
-tests check equality on random shoes. Evaluation is a gather-and-multiply per
-monomial: in double precision with a rigorous error bound (fast: the
-simulation), or in exact integers modulo several primes recombined by the
-Chinese remainder theorem (exact: every per-state figure printed).
+tests check equality on random shoes. The result is the engine's one
+polynomial type, :class:`odds.engine.polynomial.FallingPolynomial` (every
+sequence extended to the longest round), so its evaluations are the
+engine's: in double precision with a rigorous error bound (fast: the
+simulation), or exact, in integers modulo several primes recombined by the
+Chinese remainder theorem (every per-state figure printed).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from fractions import Fraction
-from math import prod
 from typing import Any
 
+from odds.engine.polynomial import FallingPolynomial
 from odds.games.blackjack.actions import ChartCode
 from odds.games.blackjack.dealer import RANKS, dealer_table, total_of
 from odds.games.blackjack.strategy import Chart
 
-BITS = 6  # per rank in a monomial key (counts up to 63)
-HALF = 5  # ranks 0–4 and 5–9 are multiplied separately
+BITS = 6  # per rank in a monomial key while building (counts up to 63)
 #: The hole card's rank that completes a dealer blackjack, by up card (A ↔ ten-value).
 COMPLETES = {0: 9, 9: 0}
-#: Primes below 2^31 for the exact modular evaluation (products fit in int64).
-PRIMES = (
-    2147483647,
-    2147483629,
-    2147483587,
-    2147483579,
-    2147483563,
-    2147483549,
-    2147483543,
-    2147483497,
-    2147483489,
-    2147483477,
-    2147483423,
-    2147483399,
-)
+#: The polynomial's one key: the round's EV per unit of the original stake.
+KEY = "main"
 
 
 def _key(counts: Sequence[int]) -> int:
@@ -82,41 +69,38 @@ class _Terms:
         self.const: dict[int, int] = defaultdict(int)  # key → coefficient (payoff folded in)
 
 
-class RoundPolynomial:
-    """The charted round's EV as a polynomial (see the module doc); build once per chart."""
+def round_polynomial(chart: Chart, rules: Any) -> FallingPolynomial[str]:
+    """The charted round's EV as a polynomial in the ten rank counts (key :data:`KEY`).
+
+    ``fractions(counts)[KEY]`` is the exact EV; ``approximate(counts)[KEY]``
+    the double-precision EV and its bound. Built once per chart (seconds).
+    """
+    import numpy as np
+
+    builder = _RoundBuilder(chart, rules)
+    parts = [builder.pair(builder.player_terms(chart, up), up) for up in range(RANKS)]
+    keys, coefficients = _merge(
+        np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts])
+    )
+    exponents = np.stack([(keys >> (BITS * r)) & 63 for r in range(RANKS)], axis=1)
+    return FallingPolynomial(
+        RANKS, (KEY,), exponents, coefficients[:, None], extended=True, scale=builder.scale
+    )
+
+
+class _RoundBuilder:
+    """The round's terms: the player's terminal multisets by up card, paired with the dealer's."""
 
     def __init__(self, chart: Chart, rules: Any) -> None:
-        import numpy as np
-
         self.rules = rules
         self.peek = rules.peek
         bj = rules.blackjack_payout
         self.scale = 2 * bj.denominator  # surrender pays ½; blackjack pays p/q
         self._bj_units = int(bj * self.scale)
-        parts = [self._pair(self._player_terms(chart, up), up) for up in range(RANKS)]
-        self.keys, self.coefficients = _merge(
-            np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts])
-        )
-        mults = np.stack([(self.keys >> (BITS * r)) & 63 for r in range(RANKS)], axis=1)
-        self.lengths = mults.sum(axis=1).astype(np.intp)
-        self.kmax = int(self.lengths.max())
-        # FF_M = (product over ranks 0–4) · (product over ranks 5–9): each half takes few
-        # distinct values, so an evaluation computes the halves once and gathers them.
-        width = self.kmax + 1
-        self._halves = []
-        for ranks in (range(0, HALF), range(HALF, RANKS)):
-            half_keys = (self.keys >> (BITS * ranks[0])) & ((1 << (BITS * len(ranks))) - 1)
-            distinct, index = np.unique(half_keys, return_inverse=True)
-            part = np.stack([(distinct >> (BITS * i)) & 63 for i in range(len(ranks))], axis=1)
-            columns = part + np.arange(len(ranks)) * width + ranks[0] * width
-            self._halves.append((columns.astype(np.intp), index.reshape(-1).astype(np.intp)))
-        self._float_coefficients = self.coefficients.astype(float)
-        self._residues: dict[int, Any] = {}  # coefficients modulo each prime used
-        self._abs_coefficients = np.abs(self._float_coefficients)
 
     # -- building -------------------------------------------------------------
 
-    def _player_terms(self, chart: Chart, up: int) -> _Terms:
+    def player_terms(self, chart: Chart, up: int) -> _Terms:
         terms = _Terms()
         for a in range(RANKS):
             for b in range(a, RANKS):
@@ -233,7 +217,7 @@ class RoundPolynomial:
         else:
             terms.const[_key(held)] += -stake * self.scale * ways
 
-    def _pair(self, terms: _Terms, up: int) -> tuple[Any, Any]:
+    def pair(self, terms: _Terms, up: int) -> tuple[Any, Any]:
         """Monomial keys and coefficients of one up card (merged): player × dealer."""
         import numpy as np
 
@@ -277,104 +261,6 @@ class RoundPolynomial:
         mask = coefficients != 0
         return keys[mask], coefficients[mask]
 
-    # -- evaluation -----------------------------------------------------------
-
-    def _falling(self, counts: Sequence[int], np: Any, p: int | None = None) -> Any:
-        """``(c_r)_k`` for every rank and k ≤ kmax, flattened (floats, or integers mod ``p``)."""
-        width = self.kmax + 1
-        if p is None:
-            table = np.ones((RANKS, width))
-            for k in range(1, width):
-                table[:, k] = table[:, k - 1] * (np.asarray(counts, dtype=float) - (k - 1))
-            return table.ravel()
-        table = np.ones((RANKS, width), dtype=np.int64)
-        c = np.asarray(counts, dtype=np.int64)
-        for k in range(1, width):
-            table[:, k] = table[:, k - 1] * ((c - (k - 1)) % p) % p
-        return table.ravel()
-
-    def _products(self, flat: Any, np: Any, p: int | None = None) -> Any:
-        """FF_M(c) of every monomial, from the two halves' distinct products."""
-        values = None
-        for columns, index in self._halves:
-            half = flat[columns[:, 0]]
-            for j in range(1, columns.shape[1]):
-                half = half * flat[columns[:, j]]
-                if p is not None:
-                    half %= p
-            gathered = half[index]
-            if values is None:
-                values = gathered
-            else:
-                values = values * gathered
-                if p is not None:
-                    values %= p
-        return values
-
-    def approximate(self, counts: Sequence[int]) -> tuple[float, float]:
-        """``(EV, bound)``: double precision, with |EV − exact| ≤ bound (rigorous)."""
-        import numpy as np
-
-        n = sum(counts)
-        inverse = np.zeros(self.kmax + 1)
-        falling = 1.0
-        for k in range(self.kmax + 1):
-            inverse[k] = 1.0 / falling if falling else 0.0
-            falling *= n - k
-        values = self._products(self._falling(counts, np), np) * inverse[self.lengths]
-        # Elementwise products and a sum, not a BLAS dot: no thread start-up per call.
-        ev = float(np.sum(values * self._float_coefficients)) / self.scale
-        # A term's falling factorials, products and quotient take ≤ 3·kmax + RANKS + 2
-        # roundings (each ≤ 2^-53 relative); a sum of m terms adds ≤ m·2^-53 of Σ|terms|.
-        # Doubled for safety.
-        steps = 3 * self.kmax + RANKS + 2 + len(self.coefficients)
-        bound = steps * 2.0**-52 * float(np.sum(np.abs(values) * self._abs_coefficients))
-        return ev, bound / self.scale
-
-    def exact(self, counts: Sequence[int]) -> Fraction:
-        """The exact EV: integers modulo primes, recombined (Chinese remainder theorem).
-
-        Numerator = Σ_M Q_M · FF_M(c) · (n − |M|)_{kmax − |M|} over the common
-        denominator (n)_{kmax}; its size is at most Σ|Q_M|·(n)_{kmax}, and enough
-        primes are used to cover twice that.
-        """
-        import numpy as np
-
-        n = sum(counts)
-        if n < self.kmax:
-            raise ValueError(f"a shoe of {n} cards may run out during a round")
-        denominator = prod(range(n - self.kmax + 1, n + 1))
-        limit = 2 * int(np.abs(self.coefficients).sum()) * denominator + 1
-        residues, moduli, modulus = [], [], 1
-        for p in PRIMES:
-            if modulus > limit:
-                break
-            residues.append(self._residue(counts, n, p, np))
-            moduli.append(p)
-            modulus *= p
-        if modulus <= limit:
-            raise ValueError("not enough primes for an exact evaluation")
-        value = _crt(residues, moduli)
-        if value > modulus // 2:
-            value -= modulus
-        return Fraction(value, denominator * self.scale)
-
-    def _residue(self, counts: Sequence[int], n: int, p: int, np: Any) -> int:
-        rest = np.array(
-            [prod(range(n - self.kmax + 1, n - k + 1)) % p for k in range(self.kmax + 1)],
-            dtype=np.int64,
-        )
-        values = self._products(self._falling(counts, np, p), np, p)
-        values = values * rest[self.lengths] % p
-        coefficients = self._residues.get(p)
-        if coefficients is None:
-            coefficients = self._residues[p] = self.coefficients % p
-        total = 0
-        for i in range(0, len(values), 1 << 20):  # Σ < 2^20 · 2^31: no int64 overflow
-            chunk = values[i : i + (1 << 20)] * coefficients[i : i + (1 << 20)] % p
-            total = (total + int(chunk.sum())) % p
-        return total
-
 
 def _merge(keys: Any, coefficients: Any) -> tuple[Any, Any]:
     """Equal keys merged (coefficients added), zeros dropped, keys sorted."""
@@ -386,12 +272,3 @@ def _merge(keys: Any, coefficients: Any) -> tuple[Any, Any]:
     total = np.add.reduceat(coefficients, starts)
     keep = total != 0
     return keys[starts][keep], total[keep]
-
-
-def _crt(residues: Sequence[int], moduli: Sequence[int]) -> int:
-    value, modulus = 0, 1
-    for r, m in zip(residues, moduli, strict=True):
-        inverse = pow(modulus, -1, m)
-        value += modulus * ((r - value) * inverse % m)
-        modulus *= m
-    return value % modulus

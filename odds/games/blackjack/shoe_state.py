@@ -5,8 +5,10 @@ strategy the full-shoe report derives from its exact EVs), fixed for every
 state as a player's strategy is. Its EV for a composition is defined as
 :func:`odds.games.blackjack.rounds.analyse_round` with that chart (dealer
 probabilities exact for the composition less the up card and the player's
-cards) and computed from :class:`~odds.games.blackjack.round_polynomial.RoundPolynomial`
-(exact, or in double precision with an error bound for simulations). Suits
+cards) and computed from its polynomial in the rank counts
+(:func:`~odds.games.blackjack.round_polynomial.round_polynomial`, the engine's
+:class:`~odds.engine.polynomial.FallingPolynomial`: exact, or in double precision with an
+error bound for simulations). Suits
 never matter, so states are cached by rank counts.
 
 The shoe is dealt to a penetration (``[dealing]``): each round ``players``
@@ -21,16 +23,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import ceil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from odds.core.caching import cached
 from odds.core.numbers import short_number
 from odds.games.blackjack.actions import Action, ChartCode
 from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.round_polynomial import KEY
 from odds.games.blackjack.strategy import Chart
 from odds.games.dealing import Procedure
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import CountGroup, StateBet, StateEvaluator
+
+if TYPE_CHECKING:
+    from odds.engine.polynomial import FallingPolynomial
 
 #: Fewest cards a state may hold (the full analysis refuses smaller shoes).
 MIN_CARDS = 40
@@ -58,11 +64,11 @@ class BlackjackEvaluator(StateEvaluator):
         self.rank_of = tuple(rank_index(card) for card in shoe.types)
         self.chart = chart if chart is not None else report_chart(rank_counts(shoe), self.rules)
         self._cache: dict[tuple[int, ...], Fraction] = {}
-        self.polynomial = None
+        self.polynomial: FallingPolynomial[str] | None = None
         if self.checks_exchangeability:
-            from odds.games.blackjack.round_polynomial import RoundPolynomial
+            from odds.games.blackjack.round_polynomial import round_polynomial
 
-            self.polynomial = RoundPolynomial(self.chart, self.rules)
+            self.polynomial = round_polynomial(self.chart, self.rules)
             self.fast_path = True
 
     def ranks(self, counts: Sequence[int]) -> tuple[int, ...]:
@@ -79,7 +85,7 @@ class BlackjackEvaluator(StateEvaluator):
         found = self._cache.get(ranks)
         if found is None:
             if self.polynomial is not None:
-                found = self.polynomial.exact(ranks)
+                found = self.polynomial.fractions(ranks)[KEY]
             else:  # resplits: the recursion itself (seconds per state)
                 found = analyse_round(ranks, self.rules, chart=self.chart).ev
             if len(self._cache) > 4096:
@@ -93,7 +99,7 @@ class BlackjackEvaluator(StateEvaluator):
     def approximate(self, counts: Sequence[int]) -> dict[str, tuple[float, float]]:
         if self.polynomial is None:
             return super().approximate(counts)
-        return {"main": self.polynomial.approximate(self.ranks(self.check(counts)))}
+        return {"main": self.polynomial.approximate(self.ranks(self.check(counts)))[KEY]}
 
     def groups(self) -> tuple[CountGroup, ...]:
         """Blackjack counts ten-value cards (10, J, Q, K) as one group."""

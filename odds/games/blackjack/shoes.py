@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from odds.core.caching import cached
 from odds.core.errors import OddsError
+from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
@@ -26,7 +27,6 @@ from odds.games.blackjack.dealer import (
     DealerPlan,
     RemovalTree,
     dealer_numerators,
-    falling,
     longest_draw,
     plan,
     stand_lanes,

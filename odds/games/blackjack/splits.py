@@ -20,6 +20,7 @@ from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING
 
+from odds.engine.polynomial import falling
 from odds.games.blackjack.actions import Action, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.options import BlackjackRules
@@ -28,7 +29,6 @@ from odds.games.blackjack.resplit import (
     DISTRIBUTIONS,
     NUMBERS,
     SplitHands,
-    falling,
     hands_distribution,
     max_pair_removals,
     patterns,

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from odds.core.caching import cached
 from odds.core.cards import Card
-from odds.engine.drawing import DealPolynomial, falling, ordered_deal_polynomial
+from odds.engine.drawing import ordered_deal_polynomial
+from odds.engine.polynomial import FallingPolynomial, falling
 from odds.games.dragon_tiger import rules as r
 from odds.games.dragon_tiger.options import SIDE_BETS, DragonTigerConfig
 from odds.games.dragon_tiger.report_tables import card_table, rank_label
@@ -54,7 +55,7 @@ class RoundProcedure:
 
 
 @cached
-def round_polynomial(types: tuple[Card, ...]) -> DealPolynomial[Round]:
+def round_polynomial(types: tuple[Card, ...]) -> FallingPolynomial[Round]:
     """Every round's ordered ways as a polynomial in the card counts (once per card set)."""
     return ordered_deal_polynomial(RoundProcedure(types), len(types), ROUND_CARDS)
 
@@ -113,7 +114,7 @@ def _to(value: Fraction) -> str:
     return payout_ratio(value).removeprefix("wins ")
 
 
-def event_polynomial(config: DragonTigerConfig, types: tuple[Card, ...]) -> DealPolynomial[Any]:
+def event_polynomial(config: DragonTigerConfig, types: tuple[Card, ...]) -> FallingPolynomial[Any]:
     """The round table regrouped into every offered bet's events (cached per way of settling)."""
     return _event_polynomial(settling(config), types)
 
@@ -125,7 +126,7 @@ def settling(config: DragonTigerConfig) -> DragonTigerConfig:
 
 
 @cached(maxsize=32)
-def _event_polynomial(config: DragonTigerConfig, types: tuple[Card, ...]) -> DealPolynomial[Any]:
+def _event_polynomial(config: DragonTigerConfig, types: tuple[Card, ...]) -> FallingPolynomial[Any]:
     specs = bet_specs(config)
     partitions = [[(s.name, e.key) for e in s.events] for s in specs]
     return round_polynomial(types).regroup(

@@ -1,7 +1,7 @@
 """Mahjong 2-8 shoe states: exact EVs for any unseen tiles, and the set's dealing.
 
 Every bet settles on one position's two tiles and the banker's, so each EV is
-an :class:`odds.engine.polynomial.RemovalPolynomial` over the tile types (canonical
+an :class:`odds.engine.polynomial.FallingPolynomial` over the tile types (canonical
 form: 715 coefficients for ten tile types). The set is dealt over
 ``[dealing] rounds`` rounds of two tiles to the banker and to each position,
 every tile face up: a watching player knows the unseen tiles exactly, and

@@ -1,7 +1,7 @@
 """Pok Deng shoe states: exact EVs for any unseen cards, and the shoe procedure.
 
 Both bets settle on one position's two cards and the Banker's, so each EV is an
-:class:`odds.engine.polynomial.RemovalPolynomial` over the 52 card types, in the factored
+:class:`odds.engine.polynomial.FallingPolynomial` over the 52 card types, in the factored
 form: a quadratic form over hand classes plus a correction for hands sharing a
 card (about 26,000 monomials), a fraction of a millisecond per state.
 

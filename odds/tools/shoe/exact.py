@@ -10,7 +10,7 @@ P(EV > 0), E[max(EV, 0)] (what a player who bets 1 unit only when the bet is
 positive wins per round), quantiles, and the sum over the rounds of a set.
 
 Types that every bet treats alike (a block; see
-:meth:`odds.engine.polynomial.RemovalPolynomial.invariant_blocks` — all ten tiles of
+:meth:`odds.engine.polynomial.FallingPolynomial.invariant_blocks` — all ten tiles of
 the standard set) are enumerated once per orbit: within a block only the
 sorted counts matter, and the orbit's size multiplies the weight. The mean of
 every round's EV is asserted to equal the off-the-top EV (exchangeability).

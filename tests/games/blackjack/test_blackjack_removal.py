@@ -7,12 +7,12 @@ from itertools import islice
 
 import pytest
 
+from odds.engine import falling
 from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
     dealer_numerators,
     dealer_probabilities_reference,
-    falling,
     longest_draw,
     plan,
 )

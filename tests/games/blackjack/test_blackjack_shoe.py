@@ -7,7 +7,7 @@ import random
 import pytest
 
 from odds.games.blackjack.dealer import RANKS
-from odds.games.blackjack.round_polynomial import RoundPolynomial
+from odds.games.blackjack.round_polynomial import KEY, round_polynomial
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.rules import BlackjackRules
 from tests.reference.blackjack_charts import simple_chart
@@ -28,7 +28,7 @@ RULES = (
 @pytest.mark.parametrize("rules", RULES, ids=["no-hole-card", "peek-surrender-das-h17"])
 def test_round_polynomial_equals_the_recursion_on_random_shoes(rules):
     chart = simple_chart(rules.surrender)
-    polynomial = RoundPolynomial(chart, rules)
+    polynomial = round_polynomial(chart, rules)
     rng = random.Random(11)
     full = [4] * 9 + [16]  # one deck
     for _ in range(2):
@@ -37,7 +37,7 @@ def test_round_polynomial_equals_the_recursion_on_random_shoes(rules):
             r = rng.choices(range(RANKS), weights=counts)[0]
             counts[r] -= 1
         exact = analyse_round(tuple(counts), rules, chart=chart).ev
-        assert polynomial.exact(counts) == exact
-        value, bound = polynomial.approximate(counts)
+        assert polynomial.fractions(counts)[KEY] == exact
+        value, bound = polynomial.approximate(counts)[KEY]
         assert abs(value - float(exact)) <= bound + 1e-15
         assert bound < 1e-9
