@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from odds.core.errors import OddsError
+
+if TYPE_CHECKING:
+    from odds.core.table import Table
+    from odds.output.provenance import Provenance
 
 OutputOpt = Annotated[
     Path | None,
@@ -77,8 +81,22 @@ def emit(text: str, output: Path | None = None) -> None:
         temporary.write_text(text, encoding="utf-8", newline="")
 
 
-def emit_json(data: object, output: Path | None = None) -> None:
-    """One JSON document (exact numbers are already fraction strings)."""
-    import json
+def write_json(
+    tables: Sequence[Table],
+    output: Path | None = None,
+    overrides: Sequence[str] = (),
+    provenance: Provenance | None = None,
+) -> None:
+    """A command's ``--format json``: its tables as one document (:mod:`odds.output.json_document`).
 
-    emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
+    The document names the version and the command line that made it, with the
+    ``--decks`` / ``--set`` ``overrides`` as typed (``provenance``, when the
+    command has its own, as ``odds report`` does).
+    """
+    from odds.cli.app import command_line
+    from odds.output.json_document import json_text
+    from odds.output.provenance import Provenance
+
+    if provenance is None:
+        provenance = Provenance(command_line(), tuple(overrides))
+    emit(json_text(tables, provenance), output)
