@@ -281,3 +281,13 @@ def test_the_version_and_provenance_come_once_and_first():
     assert data["rows"] == [{"x": "1/3", "x_decimal": 1 / 3}]
     placed = json_document.document([table, json_document.version_table()])
     assert list(placed) == ["rows", "version"]
+
+
+def test_the_command_a_document_states_leaves_out_where_it_goes(run, tmp_path: Path):
+    """``-o FILE`` and ``--workers`` change where and how, not what: the same document."""
+    target = tmp_path / "eor.json"
+    code, _, err = run("eor", "dragon-tiger", "--format", "json", "-o", str(target))
+    assert code == 0, err
+    shown = _json(run, "eor", "dragon-tiger")
+    assert json.loads(target.read_text(encoding="utf-8")) == shown
+    assert shown["command"] == "odds eor dragon-tiger --format json"
