@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,13 +15,16 @@ from odds.cli.options import (
     SetOpt,
     TextFormat,
     load_paytable,
-    overrides,
-    write_json,
+    override_texts,
 )
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
 from odds.cli.report_output import ReportFormat
 from odds.core.errors import OddsError, PositionError
 from odds.core.numbers import check_count, check_seed, parse_rational
+
+if TYPE_CHECKING:
+    from odds.core.table import Table
+    from odds.games.features import SimulationResult
 
 
 @app.command()
@@ -123,9 +126,7 @@ def report(
         p for p in (Path(paytable.source),) if p.is_file()
     )
     check_report_output(format, output, table, inputs)
-    provenance = Provenance(
-        command_line(), tuple(o.source for o in overrides(decks, settings)), output
-    )
+    provenance = Provenance(command_line(), override_texts(decks, settings), output)
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
@@ -222,7 +223,7 @@ def settle(
     \b
     Example: odds settle pok-deng --banker '9d 7c' --player 'Kh 9h'
     """
-    from odds.output.settlement_text import settlement_json, settlement_text
+    from odds.output.settlement_text import settlement_tables, settlement_text
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
@@ -238,8 +239,10 @@ def settle(
             f"(it takes {', '.join('--' + p for p in paytable.game.positions)})"
         )
     result = paytable.game.settle(paytable.config, hands, amount)
-    text = settlement_json(result) if format is TextFormat.json else settlement_text(result)
-    emit(text, output)
+    if format is TextFormat.json:
+        write_json(settlement_tables(result), output, override_texts(decks, settings))
+    else:
+        emit(settlement_text(result), output)
 
 
 @app.command()
@@ -265,8 +268,6 @@ def strength(
     \b
     Example: odds strength goa-gae 'As Ks 8s'
     """
-    import json
-
     if trials > MAX_TRIALS:
         check_count(trials, "--trials", MAX_TRIALS, "simulated deals: minutes already")
     check_seed(seed)
@@ -282,7 +283,7 @@ def strength(
     except PositionError as exc:
         raise OddsError(exc.for_flag("HAND")) from None
     if format is TextFormat.json:
-        emit(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", output)
+        write_json(result.tables(), output, override_texts(decks, settings))
     else:
         emit(result.text(), output)
 
@@ -314,22 +315,13 @@ def crosscheck(
     if feature is None:
         raise OddsError(f"{paytable.game.name} has no simulation")
     result = feature.simulate(paytable.config, rounds, seed)
-    exact = float(feature.exact_ev(paytable.config))
+    exact_ev = feature.exact_ev(paytable.config)
+    exact = float(exact_ev)
     low, high = result.interval
     inside = "inside" if result.contains(exact) else "OUTSIDE"
     if format is TextFormat.json:
-        write_json(
-            {
-                "rounds": rounds,
-                "seed": seed,
-                "mean_net": result.mean,
-                "interval_95": [low, high],
-                "exact_ev": str(feature.exact_ev(paytable.config)),
-                "inside": result.contains(exact),
-                "method": "seeded simulation of the analysed strategy (floats are estimates)",
-            },
-            output,
-        )
+        tables = [_crosscheck_table(rounds, seed, result, exact_ev)]
+        write_json(tables, output, override_texts(decks, settings))
     else:
         emit(
             f"{rounds:,} rounds (seed {seed}): mean net {result.mean:+.6f} per round, "
@@ -338,3 +330,28 @@ def crosscheck(
         )
     if not result.contains(exact):
         raise typer.Exit(1)
+
+
+def _crosscheck_table(
+    rounds: int, seed: int, result: SimulationResult, exact_ev: Fraction
+) -> Table:
+    """``odds crosscheck --format json``: the simulation's estimate beside the exact EV."""
+    from odds.core.table import Column, Kind, fields_table
+
+    approximate = Kind.APPROXIMATE
+    return fields_table(
+        "crosscheck",
+        "Cross-check",
+        [
+            (Column("rounds", "rounds", Kind.WAYS), rounds),
+            (Column("seed", "seed", Kind.WAYS), seed),
+            (Column("mean_net", "mean net per round", approximate), result.mean),
+            (Column("interval_95", "95% interval", Kind.DATA), list(result.interval)),
+            (Column("exact_ev", "exact EV", Kind.EXACT), exact_ev),
+            (Column("inside", "inside", Kind.FLAG), result.contains(float(exact_ev))),
+            (
+                Column("method", "method"),
+                "seeded simulation of the analysed strategy (floats are estimates)",
+            ),
+        ],
+    )

@@ -11,8 +11,8 @@ import typer
 
 from odds.cli.app import app
 from odds.cli.completion import complete_bet
-from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, write_json
-from odds.cli.output import OutputOpt, check_output, emit, emit_json, paytable_inputs
+from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, override_texts
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
 from odds.core.errors import OddsError
 from odds.core.numbers import check_count, check_seed, parse_rational
 
@@ -56,7 +56,7 @@ def verify(
     \b
     Example: odds verify dragon-tiger --bet tie --house-edge 32.77%
     """
-    from odds.tools.verify import decide, parse_claim, verify, verify_json, verify_text
+    from odds.tools.verify import decide, parse_claim, verify, verify_tables, verify_text
 
     if (rtp is None) == (house_edge is None):
         raise OddsError("give exactly one of --rtp or --house-edge (e.g. --rtp 97.3%)")
@@ -68,7 +68,8 @@ def verify(
     check_output(output, paytable_inputs(game))
     checks, notes = verify(paytable, claim, bet)
     if format is TextFormat.json:
-        write_json(verify_json(paytable, claim, checks, notes, bet), output)
+        tables = verify_tables(paytable, claim, checks, notes, bet)
+        write_json(tables, output, override_texts(decks, settings))
     else:
         emit(verify_text(paytable, claim, checks, notes, bet), output)
     code = decide(paytable, checks, bet).exit_code
@@ -117,11 +118,9 @@ def audit(
     \b
     Example: odds simulate dragon-tiger --rounds 900 -o r.csv && odds audit dragon-tiger --log r.csv
     """
-    import json
-
     from odds.tools.audit.audit import EXIT_CODES
     from odds.tools.audit.audit import audit as run_audit
-    from odds.tools.audit.report import audit_json, audit_text
+    from odds.tools.audit.report import audit_tables, audit_text
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, [*paytable_inputs(game), log])
@@ -138,7 +137,7 @@ def audit(
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
         links = write_fit_charts(str(log), tests, folder, [paytable.file, log])
     if format is AuditFormat.json:
-        emit(json.dumps(audit_json(result), indent=2, ensure_ascii=False) + "\n", output)
+        write_json(audit_tables(result), output, override_texts(decks, settings))
     else:
         emit(audit_text(result, links), output)
     code = EXIT_CODES[result.verdict]
@@ -250,7 +249,7 @@ def solve(
     \b
     Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
     """
-    from odds.tools.solve import solution_json, solution_text
+    from odds.tools.solve import solution_tables, solution_text
     from odds.tools.solve import solve as run_solve
     from odds.tools.verify import parse_percentage
 
@@ -259,7 +258,7 @@ def solve(
     check_output(output, paytable_inputs(game))
     solution = run_solve(paytable, bet, vary, target, basis.value)
     if format is TextFormat.json:
-        emit_json(solution_json(solution), output)
+        write_json(solution_tables(solution), output, override_texts(decks, settings))
     else:
         emit(solution_text(solution), output)
     if not solution.solutions:

@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, overrides
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
+from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, override_texts, overrides
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
 from odds.cli.report_output import CsvTableOpt
 from odds.core.errors import OddsError
 from odds.core.table import Table
@@ -42,13 +42,11 @@ def render(
     heading: Sequence[str] = (),
     table: str | None = None,
 ) -> str:
-    """Tables through the report's renderers: Markdown sections, one JSON object, or one
-    tidy CSV table (the only one, or the one ``--table`` names)."""
-    from odds.output.data import tables_csv, tables_json
+    """Tables through the report's renderers: Markdown sections or one tidy CSV table (the
+    only one, or the one ``--table`` names). JSON is written by :func:`write_json`."""
+    from odds.output.data import tables_csv
     from odds.output.markdown import tables_markdown
 
-    if format is TablesFormat.json:
-        return tables_json(tables)
     if format is TablesFormat.csv:
         return tables_csv(tables, table)
     head = "".join(f"{line}\n\n" for line in heading)
@@ -87,6 +85,9 @@ def compare(
     result = run_compare(paytables, overrides(decks, settings))
     if format is TablesFormat.xlsx:
         _emit_xlsx(result.tables(), "Paytables side by side", result.notes(), output)
+        return
+    if format is TablesFormat.json:
+        write_json(result.tables(), output, override_texts(decks, settings))
         return
     heading = ["# Paytables side by side", *result.notes()]
     emit(render(result.tables(), format, digits, heading, table), output)
@@ -155,6 +156,9 @@ def sweep(
             links[f"sweep_{item.name}"] = image_line(f"{charts.as_posix()}/{name}.svg", chart.alt)
     if format is TablesFormat.xlsx:
         _emit_xlsx(tables, f"Sweep of {chosen.key}: {paytable.title}", [], output)
+        return
+    if format is TablesFormat.json:
+        write_json(tables, output, override_texts(decks, settings))
         return
     if format is not TablesFormat.markdown:
         emit(render(tables, format, digits, table=table), output)

@@ -9,7 +9,7 @@ import typer
 from odds.cli.app import app
 from odds.cli.completion import complete_game
 from odds.cli.options import Format
-from odds.cli.output import OutputOpt, check_output, emit
+from odds.cli.output import OutputOpt, check_output, emit, write_json
 from odds.cli.report_output import CsvTableOpt
 from odds.core.errors import OddsError
 
@@ -36,7 +36,7 @@ def games(
     \b
     Example: odds games baccarat
     """
-    from odds.output.data import tables_csv, tables_json
+    from odds.output.data import tables_csv
     from odds.output.markdown import tables_markdown
     from odds.tools.catalogue import catalogue
 
@@ -46,7 +46,7 @@ def games(
     check_output(output)
     tables = catalogue(name)
     if format is Format.json:
-        emit(tables_json(tables), output)
+        write_json(tables, output)
     elif format is Format.csv:
         emit(tables_csv(tables, table), output)
     else:

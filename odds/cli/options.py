@@ -7,7 +7,6 @@ and nowhere else; the paytable layer merges and validates them once.
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -57,15 +56,13 @@ def overrides(decks: int | None, settings: list[str] | None) -> list[Override]:
     return result + [Override.parse(text) for text in settings or ()]
 
 
+def override_texts(decks: int | None, settings: list[str] | None) -> tuple[str, ...]:
+    """The overrides as typed (``--decks 6``, ``rules.x=false``): what a document says it used."""
+    return tuple(o.source for o in overrides(decks, settings))
+
+
 def load_paytable(
     game: str, decks: int | None = None, settings: list[str] | None = None
 ) -> Paytable:
     """Resolve a game or paytable path with the command line's overrides applied."""
     return load(game, overrides(decks, settings))
-
-
-def write_json(data: object, output: Path | None = None) -> None:
-    """One JSON document on stdout or to ``--output`` (exact numbers are fraction strings)."""
-    from odds.cli.output import emit_json
-
-    emit_json(data, output)

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from odds.core.errors import OddsError
+
+if TYPE_CHECKING:
+    from odds.core.table import Table
+    from odds.output.provenance import Provenance
 
 OutputOpt = Annotated[
     Path | None,
@@ -77,8 +81,52 @@ def emit(text: str, output: Path | None = None) -> None:
         temporary.write_text(text, encoding="utf-8", newline="")
 
 
-def emit_json(data: object, output: Path | None = None) -> None:
-    """One JSON document (exact numbers are already fraction strings)."""
-    import json
+def write_json(
+    tables: Sequence[Table],
+    output: Path | None = None,
+    overrides: Sequence[str] = (),
+    provenance: Provenance | None = None,
+) -> None:
+    """A command's ``--format json``: its tables as one document (:mod:`odds.output.json_document`).
 
-    emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
+    The document names the version and the command that prints it again
+    (:func:`document_command`), with the ``--decks`` / ``--set`` ``overrides`` as
+    typed (``provenance``, when the command has its own, as ``odds report`` does).
+    """
+    from odds.output.json_document import json_text
+    from odds.output.provenance import Provenance
+
+    if provenance is None:
+        provenance = Provenance(document_command(), tuple(overrides))
+    emit(json_text(tables, provenance), output)
+
+
+#: Options that say where a document goes or how it is computed, never what it holds: a
+#: document's ``command`` leaves them out, so the same document states the same command.
+NOT_CONTENT = ("--output", "-o", "--workers", "--scheduler")
+
+
+def document_command() -> str:
+    """The command line that prints this document again, to standard output.
+
+    ``--output FILE`` and the work's spread (``--workers``, ``--scheduler``) are left
+    out: the document is the same without them (the tests hold it so).
+    """
+    import shlex
+
+    from odds.cli.app import command_line
+
+    words = shlex.split(command_line())
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word in NOT_CONTENT:
+            skip = True
+            continue
+        if word.startswith(tuple(f"{option}=" for option in NOT_CONTENT if option[1] == "-")):
+            continue
+        kept.append(word)
+    return shlex.join(kept)

@@ -218,9 +218,10 @@ def write_report(
         write_binary(to_pdf(analysis, digits, command), output)
         return
     if format is ReportFormat.json:
-        from odds.output.data import to_json
+        from odds.cli.output import write_json
+        from odds.output.data import report_json_tables
 
-        _write_text(to_json(analysis, provenance), output)
+        write_json(report_json_tables(analysis, provenance), output, provenance=provenance)
         return
     from odds.output.markdown_report import to_markdown
 

@@ -3,7 +3,6 @@ print."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,11 +10,11 @@ from typing import Annotated, Any
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, override_texts
+from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
 from odds.cli.report_output import CsvTableOpt
 from odds.core.errors import OddsError
-from odds.core.table import Table, json_value
+from odds.core.table import Table
 
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
 
@@ -36,10 +35,6 @@ def _markdown(table: Table) -> str:
 def _check_table(table: str | None, format: Format) -> None:
     if table is not None and format is not Format.csv:
         raise OddsError("--table chooses one CSV table: give it with --format csv")
-
-
-def _write_json(data: Any, output: Path | None) -> None:
-    emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
 
 
 @app.command()
@@ -90,26 +85,12 @@ def shoe(
     result = questions.state(paytable, items)
     table = result.table()
     shoe_ = result.evaluator.shoe
-    unseen = sum(result.counts)
+    unseen = result.unseen
     if format is Format.csv:
         _write_csv([table], output)
         return
     if format is Format.json:
-        _write_json(
-            {
-                "game": paytable.game.name,
-                "paytable": paytable.source,
-                "shoe": shoe_.description,
-                "seen": result.seen,
-                **({} if from_file is None else {"seen_file": from_file.json()}),
-                "unseen": unseen,
-                "unseen_counts": {
-                    str(t): n for t, n in zip(shoe_.types, result.counts, strict=True)
-                },
-                "bets": json_value(table),
-            },
-            output,
-        )
+        write_json(result.document(paytable, from_file), output, override_texts(decks, settings))
         return
     positive = [b.title for b in result.evaluator.bets if result.now[b.name] > 0]
     verdict = (
@@ -142,34 +123,17 @@ def eor(
     Example: odds eor dragon-tiger
     """
     _check_table(csv_table, format)
-    from odds.tools.shoe import questions, report_tables
+    from odds.tools.shoe import questions
 
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
     evaluator, table = questions.eor(paytable)
-    unit = "deck" if evaluator.unit == 52 else "set"
-    eor_table, counts = report_tables.eor_table(table), report_tables.count_table(table, unit)
+    about, eor_table, by_type, counts = questions.eor_document(paytable, evaluator, table)
     if format is Format.csv:
-        _write_csv(
-            [eor_table, report_tables.eor_by_type_table(table, evaluator), counts],
-            output,
-            csv_table,
-        )
+        _write_csv([eor_table, by_type, counts], output, csv_table)
         return
     if format is Format.json:
-        _write_json(
-            {
-                "game": paytable.game.name,
-                "paytable": paytable.source,
-                "shoe": evaluator.shoe.description,
-                "effect_of_removal": json_value(eor_table),
-                "effect_of_removal_by_type": json_value(
-                    report_tables.eor_by_type_table(table, evaluator)
-                ),
-                "counts": json_value(counts),
-            },
-            output,
-        )
+        write_json([about, eor_table, by_type, counts], output, override_texts(decks, settings))
         return
     emit(_markdown(eor_table) + "\n" + _markdown(counts), output)
 
@@ -232,22 +196,7 @@ def exposure(
         _write_csv(found, output, table)
         return
     if format is Format.json:
-        _write_json(
-            {
-                "game": paytable.game.name,
-                "paytable": paytable.source,
-                "dealing": result.procedure.description,
-                "method": "exact"
-                if result.exact is not None
-                else "simulated"
-                if result.simulated is not None
-                else "nil",
-                "verdicts": result.verdicts(),
-                "flat_bettor": result.flat_sentence(),
-                **{t.key: json_value(t) for t in found},
-            },
-            output,
-        )
+        write_json(result.document(paytable, found), output, override_texts(decks, settings))
         return
     lines = [f"Dealing: {result.procedure.description}", ""]
     lines += [*result.verdicts(), ""]

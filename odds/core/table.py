@@ -106,6 +106,9 @@ class Column:
     #: Markdown only: the key of a text shown after the value in the same cell
     #: (a hand's value and its best action: ``+0.1234 S``).
     suffix: str | None = None
+    #: JSON keeps the key (``null``, and its decimal ``null``) when the value is ``None``:
+    #: a field every document of a command has, so a reader never tests for it.
+    json_null: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,10 @@ class Table:
     markdown: bool = True
     #: JSON is the one row's record itself (a table of one row of facts).
     json_record: bool = False
+    #: A document's own fields: the one row's record is spread at the top of the
+    #: command's JSON (its paytable, its verdict) instead of under :attr:`key`
+    #: (:func:`odds.output.json_document.document`).
+    json_fields: bool = False
 
     def column(self, key: str) -> Column:
         """The column called ``key``."""
@@ -326,19 +333,23 @@ def plain(value: Any) -> Any:
 
 
 def json_record(row: Row, columns: Sequence[Column]) -> dict[str, Any]:
-    """One row as a JSON object; dotted keys nest (``weakest.hand``); ``None`` is left out."""
+    """One row as a JSON object; dotted keys nest (``weakest.hand``).
+
+    ``None`` is left out, unless the column keeps it (:attr:`Column.json_null`).
+    """
     record: dict[str, Any] = {}
     for column in columns:
-        if not column.json or column.key not in row or row[column.key] is None:
+        value = row.get(column.key)
+        if not column.json or (value is None and not column.json_null):
             continue
         target = record
         *parents, leaf = column.key.split(".")
         for part in parents:
             target = target.setdefault(part, {})
-        target[leaf] = json_cell(row[column.key], column.kind)
+        target[leaf] = json_cell(value, column.kind)
         if has_decimal(column):
-            number = decimal_value(row[column.key])
-            if number is not None:
+            number = decimal_value(value)
+            if number is not None or value is None:
                 target[leaf + DECIMAL_SUFFIX] = number
     return record
 
@@ -348,7 +359,7 @@ def json_value(table: Table) -> Any:
     rows = list(table.rows)
     if table.json_total and table.total is not None:
         rows.append(table.total)
-    if table.json_record:
+    if table.json_record or table.json_fields:
         if len(rows) != 1:
             raise ValueError(f"table {table.key}: a one-record JSON needs exactly one row")
         return json_record(rows[0], table.columns)
@@ -422,3 +433,24 @@ def records(table: Table) -> list[dict[str, Any]]:
     (:meth:`odds.stats.analysis.Analysis.records`)."""
     columns = data_columns(table)
     return [record(row, columns) for row in data_rows(table)]
+
+
+def fields_table(key: str, title: str, fields: Sequence[tuple[Column, Any]]) -> Table:
+    """A command's own facts as a one-row table of :attr:`Table.json_fields`.
+
+    Each field is declared like any column (its kind says how JSON carries it:
+    an exact number as a fraction string with its decimal), so a command's
+    top-level facts follow the same conventions as its tables' cells.
+
+    >>> t = fields_table("verdict", "Verdict", [(Column("verified", "verified", Kind.FLAG), True)])
+    >>> json_value(t)
+    {'verified': True}
+    """
+    return Table(
+        key=key,
+        title=title,
+        columns=tuple(column for column, _ in fields),
+        rows=({column.key: value for column, value in fields},),
+        markdown=False,
+        json_fields=True,
+    )

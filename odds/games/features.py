@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from odds.core.charts import ReportChart
+    from odds.core.table import Table
     from odds.games.dealing import Procedure
     from odds.games.shoe_state import StateEvaluator
     from odds.stats.analysis import Analysis
@@ -26,11 +27,11 @@ ConfigT = TypeVar("ConfigT")
 
 
 class StrengthResult(Protocol):
-    """What ``odds strength`` prints: text for a terminal, data for ``--format json``."""
+    """What ``odds strength`` prints: text for a terminal, tables for ``--format json``."""
 
     def text(self) -> str: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def tables(self) -> list[Table]: ...
 
 
 class StrengthFeature(ABC, Generic[ConfigT]):

@@ -1,9 +1,11 @@
-"""JSON and CSV renderings: exact numbers as fraction strings, counts as integers.
+"""A report's JSON and CSV: exact numbers as fraction strings, counts as integers.
 
 The same tables as the Markdown report (:mod:`odds.stats.bet_tables` and the
 game's own), so a spreadsheet or a script reads every figure without losing a
 digit. Each exact number has its nearest double beside it (``ev`` and
-``ev_decimal``), so a spreadsheet also gets a number it can compute with.
+``ev_decimal``), so a spreadsheet also gets a number it can compute with. The
+JSON is written by the one writer every command uses
+(:mod:`odds.output.json_document`), from :func:`report_json_tables`.
 
 CSV is one tidy table per file (:func:`table_csv`): a header row and one row
 per observation, nothing else, so Excel and pandas open it as it is. A report
@@ -15,104 +17,147 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
-from fractions import Fraction
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from odds.core.errors import OddsError
-from odds.core.numbers import fraction_text
-from odds.core.table import Column, Kind, Table, csv_rows, data_rows, decimal_value, json_value
+from odds.core.table import Column, Kind, Table, csv_rows, data_rows, fields_table, json_value
 from odds.core.version import __version__
 from odds.output.confidence import confidence_json
+from odds.output.json_document import document, json_text, version_table
 from odds.output.provenance import Provenance, adjusted_title
 from odds.stats.analysis import Analysis
 from odds.stats.bet_tables import (
     analysis_tables,
     choose_table,
+    outcome_table,
     top_award_table,
 )
-from odds.stats.bets import Bet, volatility_index
+from odds.stats.bets import volatility_index
 
 
-def bet_json(bet: Bet) -> dict[str, Any]:
-    """One bet's figures and outcomes: exact numbers as fractions, each with its ``_decimal``."""
-    s = bet.stats
-    return {
-        "name": bet.name,
-        "title": bet.title,
-        "stake": 1,
-        **_exact_and_decimal("withholding", bet.withholding),
-        **_exact_and_decimal("ev", s.ev),
-        **_exact_and_decimal("house_edge", s.house_edge),
-        **_exact_and_decimal("rtp", s.rtp),
-        **_exact_and_decimal("rtp_debited", s.rtp_debited),
-        **_exact_and_decimal("variance", s.variance),
-        "variance_exact": bet.sd_is_exact,
-        "sd": float(s.sd),
-        **_exact_and_decimal("hit_frequency", s.hit_frequency),
-        "volatility_index": float(volatility_index(s)),
-        "confidence_ranges": confidence_json(bet),
-        "total_ways": s.total,
-        "outcomes": [
+def bets_table(analysis: Analysis) -> Table:
+    """Every bet with its figures, confidence ranges and outcomes: the JSON's ``bets``.
+
+    The summary's rows with every figure a program needs (the withholding,
+    the exact variance, the ways), each bet's confidence ranges and its
+    outcome table (:func:`odds.stats.bet_tables.outcome_table`, the rows CSV's
+    ``outcomes_<bet>`` holds). Markdown shows these as the summary and each
+    bet's section; this table is for JSON only.
+    """
+    rows = []
+    for bet in analysis.bets:
+        s = bet.stats
+        rows.append(
             {
-                "event": o.event,
-                **_exact_and_decimal("net", o.net),
-                "ways": o.ways,
-                **_exact_and_decimal("probability", Fraction(o.ways, s.total)),
+                "name": bet.name,
+                "title": bet.title,
+                "stake": 1,
+                "withholding": bet.withholding,
+                "ev": s.ev,
+                "house_edge": s.house_edge,
+                "rtp": s.rtp,
+                "rtp_debited": s.rtp_debited,
+                "variance": s.variance,
+                "variance_exact": bet.sd_is_exact,
+                "sd": s.sd,
+                "hit_frequency": s.hit_frequency,
+                "volatility_index": volatility_index(s),
+                "confidence_ranges": confidence_json(bet),
+                "total_ways": s.total,
+                "outcomes": json_value(outcome_table(bet)),
             }
-            for o in bet.outcomes
-        ],
-    }
+        )
+    return Table(
+        key="bets",
+        title="Bets",
+        columns=(
+            Column("name", "bet"),
+            Column("title", "title"),
+            Column("stake", "stake", Kind.WAYS),
+            Column("withholding", "withholding", Kind.EXACT),
+            Column("ev", "EV", Kind.EXACT),
+            Column("house_edge", "house edge", Kind.PERCENT),
+            Column("rtp", "RTP per stake", Kind.PERCENT),
+            Column("rtp_debited", "RTP per debited", Kind.PERCENT),
+            Column("variance", "variance", Kind.EXACT),
+            Column("variance_exact", "variance exact", Kind.FLAG),
+            Column("sd", "SD", Kind.APPROXIMATE),
+            Column("hit_frequency", "hit frequency", Kind.PERCENT),
+            Column("volatility_index", "VI (90%)", Kind.APPROXIMATE),
+            Column("confidence_ranges", "confidence ranges", Kind.DATA),
+            Column("total_ways", "total ways", Kind.WAYS),
+            Column("outcomes", "outcomes", Kind.DATA),
+        ),
+        rows=tuple(rows),
+        markdown=False,
+    )
 
 
-def _exact_and_decimal(key: str, value: Fraction) -> dict[str, Any]:
-    """``{"ev": "-43/415", "ev_decimal": -0.10361445783132531}``."""
-    return {key: fraction_text(value), f"{key}_decimal": decimal_value(value)}
+def report_json_tables(analysis: Analysis, provenance: Provenance | None = None) -> list[Table]:
+    """The tables of a report's JSON, in its order: what was analysed, then the data.
 
-
-def to_json_data(analysis: Analysis, provenance: Provenance | None = None) -> dict[str, Any]:
-    """The analysis as JSON-ready data: the bets, then each game table under its key.
-
-    With ``provenance`` (a report made by hand) the title is the one the
-    Markdown header shows, and ``command`` and ``overrides`` say how it was made.
+    The facts (game, title, paytable and its digests, then the version and,
+    for a report made by hand, its command and overrides, then the rules read,
+    the shoe and the deals), the bets (:func:`bets_table`), the top awards, the
+    game's tables, then each section after the bets under its key (its
+    paragraphs and its tables).
     """
     title = analysis.title
     if provenance is not None:
         title = adjusted_title(analysis.title, analysis.shoe, provenance.overrides)
-    data: dict[str, Any] = {
-        "game": analysis.game,
-        "title": title,
-        "paytable": analysis.paytable,
-        "paytable_sha256": analysis.file_sha256,
-        "options_sha256": analysis.options_sha256,
-        "version": __version__,
-        **({} if provenance is None else provenance.data()),
-        "rules": analysis.rules_plain,
-        "shoe": analysis.shoe,
-        "deals": analysis.deals,
-        "bets": [bet_json(b) for b in analysis.bets],
-    }
-    data["top_awards"] = json_value(top_award_table(analysis))
-    for table in analysis.tables:
-        # Dotted keys nest, as column keys do: positions.combined → data["positions"]["combined"].
-        target = data
-        *parents, leaf = table.key.split(".")
-        for part in parents:
-            target = target.setdefault(part, {})
-        target[leaf] = json_value(table)
+    what = fields_table(
+        "analysed",
+        "What was analysed",
+        [
+            (Column("game", "game"), analysis.game),
+            (Column("title", "title"), title),
+            (Column("paytable", "paytable"), analysis.paytable),
+            (Column("paytable_sha256", "paytable SHA-256", json_null=True), analysis.file_sha256),
+            (Column("options_sha256", "options SHA-256", json_null=True), analysis.options_sha256),
+        ],
+    )
+    read = fields_table(
+        "read",
+        "Rules and shoe",
+        [
+            (Column("rules", "rules", Kind.DATA), analysis.rules_plain),
+            (Column("shoe", "shoe"), analysis.shoe),
+            (Column("deals", "deals", Kind.WAYS), analysis.deals),
+        ],
+    )
+    tables = [what, version_table(provenance), read, bets_table(analysis)]
+    tables += [top_award_table(analysis), *analysis.tables]
     for section in analysis.sections:
-        data[section.key] = {
-            "paragraphs": list(section.paragraphs),
-            **{table.key: json_value(table) for table in section.tables},
-        }
-    return data
+        paragraphs = Column("paragraphs", "paragraphs", Kind.LIST)
+        tables.append(
+            Table(
+                key=section.key,
+                title=section.title,
+                columns=(paragraphs,),
+                rows=({"paragraphs": list(section.paragraphs)},),
+                markdown=False,
+                json_record=True,
+            )
+        )
+        tables += [replace(t, key=f"{section.key}.{t.key}") for t in section.tables]
+    return tables
+
+
+def to_json_data(analysis: Analysis, provenance: Provenance | None = None) -> dict[str, Any]:
+    """The analysis as JSON-ready data (:func:`report_json_tables` through the one writer).
+
+    With ``provenance`` (a report made by hand) the title is the one the
+    Markdown header shows, and ``command`` and ``overrides`` say how it was made.
+    """
+    return document(report_json_tables(analysis, provenance))
 
 
 def to_json(analysis: Analysis, provenance: Provenance | None = None) -> str:
     """``--format json``: exact numbers as fraction strings, counts as integers."""
-    return json.dumps(to_json_data(analysis, provenance), indent=2, ensure_ascii=False) + "\n"
+    return json_text(report_json_tables(analysis, provenance))
 
 
 def provenance_table(analysis: Analysis, provenance: Provenance) -> Table:
@@ -252,11 +297,3 @@ def write_csv_folder(tables: Sequence[Table], folder: Path) -> list[Path]:
         write_text(folder / name, text)
         written.append(folder / name)
     return written
-
-
-def tables_json(tables: Sequence[Table], **extra: Any) -> str:
-    """Tables as one JSON object keyed by each table's key (after any ``extra`` fields)."""
-    data: dict[str, Any] = dict(extra)
-    for table in tables:
-        data[table.key] = json_value(table)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,12 +1,12 @@
-"""One settled round (``odds settle``) for the terminal and as JSON."""
+"""One settled round (``odds settle``) for the terminal, and as the tables its JSON is."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 from odds.core.numbers import fraction_text
 from odds.core.settlement import Settlement
+from odds.core.table import Column, Kind, Table, fields_table
 from odds.output.markdown import markdown_table
 
 
@@ -26,38 +26,59 @@ def settlement_text(settlement: Settlement) -> str:
     return f"{hands}\n\n{bets}\n{notes}"
 
 
-def settlement_json(settlement: Settlement) -> str:
-    return (
-        json.dumps(
+def settlement_tables(settlement: Settlement) -> list[Table]:
+    """The round as tables: the hands, every bet (exact money), then the notes.
+
+    ``odds settle --format json`` is these tables (:mod:`odds.output.json_document`).
+    """
+    hands = Table(
+        key="hands",
+        title="Hands",
+        columns=(
+            Column("position", "position"),
+            Column("cards", "cards"),
+            Column("hand", "hand"),
+            Column("hand_class", "hand class", json_null=True),
+        ),
+        rows=tuple(
             {
-                "hands": [
-                    {
-                        "position": h.position,
-                        "cards": h.cards,
-                        "hand": h.description,
-                        "hand_class": h.hand_class,
-                    }
-                    for h in settlement.hands
-                ],
-                "bets": [
-                    {
-                        "bet": b.bet,
-                        "stake": fraction_text(b.stake),
-                        "debited": fraction_text(b.debited),
-                        "returned": fraction_text(b.returned),
-                        "net": fraction_text(b.net),
-                        "event": b.event,
-                        "reason": b.reason,
-                    }
-                    for b in settlement.bets
-                ],
-                "notes": list(settlement.notes),
-            },
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n"
+                "position": h.position,
+                "cards": h.cards,
+                "hand": h.description,
+                "hand_class": h.hand_class,
+            }
+            for h in settlement.hands
+        ),
     )
+    bets = Table(
+        key="bets",
+        title="Bets",
+        columns=(
+            Column("bet", "bet"),
+            Column("stake", "stake", Kind.EXACT),
+            Column("debited", "debited", Kind.EXACT),
+            Column("returned", "returned", Kind.EXACT),
+            Column("net", "net", Kind.EXACT),
+            Column("event", "event"),
+            Column("reason", "why"),
+        ),
+        rows=tuple(
+            {
+                "bet": b.bet,
+                "stake": b.stake,
+                "debited": b.debited,
+                "returned": b.returned,
+                "net": b.net,
+                "event": b.event,
+                "reason": b.reason,
+            }
+            for b in settlement.bets
+        ),
+    )
+    notes = fields_table(
+        "notes", "Notes", [(Column("notes", "notes", Kind.LIST), list(settlement.notes))]
+    )
+    return [hands, bets, notes]
 
 
 def _money(value: Fraction) -> str:

@@ -17,13 +17,11 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import sympy
 
 from odds.core.errors import OddsError
-from odds.core.numbers import fraction_text
-from odds.core.table import Column, Table
+from odds.core.table import Column, Kind, Table, fields_table
 from odds.games.paytable import Paytable
 from odds.stats.analysis import Analysis
 from odds.tools.variants import check_entry, entry_bounds, numeric_entries, variant
@@ -454,26 +452,47 @@ def with_symbolic(analysis: Analysis, table: Table) -> Analysis:
     return dataclasses.replace(analysis, tables=(*analysis.tables, table))
 
 
-def solution_json(solution: Solution) -> dict[str, Any]:
-    """``odds solve --format json``: formulas as text, exact values as fraction strings."""
-    return {
-        "bet": solution.bet,
-        "vary": solution.key,
-        "basis": solution.basis,
-        "current": fraction_text(solution.current),
-        "target_rtp": fraction_text(solution.target),
-        "ev": formula_text(solution.ev),
-        "rtp": formula_text(solution.rtp),
-        "solutions": [sympy.sstr(root) for root in solution.solutions],
-        "break_even": [sympy.sstr(root) for root in solution.fair],
-        "practical": [
-            {
-                "value": fraction_text(value),
-                "rtp": fraction_text(rtp),
-                "meets_target": rtp >= solution.target,
-            }
-            for value, rtp in solution.practical
+def solution_tables(solution: Solution) -> list[Table]:
+    """``odds solve --format json``: formulas as text, exact values as fraction strings.
+
+    The question and its exact answers, the nearest practical values (a table,
+    as the text shows it), then the values the paytable refuses.
+    """
+    roots = Kind.LIST
+    answer = fields_table(
+        "solution",
+        "The solution",
+        [
+            (Column("bet", "bet"), solution.bet),
+            (Column("vary", "entry varied"), solution.key),
+            (Column("basis", "basis"), solution.basis),
+            (Column("current", "current value", Kind.EXACT), solution.current),
+            (Column("target_rtp", "target RTP", Kind.EXACT), solution.target),
+            (Column("ev", "EV per unit staked"), formula_text(solution.ev)),
+            (Column("rtp", "RTP"), formula_text(solution.rtp)),
+            (Column("solutions", "solutions", roots), [sympy.sstr(r) for r in solution.solutions]),
+            (Column("break_even", "break-even", roots), [sympy.sstr(r) for r in solution.fair]),
         ],
-        "refused": [sympy.sstr(root) for root in solution.refused],
-        "achievable": solution.achievable,
-    }
+    )
+    practical = Table(
+        key="practical",
+        title="Nearest practical values (whole and half units)",
+        columns=(
+            Column("value", solution.key, Kind.EXACT),
+            Column("rtp", "exact RTP", Kind.EXACT),
+            Column("meets_target", "meets target", Kind.FLAG),
+        ),
+        rows=tuple(
+            {"value": value, "rtp": rtp, "meets_target": rtp >= solution.target}
+            for value, rtp in solution.practical
+        ),
+    )
+    refused = fields_table(
+        "refused",
+        "Values refused",
+        [
+            (Column("refused", "refused", roots), [sympy.sstr(r) for r in solution.refused]),
+            (Column("achievable", "achievable"), solution.achievable),
+        ],
+    )
+    return [answer, practical, refused]

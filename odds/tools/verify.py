@@ -31,6 +31,7 @@ from typing import Any
 
 from odds.core.errors import OddsError, shortened
 from odds.core.numbers import MAX_DECIMALS, percent
+from odds.core.table import Column, Kind, Table, fields_table
 from odds.games.paytable import Paytable
 from odds.runtime.progress import track
 from odds.stats.analysis import Analysis
@@ -264,42 +265,60 @@ def verify_text(
     return "\n".join(lines) + "\n"
 
 
-def verify_json(
+def verify_tables(
     paytable: Paytable,
     claim: Claim,
     checks: list[Check],
     notes: list[str],
     bet_name: str | None = None,
-) -> dict[str, Any]:
-    """``odds verify --format json``: the claim, every check (exact as fractions), the verdict."""
-    from odds.core.numbers import fraction_text
-
+) -> list[Table]:
+    """``odds verify --format json``: the claim, every check (exact values), the verdict."""
     verdict = decide(paytable, checks, bet_name)
-    return {
-        "paytable": paytable.source,
-        "bet": bet_name,
-        "claim": {
-            "kind": claim.kind,
-            "text": claim.text,
-            "low": fraction_text(claim.low),
-            "high": fraction_text(claim.high),
-        },
-        "checks": [
+    claim_fields = fields_table(
+        "claim",
+        "The claim",
+        [
+            (Column("paytable", "paytable"), paytable.source),
+            (Column("bet", "bet", json_null=True), bet_name),
+            (Column("claim.kind", "kind"), claim.kind),
+            (Column("claim.text", "as stated"), claim.text),
+            (Column("claim.low", "lowest value it states", Kind.EXACT), claim.low),
+            (Column("claim.high", "value it states below", Kind.EXACT), claim.high),
+        ],
+    )
+    table = Table(
+        key="checks",
+        title="Every bet, basis and reading",
+        columns=(
+            Column("bet", "bet"),
+            Column("basis", "basis"),
+            Column("reading", "reading", Kind.DATA),
+            Column("paytable_reading", "the paytable's reading", Kind.FLAG),
+            Column("exact", f"exact {claim.kind}", Kind.EXACT),
+            Column("match", "match", Kind.FLAG),
+        ),
+        rows=tuple(
             {
                 "bet": c.bet,
                 "basis": c.basis,
                 "reading": c.reading,
                 "paytable_reading": c.is_paytable_reading,
-                "exact": fraction_text(c.exact),
+                "exact": c.exact,
                 "match": c.match,
             }
             for c in checks
+        ),
+    )
+    matched = [{"bet": c.bet, "basis": c.basis, "reading": c.reading} for c in verdict.matched]
+    verdict_fields = fields_table(
+        "verdict",
+        "The verdict",
+        [
+            (Column("notes", "notes", Kind.LIST), notes),
+            (Column("verdict", "verdict"), verdict.status),
+            (Column("reason", "reason"), verdict.reason),
+            (Column("matched", "what matched", Kind.DATA), matched),
+            (Column("verified", "verified", Kind.FLAG), verdict.status == "VERIFIED"),
         ],
-        "notes": notes,
-        "verdict": verdict.status,
-        "reason": verdict.reason,
-        "matched": [
-            {"bet": c.bet, "basis": c.basis, "reading": c.reading} for c in verdict.matched
-        ],
-        "verified": verdict.status == "VERIFIED",
-    }
+    )
+    return [claim_fields, table, verdict_fields]

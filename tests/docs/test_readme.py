@@ -177,6 +177,17 @@ def test_the_pages_show_commands_with_their_output():
         assert any(c.startswith(f"odds {command} ") for c, _ in steps), command
 
 
+def test_the_pages_show_json_documents():
+    """The pages show real ``--format json`` documents (run and matched above).
+
+    Every command's JSON comes from one writer (``docs/guides/json.md``); a page
+    showing one keeps the shown document true to it.
+    """
+    steps = [s for p in _console_pages() for b in blocks(p) for s in _console(b)]
+    shown = {c.split()[1] for c, lines in steps if "--format json" in c and lines}
+    assert {"strength", "verify", "settle", "shoe"} <= shown
+
+
 # ---------------------------------------------------------------------------
 # Every other command line names a real command with real options
 

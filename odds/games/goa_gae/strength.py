@@ -18,8 +18,8 @@ from more_itertools import chunked
 
 from odds.core.cards import Card, hand_text
 from odds.core.errors import ParameterError
-from odds.core.numbers import fraction_text
 from odds.core.shoe import Shoe
+from odds.core.table import Column, Kind, Table, fields_table
 from odds.engine import Hand, StrengthIndex, deal_count, hands
 from odds.games.features import StrengthFeature
 from odds.games.goa_gae.options import GoaGaeConfig
@@ -64,33 +64,44 @@ class StrengthResult:
         half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
         return max(0.0, centre - half), min(1.0, centre + half)
 
-    def to_json(self) -> dict[str, Any]:
-        """``--format json``: exact shares as fractions, the ways or counts behind them."""
-        data: dict[str, Any] = {
-            "game": "goa-gae",
-            "hand": self.hand,
-            "hand_class": self.hand_class,
-            "shoe": self.shoe,
-            "opponents": self.opponents,
-            "exact": self.exact,
-            "method": "exact" if self.exact else "seeded simulation (estimate)",
-        }
-        for name in ("win", "tie", "lose"):
-            data[name] = fraction_text(self.probability(getattr(self, name)))
-        data["ways" if self.exact else "counts"] = {
-            "win": self.win,
-            "tie": self.tie,
-            "lose": self.lose,
-            "total": self.total,
-        }
+    def tables(self) -> list[Table]:
+        """``--format json``: exact shares as fractions, the ways or counts behind them.
+
+        One table of facts; an estimate adds its trials, seed and 95% intervals.
+        """
+        outcomes = ("win", "tie", "lose")
+        method = "exact" if self.exact else "seeded simulation (estimate)"
+        fields: list[tuple[Column, Any]] = [
+            (Column("game", "game"), "goa-gae"),
+            (Column("hand", "hand"), self.hand),
+            (Column("hand_class", "hand class"), self.hand_class),
+            (Column("shoe", "shoe"), self.shoe),
+            (Column("opponents", "opponents", Kind.WAYS), self.opponents),
+            (Column("exact", "exact", Kind.FLAG), self.exact),
+            (Column("method", "method"), method),
+        ]
+        fields += [
+            (Column(name, name, Kind.PROBABILITY), self.probability(getattr(self, name)))
+            for name in outcomes
+        ]
+        counted = "ways" if self.exact else "counts"
+        fields += [
+            (Column(f"{counted}.{name}", name, Kind.WAYS), getattr(self, name))
+            for name in (*outcomes, "total")
+        ]
         if not self.exact:
-            data["trials"] = self.trials
-            data["seed"] = self.seed
-            data["interval_95"] = {
-                name: [round(x, 6) for x in self.interval(getattr(self, name))]
-                for name in ("win", "tie", "lose")
-            }
-        return data
+            fields += [
+                (Column("trials", "trials", Kind.WAYS), self.trials),
+                (Column("seed", "seed", Kind.WAYS), self.seed),
+            ]
+            fields += [
+                (
+                    Column(f"interval_95.{name}", name, Kind.DATA),
+                    [round(x, 6) for x in self.interval(getattr(self, name))],
+                )
+                for name in outcomes
+            ]
+        return [fields_table("strength", "Hand strength", fields)]
 
     def text(self) -> str:
         """For a terminal: an estimate is labelled as one, with its intervals."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import json
 import os
 import random
 import sys
@@ -232,14 +231,13 @@ def _write_json(
     handle: IO[str], fields: list[str], rows: Iterator[dict[str, str]], total: int | None
 ) -> int:
     """A JSON array, one round object per line (streamed: no round is held back)."""
-    count = 0
-    handle.write("[")
-    for row in track(rows, "dealing rounds", total):
-        record = {f: int(row[f]) if f in WRITTEN_LABELS else row[f] for f in fields}
-        handle.write(("\n" if not count else ",\n") + json.dumps(record, ensure_ascii=False))
-        count += 1
-    handle.write("\n]\n")
-    return count
+    from odds.output.json_document import write_records
+
+    records = (
+        {f: int(row[f]) if f in WRITTEN_LABELS else row[f] for f in fields}
+        for row in track(rows, "dealing rounds", total)
+    )
+    return write_records(handle, records)
 
 
 def _write_parquet(

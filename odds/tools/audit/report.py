@@ -1,13 +1,13 @@
-"""How an audit reads: Markdown for the terminal, JSON for tools."""
+"""How an audit reads: Markdown for the terminal, and the tables its JSON is."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
-from odds.core.numbers import decimal, fraction_text, percent
+from odds.core.numbers import decimal, percent
+from odds.core.table import Column, Kind, Table, fields_table, json_value
 from odds.stats.chisquare import MERGE_RULE
 from odds.stats.significance import (
     ASYMPTOTIC_FROM,
@@ -230,64 +230,136 @@ def _return_verdict(result: AuditResult, test: ReturnTest) -> str:
     )
 
 
-def audit_json(result: AuditResult) -> dict[str, Any]:
-    """``--format json``: exact numbers as fraction strings, statistics as floats."""
+def audit_tables(result: AuditResult) -> list[Table]:
+    """``--format json``: the bytes audited, every test (exact numbers as fraction strings,
+    statistics as floats), the rejected rows and the verdict."""
     counts = result.counts
-    return {
-        "paytable": result.paytable,
-        "log": result.log,
-        "log_bytes": counts.size,
-        "log_sha256": counts.sha256,
-        "rows": counts.rows,
-        "rounds": counts.used,
-        "untested": counts.untested,
-        "rejected_total": counts.rejected_total,
-        "rejected_kinds": dict(counts.rejected_kinds),
-        "rejected": [{counts.unit: r.line, "reason": r.reason} for r in counts.rejected],
-        "alpha": result.alpha,
-        "tarone_k": result.k,
-        "threshold_per_test": result.threshold,
-        "merge_rule": MERGE_RULE,
-        "chi_square": [_fit_json(result, t) for t in result.fits],
-        "returns": [_return_json(result, r) for r in result.returns],
-        "notes": list(result.notes),
-        "verdict": result.verdict,
-        "flagged": result.flagged,
-    }
-
-
-def _fit_json(result: AuditResult, t: FitTest) -> dict[str, Any]:
-    return {
-        "test": t.name,
-        "statistic": None if t.fit.statistic is None else fraction_text(t.fit.statistic),
-        "statistic_float": None if t.fit.statistic is None else float(t.fit.statistic),
-        "df": t.fit.df,
-        "p_value": t.p_value,
-        "method": None if t.p is None else t.p.method,
-        "judged": t.judged,
-        "impossible": list(t.fit.impossible),
-        "pass": not result.fit_fails(t),
-        "cells": [
-            {
-                "labels": list(c.labels),
-                "observed": c.observed,
-                "expected": fraction_text(c.expected(t.fit.n)),
-            }
-            for c in t.fit.cells
+    log = fields_table(
+        "log",
+        "The log audited",
+        [
+            (Column("paytable", "paytable"), result.paytable),
+            (Column("log", "log"), result.log),
+            (Column("log_bytes", "bytes", Kind.WAYS), counts.size),
+            (Column("log_sha256", "SHA-256"), counts.sha256),
+            (Column("rows", "rows read", Kind.WAYS), counts.rows),
+            (Column("rounds", "rounds used", Kind.WAYS), counts.used),
+            (Column("untested", "checked but not tested", Kind.WAYS), counts.untested),
+            (Column("rejected_total", "rejected", Kind.WAYS), counts.rejected_total),
+            (Column("rejected_kinds", "rejected by kind", Kind.DATA), dict(counts.rejected_kinds)),
         ],
-    }
+    )
+    rejected = Table(
+        key="rejected",
+        title=f"Rejected rows (the first {MAX_LISTED:,})",
+        columns=(Column(counts.unit, counts.unit, Kind.WAYS), Column("reason", "reason")),
+        rows=tuple({counts.unit: r.line, "reason": r.reason} for r in counts.rejected),
+    )
+    method = fields_table(
+        "method",
+        "Method",
+        [
+            (Column("alpha", "α", Kind.APPROXIMATE), result.alpha),
+            (Column("tarone_k", "Tarone's K", Kind.WAYS), result.k),
+            (
+                Column("threshold_per_test", "threshold per test", Kind.APPROXIMATE),
+                result.threshold,
+            ),
+            (Column("merge_rule", "merge rule"), MERGE_RULE),
+        ],
+    )
+    verdict = fields_table(
+        "verdict",
+        "Verdict",
+        [
+            (Column("notes", "notes", Kind.LIST), list(result.notes)),
+            (Column("verdict", "verdict"), result.verdict),
+            (Column("flagged", "flagged", Kind.FLAG), result.flagged),
+        ],
+    )
+    return [log, rejected, method, fit_table(result), return_table(result), verdict]
 
 
-def _return_json(result: AuditResult, r: ReturnTest) -> dict[str, Any]:
-    return {
-        "bet": r.bet,
-        "rounds": r.rounds,
-        "observed_rtp": fraction_text(r.observed),
-        "exact_rtp": fraction_text(r.exact),
-        "interval_95": [float(r.low), float(r.high)],
-        "z": r.z,
-        "p_value": r.p_value,
-        "method": r.p.method,
-        "judged": r.judged,
-        "pass": not result.return_fails(r),
-    }
+def fit_table(result: AuditResult) -> Table:
+    """Each chi-square test: its statistic (exact), df, p-value, method and verdict, its cells."""
+    return Table(
+        key="chi_square",
+        title="Chi-square goodness of fit",
+        columns=(
+            Column("test", "test"),
+            Column("statistic", "χ²", Kind.EXACT, json_null=True),
+            Column("df", "df", Kind.WAYS, json_null=True),
+            Column("p_value", "p-value", Kind.APPROXIMATE, json_null=True),
+            Column("method", "method", json_null=True),
+            Column("judged", "judged", Kind.FLAG),
+            Column("impossible", "impossible", Kind.LIST),
+            Column("pass", "pass", Kind.FLAG),
+            Column("cells", "cells", Kind.DATA),
+        ),
+        rows=tuple(
+            {
+                "test": t.name,
+                "statistic": t.fit.statistic,
+                "df": t.fit.df,
+                "p_value": t.p_value,
+                "method": None if t.p is None else t.p.method,
+                "judged": t.judged,
+                "impossible": list(t.fit.impossible),
+                "pass": not result.fit_fails(t),
+                "cells": json_value(cells_table(t)),
+            }
+            for t in result.fits
+        ),
+    )
+
+
+def cells_table(test: FitTest) -> Table:
+    """The cells a chi-square test compared (after merging): observed and expected counts."""
+    return Table(
+        key="cells",
+        title=f"Cells of {test.name}",
+        columns=(
+            Column("labels", "labels", Kind.LIST),
+            Column("observed", "observed", Kind.WAYS),
+            Column("expected", "expected", Kind.EXACT),
+        ),
+        rows=tuple(
+            {"labels": list(c.labels), "observed": c.observed, "expected": c.expected(test.fit.n)}
+            for c in test.fit.cells
+        ),
+    )
+
+
+def return_table(result: AuditResult) -> Table:
+    """Each bet's observed return against its exact RTP: interval, z, p-value, verdict."""
+    return Table(
+        key="returns",
+        title="Observed return",
+        columns=(
+            Column("bet", "bet"),
+            Column("rounds", "rounds", Kind.WAYS),
+            Column("observed_rtp", "observed RTP", Kind.EXACT),
+            Column("exact_rtp", "exact RTP", Kind.EXACT),
+            Column("interval_95", "95% interval", Kind.DATA),
+            Column("z", "z", Kind.APPROXIMATE),
+            Column("p_value", "p-value", Kind.APPROXIMATE, json_null=True),
+            Column("method", "method"),
+            Column("judged", "judged", Kind.FLAG),
+            Column("pass", "pass", Kind.FLAG),
+        ),
+        rows=tuple(
+            {
+                "bet": r.bet,
+                "rounds": r.rounds,
+                "observed_rtp": r.observed,
+                "exact_rtp": r.exact,
+                "interval_95": [float(r.low), float(r.high)],
+                "z": r.z,
+                "p_value": r.p_value,
+                "method": r.p.method,
+                "judged": r.judged,
+                "pass": not result.return_fails(r),
+            }
+            for r in result.returns
+        ),
+    )

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from odds.core.errors import OddsError
-from odds.core.table import Table
+from odds.core.table import Column, Kind, Table, fields_table
 from odds.games.dealing import Procedure
 from odds.games.shoe_state import StateEvaluator
 from odds.runtime.progress import phase
@@ -25,7 +25,7 @@ from odds.stats.analysis import Analysis, Section
 from odds.tools.shoe import report_tables
 from odds.tools.shoe.eor import EORTable, effects_of_removal, tags_by_type
 from odds.tools.shoe.exact import ExactExposure, exact_exposure
-from odds.tools.shoe.seen import unseen_counts
+from odds.tools.shoe.seen import SeenFile, unseen_counts
 from odds.tools.shoe.simulate import (
     FlatReturn,
     SimulatedExposure,
@@ -37,6 +37,10 @@ from odds.tools.shoe.simulate import (
     run,
     summarise,
 )
+
+#: The Shoe section's key in a report's JSON and CSV (``shoe_state.counts``): not
+#: ``shoe``, the report's own field naming the shoe analysed.
+SECTION_KEY = "shoe_state"
 
 #: Reports simulate the feature's ``report_shoes`` shoes with this seed (quick, reproducible).
 REPORT_SEED = 2024
@@ -62,6 +66,50 @@ class State:
 
     def table(self) -> Table:
         return report_tables.state_table(self.evaluator, self.top, self.now)
+
+    @property
+    def unseen(self) -> int:
+        return sum(self.counts)
+
+    def document(self, paytable: Any, seen_file: SeenFile | None = None) -> list[Table]:
+        """``odds shoe --format json``: what was seen and left, then every bet (:meth:`table`)."""
+        shoe = self.evaluator.shoe
+        fields: list[tuple[Column, Any]] = [
+            *_paytable_fields(paytable),
+            (Column("shoe", "shoe"), shoe.description),
+            (Column("seen", "seen", Kind.WAYS), self.seen),
+            *(() if seen_file is None else seen_file.fields()),
+            (Column("unseen", "unseen", Kind.WAYS), self.unseen),
+            (
+                Column("unseen_counts", "unseen by type", Kind.DATA),
+                {str(t): n for t, n in zip(shoe.types, self.counts, strict=True)},
+            ),
+        ]
+        return [fields_table("state_of", "The shoe", fields), self.table()]
+
+
+def _paytable_fields(paytable: Any) -> list[tuple[Column, Any]]:
+    """The game and paytable a shoe-state document is about."""
+    return [
+        (Column("game", "game"), paytable.game.name),
+        (Column("paytable", "paytable"), paytable.source),
+    ]
+
+
+def eor_document(paytable: Any, evaluator: StateEvaluator, table: EORTable) -> list[Table]:
+    """``odds eor``: the effects of removal (by rank, by type) and the derived counts."""
+    unit = "deck" if evaluator.unit == 52 else "set"
+    about = fields_table(
+        "eor_of",
+        "The shoe",
+        [*_paytable_fields(paytable), (Column("shoe", "shoe"), evaluator.shoe.description)],
+    )
+    return [
+        about,
+        report_tables.eor_table(table),
+        report_tables.eor_by_type_table(table, evaluator),
+        report_tables.count_table(table, unit),
+    ]
 
 
 def state(paytable: Any, seen: Sequence[Any]) -> State:
@@ -127,6 +175,28 @@ class Exposure:
         return report_tables.flat_sentence(
             self.procedure, self.top, self.exact_flat, self.simulated, titles
         )
+
+    @property
+    def method(self) -> str:
+        """``exact``, ``simulated`` or ``nil`` (reshuffled every round: nothing to study)."""
+        if self.exact is not None:
+            return "exact"
+        return "simulated" if self.simulated is not None else "nil"
+
+    def document(self, paytable: Any, tables: Sequence[Table]) -> list[Table]:
+        """``odds exposure --format json``: the dealing, method and verdicts, then ``tables``."""
+        about = fields_table(
+            "exposure_of",
+            "The study",
+            [
+                *_paytable_fields(paytable),
+                (Column("dealing", "dealing"), self.procedure.description),
+                (Column("method", "method"), self.method),
+                (Column("verdicts", "verdicts", Kind.LIST), self.verdicts()),
+                (Column("flat_bettor", "flat bettor"), self.flat_sentence()),
+            ],
+        )
+        return [about, *tables]
 
 
 def exposure(
@@ -207,7 +277,7 @@ def report_section(paytable: Any) -> Section | None:
         result = exposure(paytable, shoes, REPORT_SEED, workers=1, evaluator=evaluator, table=table)
     except OddsError as exc:  # a [dealing] this shoe cannot follow: the rest still stands
         return Section(
-            "shoe",
+            SECTION_KEY,
             "Shoe",
             (f"Exposure not studied: {exc} (the `[dealing]` section sets how a shoe is dealt).",),
             (
@@ -228,7 +298,7 @@ def report_section(paytable: Any) -> Section | None:
             f"`odds exposure {name} --shoes 1000` runs more, on every core."
         )
     return Section(
-        "shoe",
+        SECTION_KEY,
         "Shoe",
         tuple(paragraphs),
         (

@@ -56,7 +56,7 @@ def state_table(
         for bet in evaluator.bets
     )
     return Table(
-        key="state",
+        key="bets",
         title="Every bet for what is left",
         columns=(
             Column("bet", "bet", markdown=False),

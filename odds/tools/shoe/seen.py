@@ -33,6 +33,7 @@ from typing import Any
 
 from odds.core.errors import OddsError
 from odds.core.shoe import Shoe
+from odds.core.table import Column, Kind
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile, private_folder, text_blocks
 from odds.runtime.progress import track
@@ -70,16 +71,21 @@ class SeenFile:
         which = "" if self.shoe_given else " (the last shoe in the file; --shoe ID picks another)"
         return f"Seen: the hands of shoe {self.shoe} in {self.path}{which}, {rows}."
 
-    def json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "bytes": self.size,
-            "sha256": self.sha256,
-            "shoe": self.shoe,
-            "shoe_chosen": None if self.shoe is None else "given" if self.shoe_given else "last",
-            "rows": self.rows,
-            "cards": len(self.items),
-        }
+    def fields(self, prefix: str = "seen_file.") -> list[tuple[Column, Any]]:
+        """The file read, as a command's JSON fields (``seen_file.sha256`` …)."""
+        chosen = None if self.shoe is None else "given" if self.shoe_given else "last"
+        values: list[tuple[str, Kind, Any]] = [
+            ("path", Kind.TEXT, self.path),
+            ("bytes", Kind.WAYS, self.size),
+            ("sha256", Kind.TEXT, self.sha256),
+            ("shoe", Kind.TEXT, self.shoe),
+            ("shoe_chosen", Kind.TEXT, chosen),
+            ("rows", Kind.WAYS, self.rows),
+            ("cards", Kind.WAYS, len(self.items)),
+        ]
+        return [
+            (Column(prefix + key, key, kind, json_null=True), value) for key, kind, value in values
+        ]
 
 
 def read_seen_file(game: Game, config: Any, path: Path, shoe: str | None = None) -> SeenFile:
