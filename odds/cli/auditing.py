@@ -106,6 +106,15 @@ def audit(
             "from the Markdown (as DIR/<file>).",
         ),
     ] = None,
+    columns: Annotated[
+        str | None,
+        typer.Option(
+            "--columns",
+            metavar="MAP",
+            help="Which log column is which: name=column pairs (round=hand_no,banker=Dealer) "
+            'or a file of name = "column" lines (see docs/guides/round-logs.md).',
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -121,16 +130,19 @@ def audit(
 
     from odds.tools.audit.audit import EXIT_CODES
     from odds.tools.audit.audit import audit as run_audit
+    from odds.tools.audit.layout import parse_mapping
     from odds.tools.audit.report import audit_json, audit_text
 
+    mapping = parse_mapping(columns)
     paytable = load_paytable(game, decks, settings)
-    check_output(output, [*paytable_inputs(game), log])
+    mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
+    check_output(output, [*paytable_inputs(game), log, *mapping_file])
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
-    result = run_audit(paytable, log, alpha)
+    result = run_audit(paytable, log, alpha, mapping)
     links = None
     if folder is not None:
         from odds.tools.audit.charts import write_fit_charts

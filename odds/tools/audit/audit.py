@@ -170,11 +170,16 @@ class AuditResult:
         return self.verdict == FLAGGED
 
 
-def audit(paytable: Paytable, log: Path, alpha: float = 0.01) -> AuditResult:
-    """Read the log, settle every kind of round once and run every test."""
+def audit(
+    paytable: Paytable, log: Path, alpha: float = 0.01, columns: dict[str, str] | None = None
+) -> AuditResult:
+    """Read the log, settle every kind of round once and run every test.
+
+    ``columns`` maps the log's column names (``--columns``, :mod:`odds.tools.audit.layout`).
+    """
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
-    counts = read_log(paytable.game, paytable.config, log)
+    counts = read_log(paytable.game, paytable.config, log, columns)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.analysis()

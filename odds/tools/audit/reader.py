@@ -48,6 +48,7 @@ from odds.core.shoe import Shoe
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile
 from odds.runtime.progress import task
+from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
@@ -59,6 +60,7 @@ KINDS = {
     "empty": "empty row (every field empty)",
     "impossible": "hands the shoe cannot hold",
     "round": "round labels contradict each other",
+    "seats": "no seat has a hand",
     "refused": "the game refuses to settle",
 }
 _CODES = {kind: code for code, kind in enumerate(KINDS, 1)}
@@ -106,19 +108,24 @@ class LogCounts:
 READING = 30.0
 
 
-def read_log(game: Game, config: Any, path: Path) -> LogCounts:
+def read_log(
+    game: Game, config: Any, path: Path, mapping: dict[str, str] | None = None
+) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
     The file is the one named, taken literally (:mod:`odds.runtime.inputs`); the counts
-    carry the size and SHA-256 of the bytes read.
+    carry the size and SHA-256 of the bytes read. ``mapping`` is ``--columns``
+    (:mod:`odds.tools.audit.layout`).
     """
     log_hand_sizes(game)
     label = str(path)
     with InputFile(path) as file, database() as db, task(f"reading {path.name}") as update:
-        staged = stage_log(db, game, file)
-        _Log(db.con, game, config, label, staged.first_rows(), lambda _: None).check_rows()
+        staged = stage_log(db, game, file, mapping)
+        layout = staged.layout
+        first = staged.first_rows()
+        _Log(db.con, game, config, label, first, layout, lambda _: None).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
-        log = _Log(db.con, game, config, label, source, update, start=READING)
+        log = _Log(db.con, game, config, label, source, layout, update, start=READING)
         return dataclasses.replace(log.counts(), size=digest.size, sha256=digest.sha256)
 
 
@@ -203,16 +210,23 @@ class _Log:
         config: Any,
         label: str,
         source: Source,
+        layout: Layout,
         update: Callable[[float], None],
         start: float = 0.0,
     ) -> None:
         self.con, self.game, self.config, self.label = con, game, config, label
-        self.update, self.unit = update, source.unit
+        self.update, self.unit, self.layout = update, source.unit, layout
         self.shoe = game.shoe(config)
-        self.col = {name: f"f{i}" for i, name in enumerate(source.columns, 1)}
+        self.col = {
+            name: f"f{i + 1}"
+            for table in (layout.hands, layout.labels, layout.extra)
+            for name, i in table.items()
+        }
         self.labels = tuple(name for name in ("shoe", "round", "position") if name in self.col)
         self.width = len(source.columns)
         self.positions = game.positions
+        #: The seat columns of a one-row-per-round log (empty otherwise).
+        self.seats = layout.seat_names if layout.seated else ()
         self._done = start
         self._scale = (100 - start) / 100
         self.con.execute(f"CREATE OR REPLACE TEMP VIEW rows AS {source.relation()}")
@@ -301,10 +315,19 @@ class _Log:
             f"AND NOT ({empty})"
         )
 
+    def _tested(self, position: str, prefix: str = "") -> str:
+        """SQL: the hand text tested for a game position (with seats: the first seat played)."""
+        hands = self.layout.seats[position]
+        if len(hands) == 1 and hands[0] == position:
+            return f"{prefix}{self.col[position]}"
+        return "coalesce(" + ", ".join(f"nullif({prefix}{self.col[h]}, '')" for h in hands) + ")"
+
     def _distinct_texts(self) -> list[str]:
-        cols = ", ".join(self.col[p] for p in self.positions)
+        fixed = [self.col[h] for h in self.layout.hands if h not in self.seats]
+        cols = ", ".join(fixed + [f"nullif({self.col[s]}, '')" for s in self.seats])
         rows = self._query(
-            f"SELECT DISTINCT unnest([{cols}]) AS t FROM rows WHERE {self._fields_ok()} ORDER BY t",
+            f"SELECT DISTINCT t FROM (SELECT unnest([{cols}]) AS t FROM rows "
+            f"WHERE {self._fields_ok()}) WHERE t IS NOT NULL ORDER BY t",
             weight=25,
         )
         return [r[0] for r in rows]
@@ -336,21 +359,38 @@ class _Log:
         """One row per log row: line, why it is rejected, hand ids, key combination, labels."""
         n = len(self.positions)
         joins = " ".join(
-            f"LEFT JOIN hands h{i} ON r.{self.col[p]} = h{i}.text"
+            f"LEFT JOIN hands h{i} ON {self._tested(p, 'r.')} = h{i}.text"
             for i, p in enumerate(self.positions)
+        ) + "".join(
+            f" LEFT JOIN hands s{j} ON nullif(r.{self.col[seat]}, '') = s{j}.text"
+            for j, seat in enumerate(self.seats)
         )
         combo = "h0.key"
         for i in range(1, n):
             combo = f"({combo} * {key_count} + h{i}.key)"
         for i in range(1, n):
             combo = f"({combo} * 3 + sign(h0.rank - h{i}.rank) + 1)"
-        fatal = " OR ".join(f"h{i}.fatal" for i in range(n))
-        impossible = " OR ".join(f"h{i}.impossible" for i in range(n))
-        items = "list_concat(" + ", ".join(f"h{i}.items" for i in range(n)) + ")"
+        seats = range(len(self.seats))
+        fatal = " OR ".join(
+            [f"h{i}.fatal" for i in range(n)] + [f"coalesce(s{j}.fatal, false)" for j in seats]
+        )
+        impossible = " OR ".join(
+            [f"h{i}.impossible" for i in range(n)]
+            + [f"coalesce(s{j}.impossible, false)" for j in seats]
+        )
+        if self.seats:  # the shared hands once, and every seat's
+            shared = [self.positions.index(p) for p in self.game.shared_positions]
+            parts = [f"h{i}.items" for i in shared] + [f"s{j}.items" for j in seats]
+        else:
+            parts = [f"h{i}.items" for i in range(n)]
+        items = "list_concat(" + ", ".join(parts) + ")"
         joint = _overflow(items, self.shoe) if self._joint_needed(1) else "false"
+        no_seat = " AND ".join(f"r.{self.col[s]} = ''" for s in self.seats) or "false"
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
-        hids = ", ".join(f"h{i}.hid AS hid{i}" for i in range(n))
+        hids = ", ".join(
+            [f"h{i}.hid AS hid{i}" for i in range(n)] + [f"s{j}.hid AS sid{j}" for j in seats]
+        )
         c = _CODES
         self._query(
             f"""CREATE OR REPLACE TEMP TABLE log AS
@@ -358,6 +398,7 @@ class _Log:
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
                         WHEN r.nf <> {self.width} OR r.bad_quotes OR {fatal} THEN {_FATAL}
+                        WHEN {no_seat} THEN {c["seats"]}
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
                    {combo}::BIGINT AS combo, {hids}{labels}
@@ -369,6 +410,9 @@ class _Log:
         """Whether hands the shoe holds one by one could still be too many together."""
         present = [count for count in self.shoe.counts if count > 0]
         per_row = round_cards(self.game)
+        if self.seats:  # the shared hands once, and a hand at every seat
+            size = max(log_hand_sizes(self.game))
+            per_row = size * (len(self.game.shared_positions) + len(self.seats))
         return bool(present) and per_row * rows > min(present)
 
     def _first_fatal(self) -> None:
@@ -388,11 +432,13 @@ class _Log:
         if bad_quotes:
             raise OddsError(f"{where}: malformed quoting (a quote inside a field?)")
         index = {text: i for i, text in enumerate(self.texts)}
-        for position in self.positions:
-            text = fields[int(self.col[position][1:]) - 1]
+        for name, i in self.layout.hands.items():
+            text = fields[i]
+            if name in self.seats and not text:
+                continue
             entry = self.entries[index[text]]
             if entry.fatal is not None:
-                raise OddsError(f"{where}, column {position}: {entry.fatal}")
+                raise OddsError(f"{where}, column {self.layout.columns[i]}: {entry.fatal}")
         raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
 
     # -- step 3: round labels ---------------------------------------------------------
@@ -429,6 +475,15 @@ class _Log:
         )
         (count,) = self.con.execute("SELECT count(*) FROM multi").fetchone()
         if not count:
+            return
+        if self.seats:  # one row per round: a round on two rows is a repeated round number
+            self.con.execute(f"""
+                INSERT INTO rounds
+                SELECT {names}, min(line),
+                       'the round is on ' || count(*) || ' rows (lines ' ||
+                       string_agg(line::VARCHAR, ', ' ORDER BY line) || '): a round number repeated'
+                FROM log SEMI JOIN multi USING ({names}) WHERE why IS NULL GROUP BY {names}
+            """)
             return
         shared = [self.positions.index(p) for p in self.game.shared_positions]
         own = [i for i in range(len(self.positions)) if i not in shared]
@@ -610,7 +665,9 @@ class _Log:
     def _listed(self, refused: dict[int, int]) -> list[Rejected]:
         """The first rejected rows in file order, each with its reason in words."""
         n = len(self.positions)
-        hids = ", ".join(f"hid{i}" for i in range(n))
+        hids = ", ".join(
+            [f"hid{i}" for i in range(n)] + [f"sid{j}" for j in range(len(self.seats))]
+        )
         refusal = "false"
         if refused:
             combos = ", ".join(str(c) for c in refused)
@@ -629,12 +686,17 @@ class _Log:
 
     def _reason(self, code: int | None, round_name: str, problem: Any, hids: list[Any]) -> str:
         kind = next((k for k, c in _CODES.items() if c == code), "refused")
-        if kind in ("blank", "empty"):
+        if kind in ("blank", "empty", "seats"):
             return KINDS[kind]
         if kind == "round":
             return f"{round_name}: {problem}"
-        texts = [self.texts[h] for h in hids]
-        items = [item for text in texts for item in self.game.parse_hand(self.config, text)]
+        n = len(self.positions)
+        texts = [self.texts[h] for h in hids[:n]]
+        held = texts
+        if self.seats:  # the shared hands once, and every seat's
+            shared = [texts[self.positions.index(p)] for p in self.game.shared_positions]
+            held = shared + [self.texts[h] for h in hids[n:] if h is not None]
+        items = [item for text in held for item in self.game.parse_hand(self.config, text)]
         try:
             self.shoe.check_holds(items, "this round's hands")
             self.game.settle(
