@@ -160,8 +160,13 @@ class AuditResult:
         )
 
     @property
+    def findings(self) -> int:
+        """Problems of the log as a whole (shoe integrity), each flagging it."""
+        return sum(self.counts.finding_kinds.values())
+
+    @property
     def verdict(self) -> str:
-        if self.rejected or self.statistics_fail:
+        if self.rejected or self.findings or self.statistics_fail:
             return FLAGGED
         return PASS if self.tests else INCONCLUSIVE
 

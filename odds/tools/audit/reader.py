@@ -48,6 +48,7 @@ from odds.core.shoe import Shoe
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile
 from odds.runtime.progress import task
+from odds.tools.audit.integrity import Finding, shoe_findings
 from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
 from odds.tools.audit.sources import Source, database, first_line, stage_log
@@ -98,6 +99,8 @@ class LogCounts:
     labels: tuple[str, ...] = ()  # the label columns the log has (shoe, round, position)
     size: int = 0  # bytes read from the file (as stored: compressed for a gzipped log)
     sha256: str = ""  # their SHA-256, hex: exactly the bytes audited
+    findings: tuple[Finding, ...] = ()  # problems of the log as a whole (shoe integrity)
+    finding_kinds: dict[str, int] = dataclasses.field(default_factory=dict)  # all, by kind
 
     @property
     def rejected_total(self) -> int:
@@ -244,6 +247,7 @@ class _Log:
         groups, refused = self._groups()
         if refused:
             kinds["refused"] = sum(refused.values())
+        findings, finding_kinds = self._check_shoes()
         return LogCounts(
             source=self.label,
             unit=self.unit,
@@ -254,6 +258,8 @@ class _Log:
             rejected_kinds={k: n for k, n in kinds.items() if n},
             groups=tuple(groups),
             labels=self.labels,
+            findings=tuple(findings),
+            finding_kinds=finding_kinds,
         )
 
     def _prepare(self) -> None:
@@ -617,6 +623,32 @@ class _Log:
                     "labels that group a round's rows? Give the rows of one round the same round "
                     "label, so each round is tested once"
                 )
+
+    def _check_shoes(self) -> tuple[list[Finding], dict[str, int]]:
+        """Shoe integrity (:mod:`odds.tools.audit.integrity`), for a log with a shoe column."""
+        if "shoe" not in self.col:
+            return [], {}
+        n = len(self.positions)
+        shared = [self.positions.index(p) for p in self.game.shared_positions]
+        joins = " ".join(f"LEFT JOIN hands h{i} ON f.hid{i} = h{i}.hid" for i in range(n))
+        joins += "".join(
+            f" LEFT JOIN hands s{j} ON f.sid{j} = s{j}.hid" for j in range(len(self.seats))
+        )
+        if self.seats:
+            parts = [f"h{i}.items" for i in shared]
+            parts += [f"s{j}.items" for j in range(len(self.seats))]
+        else:
+            parts = [f"h{i}.items" for i in range(n) if i not in shared]
+            parts += [f"CASE WHEN NOT f.extra THEN h{i}.items END" for i in shared]
+        items = "list_concat(" + ", ".join(parts) + ")" if len(parts) > 1 else parts[0]
+        round_ = "f.round" if "round" in self.col else "NULL"
+        c = _CODES
+        sql = f"""
+            SELECT f.line, f.shoe, {round_} AS round, coalesce({items}, []) AS items
+            FROM final f {joins}
+            WHERE f.why IS NULL OR f.why IN ({c["impossible"]}, {c["seats"]})
+        """
+        return shoe_findings(self.con, self.shoe, sql, lambda line: f"{self.unit} {line}")
 
     def _final(self) -> str:
         """SQL: every row with its kind of rejection (NULL: used) and whether it is untested."""

@@ -103,6 +103,11 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     out.append("")
     for note in result.notes:
         out.append(f"Note: {note}")
+    for finding in counts.findings:
+        out.append(f"Finding: {finding.text}.")
+    hidden = result.findings - len(counts.findings)
+    if hidden > 0:
+        out.append(f"Finding: … and {hidden:,} more of the same kinds ({_finding_kinds(result)}).")
     if counts.rejected_total:
         out.append(
             f"Finding: {counts.rejected_total:,} row(s) rejected "
@@ -126,6 +131,10 @@ def _rows_line(result: AuditResult) -> str:
     if counts.untested:
         text = text[:-1] + f"; checked but not tested: {counts.untested:,}."
     return text
+
+
+def _finding_kinds(result: AuditResult) -> str:
+    return ", ".join(f"{n:,} {k}" for k, n in result.counts.finding_kinds.items())
 
 
 def _kinds(result: AuditResult) -> str:
@@ -251,6 +260,8 @@ def audit_json(result: AuditResult) -> dict[str, Any]:
         "chi_square": [_fit_json(result, t) for t in result.fits],
         "returns": [_return_json(result, r) for r in result.returns],
         "notes": list(result.notes),
+        "findings": [{"kind": f.kind, "shoe": f.shoe, "finding": f.text} for f in counts.findings],
+        "finding_kinds": dict(counts.finding_kinds),
         "verdict": result.verdict,
         "flagged": result.flagged,
     }

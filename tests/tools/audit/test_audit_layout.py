@@ -184,3 +184,58 @@ def test_layouts_of_each_game_and_the_names_that_are_refused():
     assert parse_mapping(None) == {}
     with pytest.raises(OddsError, match="mapped twice"):
         parse_mapping("round=a,Round=b")
+
+
+def test_a_shoe_with_500_cards_is_a_named_finding_never_a_pass(capsys, tmp_path):
+    rows = _operator_rounds(60, 8, seats=5)  # shoes S1, S2 of 30 rounds, 12 cards each
+    for number, row in enumerate(rows[:42]):
+        row |= {"shoe": "S1", "round": str(number + 1)}
+    code, result = _audit(capsys, _write(tmp_path / "big.csv", rows, LEAD))
+    assert code == 1 and result["verdict"] == "FLAGGED" and result["rejected_total"] == 0
+    big = [f for f in result["findings"] if f["kind"] == "shoe over"]
+    # 12 cards a round, less seat 1 of the 9 rounds that left it empty
+    assert big[0]["finding"].startswith("shoe S1: 486 cards in 42 rounds (line 2 to line 43)")
+    assert result["finding_kinds"]["shoe over"] == 1
+
+
+def test_a_card_dealt_more_often_than_the_shoe_holds_names_the_round(capsys, tmp_path):
+    rows = _operator_rounds(30, 9)
+    for row in rows[:12]:
+        row["player_4"] = "A♠ 3♣"  # an A♠ every round: the shoe runs out of them
+    seen, out_in = 0, None
+    for row in rows:  # counted here, from the texts: the round of the ninth A♠
+        hands = [row["banker"]] + [row[f"player_{k}"] for k in range(1, 6)]
+        seen += sum(h.replace("As", "A♠").split().count("A♠") for h in hands)
+        if seen > 8 and out_in is None:
+            out_in = row["round"]
+    code, result = _audit(capsys, _write(tmp_path / "nine.csv", rows, LEAD))
+    over = [f["finding"] for f in result["findings"] if f["kind"] == "card over"]
+    assert code == 1 and result["rejected_total"] == 0
+    assert [f for f in over if "A♠" in f] == [
+        f"shoe S1: A♠ dealt {seen} times, the shoe holds 8; the shoe runs out of it in "
+        f"round {out_in} (line {int(out_in) + 1})"
+    ]
+
+
+def test_a_shoe_id_used_again_later_is_named(capsys, tmp_path):
+    rows = _operator_rounds(90, 10)  # S1, S2, S3 …
+    for row in rows[60:]:
+        row["shoe"] = "S1"  # the third shoe reuses the first one's id
+        row["round"] = str(int(row["round"]) + 30)
+    code, result = _audit(capsys, _write(tmp_path / "again.csv", rows, LEAD))
+    reused = [f["finding"] for f in result["findings"] if f["kind"] == "shoe reused"]
+    assert code == 1 and reused == [
+        "shoe S1 comes back at line 62 (round 31) after other shoes: one label for two shoes, "
+        "or a shoe's rows out of order"
+    ]
+    text = main(["audit", "pok-deng", "--log", str(tmp_path / "again.csv")])
+    assert text == 1 and "Finding: shoe S1 comes back at line 62" in capsys.readouterr().out
+
+
+def test_honest_shoe_logs_have_no_findings(capsys, tmp_path):
+    log = tmp_path / "shoes.csv"
+    args = ["simulate", "pok-deng", "--rounds", "3000", "--seed", "4", "--penetration", "80%"]
+    assert main([*args, "--out", str(log)]) == 0
+    capsys.readouterr()
+    code, result = _audit(capsys, log)
+    assert (code, result["findings"], result["finding_kinds"]) == (0, [], {})
