@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -190,6 +191,33 @@ def simulate(
             "(default: a fresh shuffle every round).",
         ),
     ] = None,
+    seats: Annotated[
+        int,
+        typer.Option(
+            "--seats",
+            help="Write the operator layout (shoe, round within its shoe, table, dealer, "
+            "timestamp) with this many seats against the shared hand (Pok Deng: 1 to 5).",
+        ),
+    ] = 0,
+    operator: Annotated[
+        bool,
+        typer.Option(
+            "--operator", help="Write the operator layout (implied by --seats and --stakes)."
+        ),
+    ] = False,
+    stakes: Annotated[
+        bool,
+        typer.Option(
+            "--stakes", help="Stake random amounts on every bet and write what each was paid."
+        ),
+    ] = False,
+    mis_settle: Annotated[
+        str | None,
+        typer.Option(
+            "--mis-settle",
+            help="A fault to find: pay this share of the bets placed wrongly (e.g. 0.1%).",
+        ),
+    ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
@@ -221,8 +249,20 @@ def simulate(
         from odds.runtime.progress import finish
 
         finish()  # the rows stream onto this terminal: a bar there would only break them
-    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
-    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file])
+    wrong = Fraction(0)
+    if mis_settle is not None:
+        wrong = parse_rational(mis_settle, "--mis-settle")
+        if not 0 <= wrong <= 1:
+            raise OddsError(f"--mis-settle must be between 0 and 100%, got {mis_settle}")
+        stakes = True
+    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats)
+    fields = None
+    if seats or operator or stakes:
+        from odds.tools.audit.logs import operator_log
+
+        bets = [b.name for b in paytable.analysis().bets] if stakes else []
+        fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
+    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
     if out is not None:
         from odds.runtime.progress import echo
 

@@ -165,8 +165,14 @@ class AuditResult:
         return sum(self.counts.finding_kinds.values())
 
     @property
+    def mis_settled(self) -> int:
+        """Bets paid other than the paytable pays (the settlement audit); 0 without payouts."""
+        payouts = self.counts.payouts
+        return 0 if payouts is None else payouts.mis_settled
+
+    @property
     def verdict(self) -> str:
-        if self.rejected or self.findings or self.statistics_fail:
+        if self.rejected or self.findings or self.mis_settled or self.statistics_fail:
             return FLAGGED
         return PASS if self.tests else INCONCLUSIVE
 

@@ -51,8 +51,13 @@ from odds.runtime.progress import task
 from odds.tools.audit.integrity import Finding, shoe_findings
 from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
+from odds.tools.audit.payouts import BetColumns, SettlementAudit, audit_payouts
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
+#: How amounts (stakes, payouts) are held in the database: exact decimals.
+AMOUNT = "DECIMAL(38, 6)"
+#: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
+AMOUNT_PATTERN = r"\d{1,30}(\.\d{0,6})?|\.\d{1,6}"
 #: Rejected rows named by line in the result (all are counted).
 MAX_LISTED = 1000
 #: Why a row is rejected: its code in the database and how the summary names the kind.
@@ -99,6 +104,7 @@ class LogCounts:
     labels: tuple[str, ...] = ()  # the label columns the log has (shoe, round, position)
     size: int = 0  # bytes read from the file (as stored: compressed for a gzipped log)
     sha256: str = ""  # their SHA-256, hex: exactly the bytes audited
+    payouts: SettlementAudit | None = None  # the settlement audit, when the log has payouts
     findings: tuple[Finding, ...] = ()  # problems of the log as a whole (shoe integrity)
     finding_kinds: dict[str, int] = dataclasses.field(default_factory=dict)  # all, by kind
 
@@ -248,6 +254,7 @@ class _Log:
         if refused:
             kinds["refused"] = sum(refused.values())
         findings, finding_kinds = self._check_shoes()
+        payouts = self._check_payouts()
         return LogCounts(
             source=self.label,
             unit=self.unit,
@@ -260,6 +267,7 @@ class _Log:
             labels=self.labels,
             findings=tuple(findings),
             finding_kinds=finding_kinds,
+            payouts=payouts,
         )
 
     def _prepare(self) -> None:
@@ -371,12 +379,9 @@ class _Log:
             f" LEFT JOIN hands s{j} ON nullif(r.{self.col[seat]}, '') = s{j}.text"
             for j, seat in enumerate(self.seats)
         )
-        combo = "h0.key"
-        for i in range(1, n):
-            combo = f"({combo} * {key_count} + h{i}.key)"
-        for i in range(1, n):
-            combo = f"({combo} * 3 + sign(h0.rank - h{i}.rank) + 1)"
+        combo = _combo([f"h{i}" for i in range(n)], key_count)
         seats = range(len(self.seats))
+        self.key_count = key_count
         fatal = " OR ".join(
             [f"h{i}.fatal" for i in range(n)] + [f"coalesce(s{j}.fatal, false)" for j in seats]
         )
@@ -397,6 +402,11 @@ class _Log:
         hids = ", ".join(
             [f"h{i}.hid AS hid{i}" for i in range(n)] + [f"s{j}.hid AS sid{j}" for j in seats]
         )
+        if self.layout.money and self.seats:  # each seat's own combination, to settle its bets
+            player = self._seated_position()
+            for j in seats:
+                aliases = [f"s{j}" if i == player else f"h{i}" for i in range(n)]
+                hids += f", {_combo(aliases, key_count)}::BIGINT AS scombo{j}"
         c = _CODES
         self._query(
             f"""CREATE OR REPLACE TEMP TABLE log AS
@@ -404,10 +414,11 @@ class _Log:
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
                         WHEN r.nf <> {self.width} OR r.bad_quotes OR {fatal} THEN {_FATAL}
+                        WHEN {self._money_bad()} THEN {_FATAL}
                         WHEN {no_seat} THEN {c["seats"]}
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
-                   {combo}::BIGINT AS combo, {hids}{labels}
+                   {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}
             FROM rows r {joins}""",
             weight=45,
         )
@@ -420,6 +431,32 @@ class _Log:
             size = max(log_hand_sizes(self.game))
             per_row = size * (len(self.game.shared_positions) + len(self.seats))
         return bool(present) and per_row * rows > min(present)
+
+    def _amount(self, field: str) -> str:
+        """SQL: a money field as an exact decimal (NULL when empty)."""
+        return f"CAST(nullif(r.{field}, '') AS {AMOUNT})"
+
+    def _money_fields(self) -> list[tuple[int, str]]:
+        """(index in layout.money, field) of every money column."""
+        return [
+            (k, f"f{self.layout.columns.index(m.column) + 1}")
+            for k, m in enumerate(self.layout.money)
+        ]
+
+    def _money_bad(self) -> str:
+        """SQL: some money field holds text that is not an amount, or a negative amount."""
+        checks = [
+            f"(r.{f} <> '' AND NOT regexp_full_match(r.{f}, '{AMOUNT_PATTERN}'))"
+            for _, f in self._money_fields()
+        ]
+        return " OR ".join(checks) or "false"
+
+    def _money_columns(self) -> str:
+        return "".join(
+            f", CASE WHEN regexp_full_match(r.{f}, '{AMOUNT_PATTERN}') THEN {self._amount(f)} "
+            f"END AS m{k}"
+            for k, f in self._money_fields()
+        )
 
     def _first_fatal(self) -> None:
         found = self._query(
@@ -445,6 +482,15 @@ class _Log:
             entry = self.entries[index[text]]
             if entry.fatal is not None:
                 raise OddsError(f"{where}, column {self.layout.columns[i]}: {entry.fatal}")
+        for money in self.layout.money:
+            text = fields[self.layout.columns.index(money.column)]
+            if not text:
+                continue
+            if not re.fullmatch(AMOUNT_PATTERN, text):
+                raise OddsError(
+                    f"{where}, column {money.column}: {text!r} is not an amount (a number "
+                    "such as 12.50: digits, a decimal point, at most 6 decimals, no sign)"
+                )
         raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
 
     # -- step 3: round labels ---------------------------------------------------------
@@ -624,6 +670,55 @@ class _Log:
                     "label, so each round is tested once"
                 )
 
+    def _check_payouts(self) -> SettlementAudit | None:
+        """The settlement audit (:mod:`odds.tools.audit.payouts`), for a log with payouts."""
+        money = self.layout.money
+        if not money:
+            return None
+        n = len(self.positions)
+        where = {(m.kind, m.bet, m.seat): f"m{k}" for k, m in enumerate(money)}
+        columns = []
+        for (kind, bet, seat), stake in where.items():
+            if kind != "stake":
+                continue
+            if self.seats:
+                j = self.seats.index(seat)
+                player = self._seated_position()
+                hands = tuple(f"sid{j}" if i == player else f"hid{i}" for i in range(n))
+                combo = f"scombo{j}"
+            else:
+                hands, combo = tuple(f"hid{i}" for i in range(n)), "combo"
+            columns.append(BetColumns(seat, bet, stake, where["paid", bet, seat], combo, hands))
+        if "shoe" in self.col and "round" in self.col:
+            labels = "'shoe ' || shoe || ', round ' || round"
+        elif "round" in self.col:
+            labels = "'round ' || round"
+        else:
+            labels = f"'{self.unit} ' || line"
+
+        def unit_returns(
+            examples: list[tuple[int, tuple[int, ...]]],
+        ) -> dict[int, dict[str, Fraction]]:
+            found = {}
+            for combo, hids in examples:
+                hands = {p: self.texts[h] for p, h in zip(self.positions, hids, strict=True)}
+                try:
+                    settled = self.game.settle(self.config, hands, Fraction(1))
+                except OddsError:
+                    continue
+                found[combo] = {b.bet: b.returned for b in settled.bets}
+            return found
+
+        return audit_payouts(self.con, columns, labels, unit_returns)
+
+    def _seated_position(self) -> int:
+        """The index of the game position spread over numbered seats."""
+        return next(
+            i
+            for i, p in enumerate(self.positions)
+            if len(self.layout.seats[p]) > 1 or self.layout.seats[p][0] != p
+        )
+
     def _check_shoes(self) -> tuple[list[Finding], dict[str, int]]:
         """Shoe integrity (:mod:`odds.tools.audit.integrity`), for a log with a shoe column."""
         if "shoe" not in self.col:
@@ -741,6 +836,16 @@ class _Log:
 
 #: Repeats of the shared hand this unlikely by chance refuse a log (see _check_independent).
 REPEATS_P = 1e-9
+
+
+def _combo(aliases: Sequence[str], key_count: int) -> str:
+    """SQL: the combination of the hands' keys and their strength order against the first."""
+    combo = f"{aliases[0]}.key"
+    for alias in aliases[1:]:
+        combo = f"({combo} * {key_count} + {alias}.key)"
+    for alias in aliases[1:]:
+        combo = f"({combo} * 3 + sign({aliases[0]}.rank - {alias}.rank) + 1)"
+    return combo
 
 
 def _numbered(hands: Iterable[tuple[int, ...]]) -> list[int]:

@@ -101,8 +101,16 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     for r in result.returns:
         out.append(f"Verdict, return of {r.bet}: {_return_verdict(result, r)}")
     out.append("")
+    out += _payout_lines(result)
     for note in result.notes:
         out.append(f"Note: {note}")
+    if result.mis_settled:
+        payouts = counts.payouts
+        assert payouts is not None
+        out.append(
+            f"Finding: {payouts.mis_settled:,} of {payouts.bets:,} bets mis-settled (overpaid "
+            f"{decimal(payouts.overpaid, 2)}, underpaid {decimal(payouts.underpaid, 2)})."
+        )
     for finding in counts.findings:
         out.append(f"Finding: {finding.text}.")
     hidden = result.findings - len(counts.findings)
@@ -131,6 +139,62 @@ def _rows_line(result: AuditResult) -> str:
     if counts.untested:
         text = text[:-1] + f"; checked but not tested: {counts.untested:,}."
     return text
+
+
+def _payout_lines(result: AuditResult) -> list[str]:
+    """The settlement audit: totals, the mis-settled bets named, the drift table."""
+    from odds.output.markdown import markdown_table
+
+    payouts = result.counts.payouts
+    if payouts is None:
+        return []
+    out = [
+        "## Settlement",
+        "",
+        f"Every bet with a stake paid again from the paytable: {payouts.bets:,} bets, staked "
+        f"{payouts.staked:,}, paid {payouts.paid:,}, due by the paytable "
+        f"{decimal(payouts.due, 2)}; a payout more than {payouts.tolerance} from the exact "
+        "amount is mis-settled.",
+        "",
+    ]
+    if payouts.mis_settled:
+        out.append(f"Mis-settled: {payouts.mis_settled:,} bets.")
+        out.append("")
+        for m in payouts.named[:SHOWN]:
+            out.append(
+                f"- {result.counts.unit} {m.line} ({m.round}){' ' + m.seat if m.seat else ''}, "
+                f"bet {m.bet}: staked {m.stake}, paid {m.paid}, should have paid "
+                f"{decimal(m.due, 2)}"
+            )
+        hidden = payouts.mis_settled - min(SHOWN, len(payouts.named))
+        if hidden:
+            out.append(
+                f"- … and {hidden:,} more (`--format json` names the first {len(payouts.named):,})"
+            )
+        out.append("")
+    rows = [
+        (
+            f"{s.first}–{s.last}",
+            s.bets,
+            s.mis_settled,
+            s.paid,
+            decimal(s.due, 2),
+            decimal(Fraction(s.paid) - s.due, 2),
+        )
+        for s in payouts.slices
+    ]
+    out.append("Paid against due, by tenth of the log (a drifting payout rule shows as a trend):")
+    out.append("")
+    out.append(
+        markdown_table(
+            (f"{result.counts.unit}s", "bets", "mis-settled", "paid", "due", "paid − due"), rows, 2
+        )
+    )
+    out.append("")
+    verdict = "FAIL" if payouts.mis_settled else "pass"
+    out.append(f"Verdict, settlement: {verdict} — {payouts.mis_settled:,} bets mis-settled.")
+    out.append("")
+    return out
 
 
 def _finding_kinds(result: AuditResult) -> str:
@@ -260,6 +324,7 @@ def audit_json(result: AuditResult) -> dict[str, Any]:
         "chi_square": [_fit_json(result, t) for t in result.fits],
         "returns": [_return_json(result, r) for r in result.returns],
         "notes": list(result.notes),
+        "settlement": _payouts_json(result),
         "findings": [{"kind": f.kind, "shoe": f.shoe, "finding": f.text} for f in counts.findings],
         "finding_kinds": dict(counts.finding_kinds),
         "verdict": result.verdict,
@@ -301,4 +366,43 @@ def _return_json(result: AuditResult, r: ReturnTest) -> dict[str, Any]:
         "method": r.p.method,
         "judged": r.judged,
         "pass": not result.return_fails(r),
+    }
+
+
+def _payouts_json(result: AuditResult) -> dict[str, Any] | None:
+    payouts = result.counts.payouts
+    if payouts is None:
+        return None
+    return {
+        "bets": payouts.bets,
+        "staked": str(payouts.staked),
+        "paid": str(payouts.paid),
+        "due": fraction_text(payouts.due),
+        "tolerance": str(payouts.tolerance),
+        "mis_settled": payouts.mis_settled,
+        "overpaid": fraction_text(payouts.overpaid),
+        "underpaid": fraction_text(payouts.underpaid),
+        "mis_settled_bets": [
+            {
+                result.counts.unit: m.line,
+                "round": m.round,
+                "seat": m.seat,
+                "bet": m.bet,
+                "stake": str(m.stake),
+                "paid": str(m.paid),
+                "due": fraction_text(m.due),
+            }
+            for m in payouts.named
+        ],
+        "slices": [
+            {
+                "first": s.first,
+                "last": s.last,
+                "bets": s.bets,
+                "mis_settled": s.mis_settled,
+                "paid": str(s.paid),
+                "due": fraction_text(s.due),
+            }
+            for s in payouts.slices
+        ],
     }
