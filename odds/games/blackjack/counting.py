@@ -207,7 +207,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         charted = analyse_round(counts, rules, chart=chart)
         bet = main_bet(optimal)
         options = option_values(config, optimal.ev)
-        report_tables = (
+        game_tables = (
             report_tables.dealer_table(counts, rules),
             report_tables.strategy_table(optimal, charted, bet),
             *report_tables.chart_tables(chart),
@@ -222,6 +222,6 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         deals=bet.stats.total,
         counting=counting_text(bet),
         bets=(bet,),
-        tables=report_tables,
+        tables=game_tables,
         notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),
     )
