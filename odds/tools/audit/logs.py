@@ -276,8 +276,11 @@ def _write_parquet(
     import duckdb
     import numpy as np
 
-    columns = ", ".join(f"{f} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields)
-    names = ", ".join(fields)
+    quoted = {f: '"' + f.replace('"', '""') + '"' for f in fields}  # table, player-pair_1 …
+    columns = ", ".join(
+        f"{quoted[f]} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields
+    )
+    names = ", ".join(quoted[f] for f in fields)
     count = 0
     with duckdb.connect() as con:
         con.execute("SET enable_progress_bar = false")

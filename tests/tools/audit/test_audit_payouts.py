@@ -119,3 +119,14 @@ def test_a_payout_that_is_not_an_amount_is_one_line(capsys, tmp_path, cell, need
     assert main(["audit", "baccarat", "--log", str(log)]) == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1
+
+
+def test_the_operator_layout_in_parquet_audits_like_its_csv(capsys, tmp_path):
+    csv_log = _simulate(capsys, tmp_path / "op.csv", "--mis-settle", "1%")
+    parquet = _simulate(capsys, tmp_path / "op.parquet", "--mis-settle", "1%")
+    a, b = _audit(capsys, "pok-deng", csv_log)[1], _audit(capsys, "pok-deng", parquet)[1]
+    for key in ("chi_square", "returns", "findings"):
+        assert a[key] == b[key]
+    assert a["settlement"]["mis_settled_bets"] == [
+        m | {"line": m.pop("row") + 1} for m in b["settlement"]["mis_settled_bets"]
+    ]
