@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -107,6 +108,15 @@ def audit(
             "from the Markdown (as DIR/<file>).",
         ),
     ] = None,
+    columns: Annotated[
+        str | None,
+        typer.Option(
+            "--columns",
+            metavar="MAP",
+            help="Which log column is which: name=column pairs (round=hand_no,banker=Dealer) "
+            'or a file of name = "column" lines (see docs/guides/round-logs.md).',
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -120,16 +130,19 @@ def audit(
     """
     from odds.tools.audit.audit import EXIT_CODES
     from odds.tools.audit.audit import audit as run_audit
+    from odds.tools.audit.layout import parse_mapping
     from odds.tools.audit.report import audit_tables, audit_text
 
+    mapping = parse_mapping(columns)
     paytable = load_paytable(game, decks, settings)
-    check_output(output, [*paytable_inputs(game), log])
+    mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
+    check_output(output, [*paytable_inputs(game), log, *mapping_file])
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
-    result = run_audit(paytable, log, alpha)
+    result = run_audit(paytable, log, alpha, mapping)
     links = None
     if folder is not None:
         from odds.tools.audit.charts import write_fit_charts
@@ -177,6 +190,33 @@ def simulate(
             "(default: a fresh shuffle every round).",
         ),
     ] = None,
+    seats: Annotated[
+        int,
+        typer.Option(
+            "--seats",
+            help="Write the operator layout (shoe, round within its shoe, table, dealer, "
+            "timestamp) with this many seats against the shared hand (Pok Deng: 1 to 5).",
+        ),
+    ] = 0,
+    operator: Annotated[
+        bool,
+        typer.Option(
+            "--operator", help="Write the operator layout (implied by --seats and --stakes)."
+        ),
+    ] = False,
+    stakes: Annotated[
+        bool,
+        typer.Option(
+            "--stakes", help="Stake random amounts on every bet and write what each was paid."
+        ),
+    ] = False,
+    mis_settle: Annotated[
+        str | None,
+        typer.Option(
+            "--mis-settle",
+            help="A fault to find: pay this share of the bets placed wrongly (e.g. 0.1%).",
+        ),
+    ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
@@ -208,8 +248,20 @@ def simulate(
         from odds.runtime.progress import finish
 
         finish()  # the rows stream onto this terminal: a bar there would only break them
-    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth)
-    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file])
+    wrong = Fraction(0)
+    if mis_settle is not None:
+        wrong = parse_rational(mis_settle, "--mis-settle")
+        if not 0 <= wrong <= 1:
+            raise OddsError(f"--mis-settle must be between 0 and 100%, got {mis_settle}")
+        stakes = True
+    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats)
+    fields = None
+    if seats or operator or stakes:
+        from odds.tools.audit.logs import operator_log
+
+        bets = [b.name for b in paytable.analysis().bets] if stakes else []
+        fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
+    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
     if out is not None:
         from odds.runtime.progress import echo
 

@@ -160,8 +160,19 @@ class AuditResult:
         )
 
     @property
+    def findings(self) -> int:
+        """Problems of the log as a whole (shoe integrity), each flagging it."""
+        return sum(self.counts.finding_kinds.values())
+
+    @property
+    def mis_settled(self) -> int:
+        """Bets paid other than the paytable pays (the settlement audit); 0 without payouts."""
+        payouts = self.counts.payouts
+        return 0 if payouts is None else payouts.mis_settled
+
+    @property
     def verdict(self) -> str:
-        if self.rejected or self.statistics_fail:
+        if self.rejected or self.findings or self.mis_settled or self.statistics_fail:
             return FLAGGED
         return PASS if self.tests else INCONCLUSIVE
 
@@ -170,11 +181,16 @@ class AuditResult:
         return self.verdict == FLAGGED
 
 
-def audit(paytable: Paytable, log: Path, alpha: float = 0.01) -> AuditResult:
-    """Read the log, settle every kind of round once and run every test."""
+def audit(
+    paytable: Paytable, log: Path, alpha: float = 0.01, columns: dict[str, str] | None = None
+) -> AuditResult:
+    """Read the log, settle every kind of round once and run every test.
+
+    ``columns`` maps the log's column names (``--columns``, :mod:`odds.tools.audit.layout`).
+    """
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
-    counts = read_log(paytable.game, paytable.config, log)
+    counts = read_log(paytable.game, paytable.config, log, columns)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.analysis()

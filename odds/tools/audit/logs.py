@@ -18,7 +18,9 @@ import gzip
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from decimal import ROUND_HALF_EVEN, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
@@ -30,6 +32,7 @@ from odds.core.errors import OddsError
 from odds.games.base import Game
 from odds.runtime.atomic import Inputs, atomic_path, check_output_path
 from odds.runtime.progress import track
+from odds.tools.audit.layout import MAX_SEATS
 
 #: Columns that label a row without being a hand.
 LABEL_COLUMNS = ("shoe", "round", "position")
@@ -84,7 +87,12 @@ def log_format(path: Path | None, given: str | None = None) -> LogFormat:
 
 
 def deal_rounds(
-    game: Game, config: Any, rounds: int, seed: int, penetration: Fraction | None = None
+    game: Game,
+    config: Any,
+    rounds: int,
+    seed: int,
+    penetration: Fraction | None = None,
+    seats: int = 0,
 ) -> Iterator[dict[str, str]]:
     """Deal ``rounds`` rounds from a seeded, physically shuffled shoe.
 
@@ -102,6 +110,18 @@ def deal_rounds(
     log_hand_sizes(game)
     shoe = game.shoe(config)
     per_round = round_cards(game)
+    positions = list(game.positions)
+    if seats:
+        if not game.shared_positions or game.max_round_cards:
+            raise OddsError(
+                f"--seats: {game.name} has no shared hand to seat players against; "
+                "its log has one row per round as it is"
+            )
+        if not 1 <= seats <= MAX_SEATS:
+            raise OddsError(f"--seats must be 1 to {MAX_SEATS}, got {seats}")
+        own = next(p for p in game.positions if p not in game.shared_positions)
+        positions = [*game.shared_positions, *(f"{own}_{k}" for k in range(1, seats + 1))]
+        per_round = game.hand_size * len(positions)
     shoe.require(per_round)
     if rounds < 1:
         raise OddsError(f"rounds must be at least 1, got {rounds}")
@@ -111,11 +131,17 @@ def deal_rounds(
         )
     if game.max_round_cards:
         return _deal_drawn(game, config, shoe, rounds, seed, penetration)
-    return _deal(game, shoe, rounds, seed, penetration, game.hand_size)
+    return _deal(game, shoe, rounds, seed, penetration, game.hand_size, positions)
 
 
 def _deal(
-    game: Game, shoe: Any, rounds: int, seed: int, penetration: Fraction | None, size: int
+    game: Game,
+    shoe: Any,
+    rounds: int,
+    seed: int,
+    penetration: Fraction | None,
+    size: int,
+    positions: list[str],
 ) -> Iterator[dict[str, str]]:
     # Physical cards as type indices: the shuffle depends only on the number of cards,
     # so the deal is the same as shuffling the cards themselves; texts are cached per hand.
@@ -128,7 +154,7 @@ def _deal(
             found = texts[hand] = game.hand_text(tuple(shoe.types[i] for i in hand))
         return found
 
-    per_round = size * len(game.positions)
+    per_round = size * len(positions)
     rng = random.Random(seed)
     stack: list[int] = []
     limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
@@ -144,7 +170,7 @@ def _deal(
                 shoes += 1
             dealt = [stack.pop() for _ in range(per_round)]
         row = {"shoe": str(shoes), "round": str(number)}
-        for i, position in enumerate(game.positions):
+        for i, position in enumerate(positions):
             row[position] = text(tuple(dealt[i * size : (i + 1) * size]))
         yield row
 
@@ -189,6 +215,7 @@ def write_log(
     form: LogFormat = LogFormat.csv,
     total: int | None = None,
     inputs: Inputs = (),
+    fields: list[str] | None = None,
 ) -> int:
     """Write rows (to stdout when ``path`` is None); the number of rows.
 
@@ -197,7 +224,7 @@ def write_log(
     ``.gz``; Parquet is written by DuckDB from rows handed over in batches (no
     file name of the user's ever reaches DuckDB's readers, which expand globs).
     """
-    fields = [*WRITTEN_LABELS, *game.positions]
+    fields = fields or [*WRITTEN_LABELS, *game.positions]
     if path is None:
         if form is LogFormat.parquet:
             raise OddsError("Parquet is binary: give --out FILE.parquet")
@@ -247,8 +274,11 @@ def _write_parquet(
     import duckdb
     import numpy as np
 
-    columns = ", ".join(f"{f} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields)
-    names = ", ".join(fields)
+    quoted = {f: '"' + f.replace('"', '""') + '"' for f in fields}  # table, player-pair_1 …
+    columns = ", ".join(
+        f"{quoted[f]} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields
+    )
+    names = ", ".join(quoted[f] for f in fields)
     count = 0
     with duckdb.connect() as con:
         con.execute("SET enable_progress_bar = false")
@@ -266,3 +296,83 @@ def _write_parquet(
         # an absolute path: DuckDB reads a leading ~ as the home folder
         con.execute("COPY log TO ? (FORMAT parquet, COMPRESSION zstd)", [os.path.abspath(target)])
     return count
+
+
+# ---------------------------------------------------------------------------
+# The operator layout: table, dealer, timestamp, rounds within shoes, stakes and payouts
+
+#: The operator layout's label columns, before the hands.
+OPERATOR_LABELS = ("shoe", "round", "table", "dealer", "timestamp")
+#: Stakes a simulated seat places on a bet (0: no bet), chosen at random.
+STAKES = (0, 10, 20, 50, 100)
+#: Dealers take turns shoe by shoe; rounds are this many seconds apart.
+DEALERS, ROUND_SECONDS = 4, 45
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def operator_log(
+    game: Game,
+    config: Any,
+    rows: Iterator[dict[str, str]],
+    seats: int,
+    seed: int,
+    bets: Sequence[str] = (),
+    mis_settle: Fraction = Fraction(0),
+    table: str = "T1",
+) -> tuple[list[str], Iterator[dict[str, str]]]:
+    """Dealt rows in the operator layout: its fields, and the rows.
+
+    Rounds are numbered within each shoe; the dealer changes with the shoe
+    (``D1`` … ``D4``); timestamps are UTC, :data:`ROUND_SECONDS` apart. With
+    ``bets`` (the paytable's), each seat stakes a random amount of :data:`STAKES` on every bet
+    and is paid what the game's settlement returns (to the cent); a share
+    ``mis_settle`` of the bets placed is paid wrongly (a fault to find: the stake
+    more, or nothing when something was due), seeded apart from the deal.
+    """
+    own = next((p for p in game.positions if p not in game.shared_positions), "")
+    seat_names = [f"{own}_{k}" for k in range(1, seats + 1)] if seats else [""]
+    hands = [*game.shared_positions, *seat_names] if seats else list(game.positions)
+    money = [
+        f"{kind}_{bet}" + (f"_{seat.rsplit('_', 1)[1]}" if seat else "")
+        for seat in seat_names
+        for bet in bets
+        for kind in ("stake", "paid")
+    ]
+    fields = [*OPERATOR_LABELS, *hands, *money]
+    rng = random.Random(f"stakes {seed}")
+
+    def rows_out() -> Iterator[dict[str, str]]:
+        shoe, number = "", 0
+        for index, row in enumerate(rows):
+            number = number + 1 if row["shoe"] == shoe else 1
+            shoe = row["shoe"]
+            out = {"shoe": shoe, "round": str(number), "table": table}
+            out["dealer"] = f"D{(int(shoe) - 1) % DEALERS + 1}"
+            when = START + timedelta(seconds=ROUND_SECONDS * index)
+            out["timestamp"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+            out |= {h: row[h] for h in hands}
+            for seat in seat_names:
+                if not bets:
+                    break
+                played = {p: row[p] for p in game.positions if p != own or not seat}
+                if seat:
+                    played[own] = row[seat]
+                settled = game.settle(config, played, Fraction(1))
+                returned = {b.bet: b.returned for b in settled.bets}
+                suffix = f"_{seat.rsplit('_', 1)[1]}" if seat else ""
+                for bet in bets:
+                    stake = rng.choice(STAKES)
+                    paid = stake * returned[bet]
+                    if stake and rng.random() < mis_settle:
+                        paid = paid + stake if paid == 0 else Fraction(0)
+                    out[f"stake_{bet}{suffix}"] = str(stake) if stake else ""
+                    out[f"paid_{bet}{suffix}"] = _cents(paid) if stake else ""
+            yield out
+
+    return fields, rows_out()
+
+
+def _cents(amount: Fraction) -> str:
+    """An amount to the cent (half to even), as an operator's log writes it."""
+    cents = Decimal(amount.numerator) / Decimal(amount.denominator)
+    return str(cents.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))

@@ -48,9 +48,16 @@ from odds.core.shoe import Shoe
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile
 from odds.runtime.progress import task
+from odds.tools.audit.integrity import Finding, shoe_findings
+from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
+from odds.tools.audit.payouts import BetColumns, SettlementAudit, audit_payouts
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
+#: How amounts (stakes, payouts) are held in the database: exact decimals.
+AMOUNT = "DECIMAL(38, 6)"
+#: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
+AMOUNT_PATTERN = r"\d{1,30}(\.\d{0,6})?|\.\d{1,6}"
 #: Rejected rows named by line in the result (all are counted).
 MAX_LISTED = 1000
 #: Why a row is rejected: its code in the database and how the summary names the kind.
@@ -59,6 +66,7 @@ KINDS = {
     "empty": "empty row (every field empty)",
     "impossible": "hands the shoe cannot hold",
     "round": "round labels contradict each other",
+    "seats": "no seat has a hand",
     "refused": "the game refuses to settle",
 }
 _CODES = {kind: code for code, kind in enumerate(KINDS, 1)}
@@ -96,6 +104,9 @@ class LogCounts:
     labels: tuple[str, ...] = ()  # the label columns the log has (shoe, round, position)
     size: int = 0  # bytes read from the file (as stored: compressed for a gzipped log)
     sha256: str = ""  # their SHA-256, hex: exactly the bytes audited
+    payouts: SettlementAudit | None = None  # the settlement audit, when the log has payouts
+    findings: tuple[Finding, ...] = ()  # problems of the log as a whole (shoe integrity)
+    finding_kinds: dict[str, int] = dataclasses.field(default_factory=dict)  # all, by kind
 
     @property
     def rejected_total(self) -> int:
@@ -106,19 +117,24 @@ class LogCounts:
 READING = 30.0
 
 
-def read_log(game: Game, config: Any, path: Path) -> LogCounts:
+def read_log(
+    game: Game, config: Any, path: Path, mapping: dict[str, str] | None = None
+) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
     The file is the one named, taken literally (:mod:`odds.runtime.inputs`); the counts
-    carry the size and SHA-256 of the bytes read.
+    carry the size and SHA-256 of the bytes read. ``mapping`` is ``--columns``
+    (:mod:`odds.tools.audit.layout`).
     """
     log_hand_sizes(game)
     label = str(path)
     with InputFile(path) as file, database() as db, task(f"reading {path.name}") as update:
-        staged = stage_log(db, game, file)
-        _Log(db.con, game, config, label, staged.first_rows(), lambda _: None).check_rows()
+        staged = stage_log(db, game, file, mapping)
+        layout = staged.layout
+        first = staged.first_rows()
+        _Log(db.con, game, config, label, first, layout, lambda _: None).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
-        log = _Log(db.con, game, config, label, source, update, start=READING)
+        log = _Log(db.con, game, config, label, source, layout, update, start=READING)
         return dataclasses.replace(log.counts(), size=digest.size, sha256=digest.sha256)
 
 
@@ -203,16 +219,23 @@ class _Log:
         config: Any,
         label: str,
         source: Source,
+        layout: Layout,
         update: Callable[[float], None],
         start: float = 0.0,
     ) -> None:
         self.con, self.game, self.config, self.label = con, game, config, label
-        self.update, self.unit = update, source.unit
+        self.update, self.unit, self.layout = update, source.unit, layout
         self.shoe = game.shoe(config)
-        self.col = {name: f"f{i}" for i, name in enumerate(source.columns, 1)}
+        self.col = {
+            name: f"f{i + 1}"
+            for table in (layout.hands, layout.labels, layout.extra)
+            for name, i in table.items()
+        }
         self.labels = tuple(name for name in ("shoe", "round", "position") if name in self.col)
         self.width = len(source.columns)
         self.positions = game.positions
+        #: The seat columns of a one-row-per-round log (empty otherwise).
+        self.seats = layout.seat_names if layout.seated else ()
         self._done = start
         self._scale = (100 - start) / 100
         self.con.execute(f"CREATE OR REPLACE TEMP VIEW rows AS {source.relation()}")
@@ -230,6 +253,8 @@ class _Log:
         groups, refused = self._groups()
         if refused:
             kinds["refused"] = sum(refused.values())
+        findings, finding_kinds = self._check_shoes()
+        payouts = self._check_payouts()
         return LogCounts(
             source=self.label,
             unit=self.unit,
@@ -240,6 +265,9 @@ class _Log:
             rejected_kinds={k: n for k, n in kinds.items() if n},
             groups=tuple(groups),
             labels=self.labels,
+            findings=tuple(findings),
+            finding_kinds=finding_kinds,
+            payouts=payouts,
         )
 
     def _prepare(self) -> None:
@@ -301,10 +329,19 @@ class _Log:
             f"AND NOT ({empty})"
         )
 
+    def _tested(self, position: str, prefix: str = "") -> str:
+        """SQL: the hand text tested for a game position (with seats: the first seat played)."""
+        hands = self.layout.seats[position]
+        if len(hands) == 1 and hands[0] == position:
+            return f"{prefix}{self.col[position]}"
+        return "coalesce(" + ", ".join(f"nullif({prefix}{self.col[h]}, '')" for h in hands) + ")"
+
     def _distinct_texts(self) -> list[str]:
-        cols = ", ".join(self.col[p] for p in self.positions)
+        fixed = [self.col[h] for h in self.layout.hands if h not in self.seats]
+        cols = ", ".join(fixed + [f"nullif({self.col[s]}, '')" for s in self.seats])
         rows = self._query(
-            f"SELECT DISTINCT unnest([{cols}]) AS t FROM rows WHERE {self._fields_ok()} ORDER BY t",
+            f"SELECT DISTINCT t FROM (SELECT unnest([{cols}]) AS t FROM rows "
+            f"WHERE {self._fields_ok()}) WHERE t IS NOT NULL ORDER BY t",
             weight=25,
         )
         return [r[0] for r in rows]
@@ -336,21 +373,40 @@ class _Log:
         """One row per log row: line, why it is rejected, hand ids, key combination, labels."""
         n = len(self.positions)
         joins = " ".join(
-            f"LEFT JOIN hands h{i} ON r.{self.col[p]} = h{i}.text"
+            f"LEFT JOIN hands h{i} ON {self._tested(p, 'r.')} = h{i}.text"
             for i, p in enumerate(self.positions)
+        ) + "".join(
+            f" LEFT JOIN hands s{j} ON nullif(r.{self.col[seat]}, '') = s{j}.text"
+            for j, seat in enumerate(self.seats)
         )
-        combo = "h0.key"
-        for i in range(1, n):
-            combo = f"({combo} * {key_count} + h{i}.key)"
-        for i in range(1, n):
-            combo = f"({combo} * 3 + sign(h0.rank - h{i}.rank) + 1)"
-        fatal = " OR ".join(f"h{i}.fatal" for i in range(n))
-        impossible = " OR ".join(f"h{i}.impossible" for i in range(n))
-        items = "list_concat(" + ", ".join(f"h{i}.items" for i in range(n)) + ")"
+        combo = _combo([f"h{i}" for i in range(n)], key_count)
+        seats = range(len(self.seats))
+        self.key_count = key_count
+        fatal = " OR ".join(
+            [f"h{i}.fatal" for i in range(n)] + [f"coalesce(s{j}.fatal, false)" for j in seats]
+        )
+        impossible = " OR ".join(
+            [f"h{i}.impossible" for i in range(n)]
+            + [f"coalesce(s{j}.impossible, false)" for j in seats]
+        )
+        if self.seats:  # the shared hands once, and every seat's
+            shared = [self.positions.index(p) for p in self.game.shared_positions]
+            parts = [f"h{i}.items" for i in shared] + [f"s{j}.items" for j in seats]
+        else:
+            parts = [f"h{i}.items" for i in range(n)]
+        items = "list_concat(" + ", ".join(parts) + ")"
         joint = _overflow(items, self.shoe) if self._joint_needed(1) else "false"
+        no_seat = " AND ".join(f"r.{self.col[s]} = ''" for s in self.seats) or "false"
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
-        hids = ", ".join(f"h{i}.hid AS hid{i}" for i in range(n))
+        hids = ", ".join(
+            [f"h{i}.hid AS hid{i}" for i in range(n)] + [f"s{j}.hid AS sid{j}" for j in seats]
+        )
+        if self.layout.money and self.seats:  # each seat's own combination, to settle its bets
+            player = self._seated_position()
+            for j in seats:
+                aliases = [f"s{j}" if i == player else f"h{i}" for i in range(n)]
+                hids += f", {_combo(aliases, key_count)}::BIGINT AS scombo{j}"
         c = _CODES
         self._query(
             f"""CREATE OR REPLACE TEMP TABLE log AS
@@ -358,9 +414,11 @@ class _Log:
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
                         WHEN r.nf <> {self.width} OR r.bad_quotes OR {fatal} THEN {_FATAL}
+                        WHEN {self._money_bad()} THEN {_FATAL}
+                        WHEN {no_seat} THEN {c["seats"]}
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
-                   {combo}::BIGINT AS combo, {hids}{labels}
+                   {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}
             FROM rows r {joins}""",
             weight=45,
         )
@@ -369,7 +427,36 @@ class _Log:
         """Whether hands the shoe holds one by one could still be too many together."""
         present = [count for count in self.shoe.counts if count > 0]
         per_row = round_cards(self.game)
+        if self.seats:  # the shared hands once, and a hand at every seat
+            size = max(log_hand_sizes(self.game))
+            per_row = size * (len(self.game.shared_positions) + len(self.seats))
         return bool(present) and per_row * rows > min(present)
+
+    def _amount(self, field: str) -> str:
+        """SQL: a money field as an exact decimal (NULL when empty)."""
+        return f"CAST(nullif(r.{field}, '') AS {AMOUNT})"
+
+    def _money_fields(self) -> list[tuple[int, str]]:
+        """(index in layout.money, field) of every money column."""
+        return [
+            (k, f"f{self.layout.columns.index(m.column) + 1}")
+            for k, m in enumerate(self.layout.money)
+        ]
+
+    def _money_bad(self) -> str:
+        """SQL: some money field holds text that is not an amount, or a negative amount."""
+        checks = [
+            f"(r.{f} <> '' AND NOT regexp_full_match(r.{f}, '{AMOUNT_PATTERN}'))"
+            for _, f in self._money_fields()
+        ]
+        return " OR ".join(checks) or "false"
+
+    def _money_columns(self) -> str:
+        return "".join(
+            f", CASE WHEN regexp_full_match(r.{f}, '{AMOUNT_PATTERN}') THEN {self._amount(f)} "
+            f"END AS m{k}"
+            for k, f in self._money_fields()
+        )
 
     def _first_fatal(self) -> None:
         found = self._query(
@@ -388,11 +475,22 @@ class _Log:
         if bad_quotes:
             raise OddsError(f"{where}: malformed quoting (a quote inside a field?)")
         index = {text: i for i, text in enumerate(self.texts)}
-        for position in self.positions:
-            text = fields[int(self.col[position][1:]) - 1]
+        for name, i in self.layout.hands.items():
+            text = fields[i]
+            if name in self.seats and not text:
+                continue
             entry = self.entries[index[text]]
             if entry.fatal is not None:
-                raise OddsError(f"{where}, column {position}: {entry.fatal}")
+                raise OddsError(f"{where}, column {self.layout.columns[i]}: {entry.fatal}")
+        for money in self.layout.money:
+            text = fields[self.layout.columns.index(money.column)]
+            if not text:
+                continue
+            if not re.fullmatch(AMOUNT_PATTERN, text):
+                raise OddsError(
+                    f"{where}, column {money.column}: {text!r} is not an amount (a number "
+                    "such as 12.50: digits, a decimal point, at most 6 decimals, no sign)"
+                )
         raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
 
     # -- step 3: round labels ---------------------------------------------------------
@@ -429,6 +527,15 @@ class _Log:
         )
         (count,) = self.con.execute("SELECT count(*) FROM multi").fetchone()
         if not count:
+            return
+        if self.seats:  # one row per round: a round on two rows is a repeated round number
+            self.con.execute(f"""
+                INSERT INTO rounds
+                SELECT {names}, min(line),
+                       'the round is on ' || count(*) || ' rows (lines ' ||
+                       string_agg(line::VARCHAR, ', ' ORDER BY line) || '): a round number repeated'
+                FROM log SEMI JOIN multi USING ({names}) WHERE why IS NULL GROUP BY {names}
+            """)
             return
         shared = [self.positions.index(p) for p in self.game.shared_positions]
         own = [i for i in range(len(self.positions)) if i not in shared]
@@ -563,6 +670,81 @@ class _Log:
                     "label, so each round is tested once"
                 )
 
+    def _check_payouts(self) -> SettlementAudit | None:
+        """The settlement audit (:mod:`odds.tools.audit.payouts`), for a log with payouts."""
+        money = self.layout.money
+        if not money:
+            return None
+        n = len(self.positions)
+        where = {(m.kind, m.bet, m.seat): f"m{k}" for k, m in enumerate(money)}
+        columns = []
+        for (kind, bet, seat), stake in where.items():
+            if kind != "stake":
+                continue
+            if self.seats:
+                j = self.seats.index(seat)
+                player = self._seated_position()
+                hands = tuple(f"sid{j}" if i == player else f"hid{i}" for i in range(n))
+                combo = f"scombo{j}"
+            else:
+                hands, combo = tuple(f"hid{i}" for i in range(n)), "combo"
+            columns.append(BetColumns(seat, bet, stake, where["paid", bet, seat], combo, hands))
+        if "shoe" in self.col and "round" in self.col:
+            labels = "'shoe ' || shoe || ', round ' || round"
+        elif "round" in self.col:
+            labels = "'round ' || round"
+        else:
+            labels = f"'{self.unit} ' || line"
+
+        def unit_returns(
+            examples: list[tuple[int, tuple[int, ...]]],
+        ) -> dict[int, dict[str, Fraction]]:
+            found = {}
+            for combo, hids in examples:
+                hands = {p: self.texts[h] for p, h in zip(self.positions, hids, strict=True)}
+                try:
+                    settled = self.game.settle(self.config, hands, Fraction(1))
+                except OddsError:
+                    continue
+                found[combo] = {b.bet: b.returned for b in settled.bets}
+            return found
+
+        return audit_payouts(self.con, columns, labels, unit_returns)
+
+    def _seated_position(self) -> int:
+        """The index of the game position spread over numbered seats."""
+        return next(
+            i
+            for i, p in enumerate(self.positions)
+            if len(self.layout.seats[p]) > 1 or self.layout.seats[p][0] != p
+        )
+
+    def _check_shoes(self) -> tuple[list[Finding], dict[str, int]]:
+        """Shoe integrity (:mod:`odds.tools.audit.integrity`), for a log with a shoe column."""
+        if "shoe" not in self.col:
+            return [], {}
+        n = len(self.positions)
+        shared = [self.positions.index(p) for p in self.game.shared_positions]
+        joins = " ".join(f"LEFT JOIN hands h{i} ON f.hid{i} = h{i}.hid" for i in range(n))
+        joins += "".join(
+            f" LEFT JOIN hands s{j} ON f.sid{j} = s{j}.hid" for j in range(len(self.seats))
+        )
+        if self.seats:
+            parts = [f"h{i}.items" for i in shared]
+            parts += [f"s{j}.items" for j in range(len(self.seats))]
+        else:
+            parts = [f"h{i}.items" for i in range(n) if i not in shared]
+            parts += [f"CASE WHEN NOT f.extra THEN h{i}.items END" for i in shared]
+        items = "list_concat(" + ", ".join(parts) + ")" if len(parts) > 1 else parts[0]
+        round_ = "f.round" if "round" in self.col else "NULL"
+        c = _CODES
+        sql = f"""
+            SELECT f.line, f.shoe, {round_} AS round, coalesce({items}, []) AS items
+            FROM final f {joins}
+            WHERE f.why IS NULL OR f.why IN ({c["impossible"]}, {c["seats"]})
+        """
+        return shoe_findings(self.con, self.shoe, sql, lambda line: f"{self.unit} {line}")
+
     def _final(self) -> str:
         """SQL: every row with its kind of rejection (NULL: used) and whether it is untested."""
         if "round" not in self.col:
@@ -610,7 +792,9 @@ class _Log:
     def _listed(self, refused: dict[int, int]) -> list[Rejected]:
         """The first rejected rows in file order, each with its reason in words."""
         n = len(self.positions)
-        hids = ", ".join(f"hid{i}" for i in range(n))
+        hids = ", ".join(
+            [f"hid{i}" for i in range(n)] + [f"sid{j}" for j in range(len(self.seats))]
+        )
         refusal = "false"
         if refused:
             combos = ", ".join(str(c) for c in refused)
@@ -629,12 +813,17 @@ class _Log:
 
     def _reason(self, code: int | None, round_name: str, problem: Any, hids: list[Any]) -> str:
         kind = next((k for k, c in _CODES.items() if c == code), "refused")
-        if kind in ("blank", "empty"):
+        if kind in ("blank", "empty", "seats"):
             return KINDS[kind]
         if kind == "round":
             return f"{round_name}: {problem}"
-        texts = [self.texts[h] for h in hids]
-        items = [item for text in texts for item in self.game.parse_hand(self.config, text)]
+        n = len(self.positions)
+        texts = [self.texts[h] for h in hids[:n]]
+        held = texts
+        if self.seats:  # the shared hands once, and every seat's
+            shared = [texts[self.positions.index(p)] for p in self.game.shared_positions]
+            held = shared + [self.texts[h] for h in hids[n:] if h is not None]
+        items = [item for text in held for item in self.game.parse_hand(self.config, text)]
         try:
             self.shoe.check_holds(items, "this round's hands")
             self.game.settle(
@@ -647,6 +836,16 @@ class _Log:
 
 #: Repeats of the shared hand this unlikely by chance refuse a log (see _check_independent).
 REPEATS_P = 1e-9
+
+
+def _combo(aliases: Sequence[str], key_count: int) -> str:
+    """SQL: the combination of the hands' keys and their strength order against the first."""
+    combo = f"{aliases[0]}.key"
+    for alias in aliases[1:]:
+        combo = f"({combo} * {key_count} + {alias}.key)"
+    for alias in aliases[1:]:
+        combo = f"({combo} * 3 + sign({aliases[0]}.rank - {alias}.rank) + 1)"
+    return combo
 
 
 def _numbered(hands: Iterable[tuple[int, ...]]) -> list[int]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
-from odds.core.numbers import decimal, percent
+from odds.core.numbers import decimal, fraction_text, percent
 from odds.core.table import Column, Kind, Table, fields_table, json_value
 from odds.stats.chisquare import MERGE_RULE
 from odds.stats.significance import (
@@ -101,8 +102,21 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     for r in result.returns:
         out.append(f"Verdict, return of {r.bet}: {_return_verdict(result, r)}")
     out.append("")
+    out += _payout_lines(result)
     for note in result.notes:
         out.append(f"Note: {note}")
+    if result.mis_settled:
+        payouts = counts.payouts
+        assert payouts is not None
+        out.append(
+            f"Finding: {payouts.mis_settled:,} of {payouts.bets:,} bets mis-settled (overpaid "
+            f"{decimal(payouts.overpaid, 2)}, underpaid {decimal(payouts.underpaid, 2)})."
+        )
+    for finding in counts.findings:
+        out.append(f"Finding: {finding.text}.")
+    hidden = result.findings - len(counts.findings)
+    if hidden > 0:
+        out.append(f"Finding: … and {hidden:,} more of the same kinds ({_finding_kinds(result)}).")
     if counts.rejected_total:
         out.append(
             f"Finding: {counts.rejected_total:,} row(s) rejected "
@@ -126,6 +140,66 @@ def _rows_line(result: AuditResult) -> str:
     if counts.untested:
         text = text[:-1] + f"; checked but not tested: {counts.untested:,}."
     return text
+
+
+def _payout_lines(result: AuditResult) -> list[str]:
+    """The settlement audit: totals, the mis-settled bets named, the drift table."""
+    from odds.output.markdown import markdown_table
+
+    payouts = result.counts.payouts
+    if payouts is None:
+        return []
+    out = [
+        "## Settlement",
+        "",
+        f"Every bet with a stake paid again from the paytable: {payouts.bets:,} bets, staked "
+        f"{payouts.staked:,}, paid {payouts.paid:,}, due by the paytable "
+        f"{decimal(payouts.due, 2)}; a payout more than {payouts.tolerance} from the exact "
+        "amount is mis-settled.",
+        "",
+    ]
+    if payouts.mis_settled:
+        out.append(f"Mis-settled: {payouts.mis_settled:,} bets.")
+        out.append("")
+        for m in payouts.named[:SHOWN]:
+            out.append(
+                f"- {result.counts.unit} {m.line} ({m.round}){' ' + m.seat if m.seat else ''}, "
+                f"bet {m.bet}: staked {m.stake}, paid {m.paid}, should have paid "
+                f"{decimal(m.due, 2)}"
+            )
+        hidden = payouts.mis_settled - min(SHOWN, len(payouts.named))
+        if hidden:
+            out.append(
+                f"- … and {hidden:,} more (`--format json` names the first {len(payouts.named):,})"
+            )
+        out.append("")
+    rows = [
+        (
+            f"{s.first}–{s.last}",
+            s.bets,
+            s.mis_settled,
+            s.paid,
+            decimal(s.due, 2),
+            decimal(Fraction(s.paid) - s.due, 2),
+        )
+        for s in payouts.slices
+    ]
+    out.append("Paid against due, by tenth of the log (a drifting payout rule shows as a trend):")
+    out.append("")
+    out.append(
+        markdown_table(
+            (f"{result.counts.unit}s", "bets", "mis-settled", "paid", "due", "paid − due"), rows, 2
+        )
+    )
+    out.append("")
+    verdict = "FAIL" if payouts.mis_settled else "pass"
+    out.append(f"Verdict, settlement: {verdict} — {payouts.mis_settled:,} bets mis-settled.")
+    out.append("")
+    return out
+
+
+def _finding_kinds(result: AuditResult) -> str:
+    return ", ".join(f"{n:,} {k}" for k, n in result.counts.finding_kinds.items())
 
 
 def _kinds(result: AuditResult) -> str:
@@ -268,16 +342,28 @@ def audit_tables(result: AuditResult) -> list[Table]:
             (Column("merge_rule", "merge rule"), MERGE_RULE),
         ],
     )
+    findings = Table(
+        key="findings",
+        title="Findings",
+        columns=(
+            Column("kind", "kind"),
+            Column("shoe", "shoe", json_null=True),
+            Column("finding", "finding"),
+        ),
+        rows=tuple({"kind": f.kind, "shoe": f.shoe, "finding": f.text} for f in counts.findings),
+    )
     verdict = fields_table(
         "verdict",
         "Verdict",
         [
+            (Column("settlement", "settlement", Kind.DATA, json_null=True), _payouts_json(result)),
+            (Column("finding_kinds", "findings by kind", Kind.DATA), dict(counts.finding_kinds)),
             (Column("notes", "notes", Kind.LIST), list(result.notes)),
             (Column("verdict", "verdict"), result.verdict),
             (Column("flagged", "flagged", Kind.FLAG), result.flagged),
         ],
     )
-    return [log, rejected, method, fit_table(result), return_table(result), verdict]
+    return [log, rejected, method, fit_table(result), return_table(result), findings, verdict]
 
 
 def fit_table(result: AuditResult) -> Table:
@@ -363,3 +449,42 @@ def return_table(result: AuditResult) -> Table:
             for r in result.returns
         ),
     )
+
+
+def _payouts_json(result: AuditResult) -> dict[str, Any] | None:
+    payouts = result.counts.payouts
+    if payouts is None:
+        return None
+    return {
+        "bets": payouts.bets,
+        "staked": str(payouts.staked),
+        "paid": str(payouts.paid),
+        "due": fraction_text(payouts.due),
+        "tolerance": str(payouts.tolerance),
+        "mis_settled": payouts.mis_settled,
+        "overpaid": fraction_text(payouts.overpaid),
+        "underpaid": fraction_text(payouts.underpaid),
+        "mis_settled_bets": [
+            {
+                result.counts.unit: m.line,
+                "round": m.round,
+                "seat": m.seat,
+                "bet": m.bet,
+                "stake": str(m.stake),
+                "paid": str(m.paid),
+                "due": fraction_text(m.due),
+            }
+            for m in payouts.named
+        ],
+        "slices": [
+            {
+                "first": s.first,
+                "last": s.last,
+                "bets": s.bets,
+                "mis_settled": s.mis_settled,
+                "paid": str(s.paid),
+                "due": fraction_text(s.due),
+            }
+            for s in payouts.slices
+        ],
+    }

@@ -37,12 +37,15 @@ from typing import Any, Protocol
 from odds.core.errors import OddsError
 from odds.games.base import Game
 from odds.runtime.inputs import Digest, InputFile, TextBlock, private_folder, text_blocks
-from odds.tools.audit.logs import LABEL_COLUMNS
+from odds.tools.audit.layout import Layout, read_layout
 
 #: DuckDB's memory budget; beyond it, joins and aggregations spill to disk.
 MEMORY_LIMIT = "400MB"
 #: Rows checked on their own before the rest of the log is read.
 FIRST_ROWS = 1000
+#: The field separators a text log may use, told apart by its header (the first that splits
+#: it into the most fields).
+DELIMITERS = (",", ";", "\t", "|")
 
 
 class Source(Protocol):
@@ -98,6 +101,7 @@ class StagedLog(Protocol):
     """A log whose header is checked; its first rows, then every row, as a :class:`Source`."""
 
     columns: list[str]
+    layout: Layout
 
     def first_rows(self) -> Source: ...
 
@@ -106,15 +110,33 @@ class StagedLog(Protocol):
         ...
 
 
-def stage_log(db: Database, game: Game, file: InputFile) -> StagedLog:
-    """The log as a :class:`StagedLog`, its header checked; a one-line error if it cannot be."""
+def stage_log(
+    db: Database, game: Game, file: InputFile, mapping: dict[str, str] | None = None
+) -> StagedLog:
+    """The log as a :class:`StagedLog`, its header read into a :class:`Layout`.
+
+    ``mapping`` is ``--columns`` (:func:`odds.tools.audit.layout.parse_mapping`). A header
+    that cannot be read is a one-line error.
+    """
     staged: StagedLog = _ParquetLog(db, file) if file.kind() == "parquet" else _CsvLog(db, file)
-    _check_columns(game, staged.columns, file.label)
+    staged.layout = read_layout(game, staged.columns, file.label, mapping)
     return staged
+
+
+def sniff_delimiter(header: str) -> str:
+    """The separator that splits a header line into the most fields (a comma on a tie).
+
+    >>> sniff_delimiter("shoe;round;banker;player"), sniff_delimiter("banker,player")
+    (';', ',')
+    """
+    counts = [len(next(csv.reader([header], delimiter=d), [])) for d in DELIMITERS]
+    return DELIMITERS[counts.index(max(counts))]
 
 
 class _CsvLog:
     """A text log: the header and first rows read ahead; the rest copied on demand."""
+
+    layout: Layout
 
     def __init__(self, db: Database, file: InputFile) -> None:
         self.db, self.file = db, file
@@ -128,8 +150,9 @@ class _CsvLog:
         if not self.ahead:
             raise OddsError(f"{file.label}: empty log (expected a header line)")
         header = self.ahead[0].data[: self.ahead[0].data.index(b"\n")].decode("utf-8").strip()
+        self.delimiter = sniff_delimiter(header)
         try:
-            raw = next(csv.reader([header]), [])
+            raw = next(csv.reader([header], delimiter=self.delimiter), [])
         except csv.Error as exc:  # pragma: no cover - NUL bytes are refused before
             raise OddsError(f"{file.label} line 1: malformed header ({exc})") from None
         self.columns = [c.strip() for c in raw]
@@ -145,7 +168,7 @@ class _CsvLog:
                 break
         with _writing(path):
             path.write_bytes(data[: end + 1])
-        return _CsvSource(path, self.columns)
+        return _CsvSource(path, self.columns, self.delimiter)
 
     def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
         path = self.db.folder / "log.csv"
@@ -157,7 +180,7 @@ class _CsvLog:
             for block in self.blocks:
                 copy.write(block.data)
                 update(min(self.file.bytes_read / size, 1.0))
-        return _CsvSource(path, self.columns), self.file.digest()
+        return _CsvSource(path, self.columns, self.delimiter), self.file.digest()
 
 
 @contextlib.contextmanager
@@ -174,6 +197,8 @@ def _writing(path: Path) -> Iterator[None]:
 
 class _ParquetLog:
     """A Parquet log, copied byte for byte before its schema is read."""
+
+    layout: Layout
 
     def __init__(self, db: Database, file: InputFile) -> None:
         self.db, self.file = db, file
@@ -225,11 +250,15 @@ class _CsvSource:
 
     unit = "line"
 
-    def __init__(self, path: Path, columns: list[str]) -> None:
+    def __init__(self, path: Path, columns: list[str], delimiter: str = ",") -> None:
         self.path, self.columns, self.width = path, columns, len(columns)
+        self.delimiter = delimiter
 
     def relation(self) -> str:
-        quoted = 'regexp_extract_all(text || \',\', \'("(?:[^"]|"")*"|[^,"]*),\', 1)'
+        sep = self.delimiter
+        outside = {"\t": "\\t", "|": "\\|"}.get(sep, sep)
+        regex = '("(?:[^"]|"")*"|[^' + sep + '"]*)' + outside
+        quoted = f"regexp_extract_all(text || {_literal(sep)}, {_literal(regex)}, 1)"
         fields = ", ".join(
             f"trim(CASE WHEN raw[{i}] LIKE '\"%' THEN replace(raw[{i}][2:-2], '\"\"', '\"') "
             f"ELSE raw[{i}] END, ' \t') AS f{i}"
@@ -237,11 +266,12 @@ class _CsvSource:
         )
         return f"""
             SELECT line, len(raw) AS nf, text IS NULL OR trim(text, ' \t') = '' AS blank,
-                   strpos(text, '"') > 0 AND array_to_string(raw, ',') <> text AS bad_quotes,
+                   strpos(text, '"') > 0 AND array_to_string(raw, {_literal(sep)}) <> text
+                       AS bad_quotes,
                    {fields}
             FROM (
                 SELECT line, text,
-                       CASE WHEN strpos(text, '"') = 0 THEN string_split(text, ',')
+                       CASE WHEN strpos(text, '"') = 0 THEN string_split(text, {_literal(sep)})
                             ELSE {quoted} END AS raw
                 FROM (
                     SELECT row_number() OVER () AS line, text
@@ -279,22 +309,3 @@ class _ParquetSource:
             FROM read_parquet({_literal(str(self.path))}, file_row_number = true)
             {where}
         """
-
-
-def _check_columns(game: Game, columns: Sequence[str], label: str) -> None:
-    names = [c.strip() for c in columns]
-    if not any(names):
-        raise OddsError(f"{label}: empty log (expected a header: {', '.join(game.positions)})")
-    allowed = set(game.positions) | set(LABEL_COLUMNS)
-    for column in names:
-        if column not in allowed:
-            raise OddsError(
-                f"{label}: unknown column {column!r} (a {game.name} log has "
-                f"{', '.join(game.positions)}; optional {', '.join(LABEL_COLUMNS)})"
-            )
-    for position in game.positions:
-        if position not in names:
-            raise OddsError(f"{label}: missing column {position!r} (one per hand)")
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise OddsError(f"{label}: the column {twice!r} appears twice")

@@ -246,8 +246,11 @@ def test_rows_the_shoe_cannot_hold_are_rejected_with_line_numbers(capsys, tmp_pa
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ("banker,player,seat\n9d 7c,Kh 9h,1\n", "unknown column 'seat'"),
-        ("banker,hand\n9d 7c,Kh 9h\n", "unknown column 'hand'"),
+        # issue 23: other columns are kept (for --by), so a misnamed hand is a missing one
+        ("banker,hand\n9d 7c,Kh 9h\n", "missing column 'player'"),
+        ("banker,player,player_1\n9d 7c,Kh 9h,Kh 9h\n", "both 'player' and seat columns"),
+        ("banker,player_1,stake_player_1\n9d 7c,Kh 9h,1\n", "has no paid_player_1 beside it"),
+        ("banker,player,stake_jackpot,paid_jackpot\n9d 7c,Kh 9h,1,1\n", "no bet 'jackpot'"),
         ("banker\n9d 7c\n", "missing column 'player'"),
         ("banker,player\n9d 7c,Kh 9h\n9d 7c,Kh 1x\n", "line 3, column player: unknown card '1x'"),
         ("banker,player\n9d 7c 2c,Kh 9h\n", "line 2, column banker: 3 cards"),

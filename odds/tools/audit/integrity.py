@@ -1,0 +1,130 @@
+"""Shoe integrity: every shoe of a shoe-ordered log holds what a shoe can hold, once.
+
+A log with a ``shoe`` column says which cards came out of which shoe. Three
+things are then checked, each in one query over the whole log (DuckDB; no row
+is held in Python), each a named :class:`Finding` that flags the audit:
+
+* **a card more often than the shoe holds it** (a ninth A♠ from eight decks):
+  the shoe, the card, how often, and the round in which the shoe ran out of it;
+* **more cards than the shoe holds** (a shoe with 500 cards from 416): the
+  shoe, its cards and rounds;
+* **a shoe id used again** after other shoes (two shoes under one label, or a
+  shoe's rows shuffled into another's): the shoe and the line where it comes back.
+
+A round's shared hand (the Banker's) is counted once per round, each seat's
+and each position row's own hand once. The cards of rows rejected for their
+round labels or for an impossible hand are counted too: they are what the
+log says was dealt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from odds.core.shoe import Shoe
+
+#: Findings of one kind named in full (all are counted).
+MAX_NAMED = 20
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A named problem of the log as a whole (not of one row): it flags the audit."""
+
+    kind: str  # "card over", "shoe over", "shoe reused"
+    shoe: str
+    text: str
+
+
+def shoe_findings(
+    con: Any,
+    shoe: Shoe[Any],
+    cards_sql: str,
+    where: Callable[[int], str],
+) -> tuple[list[Finding], dict[str, int]]:
+    """The findings (the first :data:`MAX_NAMED` of each kind) and how many of each kind.
+
+    ``cards_sql`` selects ``(line, shoe, round, items)`` — the type indices each row
+    adds to its shoe; ``where(line)`` names a line for messages.
+    """
+    con.execute(f"CREATE OR REPLACE TEMP TABLE shoe_cards AS {cards_sql}")
+    counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
+    names = [str(t) for t in shoe.types]
+    findings: list[Finding] = []
+    totals: dict[str, int] = {}
+
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE shoe_over AS
+        SELECT shoe, type, count(*) AS n FROM (
+            SELECT shoe, unnest(items) AS type FROM shoe_cards)
+        GROUP BY shoe, type HAVING count(*) > {counts}[type + 1]
+    """)
+    over = con.execute(f"""
+        WITH running AS (
+            SELECT shoe, line, round, type,
+                   row_number() OVER (PARTITION BY shoe, type ORDER BY line) AS k
+            FROM (SELECT c.shoe, c.line, c.round, unnest(c.items) AS type
+                  FROM shoe_cards c SEMI JOIN shoe_over o USING (shoe))
+            SEMI JOIN shoe_over USING (shoe, type))
+        SELECT shoe, type, any_value(o.n), arg_min(round, line), min(line),
+               count(*) OVER () AS total
+        FROM running JOIN shoe_over o USING (shoe, type)
+        WHERE k = {counts}[type + 1] + 1
+        GROUP BY shoe, type ORDER BY min(line), type LIMIT {MAX_NAMED}
+    """).fetchall()
+    for shoe_id, type_, n, round_, line, total in over:
+        totals["card over"] = total
+        held = shoe.counts[type_]
+        findings.append(
+            Finding(
+                "card over",
+                shoe_id,
+                f"shoe {shoe_id}: {names[type_]} dealt {n} times, the shoe holds {held}; "
+                f"the shoe runs out of it in {_round(round_)} ({where(line)})",
+            )
+        )
+    size = shoe.size
+    big = con.execute(f"""
+        SELECT shoe, sum(len(items)) AS n, count(DISTINCT round) AS rounds, min(line), max(line),
+               count(*) OVER () AS total
+        FROM shoe_cards GROUP BY shoe HAVING sum(len(items)) > {size}
+        ORDER BY min(line) LIMIT {MAX_NAMED}
+    """).fetchall()
+    for shoe_id, n, rounds, first, last, total in big:
+        totals["shoe over"] = total
+        findings.append(
+            Finding(
+                "shoe over",
+                shoe_id,
+                f"shoe {shoe_id}: {n:,} cards in {rounds:,} rounds ({where(first)} to "
+                f"{where(last)}), the shoe holds {size:,}",
+            )
+        )
+    reused = con.execute(f"""
+        WITH starts AS (
+            SELECT shoe, line, round,
+                   shoe IS DISTINCT FROM lag(shoe) OVER (ORDER BY line) AS start
+            FROM shoe_cards),
+        runs AS (
+            SELECT shoe, line, round, row_number() OVER (PARTITION BY shoe ORDER BY line) AS run
+            FROM starts WHERE start)
+        SELECT shoe, line, round, count(*) OVER () AS total FROM runs WHERE run = 2
+        ORDER BY line LIMIT {MAX_NAMED}
+    """).fetchall()
+    for shoe_id, line, round_, total in reused:
+        totals["shoe reused"] = total
+        findings.append(
+            Finding(
+                "shoe reused",
+                shoe_id,
+                f"shoe {shoe_id} comes back at {where(line)} ({_round(round_)}) after other "
+                "shoes: one label for two shoes, or a shoe's rows out of order",
+            )
+        )
+    return findings, totals
+
+
+def _round(round_: Any) -> str:
+    return "the log's row" if round_ is None else f"round {round_}"

@@ -1,0 +1,132 @@
+"""Issue 23, step 4: the settlement audit — every bet with a stake paid again from the paytable.
+
+The references: the rule book's own figures on hand-written rows (baccarat's
+Banker bet pays 1:1 less 5% commission, docs/rules/baccarat.md), and every row
+of a simulated log re-settled here one by one through ``Game.settle`` (the SQL
+path settles each combination once and joins: it must name the same bets).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from odds.cli import main
+from odds.games.paytable import load
+
+
+def _audit(capsys, game: str, log: Path, *extra: str) -> tuple[int, dict]:
+    code = main(["audit", game, "--log", str(log), "--format", "json", *extra])
+    out, err = capsys.readouterr()
+    assert out, err
+    return code, json.loads(out)
+
+
+def _simulate(capsys, path: Path, *extra: str) -> Path:
+    args = ["simulate", "pok-deng", "--rounds", "1500", "--seed", "5", "--seats", "5"]
+    assert main([*args, "--penetration", "75%", "--out", str(path), *extra]) == 0
+    capsys.readouterr()
+    return path
+
+
+def _wrong_by_hand(path: Path) -> set[tuple[int, str, str]]:
+    """(line, seat, bet) of every bet whose payout is not the game's, row by row."""
+    paytable = load("pok-deng", [])
+    wrong = set()
+    with path.open(encoding="utf-8", newline="") as handle:
+        for line, row in enumerate(csv.DictReader(handle), 2):
+            for k in range(1, 6):
+                hands = {"banker": row["banker"], "player": row[f"player_{k}"]}
+                settled = paytable.game.settle(paytable.config, hands, Fraction(1))
+                for bet in settled.bets:
+                    stake = row[f"stake_{bet.bet}_{k}"]
+                    if not stake:
+                        continue
+                    due = Fraction(Decimal(stake)) * bet.returned
+                    if abs(Fraction(Decimal(row[f"paid_{bet.bet}_{k}"])) - due) > Fraction(1, 200):
+                        wrong.add((line, f"player_{k}", bet.bet))
+    return wrong
+
+
+def test_an_honest_log_with_stakes_is_settled_to_the_cent(capsys, tmp_path):
+    log = _simulate(capsys, tmp_path / "honest.csv", "--stakes")
+    code, result = _audit(capsys, "pok-deng", log)
+    payouts = result["settlement"]
+    assert code == 0 and result["verdict"] == "PASS"
+    assert payouts["mis_settled"] == 0 and payouts["bets"] > 10_000
+    assert Fraction(payouts["due"]) == Fraction(Decimal(payouts["paid"]))
+    assert len(payouts["slices"]) == 10 and _wrong_by_hand(log) == set()
+
+
+def test_one_bet_in_a_hundred_mis_settled_is_each_named_with_what_was_due(capsys, tmp_path):
+    log = _simulate(capsys, tmp_path / "faulty.csv", "--mis-settle", "1%")
+    code, result = _audit(capsys, "pok-deng", log)
+    payouts = result["settlement"]
+    named = {(m["line"], m["seat"], m["bet"]) for m in payouts["mis_settled_bets"]}
+    assert code == 1 and result["verdict"] == "FLAGGED"
+    assert named == _wrong_by_hand(log) and payouts["mis_settled"] == len(named) > 50
+    over = sum(Fraction(m["paid"]) - Fraction(m["due"]) for m in payouts["mis_settled_bets"])
+    assert Fraction(payouts["overpaid"]) - Fraction(payouts["underpaid"]) == over
+    main(["audit", "pok-deng", "--log", str(log)])
+    text = capsys.readouterr().out
+    assert f"Finding: {len(named):,} of {payouts['bets']:,} bets mis-settled" in text
+
+
+def _baccarat(tmp_path: Path, rows: list[str]) -> Path:
+    path = tmp_path / "baccarat.csv"
+    header = "shoe;round;table;player;banker;stake_banker;paid_banker;stake_tie;paid_tie"
+    path.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_banker_bet_pays_less_five_percent_commission(capsys, tmp_path):
+    log = _baccarat(
+        tmp_path,
+        [
+            "1;1;B7;2♠ 3♣;9♦ K♣;100;195;;",  # Banker 9 wins: 100 back + 95
+            "1;2;B7;2♠ 3♣;8♦ K♣;100;200.00;10;0",  # paid even money: 5 overpaid
+            "1;3;B7;4♠ 3♣;2♦ 5♣;100;100;10;90",  # a tie: the Banker bet pushes, Tie 8:1
+        ],
+    )
+    code, result = _audit(capsys, "baccarat", log)
+    payouts = result["settlement"]
+    assert code == 1 and payouts["bets"] == 5 and payouts["mis_settled"] == 1
+    (wrong,) = payouts["mis_settled_bets"]
+    assert (wrong["line"], wrong["round"], wrong["bet"], wrong["due"]) == (
+        3,
+        "shoe 1, round 2",
+        "banker",
+        "195",
+    )
+    assert (payouts["overpaid"], payouts["underpaid"]) == ("5", "0")
+
+
+@pytest.mark.parametrize(
+    ("cell", "needle"),
+    [
+        ("19S", "line 2, column paid_banker: '19S' is not an amount"),
+        ("-5", "'-5' is not an amount"),
+        ("1,95", "'1,95' is not an amount"),
+    ],
+)
+def test_a_payout_that_is_not_an_amount_is_one_line(capsys, tmp_path, cell, needle):
+    log = _baccarat(tmp_path, [f"1;1;B7;2♠ 3♣;9♦ K♣;100;{cell};;"])
+    assert main(["audit", "baccarat", "--log", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1
+
+
+def test_the_operator_layout_in_parquet_audits_like_its_csv(capsys, tmp_path):
+    csv_log = _simulate(capsys, tmp_path / "op.csv", "--mis-settle", "1%")
+    parquet = _simulate(capsys, tmp_path / "op.parquet", "--mis-settle", "1%")
+    a, b = _audit(capsys, "pok-deng", csv_log)[1], _audit(capsys, "pok-deng", parquet)[1]
+    for key in ("chi_square", "returns", "findings"):
+        assert a[key] == b[key]
+    assert a["settlement"]["mis_settled_bets"] == [
+        m | {"line": m.pop("row") + 1} for m in b["settlement"]["mis_settled_bets"]
+    ]
