@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine import paused_gc
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import NATURAL, SPLIT
@@ -140,7 +141,7 @@ class RoundBet(Bet):
             raise AssertionError(f"bet {self.name}: bad outcome table")
 
 
-def _event_label(best: str, net: Fraction) -> str:
+def _event_label(best: Action, net: Fraction) -> str:
     if best == NATURAL:
         return NATURAL_WIN if net else NATURAL_PUSH
     if best == SPLIT:

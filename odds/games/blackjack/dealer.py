@@ -28,10 +28,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from itertools import groupby
 from operator import add, itemgetter, mul
 from typing import TypeAlias, TypedDict, cast
+
+from odds.core.caching import cached
 
 #: Dealer outcomes (the order of :func:`dealer_table`'s counts and of :meth:`DealerPlan.unpack`).
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -109,7 +110,7 @@ def outcome_index(total: int, cards: int) -> int:
     return total - 17
 
 
-@cache
+@cached
 def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     """``{m: orderings per outcome}`` for the cards the dealer draws after ``up``.
 
@@ -314,7 +315,7 @@ def longest_draw(counts: Counts, up: int, hits_soft_17: bool) -> int:
     return _longest(up, hits_soft_17, kept)
 
 
-@cache
+@cached
 def _longest(up: int, hits_soft_17: bool, counts: Counts) -> int:
     return max(
         sum(m)
@@ -342,13 +343,13 @@ def _layout(up: int, hits_soft_17: bool, counts: Counts) -> _Layout:
     return _layout_for(up, hits_soft_17, kept)
 
 
-@cache
+@cached
 def _caps(up: int, hits_soft_17: bool) -> tuple[int, ...]:
     table = dealer_table(up, hits_soft_17)
     return tuple(max(m[i] for m in table) for i in range(RANKS))
 
 
-@cache
+@cached
 def _layout_for(up: int, hits_soft_17: bool, counts: Counts) -> _Layout:
     """An entry's key lists its counts of the ranks in contraction order, then its
     aces and its length; each level sums out the leading count."""

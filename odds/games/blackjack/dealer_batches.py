@@ -43,12 +43,12 @@ methods with the plain recursion over draws.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
 from itertools import count, groupby, repeat
 from math import comb
 from operator import add, itemgetter, lshift, mul, sub
 from typing import TypeAlias, cast
 
+from odds.core.caching import cached
 from odds.games.blackjack.dealer import OUTCOMES, Counts, falling_row, lane_width
 from odds.games.blackjack.moments import (
     ORDER,
@@ -209,7 +209,7 @@ def _step(
     return first, tuple(more)
 
 
-@cache
+@cached
 def _layout() -> _Layout:
     return _Layout()
 

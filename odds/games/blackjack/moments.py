@@ -17,10 +17,10 @@ Horner's rule over ``k``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from operator import add, itemgetter, lshift, mul
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, falling, pack_lanes
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ in_order: Gather = itemgetter(*ORDER)  # a multiset's counts in ORDER
 SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an integer key
 
 
-@cache
+@cached
 def dealer_subsets() -> frozenset[tuple[int, ...]]:
     """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``."""
     found: set[tuple[int, ...]] = set()
@@ -119,7 +119,7 @@ class _MomentStep:
         return out
 
 
-@cache
+@cached
 def _moment_factors(count: int) -> tuple[int, ...]:
     """``(count − x)^(μ−x) · μ^(x)`` for ``x ≤ μ ≤ 2·RANKS``, flat (index ``μ(μ+1)/2 + x``)."""
     return tuple(
@@ -152,7 +152,7 @@ class _MomentPlan:
         self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
 
 
-@cache
+@cached
 def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
     return _MomentPlan(dealer_table(up, hits_soft_17))
 
@@ -210,12 +210,12 @@ class MomentUnion:
         return found
 
 
-@cache
+@cached
 def _subset_index() -> dict[int, int]:
     """Every sub-multiset of a dealer hand (:func:`dealer_subsets`), by its integer key."""
     return {sum(map(lshift, j, SHIFTS)): i for i, j in enumerate(sorted(dealer_subsets()))}
 
 
-@cache
+@cached
 def moment_union(ups: tuple[int, ...], hits_soft_17: bool) -> MomentUnion:
     return MomentUnion(ups, hits_soft_17)

@@ -47,7 +47,6 @@ from odds.games.blackjack.dealer import (
 )
 from odds.games.blackjack.nodes import (
     _STEP,
-    ACTION_NAMES,
     DOUBLE,
     HIT,
     NATURAL,
@@ -62,17 +61,15 @@ from odds.games.blackjack.nodes import (
     hard_total,
     key_of,
 )
-from odds.games.blackjack.shoes import _FAMILIES, Family, Prepared, UpCard, family
+from odds.games.blackjack.shoes import Family, Prepared, UpCard, family
 
 __all__ = [  # the engine's vocabulary, importable from here as before
-    "ACTION_NAMES",
     "DOUBLE",
     "HIT",
     "NATURAL",
     "SPLIT",
     "STAND",
     "SURRENDER",
-    "_FAMILIES",
     "_STEP",
     "Family",
     "Play",

@@ -17,6 +17,7 @@ from itertools import repeat
 from operator import ge, gt, itemgetter, le, rshift, sub
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.games.blackjack.dealer import (
     OUTCOMES,
@@ -389,15 +390,17 @@ class Family:
         return self._most[ctx]
 
 
-_FAMILIES: dict[tuple[Counts, bool], Family] = {}
-
-
 def family(counts: Counts, hits_soft_17: bool) -> Family:
     """The (process-wide, cached) family of a shoe and soft-17 rule."""
-    key = (tuple(counts), hits_soft_17)
-    found = _FAMILIES.get(key)
-    if found is None:
-        if len(_FAMILIES) >= 8:
-            _FAMILIES.pop(next(iter(_FAMILIES)))
-        found = _FAMILIES[key] = Family(tuple(counts), hits_soft_17)
-    return found
+    return _family(tuple(counts), hits_soft_17)
+
+
+@cached(maxsize=8)  # a family holds a shoe's every table: a few shoes at a time
+def _family(counts: Counts, hits_soft_17: bool) -> Family:
+    return Family(counts, hits_soft_17)
+
+
+def forget_shoes() -> None:
+    """Drop every shoe's tables but keep the shoe-independent layouts (a "cold" bench run;
+    :func:`odds.core.caching.clear_caches` drops both)."""
+    _family.cache_clear()

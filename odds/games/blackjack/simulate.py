@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER, Play
@@ -161,7 +162,9 @@ def _play_round(
     return net
 
 
-def _play_hand(play: Play, a: int, b: int, action: str, draw: Callable[[], int]) -> tuple[int, int]:
+def _play_hand(
+    play: Play, a: int, b: int, action: Action, draw: Callable[[], int]
+) -> tuple[int, int]:
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1

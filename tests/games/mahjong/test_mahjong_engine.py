@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tests.reference.mahjong as ref
 from odds.cli import main
 from odds.core.table import json_value
 from odds.engine import deal_count, sequential_distribution
@@ -22,7 +23,6 @@ from odds.games.mahjong.positions import pair_results
 from odds.games.mahjong.rules import bet_rules, hand_infos
 from odds.games.paytable import load, load_file, table_files
 from odds.stats.bets import sqrt_decimal
-from tests.reference import mahjong as ref
 
 MAHJONG_TABLES = [p for p in table_files() if load_file(p).game.name == GAME.name]
 
