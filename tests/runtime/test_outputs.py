@@ -109,7 +109,16 @@ def test_ctrl_c_during_reports_exits_at_once_with_one_line():
         start_new_session=True,
         cwd=ROOT,
     )
-    time.sleep(4)
+    # Once the pool's worker processes are up (the report work has started), not after a
+    # fixed wait: /proc lists the command's children.
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    deadline = time.monotonic() + 60
+    if not children.exists():  # a kernel without the list: the old fixed wait
+        time.sleep(4)
+    while children.exists() and not children.read_text().split():
+        assert time.monotonic() < deadline and process.poll() is None, "no worker started"
+        time.sleep(0.05)
+    time.sleep(0.5)
     assert process.poll() is None
     started = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)
