@@ -83,7 +83,7 @@ class TableauProcedure:
             return ("done", ft, st, 2, 2)
         if stage == 5:
             total = (ft + value) % 10
-            if value in t.second_draws.get(st, frozenset()):
+            if t.second_draws_on(st, value):
                 return (6, total, st, 3)
             return ("done", total, st, 3, 2)
         return ("done", ft, (st + value) % 10, fn, 3)

@@ -85,15 +85,16 @@ class DefinedGame(Game[DefinedConfig]):
 
     def _rounds(self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]) -> dict[RoundKey, int]:
         key = (types, counts, winner, tuple(sorted((p, tuple(sorted(r))) for p, r in reads.items())))
-        found = _ROUNDS.get(key)
+        cache: dict[Any, dict[RoundKey, int]] = self.__dict__.setdefault("_rounds_cache", {})
+        found = cache.get(key)
         if found is None:
             if self.definition.deal.tableau is not None:
                 found = counting.tableau_rounds(self.definition, types, counts, winner, reads)
             else:
                 found = counting.hand_rounds(self.definition, types, counts, winner, reads)
-            if len(_ROUNDS) > 64:
-                _ROUNDS.clear()
-            _ROUNDS[key] = found
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = found
         return found
 
     def settle_rounds(self, config: DefinedConfig, bet: BetDefinition, rounds: Mapping[RoundKey, int], full_shoe: bool) -> dict[str, int]:
@@ -292,7 +293,7 @@ class DefinedGame(Game[DefinedConfig]):
             second_draws = False
         elif first_draws:
             third = definition.shoe.values[f[2].rank] % 10
-            second_draws = third in tableau.second_draws.get(sp, frozenset())
+            second_draws = tableau.second_draws_on(sp, third)
         else:
             second_draws = sp in tableau.second_draws_first_stood
         _check_count(second, s, second_draws)
@@ -311,9 +312,6 @@ class DefinedGame(Game[DefinedConfig]):
             index = patterns.category_of(cards, definition)
             return definition.categories[index].name if index is not None else "none"
         return str(patterns.points(cards, definition.shoe))
-
-
-_ROUNDS: dict[Any, dict[RoundKey, int]] = {}
 
 
 def _check_count(position: str, cards: tuple[Any, ...], draws: bool) -> None:

@@ -112,7 +112,11 @@ class Tableau:
     first_draws: frozenset[int]
     second_draws_first_stood: frozenset[int]
     #: Second position's total → the first's third-card values on which it draws.
-    second_draws: dict[int, frozenset[int]]
+    second_draws: tuple[tuple[int, frozenset[int]], ...]
+
+    def second_draws_on(self, total: int, first_third: int) -> bool:
+        """Whether the second position draws on ``total`` after the first's third card."""
+        return first_third in dict(self.second_draws).get(total, frozenset())
 
 
 @dataclass(frozen=True)
@@ -358,7 +362,12 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
         if not (key.isdigit() and 0 <= int(key) <= 9):
             raise loc.error("definition.deal.tableau.second_draws", f"unknown total {key!r} (0–9)", line)
         draws[int(key)] = _values_set(value, f"definition.deal.tableau.second_draws.{key}", loc, line)
-    return Tableau(sets["naturals"], sets["first_draws"], sets["second_draws_first_stood"], draws)
+    return Tableau(
+        sets["naturals"],
+        sets["first_draws"],
+        sets["second_draws_first_stood"],
+        tuple(sorted(draws.items())),
+    )
 
 
 def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
