@@ -244,7 +244,7 @@ def _validated(
     try:
         if overrides:
             name = data.get("game")
-            game = None
+            game: Game[Any] | None = None
             if "definition" in data:
                 from odds.games.defined.registry import defined_game
 

@@ -58,10 +58,14 @@ def _round_key(game: DefinedGame, hands: dict[str, list[Card]], bet: Any) -> tup
     return (who, *views)
 
 
-def _settle(game: DefinedGame, hands: dict[str, list[Card]], result: dict[str, Counter[str]], ways: int) -> None:
+def _settle(
+    game: DefinedGame, hands: dict[str, list[Card]], result: dict[str, Counter[str]], ways: int
+) -> None:
     for bet in game.definition.bets:
         key = _round_key(game, hands, bet)
-        hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, game.definition)]
+        hits = [
+            o for o in bet.outcomes if o.when is not None and holds(o.when, key, game.definition)
+        ]
         assert len(hits) <= 1, (bet.name, hands)
         outcome = hits[0] if hits else bet.outcomes[-1]
         assert hits or outcome.when is None, (bet.name, hands)
@@ -79,7 +83,10 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
     def deal_hands(dealt: list[int]) -> None:
         size = definition.deal.cards
         if len(dealt) == size * len(positions):
-            hands = {p: [cards[i] for i in dealt[k * size : (k + 1) * size]] for k, p in enumerate(positions)}
+            hands = {
+                p: [cards[i] for i in dealt[k * size : (k + 1) * size]]
+                for k, p in enumerate(positions)
+            }
             _settle(game, hands, result, 1)
             return
         for i in list(left):
@@ -104,7 +111,7 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
     def deal_tableau(dealt: list[int]) -> None:
         assert tableau is not None
         hand = [cards[i] for i in dealt]
-        first = [hand[0], hand[2]] + hand[4:5] if len(hand) >= 4 else []
+        first = [hand[0], hand[2], *hand[4:5]] if len(hand) >= 4 else []
         if len(hand) == 4:
             ft = (value(hand[0]) + value(hand[2])) % 10
             st = (value(hand[1]) + value(hand[3])) % 10

@@ -103,7 +103,9 @@ def tableau_polynomial(tableau: Tableau) -> DealPolynomial[Any]:
     return found
 
 
-def value_counts(definition: Definition, types: Sequence[Card], counts: Sequence[int]) -> tuple[int, ...]:
+def value_counts(
+    definition: Definition, types: Sequence[Card], counts: Sequence[int]
+) -> tuple[int, ...]:
     """Card counts merged into counts per value mod 10 (the tableau's card types)."""
     group_of = [definition.shoe.values[card.rank] % 10 for card in types]
     return group_counts(counts, group_of, 10)
@@ -180,7 +182,7 @@ class HandClassifier:
         found = self._cache.get(key, _MISSING)
         if found is _MISSING:
             found = self._cache[key] = patterns.category_of(self.cards(hand), self.definition)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
         by_hand = bool(names & self._SUIT_READS)
@@ -188,11 +190,17 @@ class HandClassifier:
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = patterns.view(self.cards(hand), names, self.definition)
-        return found  # type: ignore[no-any-return]
+        return found
 
 
 _MISSING = object()
 _CLASSIFIERS: dict[tuple[int, tuple[Card, ...]], tuple[Definition, HandClassifier]] = {}
+
+
+def clear_caches() -> None:
+    """Forget every classified hand and tableau table (``odds bench`` times from scratch)."""
+    _CLASSIFIERS.clear()
+    _POLYNOMIALS.clear()
 
 
 def classifier_for(definition: Definition, types: Sequence[Card]) -> HandClassifier:
@@ -376,10 +384,7 @@ def _showdown(
         if not ways:
             return
         # outcome is the full hand's result against the banded one
-        if outcome == "equal":
-            who = definition.ties
-        else:
-            who = full if outcome == "stronger" else banded
+        who = definition.ties if outcome == "equal" else full if outcome == "stronger" else banded
         views = (full_view, banded_view) if not swapped else (banded_view, full_view)
         result[(who, *views)] += ways
 

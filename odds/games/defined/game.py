@@ -16,7 +16,7 @@ from odds.core.errors import OddsError, PositionError
 from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import deal_count, falling
-from odds.games.base import Game
+from odds.games.base import BenchCase, Game
 from odds.games.defined import counting, patterns
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
@@ -31,7 +31,6 @@ class DefinedGame(Game[DefinedConfig]):
     """A game whose shoe, deal, hand classes and bets are a definition's data."""
 
     config_type = DefinedConfig
-    positions: tuple[str, ...] = ()
 
     def __init__(self, name: str, definition: Definition) -> None:
         self.definition = definition
@@ -70,21 +69,28 @@ class DefinedGame(Game[DefinedConfig]):
                 f"(named: {', '.join(sorted(named)) or 'none'})"
             )
         shoe = config.shoe.build()
-        counting.check_bounds(
-            self.definition, len(shoe.types), shoe.size, joint=False
-        )
+        counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
 
     # -- analysis --------------------------------------------------------
 
-    def rounds(self, config: DefinedConfig, bet: BetDefinition, counts: Any = None) -> dict[RoundKey, int]:
+    def rounds(
+        self, config: DefinedConfig, bet: BetDefinition, counts: Any = None
+    ) -> dict[RoundKey, int]:
         """Ways per round key for one bet's reads (``counts``: another composition)."""
         shoe = config.shoe.build()
         counts = shoe.counts if counts is None else counts
         winner, reads = bet_needs(bet, self.definition.deal.positions)
         return self._rounds(shoe.types, tuple(counts), winner, reads)
 
-    def _rounds(self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]) -> dict[RoundKey, int]:
-        key = (types, counts, winner, tuple(sorted((p, tuple(sorted(r))) for p, r in reads.items())))
+    def _rounds(
+        self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]
+    ) -> dict[RoundKey, int]:
+        key = (
+            types,
+            counts,
+            winner,
+            tuple(sorted((p, tuple(sorted(r))) for p, r in reads.items())),
+        )
         cache: dict[Any, dict[RoundKey, int]] = self.__dict__.setdefault("_rounds_cache", {})
         found = cache.get(key)
         if found is None:
@@ -97,16 +103,25 @@ class DefinedGame(Game[DefinedConfig]):
             cache[key] = found
         return found
 
-    def settle_rounds(self, config: DefinedConfig, bet: BetDefinition, rounds: Mapping[RoundKey, int], full_shoe: bool) -> dict[str, int]:
+    def settle_rounds(
+        self,
+        config: DefinedConfig,
+        bet: BetDefinition,
+        rounds: Mapping[RoundKey, int],
+        full_shoe: bool,
+    ) -> dict[str, int]:
         """Ways per outcome key; every round settled by exactly one outcome (checked)."""
         definition = self.definition
         ways = {o.key: 0 for o in bet.outcomes}
         otherwise = bet.outcomes[-1] if bet.outcomes[-1].when is None else None
         for key, n in rounds.items():
-            hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
+            hits = [
+                o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)
+            ]
             if len(hits) > 1:
                 raise OddsError(
-                    f"{definition.source}: definition.bets.{bet.name}: a round ({round_text(key, definition)}) "
+                    f"{definition.source}: definition.bets.{bet.name}: a round "
+                    f"({round_text(key, definition)}) "
                     f"is settled by two outcomes (lines {hits[0].line} and {hits[1].line})"
                 )
             if not hits:
@@ -128,9 +143,7 @@ class DefinedGame(Game[DefinedConfig]):
         return ways
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
-        return tuple(
-            Event(o.key, o.label, net_of(o, config.payouts)) for o in bet.outcomes
-        )
+        return tuple(Event(o.key, o.label, net_of(o, config.payouts)) for o in bet.outcomes)
 
     def check_categories(self, config: DefinedConfig) -> dict[int | None, int]:
         """One hand's ways per category; a hand with none, or a category never dealt, refused."""
@@ -138,7 +151,9 @@ class DefinedGame(Game[DefinedConfig]):
         shoe = config.shoe.build()
         found = counting.category_distribution(definition, shoe.types, shoe.counts)
         if None in found and _reads_categories(definition):
-            example = self._example(shoe, lambda cards: patterns.category_of(cards, definition) is None)
+            example = self._example(
+                shoe, lambda cards: patterns.category_of(cards, definition) is None
+            )
             raise OddsError(
                 f"{definition.source}: definition.categories: the hand {example} matches no "
                 "category; end the list with a category whose pattern is { any = true }"
@@ -184,7 +199,9 @@ class DefinedGame(Game[DefinedConfig]):
             outcomes = tuple(
                 BetOutcome(e.label, e.net, ways[e.key]) for e in self.events(config, bet)
             )
-            bets.append(Bet(bet.name, bet.title, bet.description or _describe(bet, config), outcomes))
+            bets.append(
+                Bet(bet.name, bet.title, bet.description or _describe(bet, config), outcomes)
+            )
         return self.new_analysis(
             config,
             paytable,
@@ -221,32 +238,56 @@ class DefinedGame(Game[DefinedConfig]):
             "joint classes)."
         )
 
+    # -- bench -------------------------------------------------------------
+
+    def bench_cases(self, config: DefinedConfig) -> list[BenchCase]:
+        """The definition's count beside the coded game it re-expresses (``reproduces``)."""
+        coded = self.definition.reproduces
+        if not coded:
+            return []
+        from odds.games.defined.bench import beside_coded
+
+        return [beside_coded(self, config, coded)]
+
     # -- one round ---------------------------------------------------------
 
-    def settle(self, config: DefinedConfig, hands: Mapping[str, str], stake: Fraction) -> Settlement:
+    def settle(
+        self, config: DefinedConfig, hands: Mapping[str, str], stake: Fraction
+    ) -> Settlement:
         definition = self.definition
         shoe = config.shoe.build()
         held = {p: self.read_hand(config, hands, p) for p in definition.deal.positions}
         if definition.deal.tableau is not None:
             self._check_tableau(held)
-        shoe.check_holds([c for p in definition.deal.positions for c in held[p]], "the round's cards")
+        shoe.check_holds(
+            [c for p in definition.deal.positions for c in held[p]], "the round's cards"
+        )
         key_of = self.round_key_of(held)
         settled = []
         for bet in definition.bets:
             key = key_of(bet)
-            hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
+            hits = [
+                o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)
+            ]
             outcome = hits[0] if hits else bet.outcomes[-1]
             event = by_key(self.events(config, bet))[outcome.key]
             settled.append(settled_bet(bet.name, event, stake, stake, reason(event)))
         return Settlement(
             hands=tuple(
-                SettledHand(p, " ".join(str(c) for c in held[p]), self._describe_hand(held[p]), self._label(held[p]))
+                SettledHand(
+                    p,
+                    " ".join(str(c) for c in held[p]),
+                    self._describe_hand(held[p]),
+                    self._label(held[p]),
+                )
                 for p in definition.deal.positions
             ),
             bets=tuple(settled),
         )
 
-    def round_key_of(self, held: Mapping[str, tuple[Any, ...]]) -> Callable[[BetDefinition], RoundKey]:
+    def round_key_of(
+        self, held: Mapping[str, tuple[Any, ...]]
+    ) -> Callable[[BetDefinition], RoundKey]:
         definition = self.definition
         positions = definition.deal.positions
 
@@ -254,11 +295,18 @@ class DefinedGame(Game[DefinedConfig]):
             winner, reads = bet_needs(bet, positions)
             who = None
             if winner:
+                scores: list[Any]
                 if definition.deal.tableau is not None:
                     scores = [patterns.points(held[p], definition.shoe) for p in positions]
                 else:
                     scores = [patterns.strength(held[p], definition) for p in positions]
-                who = positions[0] if scores[0] > scores[1] else positions[1] if scores[1] > scores[0] else definition.ties
+                who = (
+                    positions[0]
+                    if scores[0] > scores[1]
+                    else positions[1]
+                    if scores[1] > scores[0]
+                    else definition.ties
+                )
             views = []
             for p in positions:
                 names = reads[p]
@@ -364,7 +412,9 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
     rows = []
     for i, category in enumerate(definition.categories):
         ways = found.get(i, 0)
-        rows.append({"category": category.label, "ways": ways, "probability": Fraction(ways, total)})
+        rows.append(
+            {"category": category.label, "ways": ways, "probability": Fraction(ways, total)}
+        )
     return Table(
         key="categories",
         title=f"Hand categories (one hand of {_number(definition.deal.cards)} from the full shoe)",

@@ -26,7 +26,7 @@ class DefinedConfig:
 
     shoe: DefinedShoe = section(DefinedShoe, "The shoe.")
     payouts: dict[str, Fraction] = option(
-        {}, "Payouts the definition's outcomes name (pays = \"name\"), to 1.", minimum=0
+        {}, 'Payouts the definition\'s outcomes name (pays = "name"), to 1.', minimum=0
     )
     definition_sha256: str = option(
         "", "SHA-256 of the game definition (its canonical JSON): the rules counted."

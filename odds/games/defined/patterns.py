@@ -112,8 +112,8 @@ def tiebreak_key(cards: Sequence[Card], key: str, shoe: ShoeRules) -> tuple[Any,
         orders = tuple(shoe.order(r) for r in ordered)
         return orders[:1] if key == "high" else orders
     if key == "suits":
-        ordered = sorted(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
-        return tuple(shoe.suit_order.index(c.suit) for c in reversed(ordered))
+        by_rank = sorted(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
+        return tuple(shoe.suit_order.index(c.suit) for c in reversed(by_rank))
     raise AssertionError(key)  # pragma: no cover
 
 

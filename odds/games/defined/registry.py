@@ -12,24 +12,12 @@ import hashlib
 import json
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from odds.core.errors import OddsError
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.schema import read_definition
-
-_PACKAGE = Path(__file__).resolve().parents[2]  # the odds package
-
-
-def _tables_folder() -> Path:
-    """The paytables folder (as :data:`odds.games.paytable.TABLES` finds it; that module
-    sits above the registry, so the two lines are repeated here)."""
-    inside = _PACKAGE / "tables"
-    checkout = _PACKAGE.parent
-    if inside.is_dir() or not (checkout / "pyproject.toml").is_file():
-        return inside
-    return checkout / "tables"
+from odds.games.defined.tables import tables_folder
 
 
 def definition_digest(definition: Mapping[str, Any]) -> str:
@@ -47,15 +35,21 @@ def defined_game(
     """
     name = data.get("game")
     if not isinstance(name, str) or not name:
-        raise OddsError(f"{source}: a definition's paytable names its game: game = \"my-game\"")
+        raise OddsError(f'{source}: a definition\'s paytable names its game: game = "my-game"')
     raw = data["definition"]
     digest = definition_digest(raw)
     game = _compiled(name, digest, raw, source, text)
-    sections = {k: v for k, v in data.items() if k not in ("game", "title", "description", "definition")}
+    sections = {
+        k: v for k, v in data.items() if k not in ("game", "title", "description", "definition")
+    }
     if "definition_sha256" in sections:
         raise OddsError(f"{source}: definition_sha256 is computed from the definition, not set")
     sections["definition_sha256"] = digest
-    shoe = dict(sections.get("shoe", {})) if isinstance(sections.get("shoe", {}), Mapping) else sections["shoe"]
+    shoe = (
+        dict(sections.get("shoe", {}))
+        if isinstance(sections.get("shoe", {}), Mapping)
+        else sections["shoe"]
+    )
     if isinstance(shoe, dict):
         shoe.setdefault("decks", game.definition.shoe.decks)
         sections["shoe"] = shoe
@@ -79,7 +73,7 @@ def table_games() -> tuple[DefinedGame, ...]:
     from odds.core.numbers import read_toml
 
     found = []
-    for path in sorted(_tables_folder().glob("*.toml")):
+    for path in sorted(tables_folder().glob("*.toml")):
         text = path.read_text(encoding="utf-8")
         if "[definition" not in text:
             continue

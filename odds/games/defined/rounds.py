@@ -16,7 +16,9 @@ from odds.games.defined.schema import BetDefinition, Condition, Definition
 RoundKey = tuple[Any, ...]
 
 
-def needs(conditions: Iterable[Condition | None], positions: Sequence[str]) -> tuple[bool, dict[str, set[str]]]:
+def needs(
+    conditions: Iterable[Condition | None], positions: Sequence[str]
+) -> tuple[bool, dict[str, set[str]]]:
     """Whether the winner is read, and the features read of each position."""
     winner = False
     read: dict[str, set[str]] = {p: set() for p in positions}
@@ -59,7 +61,9 @@ def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:
     return _holds(condition, key[0], views, definition)
 
 
-def _holds(condition: Condition, winner: Any, views: dict[str, dict[str, Any]], definition: Definition) -> bool:
+def _holds(
+    condition: Condition, winner: Any, views: dict[str, dict[str, Any]], definition: Definition
+) -> bool:
     for position, name, wanted in condition.tests:
         if position:
             value = views[position][name]

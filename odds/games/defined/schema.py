@@ -169,6 +169,8 @@ class Definition:
     ties: str  # "tie" or a position that wins equal hands
     bets: tuple[BetDefinition, ...]
     rules_page: str
+    #: A coded game whose paytable of the same name this definition re-expresses (bench).
+    reproduces: str = ""
     source: str = field(default="", compare=False)
 
     @property
@@ -180,7 +182,7 @@ class Definition:
 # Reading
 
 
-_TOP = ("base", "title", "rules", "shoe", "deal", "categories", "compare", "bets")
+_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets")
 
 
 def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> Definition:
@@ -199,7 +201,8 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
     bets = _bets(data.get("bets"), deal, categories, where)
     title = _text(data.get("title", ""), "definition.title", where)
     rules = _text(data.get("rules", ""), "definition.rules", where)
-    return Definition(title, shoe, deal, categories, compare, ties, bets, rules, source)
+    reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
+    return Definition(title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source)
 
 
 def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, Any]:
@@ -243,7 +246,9 @@ def _known(table: Mapping[str, Any], known: Sequence[str], where_: str, loc: Loc
 
 def _text(value: Any, where_: str, loc: Locator) -> str:
     if not isinstance(value, str):
-        raise loc.error(where_, f"expected text in quotes, got {value!r}", loc.line(where_.split(".")[-1]))
+        raise loc.error(
+            where_, f"expected text in quotes, got {value!r}", loc.line(where_.split(".")[-1])
+        )
     return value
 
 
@@ -269,7 +274,9 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
     known = ("decks", "values", "rank_order", "ace_low_sequence", "ace_high_sequence",
              "suit_order")  # fmt: skip
     _known(table, known, "definition.shoe", loc, after)
-    decks = _int(table.get("decks", 1), "definition.shoe.decks", loc, 1, 8, loc.line("decks", after))
+    decks = _int(
+        table.get("decks", 1), "definition.shoe.decks", loc, 1, 8, loc.line("decks", after)
+    )
     values = {rank: (min(int(rank), 10) if rank != Rank.ACE else 1) for rank in Rank}
     raw_values = table.get("values", {})
     if not isinstance(raw_values, Mapping):
@@ -283,23 +290,39 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
     if order_spec == "ace-low":
         order = tuple(Rank)
     elif order_spec == "ace-high":
-        order = tuple(Rank)[1:] + (Rank.ACE,)
+        order = (*tuple(Rank)[1:], Rank.ACE)
     elif isinstance(order_spec, list):
         order = tuple(_rank(r, "definition.shoe.rank_order", loc, line) for r in order_spec)
         if sorted(order) != sorted(Rank):
-            raise loc.error("definition.shoe.rank_order", "must list each of the 13 ranks once, lowest first", line)
+            raise loc.error(
+                "definition.shoe.rank_order",
+                "must list each of the 13 ranks once, lowest first",
+                line,
+            )
     else:
-        raise loc.error("definition.shoe.rank_order", f'expected "ace-low", "ace-high" or a list of ranks, got {order_spec!r}', line)
+        raise loc.error(
+            "definition.shoe.rank_order",
+            f'expected "ace-low", "ace-high" or a list of ranks, got {order_spec!r}',
+            line,
+        )
     suits_spec = table.get("suit_order", ["c", "d", "h", "s"])
     line = loc.line("suit_order", after)
     if not isinstance(suits_spec, list) or sorted(map(str, suits_spec)) != ["c", "d", "h", "s"]:
-        raise loc.error("definition.shoe.suit_order", 'expected the four suits, lowest first, e.g. ["d", "c", "h", "s"]', line)
+        raise loc.error(
+            "definition.shoe.suit_order",
+            'expected the four suits, lowest first, e.g. ["d", "c", "h", "s"]',
+            line,
+        )
     suits = tuple(SUIT_LETTERS[s] for s in suits_spec)
     flags = []
     for key, default in (("ace_low_sequence", True), ("ace_high_sequence", True)):
         value = table.get(key, default)
         if not isinstance(value, bool):
-            raise loc.error(f"definition.shoe.{key}", f"expected true or false, got {value!r}", loc.line(key, after))
+            raise loc.error(
+                f"definition.shoe.{key}",
+                f"expected true or false, got {value!r}",
+                loc.line(key, after),
+            )
         flags.append(value)
     return ShoeRules(decks, values, order, flags[0], flags[1], suits)
 
@@ -307,7 +330,12 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
 def _deal(table: Any, loc: Locator) -> Deal:
     after = loc.line("[definition.deal")
     if not isinstance(table, Mapping):
-        raise loc.error("definition.deal", "missing: the positions and their cards, e.g. positions = [\"dragon\", \"tiger\"] and cards = 1", after)
+        raise loc.error(
+            "definition.deal",
+            'missing: the positions and their cards, e.g. positions = ["dragon", "tiger"] '
+            "and cards = 1",
+            after,
+        )
     _known(table, ("positions", "cards", "tableau"), "definition.deal", loc, after)
     positions = table.get("positions")
     line = loc.line("positions", after)
@@ -316,18 +344,30 @@ def _deal(table: Any, loc: Locator) -> Deal:
         or not positions
         or not all(isinstance(p, str) and re.fullmatch(r"[a-z][a-z0-9-]*", p) for p in positions)
     ):
-        raise loc.error("definition.deal.positions", "expected a list of position names (lower-case words)", line)
+        raise loc.error(
+            "definition.deal.positions",
+            "expected a list of position names (lower-case words)",
+            line,
+        )
     if len(set(positions)) != len(positions):
         raise loc.error("definition.deal.positions", "a position is named twice", line)
     if len(positions) > 2:
-        raise loc.error("definition.deal.positions", f"{len(positions)} positions: definitions count one or two positions for now", line)
+        raise loc.error(
+            "definition.deal.positions",
+            f"{len(positions)} positions: definitions count one or two positions for now",
+            line,
+        )
     tableau = None
     if "tableau" in table:
         tableau = _tableau(table["tableau"], loc, loc.line("tableau", after))
         if len(positions) != 2:
             raise loc.error("definition.deal.tableau", "a tableau deals two positions", line)
         if "cards" in table and table["cards"] != 2:
-            raise loc.error("definition.deal.cards", "a tableau deals two cards to each position first", loc.line("cards", after))
+            raise loc.error(
+                "definition.deal.cards",
+                "a tableau deals two cards to each position first",
+                loc.line("cards", after),
+            )
         return Deal(tuple(positions), 2, tableau)
     cards = _int(table.get("cards"), "definition.deal.cards", loc, 1, 26, loc.line("cards", after))
     return Deal(tuple(positions), cards, None)
@@ -356,12 +396,20 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
     draws_raw = table["second_draws"]
     line = loc.line("second_draws", after)
     if not isinstance(draws_raw, Mapping):
-        raise loc.error("definition.deal.tableau.second_draws", "expected a table: total = [third-card values]", line)
+        raise loc.error(
+            "definition.deal.tableau.second_draws",
+            "expected a table: total = [third-card values]",
+            line,
+        )
     draws = {}
     for key, value in draws_raw.items():
         if not (key.isdigit() and 0 <= int(key) <= 9):
-            raise loc.error("definition.deal.tableau.second_draws", f"unknown total {key!r} (0–9)", line)
-        draws[int(key)] = _values_set(value, f"definition.deal.tableau.second_draws.{key}", loc, line)
+            raise loc.error(
+                "definition.deal.tableau.second_draws", f"unknown total {key!r} (0–9)", line
+            )
+        draws[int(key)] = _values_set(
+            value, f"definition.deal.tableau.second_draws.{key}", loc, line
+        )
     return Tableau(
         sets["naturals"],
         sets["first_draws"],
@@ -372,7 +420,11 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
 
 def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
     if not isinstance(items, list):
-        raise loc.error("definition.categories", "expected a list of [[definition.categories]]", loc.line("categories"))
+        raise loc.error(
+            "definition.categories",
+            "expected a list of [[definition.categories]]",
+            loc.line("categories"),
+        )
     found = []
     for i, item in enumerate(items):
         line = loc.nth("[[definition.categories", i)
@@ -391,17 +443,29 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
         checked = []
         for key, value in pattern.items():
             if key not in PATTERN_KEYS:
-                raise loc.error(f"{where_}.pattern", f"unknown key {key!r} (known: {', '.join(PATTERN_KEYS)})", pline)
+                raise loc.error(
+                    f"{where_}.pattern",
+                    f"unknown key {key!r} (known: {', '.join(PATTERN_KEYS)})",
+                    pline,
+                )
             checked.append((key, _pattern_value(key, value, f"{where_}.pattern.{key}", loc, pline)))
         tiebreak = item.get("tiebreak", ["equal"])
         if not isinstance(tiebreak, list) or not all(t in TIEBREAKS for t in tiebreak):
-            raise loc.error(f"{where_}.tiebreak", f"expected a list of {', '.join(TIEBREAKS)}, got {tiebreak!r}", loc.line("tiebreak", line) or line)
+            raise loc.error(
+                f"{where_}.tiebreak",
+                f"expected a list of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
+                loc.line("tiebreak", line) or line,
+            )
         label = item.get("label", name)
         found.append(Category(name, str(label), tuple(checked), tuple(tiebreak), line))
     names = [c.name for c in found]
     for name in names:
         if names.count(name) > 1:
-            raise loc.error("definition.categories", f"category {name!r} is named twice", loc.nth("[[definition.categories", names.index(name), 0))
+            raise loc.error(
+                "definition.categories",
+                f"category {name!r} is named twice",
+                loc.nth("[[definition.categories", names.index(name), 0),
+            )
     return tuple(found)
 
 
@@ -428,12 +492,20 @@ def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
         low = _int(value.get("min", 0), where_, loc, 0, 99, line)
         high = _int(value.get("max", 9), where_, loc, 0, 99, line)
         value = list(range(low, high + 1))
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise loc.error(where_, f"expected a number, a list of numbers or {{ min = a, max = b }}, got {value!r}", line)
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise loc.error(
+            where_,
+            f"expected a number, a list of numbers or {{ min = a, max = b }}, got {value!r}",
+            line,
+        )
     return frozenset(value)
 
 
-def _compare(table: Any, deal: Deal, categories: Sequence[Category], loc: Locator) -> tuple[tuple[str, ...], str]:
+def _compare(
+    table: Any, deal: Deal, categories: Sequence[Category], loc: Locator
+) -> tuple[tuple[str, ...], str]:
     after = loc.line("[definition.compare")
     if not isinstance(table, Mapping):
         raise loc.error("definition.compare", "expected a table", after)
@@ -442,18 +514,34 @@ def _compare(table: Any, deal: Deal, categories: Sequence[Category], loc: Locato
     by = table.get("by", default)
     line = loc.line("by", after)
     if not isinstance(by, list) or not all(b in (*TIEBREAKS, "category") for b in by):
-        raise loc.error("definition.compare.by", f"expected a list of category, {', '.join(TIEBREAKS)}; got {by!r}", line)
+        raise loc.error(
+            "definition.compare.by",
+            f"expected a list of category, {', '.join(TIEBREAKS)}; got {by!r}",
+            line,
+        )
     if "category" in by and not categories:
-        raise loc.error("definition.compare.by", "compares by category, but the definition has no categories", line)
+        raise loc.error(
+            "definition.compare.by",
+            "compares by category, but the definition has no categories",
+            line,
+        )
     ties = table.get("ties", "tie")
     if ties != "tie" and ties not in deal.positions:
-        raise loc.error("definition.compare.ties", f"expected \"tie\" or a position ({', '.join(deal.positions)}), got {ties!r}", loc.line("ties", after))
+        raise loc.error(
+            "definition.compare.ties",
+            f'expected "tie" or a position ({", ".join(deal.positions)}), got {ties!r}',
+            loc.line("ties", after),
+        )
     return tuple(by), ties
 
 
-def _bets(items: Any, deal: Deal, categories: Sequence[Category], loc: Locator) -> tuple[BetDefinition, ...]:
+def _bets(
+    items: Any, deal: Deal, categories: Sequence[Category], loc: Locator
+) -> tuple[BetDefinition, ...]:
     if not isinstance(items, list) or not items:
-        raise loc.error("definition.bets", "no bets: add [[definition.bets]] with outcomes", loc.line("bets"))
+        raise loc.error(
+            "definition.bets", "no bets: add [[definition.bets]] with outcomes", loc.line("bets")
+        )
     found: list[BetDefinition] = []
     for i, item in enumerate(items):
         line = loc.nth("[[definition.bets", i)
@@ -463,17 +551,31 @@ def _bets(items: Any, deal: Deal, categories: Sequence[Category], loc: Locator) 
         _known(item, ("name", "title", "description", "outcomes"), where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-            raise loc.error(where_, f"name: expected a lower-case name such as \"lucky-6\", got {name!r}", line)
+            raise loc.error(
+                where_, f'name: expected a lower-case name such as "lucky-6", got {name!r}', line
+            )
         if any(b.name == name for b in found):
             raise loc.error(where_, f"bet {name!r} is defined twice", line)
         where_ = f"definition.bets.{name}"
         outcomes_raw = item.get("outcomes")
         if not isinstance(outcomes_raw, list) or not outcomes_raw:
-            raise loc.error(where_, "outcomes: expected a list of { when = …, pays = … }", loc.line("outcomes", line) or line)
+            raise loc.error(
+                where_,
+                "outcomes: expected a list of { when = …, pays = … }",
+                loc.line("outcomes", line) or line,
+            )
         outcomes = []
         for j, raw in enumerate(outcomes_raw):
-            oline = loc.nth("when", j, line) if isinstance(raw, Mapping) and "when" in raw else loc.line("otherwise", line)
-            outcomes.append(_outcome(raw, f"{where_}.outcomes[{j + 1}]", j, deal, categories, loc, oline or line))
+            oline = (
+                loc.nth("when", j, line)
+                if isinstance(raw, Mapping) and "when" in raw
+                else loc.line("otherwise", line)
+            )
+            outcomes.append(
+                _outcome(
+                    raw, f"{where_}.outcomes[{j + 1}]", j, deal, categories, loc, oline or line
+                )
+            )
         keys = [o.key for o in outcomes]
         for key in keys:
             if keys.count(key) > 1:
@@ -488,13 +590,33 @@ def _bets(items: Any, deal: Deal, categories: Sequence[Category], loc: Locator) 
     return tuple(found)
 
 
-def _outcome(raw: Any, where_: str, index: int, deal: Deal, categories: Sequence[Category], loc: Locator, line: int) -> Outcome:
+def _outcome(
+    raw: Any,
+    where_: str,
+    index: int,
+    deal: Deal,
+    categories: Sequence[Category],
+    loc: Locator,
+    line: int,
+) -> Outcome:
     if not isinstance(raw, Mapping):
-        raise loc.error(where_, "expected a table such as { when = { winner = \"banker\" }, pays = 1 }", line)
-    _known(raw, ("name", "label", "when", "otherwise", "pays", "push", "loses", "commission"), where_, loc, line)
+        raise loc.error(
+            where_, 'expected a table such as { when = { winner = "banker" }, pays = 1 }', line
+        )
+    _known(
+        raw,
+        ("name", "label", "when", "otherwise", "pays", "push", "loses", "commission"),
+        where_,
+        loc,
+        line,
+    )
     if ("when" in raw) == bool(raw.get("otherwise")):
         raise loc.error(where_, "give either when = { … } or otherwise = true", line)
-    when = _condition(raw["when"], f"{where_}.when", deal, categories, loc, line) if "when" in raw else None
+    when = (
+        _condition(raw["when"], f"{where_}.when", deal, categories, loc, line)
+        if "when" in raw
+        else None
+    )
     settlements = [k for k in ("pays", "push", "loses") if k in raw]
     if len(settlements) != 1:
         raise loc.error(where_, "settle with exactly one of pays = k, push = true, loses = k", line)
@@ -508,7 +630,9 @@ def _outcome(raw: Any, where_: str, index: int, deal: Deal, categories: Sequence
         value = raw[kind]
         if kind == "pays" and isinstance(value, str):
             if not re.fullmatch(r"[a-z0-9_]+", value):
-                raise loc.error(where_, f"pays: {value!r} is not a payout name (lower-case, digits, _)", line)
+                raise loc.error(
+                    where_, f"pays: {value!r} is not a payout name (lower-case, digits, _)", line
+                )
             net = value
         else:
             number = _number(value, f"{where_}.{kind}", loc, line)
@@ -516,7 +640,9 @@ def _outcome(raw: Any, where_: str, index: int, deal: Deal, categories: Sequence
                 raise loc.error(where_, f"{kind}: expected a number ≥ 0, got {value!r}", line)
             net = number if kind == "pays" else -number
             if kind == "loses" and number > 1:
-                raise loc.error(where_, f"loses {value}: a bet cannot lose more than its stake", line)
+                raise loc.error(
+                    where_, f"loses {value}: a bet cannot lose more than its stake", line
+                )
     commission = _number(raw.get("commission", 0), f"{where_}.commission", loc, line)
     if not 0 <= commission < 1 or (commission and kind != "pays"):
         raise loc.error(where_, "commission: a fraction of a win, 0 ≤ c < 1, with pays", line)
@@ -536,9 +662,11 @@ def _number(value: Any, where_: str, loc: Locator, line: int) -> Fraction:
         raise loc.error(where_, f"expected a number, got {value!r}", line) from None
 
 
-def _condition(raw: Any, where_: str, deal: Deal, categories: Sequence[Category], loc: Locator, line: int) -> Condition:
+def _condition(
+    raw: Any, where_: str, deal: Deal, categories: Sequence[Category], loc: Locator, line: int
+) -> Condition:
     if not isinstance(raw, Mapping) or not raw:
-        raise loc.error(where_, "expected a table such as { winner = \"banker\" }", line)
+        raise loc.error(where_, 'expected a table such as { winner = "banker" }', line)
     tests: list[tuple[str, str, Any]] = []
     all_: list[Condition] = []
     any_: list[Condition] = []
@@ -547,36 +675,91 @@ def _condition(raw: Any, where_: str, deal: Deal, categories: Sequence[Category]
         if key in ("all", "any"):
             if not isinstance(value, list) or not value:
                 raise loc.error(f"{where_}.{key}", "expected a list of conditions", line)
-            parts = [_condition(v, f"{where_}.{key}[{i + 1}]", deal, categories, loc, line) for i, v in enumerate(value)]
+            parts = [
+                _condition(v, f"{where_}.{key}[{i + 1}]", deal, categories, loc, line)
+                for i, v in enumerate(value)
+            ]
             (all_ if key == "all" else any_).extend(parts)
         elif key == "not":
             not_ = _condition(value, f"{where_}.not", deal, categories, loc, line)
         elif key in ROUND_FEATURES:
-            tests.append(("", key, _feature_value("", key, value, f"{where_}.{key}", deal, categories, loc, line)))
+            tests.append(
+                (
+                    "",
+                    key,
+                    _feature_value("", key, value, f"{where_}.{key}", deal, categories, loc, line),
+                )
+            )
         elif key in deal.positions:
             if not isinstance(value, Mapping) or not value:
                 raise loc.error(f"{where_}.{key}", "expected a table such as { points = 6 }", line)
             for feature, wanted in value.items():
                 if feature not in POSITION_FEATURES:
-                    raise loc.error(f"{where_}.{key}", f"unknown key {feature!r} (known: {', '.join(POSITION_FEATURES)})", line)
-                tests.append((key, feature, _feature_value(key, feature, wanted, f"{where_}.{key}.{feature}", deal, categories, loc, line)))
+                    raise loc.error(
+                        f"{where_}.{key}",
+                        f"unknown key {feature!r} (known: {', '.join(POSITION_FEATURES)})",
+                        line,
+                    )
+                tests.append(
+                    (
+                        key,
+                        feature,
+                        _feature_value(
+                            key,
+                            feature,
+                            wanted,
+                            f"{where_}.{key}.{feature}",
+                            deal,
+                            categories,
+                            loc,
+                            line,
+                        ),
+                    )
+                )
         else:
             known = (*ROUND_FEATURES, *deal.positions, "all", "any", "not")
             raise loc.error(where_, f"unknown key {key!r} (known: {', '.join(known)})", line)
     return Condition(tuple(tests), tuple(all_), tuple(any_), not_)
 
 
-def _feature_value(position: str, feature: str, value: Any, where_: str, deal: Deal, categories: Sequence[Category], loc: Locator, line: int) -> Any:
+def _feature_value(
+    position: str,
+    feature: str,
+    value: Any,
+    where_: str,
+    deal: Deal,
+    categories: Sequence[Category],
+    loc: Locator,
+    line: int,
+) -> Any:
     """The accepted values of one test, as a frozenset (or a bool)."""
     tableau = deal.tableau is not None
     if feature in ("natural",) and not tableau:
         raise loc.error(where_, "natural is a tableau deal's feature (two-card totals)", line)
     if feature in ("margin",) and not tableau and "points" not in feature:
         pass
-    if tableau and feature in ("category", "pair", "suited_pair", "faces", "rank", "suit", "flush", "same_suit"):
-        raise loc.error(where_, f"{feature}: a tableau deal is counted by card values only; it cannot ask for {feature} yet", line)
+    if tableau and feature in (
+        "category",
+        "pair",
+        "suited_pair",
+        "faces",
+        "rank",
+        "suit",
+        "flush",
+        "same_suit",
+    ):
+        raise loc.error(
+            where_,
+            f"{feature}: a tableau deal is counted by card values only; "
+            f"it cannot ask for {feature} yet",
+            line,
+        )
     if feature in ("rank", "suit") and deal.cards != 1:
-        raise loc.error(where_, f"{feature}: asks for one card's {feature}; the hands hold {deal.cards} cards", line)
+        raise loc.error(
+            where_,
+            f"{feature}: asks for one card's {feature}; the hands hold {deal.cards} cards",
+            line,
+        )
     if feature in ("pair", "suited_pair") and deal.cards < 2:
         raise loc.error(where_, f"{feature}: the hands hold one card", line)
     if feature in ("natural", "pair", "suited_pair", "same_suit", "flush"):
@@ -587,14 +770,20 @@ def _feature_value(position: str, feature: str, value: Any, where_: str, deal: D
         names = value if isinstance(value, list) else [value]
         for name in names:
             if name not in (*deal.positions, "tie"):
-                raise loc.error(where_, f"unknown winner {name!r} (known: {', '.join((*deal.positions, 'tie'))})", line)
+                raise loc.error(
+                    where_,
+                    f"unknown winner {name!r} (known: {', '.join((*deal.positions, 'tie'))})",
+                    line,
+                )
         return frozenset(names)
     if feature == "category":
         names = value if isinstance(value, list) else [value]
         known = [c.name for c in categories]
         for name in names:
             if name not in known:
-                raise loc.error(where_, f"unknown category {name!r} (known: {', '.join(known) or 'none'})", line)
+                raise loc.error(
+                    where_, f"unknown category {name!r} (known: {', '.join(known) or 'none'})", line
+                )
         return frozenset(names)
     if feature == "rank":
         names = value if isinstance(value, list) else [value]
@@ -614,11 +803,19 @@ def condition_text(condition: Condition) -> str:
         shown: str
         if isinstance(value, bool):
             shown = "" if value else "no "
-            parts.append(f"{position + ' ' if position else ''}{shown}{feature.replace('_', ' ')}".strip())
+            parts.append(
+                f"{position + ' ' if position else ''}{shown}{feature.replace('_', ' ')}".strip()
+            )
             continue
         items = sorted(value, key=lambda v: (str(type(v)), v))
         texts = [v.symbol if isinstance(v, (Rank, Suit)) else str(v) for v in items]
-        shown = " or ".join(texts) if len(texts) <= 3 else f"{texts[0]}–{texts[-1]}" if _contiguous(items) else ", ".join(texts)
+        shown = (
+            " or ".join(texts)
+            if len(texts) <= 3
+            else f"{texts[0]}–{texts[-1]}"
+            if _contiguous(items)
+            else ", ".join(texts)
+        )
         if feature == "winner":
             parts.append("tie" if shown == "tie" else f"{shown} wins")
         else:

@@ -3,7 +3,6 @@ the coded Dragon Tiger reproduced, one round settled, and one-line errors for ba
 
 from __future__ import annotations
 
-
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,7 @@ def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
 SHOES = {
     "dragon-tiger-defined": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
     "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd"],
+    "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
@@ -70,9 +70,14 @@ def test_plain_enumeration_catches_a_changed_rule() -> None:
     paytable, cards = reduced("lucky-6", SHOES["lucky-6"])
     other, _ = reduced("lucky-6", SHOES["lucky-6"])
     data = dict(other.data)
-    data["definition"] = dict(data["definition"], deal={"positions": ["player", "banker"], "tableau": {
-        "naturals": [9], "first_draws": [0, 1, 2, 3, 4, 5], "second_draws_first_stood": [0, 1, 2],
-        "second_draws": {"0": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}}})  # fmt: skip
+    tableau = {
+        "naturals": [9],
+        "first_draws": [0, 1, 2, 3, 4, 5],
+        "second_draws_first_stood": [0, 1, 2],
+        "second_draws": {"0": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]},
+    }
+    deal = {"positions": ["player", "banker"], "tableau": tableau}
+    data["definition"] = dict(data["definition"], deal=deal)
     changed = from_data(data, "changed")
     assert probabilities(changed) != brute_force(paytable.game, cards)
 
@@ -151,9 +156,7 @@ def test_lucky_6_definition_is_ten_lines() -> None:
 
 def test_settle_teen_patti_round() -> None:
     paytable = load("teen-patti-2020")
-    settled = paytable.game.settle(
-        paytable.config, {"a": "Ah Ad Ac", "b": "Kh Qh Jh"}, Fraction(1)
-    )
+    settled = paytable.game.settle(paytable.config, {"a": "Ah Ad Ac", "b": "Kh Qh Jh"}, Fraction(1))
     by_bet = {b.bet: b for b in settled.bets}
     assert by_bet["player-a"].returned == Fraction(39, 20)  # 0.95 to 1
     assert by_bet["pair-plus-a"].returned == 51
@@ -170,7 +173,9 @@ def test_settle_tableau_round_checks_the_draws() -> None:
 
 def test_settle_lucky_6_win() -> None:
     paytable = load("lucky-6")
-    settled = paytable.game.settle(paytable.config, {"player": "Kh 2d 2c", "banker": "3c 3d"}, Fraction(1))
+    settled = paytable.game.settle(
+        paytable.config, {"player": "Kh 2d 2c", "banker": "3c 3d"}, Fraction(1)
+    )
     assert settled.bets[0].returned == 13  # the Banker stands on 6 after a third card 2
 
 
@@ -206,7 +211,7 @@ def refusal(tmp_path: Path, text: str) -> str:
 
 
 def test_unknown_key_names_its_line(tmp_path: Path) -> None:
-    message = refusal(tmp_path, LUCKY.replace("name = \"my-bet\"", "name = \"my-bet\"\ncolour = 1"))
+    message = refusal(tmp_path, LUCKY.replace('name = "my-bet"', 'name = "my-bet"\ncolour = 1'))
     assert "unknown key 'colour'" in message and "(line 8)" in message
 
 
@@ -218,7 +223,7 @@ def test_outcome_that_never_happens(tmp_path: Path) -> None:
 def test_round_settled_by_two_outcomes(tmp_path: Path) -> None:
     text = LUCKY.replace(
         "  { otherwise = true, loses = 1 },",
-        '  { when = { banker = { points = 6 } }, loses = 1 },\n  { otherwise = true, loses = 1 },',
+        "  { when = { banker = { points = 6 } }, loses = 1 },\n  { otherwise = true, loses = 1 },",
     )
     message = refusal(tmp_path, text)
     assert "settled by two outcomes (lines 9 and 10)" in message
@@ -230,8 +235,13 @@ def test_round_settled_by_no_outcome(tmp_path: Path) -> None:
 
 
 def test_pattern_that_never_occurs(tmp_path: Path) -> None:
-    text = (TABLES / "teen-patti-2020.toml").read_text().replace(
-        'pattern = { sequence = true, flush = true }', 'pattern = { same_rank = 3, flush = true }'
+    text = (
+        (TABLES / "teen-patti-2020.toml")
+        .read_text()
+        .replace(
+            "pattern = { sequence = true, flush = true }",
+            "pattern = { same_rank = 3, flush = true }",
+        )
     )
     message = refusal(tmp_path, text)
     assert "definition.categories.straight-flush" in message and "never occurs" in message
@@ -263,3 +273,43 @@ def test_unknown_base(tmp_path: Path) -> None:
 def test_tableau_cannot_read_suits(tmp_path: Path) -> None:
     message = refusal(tmp_path, LUCKY.replace("points = 6, cards = 2", "pair = true"))
     assert "counted by card values only" in message
+
+
+def test_baccarat_definition_reproduces_the_coded_coup_bets() -> None:
+    coded = {bet.name: bet for bet in load("baccarat").analysis().bets}
+    defined = load("baccarat-defined").analysis()
+    assert defined.deals == 4_998_398_275_503_360
+    for bet in defined.bets:
+        assert [(o.event, o.net, o.ways) for o in bet.outcomes] == [
+            (o.event, o.net, o.ways) for o in coded[bet.name].outcomes
+        ], bet.name
+
+
+def test_dragon_bonus_matches_wizard_of_odds() -> None:
+    """Wizard of Odds, "Baccarat Side Bets", Dragon Bonus — Player, eight decks
+    (wizardofodds.com/games/baccarat/side-bets/): win by 9 18,409,431,764,992; natural win
+    812,685,054,124,032; natural tie 89,325,908,267,520; house edge 2.65%."""
+    bet = load("baccarat-defined").analysis().bet("dragon-bonus-player")
+    ways = {o.event: o.ways for o in bet.outcomes}
+    assert ways["Player wins by 9, no natural"] == 18_409_431_764_992
+    assert ways["Player wins with a natural"] == 812_685_054_124_032
+    assert ways["natural tie (push)"] == 89_325_908_267_520
+    assert round(float(-bet.ev), 4) == 0.0265
+
+
+def test_pair_plus_matches_published_counts() -> None:
+    """John Grochowski, "Three Card Poker and Pair Plus" (casinocitytimes.com, 8 July 2021):
+    of 22,100 hands, 48 straight flushes, 52 threes of a kind, 720 straights, 1,096 flushes,
+    3,744 pairs, 16,440 losing hands; 40-30-6-3-1 has a 7.28% house edge."""
+    bet = load("pair-plus").analysis().bet("pair-plus")
+    assert [o.ways for o in bet.outcomes] == [48, 52, 720, 1_096, 3_744, 16_440]
+    assert round(float(-bet.ev) * 100, 2) == 7.28
+
+
+def test_solve_finds_a_payout_on_a_defined_side_bet() -> None:
+    """The designer's loop: Lucky 6's three-card pay for a 95% RTP (odds solve)."""
+    from odds.tools.solve import solve
+
+    solution = solve(load("lucky-6"), "lucky-6", "payouts.three_cards", Fraction(95, 100))
+    # 0.037247·13 + 0.016617·(x + 1) = 0.95 per unit: x ≈ 27.03
+    assert 27 < float(solution.solutions[0]) < 27.1
