@@ -323,6 +323,31 @@ class DefinedGame(Game[DefinedConfig]):
 
         return key_of
 
+    def deal_round(
+        self, config: DefinedConfig, draw: Callable[[], Any]
+    ) -> dict[str, tuple[Any, ...]]:
+        """One round card by card (``odds simulate``): hands in turn, or by the tableau."""
+        definition = self.definition
+        tableau = definition.deal.tableau
+        if tableau is None:
+            return super().deal_round(config, draw)
+        first, second = definition.deal.positions
+        f = [draw()]
+        s = [draw()]
+        f.append(draw())
+        s.append(draw())
+        fp, sp = (patterns.points(cards, definition.shoe) for cards in (f, s))
+        if fp in tableau.naturals or sp in tableau.naturals:
+            return {first: tuple(f), second: tuple(s)}
+        if fp in tableau.first_draws:
+            f.append(draw())
+            third = definition.shoe.values[f[2].rank] % 10
+            if tableau.second_draws_on(sp, third):
+                s.append(draw())
+        elif sp in tableau.second_draws_first_stood:
+            s.append(draw())
+        return {first: tuple(f), second: tuple(s)}
+
     def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> None:
         """The hands must be what the tableau deals: who draws, and no card more or less."""
         definition = self.definition

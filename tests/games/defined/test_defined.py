@@ -146,7 +146,7 @@ def test_lucky_6_definition_is_ten_lines() -> None:
         for line in (TABLES / "lucky-6.toml").read_text().splitlines()
         if line.strip() and not line.lstrip().startswith("#")
     ]
-    assert len(lines) <= 13  # the README snippet is the ten lines from [definition] on
+    assert len(lines) <= 15  # the README snippet is the ten lines from [definition] on
     start = next(i for i, line in enumerate(lines) if line == "[definition]")
     assert len(lines[start:]) <= 10
 
