@@ -15,7 +15,7 @@ from odds.core.cards import Card
 from odds.core.errors import OddsError, PositionError
 from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
-from odds.engine import deal_count, falling
+from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
 from odds.games.defined import counting, patterns
 from odds.games.defined.options import DefinedConfig
@@ -192,6 +192,13 @@ class DefinedGame(Game[DefinedConfig]):
                 definition.categories[i].name if i is not None else "none": n
                 for i, n in found.items()
             }
+        elif definition.deal.tableau is None:
+            classifier = counting.classifier_for(definition, shoe.types)
+            classes = class_distribution(
+                shoe.counts,
+                definition.deal.cards,
+                lambda hand: self._label(tuple(classifier.cards(hand))),
+            )
         bets = []
         full = _full(config)
         for bet in definition.bets:
@@ -377,6 +384,9 @@ class DefinedGame(Game[DefinedConfig]):
             index = patterns.category_of(cards, definition)
             name = definition.categories[index].label if index is not None else "no category"
             return f"{name}, {patterns.points(cards, definition.shoe)} points"
+        if len(cards) == 1 and definition.deal.tableau is None:
+            rank = cards[0].rank
+            return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
         return f"{patterns.points(cards, definition.shoe)} points"
 
     def _label(self, cards: tuple[Any, ...]) -> str:
@@ -384,6 +394,8 @@ class DefinedGame(Game[DefinedConfig]):
         if definition.categories and definition.deal.tableau is None:
             index = patterns.category_of(cards, definition)
             return definition.categories[index].name if index is not None else "none"
+        if len(cards) == 1 and definition.deal.tableau is None:
+            return str(cards[0].rank.symbol)
         return str(patterns.points(cards, definition.shoe))
 
 
