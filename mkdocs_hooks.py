@@ -145,6 +145,6 @@ SPHINX_ROLE = re.compile(r":(?:class|func|meth|mod|attr|data|exc|obj|const):(?=<
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
-    """The docstrings use Sphinx roles (``:class:`odds.games.paytable.Paytable```); the API reference
-    shows the name alone, as code."""
+    """The docstrings use Sphinx roles (``:class:`odds.games.paytable.Paytable```); the API
+    reference shows the name alone, as code."""
     return SPHINX_ROLE.sub("", html)

@@ -3,7 +3,8 @@
 Integers count ways, :class:`fractions.Fraction` carries probabilities, floats
 appear only when printing. The Python API (see :mod:`odds.api`):
 
-* :func:`odds.load` — a game or paytable with options changed → :class:`odds.games.paytable.Paytable`
+* :func:`odds.load` — a game or paytable with options changed →
+  :class:`odds.games.paytable.Paytable`
 * ``paytable.analyse()`` → :class:`odds.stats.analysis.Analysis`; ``analysis.bet("player").ev``
 * ``paytable.replace(payouts={...})`` — a what-if, validated again
 * :func:`odds.all_games` — every game by name

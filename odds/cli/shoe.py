@@ -1,4 +1,5 @@
-"""``odds shoe``, ``odds eor``, ``odds exposure``: parse, call :mod:`odds.tools.shoe.questions`, print."""
+"""``odds shoe``, ``odds eor``, ``odds exposure``: parse, ask :mod:`odds.tools.shoe.questions`,
+print."""
 
 from __future__ import annotations
 

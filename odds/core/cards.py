@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from odds.core.errors import OddsError
+
+if TYPE_CHECKING:  # the shoe is built at call time (card_shoe): the annotation only
+    from odds.core.shoe import Shoe
 
 
 class Rank(IntEnum):
@@ -154,7 +158,9 @@ def suit_symmetries(types: tuple[Card, ...]) -> list[tuple[int, ...]]:
     return result
 
 
-def card_shoe(decks: int, removed: tuple[str, ...] = (), counts: dict[str, int] | None = None):
+def card_shoe(
+    decks: int, removed: tuple[str, ...] = (), counts: dict[str, int] | None = None
+) -> Shoe[Card]:
     """A shoe of standard decks, optionally partly dealt or with explicit counts.
 
     ``removed`` lists cards already out of the shoe; ``counts`` sets the number

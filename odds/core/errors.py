@@ -22,8 +22,12 @@ class OddsError(ValueError):
     """Bad input: an unknown card, an impossible hand or shoe, a broken paytable.
 
     The message is a single line that names the problem; the CLI prints it
-    after ``error:`` and exits non-zero, never with a traceback.
+    after ``error:`` and exits non-zero, never with a traceback. Python code
+    catches it as ``odds.OddsError`` (its public name, which tracebacks show).
     """
+
+
+OddsError.__module__ = "odds"
 
 
 class NamedInputError(OddsError):

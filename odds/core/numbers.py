@@ -40,7 +40,7 @@ def read_toml(text: str, where: str) -> dict[str, Any]:
     Decimal('0.1')
     >>> read_toml("x = " + "[" * 5000 + "]" * 5000, "t.toml")
     Traceback (most recent call last):
-    odds.core.errors.OddsError: t.toml: not valid TOML (nested too deeply)
+    odds.OddsError: t.toml: not valid TOML (nested too deeply)
     """
     import tomllib
 
@@ -76,7 +76,7 @@ def check_seed(seed: int, option: str = "--seed") -> int:
 
     >>> check_seed(-1)
     Traceback (most recent call last):
-    odds.core.errors.OddsError: --seed must be a whole number from 0 to 2^128 - 1, got -1
+    odds.OddsError: --seed must be a whole number from 0 to 2^128 - 1, got -1
     """
     if not 0 <= seed < MAX_SEED:
         raise OddsError(f"{option} must be a whole number from 0 to 2^128 - 1, got {seed}")
@@ -88,7 +88,7 @@ def check_count(value: int, option: str, most: int, why: str, least: int = 1) ->
 
     >>> check_count(10**22, "--rounds", 10**9, "tens of GB")
     Traceback (most recent call last):
-    odds.core.errors.OddsError: --rounds 10000000000000000000000: at most 1,000,000,000 (tens of GB)
+    odds.OddsError: --rounds 10000000000000000000000: at most 1,000,000,000 (tens of GB)
     """
     if value < least:
         raise OddsError(f"{option} must be at least {least}, got {value}")
@@ -111,7 +111,7 @@ def parse_rational(value: object, where: str, *, percent: bool = True) -> Fracti
     (Fraction(1, 20), Fraction(3, 2), Fraction(3, 2))
     >>> parse_rational("1e999999999", "--stake")
     Traceback (most recent call last):
-    odds.core.errors.OddsError: --stake: 1e999999999 is out of range (at most 10^12 in size, 30 decimals)
+    odds.OddsError: --stake: 1e999999999 is out of range (at most 10^12 in size, 30 decimals)
     """
     if isinstance(value, bool):
         raise OddsError(f"{where}: expected a number, got {shortened(repr(value))}")

@@ -1,6 +1,7 @@
 """Rule options as documented, frozen dataclasses, bound strictly to TOML tables.
 
 Each game declares its rules the way hhoppe's blackjack does: one frozen
+(and hashable: tables are :class:`~odds.core.frozen.FrozenMap` s, lists tuples)
 dataclass per paytable section (``[shoe]``, ``[rules]``, ``[payouts]`` …),
 each field made with :func:`option`, which records the default, a sentence
 saying what the option means, and its allowed values. From that single
@@ -19,9 +20,13 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from odds.core.errors import OddsError
+from odds.core.frozen import FrozenMap, frozen
 from odds.core.numbers import fraction_text, parse_rational
 
 T = TypeVar("T")
+
+#: How an option declares a table (``[payouts.bonus]``); the loader stores it as a FrozenMap.
+_TABLE_KINDS = (FrozenMap, Mapping, dict)
 
 
 def option(
@@ -37,10 +42,9 @@ def option(
     ``choices`` maps each allowed string to a sentence explaining that reading.
     """
     meta = {"doc": doc, "choices": dict(choices or {}), "minimum": minimum, "maximum": maximum}
-    if isinstance(default, (list, dict)):
-        frozen = default
-        return field(default_factory=lambda: type(frozen)(frozen), metadata=meta)
-    return field(default=default, metadata=meta)
+    # Tables become FrozenMaps and lists tuples: immutable, so one default is shared safely,
+    # and hashable, so the config is.
+    return field(default=frozen(default), metadata=meta)
 
 
 def section(cls: type[T], doc: str) -> Any:
@@ -80,7 +84,7 @@ def _convert(value: Any, kind: Any, where: str, meta: Mapping[str, Any]) -> Any:
             raise OddsError(f"{where}: expected a list, got {value!r}")
         items = [_convert(v, item_kind, f"{where}[{i}]", {}) for i, v in enumerate(value)]
         return tuple(items)
-    elif origin is dict or origin is Mapping:
+    elif origin in _TABLE_KINDS:
         key_kind, value_kind = typing.get_args(kind)
         if not isinstance(value, Mapping):
             raise OddsError(f"{where}: expected a table, got {value!r}")
@@ -89,7 +93,7 @@ def _convert(value: Any, kind: Any, where: str, meta: Mapping[str, Any]) -> Any:
             out[_convert(k, key_kind, f"{where}.{k}", {})] = _convert(
                 v, value_kind, f"{where}.{k}", meta
             )
-        return out
+        return FrozenMap(out)
     else:  # pragma: no cover - a declaration error, not user input
         raise TypeError(f"unsupported option type {kind!r}")
     low, high = meta.get("minimum"), meta.get("maximum")
@@ -224,7 +228,7 @@ def _kind_name(kind: Any) -> str:
     origin = typing.get_origin(kind)
     if origin in (tuple, list):
         return "list"
-    if origin in (dict, Mapping):
+    if origin in _TABLE_KINDS:
         return "table"
     return str(kind)
 

@@ -418,6 +418,7 @@ def record(row: Row, columns: Sequence[Column]) -> dict[str, Any]:
 
 
 def records(table: Table) -> list[dict[str, Any]]:
-    """The tidy table's rows as records of exact values (:meth:`odds.stats.analysis.Analysis.records`)."""
+    """The tidy table's rows as records of exact values
+    (:meth:`odds.stats.analysis.Analysis.records`)."""
     columns = data_columns(table)
     return [record(row, columns) for row in data_rows(table)]

@@ -40,7 +40,7 @@ def sequential_distribution(
     ``symmetric``: the classifier sees only a hand's shape (how many copies
     of how many types, e.g. "a pair" at the rank level), so relabelling the
     types changes nothing, and compositions are merged by their sorted counts
-    (ENGINE-NOTES: "symmetric bets collapse"). The shape rule is checked on
+    (docs/reference/counting.md §Symmetric bets collapse). The shape rule is checked on
     every hand, not trusted; the fold's state must not name types either.
 
     Ways are exact with card removal, hands unordered inside and ordered

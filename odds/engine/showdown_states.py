@@ -17,7 +17,11 @@ from math import comb, lcm
 from typing import Any
 
 from odds.engine import hands as engine_hands
+from odds.engine.counting import Hand
 from odds.engine.polynomial import INT64_SAFE, Monomial, _groups, _product
+
+#: For each part of a hand's types: (strength rank, hand index, the rest of its types).
+Groups = dict[Monomial, list[tuple[int, int, Monomial]]]
 
 
 class SubShowdown:
@@ -67,7 +71,7 @@ class SubShowdown:
         self.scale = lcm(*(v.denominator for v in (*win_of.values(), *cost_of.values())))
         self._win = np.array([int(v * self.scale) for v in wins], dtype=np.int64)
         cost_units = [int(v * self.scale) for v in costs]
-        groups: dict[Monomial, list[tuple[int, int, Monomial]]] = defaultdict(list)
+        groups: Groups = defaultdict(list)
         for b, hand in enumerate(all_hands):
             pattern = _groups(hand)
             for mask in range(1, 1 << len(pattern)):
@@ -93,7 +97,7 @@ class SubShowdown:
         rows = [[t * self._width + j for t, j in m] + [0] * (size - len(m)) for m in monos]
         return np.array(rows, dtype=np.intp).reshape(len(monos), size)
 
-    def _build_entries(self, groups: dict, cost_units: list[int], np: Any) -> None:
+    def _build_entries(self, groups: Groups, cost_units: list[int], np: Any) -> None:
         """Entries (part, hand) sorted by part then strength; prefix sums run within parts."""
         self._parts: dict[Monomial, tuple[int, list[int]]] = {}
         hands_: list[int] = []
@@ -107,7 +111,9 @@ class SubShowdown:
         self._entry_cols = self._columns(rests, np)
         self._entry_cost = np.array([cost_units[b] for b in hands_], dtype=np.int64)
 
-    def _build_lookups(self, all_hands: list, ranks: list[int], groups: dict, np: Any) -> None:
+    def _build_lookups(
+        self, all_hands: list[Hand], ranks: list[int], groups: Groups, np: Any
+    ) -> None:
         """For every first hand, every part on its types: prefix positions and δ factors."""
         from bisect import bisect_left, bisect_right
 

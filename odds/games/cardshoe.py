@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card, card_shoe
+from odds.core.frozen import FrozenMap
 from odds.core.options import option
 from odds.core.shoe import Shoe
 
@@ -24,18 +25,16 @@ class CardShoeOptions:
     removed: tuple[str, ...] = option(
         (), "Cards already dealt and out of the shoe (a partly dealt shoe)."
     )
-    counts: dict[str, int] = option(
+    counts: FrozenMap[str, int] = option(
         {}, "Explicit copies of particular cards, overriding the decks (a custom composition)."
     )
 
     def build(self) -> Shoe[Card]:
         """The composition these options describe (built once per composition: shoes are
         immutable, and settling a round asks for it every time)."""
-        return _card_shoe(self.decks, tuple(self.removed), tuple(self.counts.items()))
+        return _card_shoe(self.decks, tuple(self.removed), FrozenMap(self.counts))
 
 
-@functools.lru_cache(maxsize=64)
-def _card_shoe(
-    decks: int, removed: tuple[str, ...], counts: tuple[tuple[str, int], ...]
-) -> Shoe[Card]:
+@cached(maxsize=64)
+def _card_shoe(decks: int, removed: tuple[str, ...], counts: FrozenMap[str, int]) -> Shoe[Card]:
     return card_shoe(decks, removed, dict(counts))

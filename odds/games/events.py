@@ -1,7 +1,9 @@
 """Bet events, shared by every game: from settled classes to outcome tables and money.
 
 A game's rules settle a round into an *event key* per bet (``"win-special"``,
-``"push"`` …). An :class:`Event` gives that key the label reports print and the
+``"push"`` …): for a coded game a member of its ``StrEnum`` declared beside its
+events (``odds.games.pok_deng.rules.PokDengEvent`` …), which prints and compares as
+the string. An :class:`Event` gives that key the label reports print and the
 net payout per unit staked; the same events then make
 
 * the bet's outcome table (:func:`outcomes`: label, net, ways, in the order the

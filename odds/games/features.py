@@ -92,7 +92,8 @@ class StakesFeature(ABC, Generic[ConfigT]):
 
     @abstractmethod
     def parse(self, text: str) -> Any:
-        """The stakes ``text`` names, validated: one-line :class:`odds.core.errors.OddsError` if not."""
+        """The stakes ``text`` names, validated (a one-line
+        :class:`odds.core.errors.OddsError` if not)."""
 
     @abstractmethod
     def with_stakes(self, config: ConfigT, analysis: Analysis, stakes: Any) -> Analysis:

@@ -265,7 +265,7 @@ def decode_utf8(data: bytes, label: str) -> str:
 
     >>> decode_utf8(b"game = 1\\n\\xff", "x.toml")
     Traceback (most recent call last):
-    odds.core.errors.OddsError: x.toml: not UTF-8 text (byte 0xff on line 2); save it as UTF-8
+    odds.OddsError: x.toml: not UTF-8 text (byte 0xff on line 2); save it as UTF-8
     """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise OddsError(f"{label}: UTF-16 text; save it as UTF-8")

@@ -45,10 +45,10 @@ def check_output_path(path: Path, inputs: Inputs = ()) -> None:
 
     >>> check_output_path(Path("/"))
     Traceback (most recent call last):
-    odds.core.errors.OddsError: /: is a directory (give a file name)
+    odds.OddsError: /: is a directory (give a file name)
     >>> check_output_path(Path("/dev/null"))
     Traceback (most recent call last):
-    odds.core.errors.OddsError: /dev/null: exists and is not a regular file (a character device): refused
+    odds.OddsError: /dev/null: exists and is not a regular file (a character device): refused
     """
     if str(path) == "" or path.is_dir():
         raise OddsError(f"{path}: is a directory (give a file name)")

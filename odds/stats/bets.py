@@ -242,9 +242,10 @@ class PositionMoments:
     """Exact first and second moments of bets placed on exchangeable positions.
 
     Positions that share a banker and a shoe are not independent, but they are
-    exchangeable (ENGINE-NOTES): every pair of positions has the joint of
-    "position 1 and position 2". So the EV and variance of any set of bets on
-    any set of positions need only that joint, through
+    exchangeable (docs/reference/counting.md §Exchangeability): every pair of
+    positions has the joint of "position 1 and position 2". So the EV and
+    variance of any set of bets on any set of positions need only that joint,
+    through
 
     * ``mean[a]`` = E[A] on one position;
     * ``same[a, b]`` = E[A·B] for bets ``a`` and ``b`` on the same position

@@ -13,11 +13,12 @@ approximation needs expected counts of about 5 or more per cell.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+from odds.core.caching import cached
 
 #: Expected count below which cells are merged.
 MIN_EXPECTED = 5
@@ -148,7 +149,7 @@ def merge_sparse(cells: Sequence[Cell], n: int) -> list[Cell]:
     ]
 
 
-@functools.lru_cache(maxsize=1024)
+@cached(maxsize=1024)
 def merge_plan(probabilities: tuple[Fraction, ...], n: int) -> tuple[tuple[int, ...], ...]:
     """Which cells :data:`MERGE_RULE` merges for ``n`` rounds, as groups of cell indices.
 

@@ -144,7 +144,8 @@ def ratio_interval(
 
     def errors(xs: np.ndarray, ys: np.ndarray, rs: np.ndarray) -> np.ndarray:
         residual = ((xs - rs[..., None] * ys) ** 2).sum(axis=-1)
-        return np.sqrt(residual / (n * (n - 1))) / ys.mean(axis=-1)
+        standard_errors: np.ndarray = np.sqrt(residual / (n * (n - 1))) / ys.mean(axis=-1)
+        return standard_errors
 
     se = float(errors(x, y, np.asarray(ratio)))
     rng = _rng(seed, tag)

@@ -25,7 +25,6 @@ logs of 1 to 10,000 rounds for every game.
 
 from __future__ import annotations
 
-import functools
 import math
 import zlib
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from odds.core.caching import cached
 from odds.stats.chisquare import chi2_sf
 
 #: From this many rounds on, the large-sample approximations are used.
@@ -198,7 +198,7 @@ class _DistanceTable:
         return np.maximum(self.tails[np.maximum(count, 1) - 1], SUM_PRECISION)
 
 
-@functools.lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _sum_table(
     distribution: tuple[tuple[Fraction, Fraction], ...], n: int
 ) -> tuple[_DistanceTable, float] | None:
@@ -242,7 +242,7 @@ def binomial_p(p: Fraction, k: int, n: int) -> PValue:
     return PValue(float(table[k]), EXACT, floor)
 
 
-@functools.lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _binomial_table(p: Fraction, n: int) -> tuple[Any, float]:
     """The two-sided p-value of every count 0 … n, and the smallest of them.
 
@@ -285,13 +285,13 @@ def _binomial_pmf(p: Fraction, n: int, k: int) -> float:
 # Monte Carlo
 
 
-@functools.lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _null_chi_square(name: str, n: int, probabilities: tuple[Fraction, ...]) -> Any:
     """Pearson's statistic of :data:`DRAWS` honest logs, sorted (it does not depend on the log)."""
     return _sorted(_pearson(_multinomial(name, n, probabilities), probabilities, n))
 
 
-@functools.lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _null_return(
     name: str, n: int, probabilities: tuple[Fraction, ...], centred: tuple[float, ...]
 ) -> Any:

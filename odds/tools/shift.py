@@ -417,12 +417,12 @@ def parse_shifts(text: str) -> tuple[int, ...]:
 
     >>> parse_shifts("100, ten")
     Traceback (most recent call last):
-    odds.core.errors.OddsError: --shift: expected whole numbers of rounds such as 100,1000; got ' ten'
+    odds.OddsError: --shift: expected whole numbers of rounds such as 100,1000; got ' ten'
     >>> parse_shifts("100,10000")
     (100, 10000)
     >>> parse_shifts("100,1,000")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    odds.core.errors.OddsError: --shift: '000' is not a shift length (... write 1000, not 1,000)
+    odds.OddsError: --shift: '000' is not a shift length (... write 1000, not 1,000)
     """
     found = []
     for part in text.split(","):

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.paths import ROOT
-from tests.project.import_graph import LAYERS, ImportGraph, layer_of
+from tests.project.import_graph import LAYERS, ImportGraph, layer_of, page_with_modules
 
 GRAPH = ImportGraph.of_package(ROOT / "odds")
 
@@ -70,3 +70,9 @@ def test_the_architecture_page_draws_these_layers():
 @pytest.mark.parametrize("layer", LAYERS, ids=lambda layer: layer.name)
 def test_each_layer_is_a_folder_or_module(layer):
     assert (ROOT / "odds" / layer.folder).exists()
+
+
+def test_the_architecture_page_lists_every_module():
+    """Regenerate with ``python -m tests.project.import_graph`` after adding a module."""
+    page = (ROOT / "docs" / "guides" / "architecture.md").read_text("utf-8")
+    assert page == page_with_modules(page, ROOT / "odds")

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from odds.core.caching import clear_caches
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine.bruteforce import brute_force, brute_force_drawing
-from odds.engine.drawing import group_counts
 from odds.games.baccarat import counting as a
 from odds.games.baccarat import rules as r
 from odds.games.baccarat.bets import bet_specs
@@ -26,19 +26,11 @@ from odds.games.base import BenchCase
 
 
 def fresh_event_ways(config: BaccaratConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
-    """The engine's event ways with the tableau's counting table built anew (for timing)."""
-    drawing = r.DrawingRules.of(config.tableau)
-    specs = bet_specs(config)
-    polynomial = a.regroup_by_events(a.build_coup_polynomial(drawing), specs)
+    """The engine's event ways from a cold start (every cache cleared: the tableau's
+    counting table is built anew), for timing."""
+    clear_caches()
     groups = a.TypeGroups.of(shoe.types, config.rules.perfect_pair)
-    ways = polynomial.ways(group_counts(shoe.counts, groups.value, a.VALUES))
-    result = {
-        s.name: {e.key: ways.get((s.name, e.key), 0) for e in s.events}
-        for s in specs
-        if s.settle is not None
-    }
-    pairs = [s.name for s in specs if s.settle is None]
-    result.update(a.pair_event_ways(shoe.counts, groups, pairs))
+    result = a.coup_event_ways(config, shoe.counts, groups)
     return {bet: {e: w for e, w in events.items() if w} for bet, events in result.items()}
 
 

@@ -3,15 +3,15 @@
 Each :class:`BetSpec` joins a bet's events (:mod:`odds.games.events`, with
 the paytable's payouts) to the rule that settles a coup into one of them
 (:mod:`odds.games.baccarat.rules`); the pair bets have no coup rule (they
-look at the first two cards of each hand). Built once per paytable object.
+look at the first two cards of each hand). Built once per paytable (by value).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TypeVar
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.core.numbers import decimal, payout_ratio
 from odds.games.baccarat import rules as r
@@ -24,30 +24,7 @@ from odds.games.events import check_side_bets
 BetSpec = GenericBetSpec[Callable[[Coup], str] | None]
 
 
-T = TypeVar("T")
-
-
-def per_config(function: Callable[[BaccaratConfig], T]) -> Callable[[BaccaratConfig], T]:
-    """Remember ``function``'s answer for the last few config objects (by identity).
-
-    A config is frozen but holds dicts, so it cannot be a dict key; the
-    per-state EV asks the same config thousands of times, and the bets'
-    texts and closures need not be rebuilt each time.
-    """
-    memory: dict[int, tuple[BaccaratConfig, T]] = {}
-
-    def remembered(config: BaccaratConfig) -> T:
-        found = memory.get(id(config))
-        if found is None or found[0] is not config:
-            if len(memory) >= 32:
-                memory.clear()
-            found = memory[id(config)] = (config, function(config))
-        return found[1]
-
-    return remembered
-
-
-@per_config
+@cached(maxsize=32)
 def bet_specs(config: BaccaratConfig) -> tuple[BetSpec, ...]:
     """Every offered bet in report order: Banker, Player, Tie, then the side bets."""
     specs = {**_main_bets(config), **_pair_bets(config), **_coup_side_bets(config)}
@@ -187,7 +164,7 @@ def _bonus_text(side: str, p: BaccaratPayouts) -> str:
     )
 
 
-@per_config
+@cached(maxsize=32)
 def event_nets(config: BaccaratConfig) -> dict[str, dict[str, Fraction]]:
     """Net payout per unit staked of every event of every offered bet."""
     return {spec.name: {e.key: e.net for e in spec.events} for spec in bet_specs(config)}

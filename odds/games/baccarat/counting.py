@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card, Rank
+from odds.core.frozen import FrozenMap
 from odds.engine import check_total
 from odds.engine.drawing import (
     DealPolynomial,
@@ -33,8 +35,8 @@ from odds.engine.drawing import (
 )
 from odds.games.baccarat import report_tables
 from odds.games.baccarat import rules as r
-from odds.games.baccarat.bets import BetSpec, bet_specs, per_config
-from odds.games.baccarat.options import BaccaratConfig
+from odds.games.baccarat.bets import BetSpec, bet_specs
+from odds.games.baccarat.options import BaccaratConfig, BaccaratPayouts, BaccaratRules
 from odds.games.baccarat.rules import Coup, DrawingRules
 from odds.games.events import spec_bets
 from odds.stats.analysis import Analysis
@@ -104,36 +106,15 @@ class CoupProcedure:
         return state if isinstance(state, Coup) else None
 
 
-def tableau_key(drawing: DrawingRules) -> tuple[Any, ...]:
-    """A hashable identity of a tableau (for caching its counting table)."""
-    return (
-        tuple(sorted(drawing.naturals)),
-        tuple(sorted(drawing.player_draws)),
-        tuple(sorted(drawing.banker_draws_player_stood)),
-        tuple(sorted((k, tuple(sorted(v))) for k, v in drawing.banker_draws.items())),
-    )
-
-
 def build_coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
     """Every coup's ordered ways as a polynomial in the ten value counts (not cached)."""
     return ordered_deal_polynomial(CoupProcedure(drawing), VALUES, COUP_CARDS)
 
 
-@cache
-def _coup_polynomial(key: tuple[Any, ...]) -> DealPolynomial[Coup]:
-    naturals, player, stood, rows = key
-    drawing = DrawingRules(
-        frozenset(naturals),
-        frozenset(player),
-        frozenset(stood),
-        {total: frozenset(row) for total, row in rows},
-    )
-    return build_coup_polynomial(drawing)
-
-
+@cached
 def coup_polynomial(drawing: DrawingRules) -> DealPolynomial[Coup]:
     """The tableau's counting table, built once per tableau in a process."""
-    return _coup_polynomial(tableau_key(drawing))
+    return build_coup_polynomial(drawing)
 
 
 # ---------------------------------------------------------------------------
@@ -182,26 +163,30 @@ def coup_event_ways(
     return result
 
 
-@per_config
 def event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
-    """The coup table regrouped into the coup bets' events (cached per paytable shape)."""
-    specs = bet_specs(config)
-    drawing = DrawingRules.of(config.tableau)
-    names = tuple(s.name for s in specs if s.settle is not None)
-    key = (
-        tableau_key(drawing),
-        config.rules.banker_pays,
-        r.dragon_bonus_margins(config.payouts),
-        names,
+    """The coup table regrouped into the coup bets' events (cached per way of settling)."""
+    return _event_polynomial(settling(config))
+
+
+def settling(config: BaccaratConfig) -> BaccaratConfig:
+    """What of ``config`` decides which event each coup settles into, the rest at defaults.
+
+    The tableau, how the Banker bet is paid, the bets offered and which Dragon Bonus
+    margins pay: payouts and the perfect-pair reading change no coup's event (the pair
+    bets are not settled from the coup), so payout what-ifs share one regrouped table.
+    """
+    paid = FrozenMap({margin: Fraction(1) for margin in config.payouts.dragon_bonus})
+    return BaccaratConfig(
+        tableau=config.tableau,
+        rules=BaccaratRules(banker_pays=config.rules.banker_pays),
+        payouts=BaccaratPayouts(dragon_bonus=paid),
+        bets=config.bets,
     )
-    found = _EVENT_POLYNOMIALS.get(key)
-    if found is None:
-        found = regroup_by_events(coup_polynomial(drawing), specs)
-        _EVENT_POLYNOMIALS[key] = found
-    return found
 
 
-_EVENT_POLYNOMIALS: dict[tuple[Any, ...], DealPolynomial[Any]] = {}
+@cached(maxsize=32)
+def _event_polynomial(config: BaccaratConfig) -> DealPolynomial[Any]:
+    return regroup_by_events(coup_polynomial(DrawingRules.of(config.tableau)), bet_specs(config))
 
 
 def regroup_by_events(

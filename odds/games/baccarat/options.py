@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
+from odds.core.frozen import FrozenMap
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import CutCardDealing
@@ -72,7 +74,7 @@ class Tableau:
         (0, 1, 2, 3, 4, 5),
         "Banker two-card totals on which the Banker draws when the Player stood.",
     )
-    banker_draws: dict[str, tuple[int, ...]] = option(
+    banker_draws: FrozenMap[str, tuple[int, ...]] = option(
         STANDARD_BANKER_DRAWS,
         "When the Player drew: for each Banker two-card total (one row per non-natural "
         "total), the Player third-card values on which the Banker draws.",
@@ -149,7 +151,7 @@ class BaccaratPayouts:
     panda_8: Fraction = option(
         Fraction(25), "panda-8: the Player wins with a three-card 8.", minimum=0
     )
-    dragon_bonus: dict[str, Fraction] = option(
+    dragon_bonus: FrozenMap[str, Fraction] = option(
         {
             "natural": Fraction(1),
             "9": Fraction(30),
@@ -213,6 +215,7 @@ class BaccaratDealing(CutCardDealing):
     )
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class BaccaratConfig:
     """A baccarat (punto banco) paytable."""

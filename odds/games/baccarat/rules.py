@@ -15,12 +15,44 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from odds.core.cards import Card, Rank, Suit
 from odds.core.errors import OddsError, PositionError
+from odds.core.frozen import FrozenMap
 from odds.games.baccarat.options import BaccaratPayouts, BaccaratRules, Tableau
 from odds.games.events import Event
+
+
+class BaccaratEvent(StrEnum):
+    """A baccarat bet's event keys (what the ``settle_*`` functions return).
+
+    A :class:`enum.StrEnum`: each prints, compares and serialises as its key, so tables and
+    JSON read as before; :class:`odds.games.events.Event` keys are these members.
+    """
+
+    WIN = "win"
+    LOSE = "lose"
+    TIE = "tie"
+    WIN_6 = "win-6"
+    WIN_3_CARD_7 = "win-3-card-7"
+    WIN_2 = "win-2"
+    WIN_3 = "win-3"
+    NATURAL_WIN = "natural-win"
+    NATURAL_TIE = "natural-tie"
+    WIN_BY_1 = "win-by-1"
+    WIN_BY_2 = "win-by-2"
+    WIN_BY_3 = "win-by-3"
+    WIN_BY_4 = "win-by-4"
+    WIN_BY_5 = "win-by-5"
+    WIN_BY_6 = "win-by-6"
+    WIN_BY_7 = "win-by-7"
+    WIN_BY_8 = "win-by-8"
+    WIN_BY_9 = "win-by-9"
+    WIN_SMALL = "win-small"
+    BOTH = "both"
+    ONE = "one"
 
 
 def card_value(rank: Rank) -> int:
@@ -39,12 +71,13 @@ def hand_total(values: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class DrawingRules:
-    """The tableau, read once from the paytable into sets for quick questions."""
+    """The tableau, read once from the paytable into sets for quick questions (a hashable
+    value: equal tableaus, however written, share one counting table)."""
 
     naturals: frozenset[int]
     player_draws: frozenset[int]
     banker_draws_player_stood: frozenset[int]
-    banker_draws: dict[int, frozenset[int]]
+    banker_draws: FrozenMap[int, frozenset[int]]
 
     @classmethod
     def of(cls, tableau: Tableau) -> DrawingRules:
@@ -74,7 +107,7 @@ class DrawingRules:
                 f"tableau.banker_draws: the row for Banker total {missing[0]} is missing "
                 f"(one row per non-natural total: {', '.join(map(str, open_totals))})"
             )
-        return cls(naturals, player, stood, rows)
+        return cls(naturals, player, stood, FrozenMap(rows))
 
     def is_natural(self, two_card_total: int) -> bool:
         return two_card_total in self.naturals
@@ -257,111 +290,120 @@ def banker_events(rules: BaccaratRules, p: BaccaratPayouts) -> tuple[Event, ...]
     """The Banker bet's events under the chosen reading of how it is paid."""
     if rules.banker_pays == "commission":
         wins: tuple[Event, ...] = (
-            Event("win", "Banker wins (less commission)", p.banker * (1 - p.commission)),
+            Event(
+                BaccaratEvent.WIN, "Banker wins (less commission)", p.banker * (1 - p.commission)
+            ),
         )
     elif rules.banker_pays == "no-commission":
         wins = (
-            Event("win-6", "Banker wins with 6", p.banker_six),
-            Event("win", "Banker wins, not with 6", p.banker),
+            Event(BaccaratEvent.WIN_6, "Banker wins with 6", p.banker_six),
+            Event(BaccaratEvent.WIN, "Banker wins, not with 6", p.banker),
         )
     else:
         wins = (
-            Event("win-3-card-7", "Banker wins with a three-card 7 (push)", _PUSH),
-            Event("win", "Banker wins otherwise", p.banker),
+            Event(BaccaratEvent.WIN_3_CARD_7, "Banker wins with a three-card 7 (push)", _PUSH),
+            Event(BaccaratEvent.WIN, "Banker wins otherwise", p.banker),
         )
-    return (*wins, Event("tie", "tie (push)", _PUSH), Event("lose", "Player wins", _LOSE))
+    return (
+        *wins,
+        Event(BaccaratEvent.TIE, "tie (push)", _PUSH),
+        Event(BaccaratEvent.LOSE, "Player wins", _LOSE),
+    )
 
 
-def settle_banker(coup: Coup, rules: BaccaratRules) -> str:
+def settle_banker(coup: Coup, rules: BaccaratRules) -> BaccaratEvent:
     if coup.winner == "tie":
-        return "tie"
+        return BaccaratEvent.TIE
     if coup.winner == "player":
-        return "lose"
+        return BaccaratEvent.LOSE
     if rules.banker_pays == "no-commission" and coup.banker_total == 6:
-        return "win-6"
+        return BaccaratEvent.WIN_6
     if rules.banker_pays == "ez" and coup.banker_total == 7 and coup.banker_cards == 3:
-        return "win-3-card-7"
-    return "win"
+        return BaccaratEvent.WIN_3_CARD_7
+    return BaccaratEvent.WIN
 
 
 def player_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("win", "Player wins", p.player),
-        Event("tie", "tie (push)", _PUSH),
-        Event("lose", "Banker wins", _LOSE),
+        Event(BaccaratEvent.WIN, "Player wins", p.player),
+        Event(BaccaratEvent.TIE, "tie (push)", _PUSH),
+        Event(BaccaratEvent.LOSE, "Banker wins", _LOSE),
     )
 
 
-def settle_player(coup: Coup) -> str:
-    return {"player": "win", "tie": "tie", "banker": "lose"}[coup.winner]
+def settle_player(coup: Coup) -> BaccaratEvent:
+    return _PLAYER_BET[coup.winner]
+
+
+_PLAYER_BET = {"player": BaccaratEvent.WIN, "tie": BaccaratEvent.TIE, "banker": BaccaratEvent.LOSE}
 
 
 def tie_events(p: BaccaratPayouts) -> tuple[Event, ...]:
-    return (Event("win", "tie", p.tie), Event("lose", "no tie", _LOSE))
+    return (Event(BaccaratEvent.WIN, "tie", p.tie), Event(BaccaratEvent.LOSE, "no tie", _LOSE))
 
 
-def settle_tie(coup: Coup) -> str:
-    return "win" if coup.winner == "tie" else "lose"
+def settle_tie(coup: Coup) -> BaccaratEvent:
+    return BaccaratEvent.WIN if coup.winner == "tie" else BaccaratEvent.LOSE
 
 
 def dragon_7_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("win", "Banker wins with a three-card 7", p.dragon_7),
-        Event("lose", "no Banker win with a three-card 7", _LOSE),
+        Event(BaccaratEvent.WIN, "Banker wins with a three-card 7", p.dragon_7),
+        Event(BaccaratEvent.LOSE, "no Banker win with a three-card 7", _LOSE),
     )
 
 
-def settle_dragon_7(coup: Coup) -> str:
+def settle_dragon_7(coup: Coup) -> BaccaratEvent:
     banker_seven = coup.banker_cards == 3 and coup.banker_total == 7
-    return "win" if coup.winner == "banker" and banker_seven else "lose"
+    return BaccaratEvent.WIN if coup.winner == "banker" and banker_seven else BaccaratEvent.LOSE
 
 
 def panda_8_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("win", "Player wins with a three-card 8", p.panda_8),
-        Event("lose", "no Player win with a three-card 8", _LOSE),
+        Event(BaccaratEvent.WIN, "Player wins with a three-card 8", p.panda_8),
+        Event(BaccaratEvent.LOSE, "no Player win with a three-card 8", _LOSE),
     )
 
 
-def settle_panda_8(coup: Coup) -> str:
+def settle_panda_8(coup: Coup) -> BaccaratEvent:
     player_eight = coup.player_cards == 3 and coup.player_total == 8
-    return "win" if coup.winner == "player" and player_eight else "lose"
+    return BaccaratEvent.WIN if coup.winner == "player" and player_eight else BaccaratEvent.LOSE
 
 
 def super_6_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("win-2", "Banker wins with a two-card 6", p.super_6_two_cards),
-        Event("win-3", "Banker wins with a three-card 6", p.super_6_three_cards),
-        Event("lose", "no Banker win with 6", _LOSE),
+        Event(BaccaratEvent.WIN_2, "Banker wins with a two-card 6", p.super_6_two_cards),
+        Event(BaccaratEvent.WIN_3, "Banker wins with a three-card 6", p.super_6_three_cards),
+        Event(BaccaratEvent.LOSE, "no Banker win with 6", _LOSE),
     )
 
 
-def settle_super_6(coup: Coup) -> str:
+def settle_super_6(coup: Coup) -> BaccaratEvent:
     if coup.winner == "banker" and coup.banker_total == 6:
-        return f"win-{coup.banker_cards}"
-    return "lose"
+        return BaccaratEvent(f"win-{coup.banker_cards}")
+    return BaccaratEvent.LOSE
 
 
 def big_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("win", "five or six cards dealt", p.big),
-        Event("lose", "four cards dealt", _LOSE),
+        Event(BaccaratEvent.WIN, "five or six cards dealt", p.big),
+        Event(BaccaratEvent.LOSE, "four cards dealt", _LOSE),
     )
 
 
 def small_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("win", "four cards dealt", p.small),
-        Event("lose", "five or six cards dealt", _LOSE),
+        Event(BaccaratEvent.WIN, "four cards dealt", p.small),
+        Event(BaccaratEvent.LOSE, "five or six cards dealt", _LOSE),
     )
 
 
-def settle_big(coup: Coup) -> str:
-    return "win" if coup.cards >= 5 else "lose"
+def settle_big(coup: Coup) -> BaccaratEvent:
+    return BaccaratEvent.WIN if coup.cards >= 5 else BaccaratEvent.LOSE
 
 
-def settle_small(coup: Coup) -> str:
-    return "win" if coup.cards == 4 else "lose"
+def settle_small(coup: Coup) -> BaccaratEvent:
+    return BaccaratEvent.WIN if coup.cards == 4 else BaccaratEvent.LOSE
 
 
 # -- Dragon Bonus -----------------------------------------------------------
@@ -376,13 +418,13 @@ def dragon_bonus_events(side: str, p: BaccaratPayouts) -> tuple[Event, ...]:
     """Dragon Bonus events for ``side``: natural win and tie, each paid margin, then losses."""
     name = side.capitalize()
     events = [
-        Event("natural-win", f"{name} wins with a natural", p.dragon_bonus["natural"]),
-        Event("natural-tie", "natural tie (push)", _PUSH),
+        Event(BaccaratEvent.NATURAL_WIN, f"{name} wins with a natural", p.dragon_bonus["natural"]),
+        Event(BaccaratEvent.NATURAL_TIE, "natural tie (push)", _PUSH),
     ]
     for margin in dragon_bonus_margins(p):
         events.append(
             Event(
-                f"win-by-{margin}",
+                BaccaratEvent(f"win-by-{margin}"),
                 f"{name} wins by {margin}, no natural",
                 p.dragon_bonus[str(margin)],
             )
@@ -390,8 +432,13 @@ def dragon_bonus_events(side: str, p: BaccaratPayouts) -> tuple[Event, ...]:
     paid = set(dragon_bonus_margins(p))
     unpaid = [m for m in range(1, 10) if m not in paid]
     if unpaid:
-        events.append(Event("win-small", f"{name} wins by {_listed(unpaid)}, no natural", _LOSE))
-    events += [Event("tie", "tie, no natural", _LOSE), Event("lose", f"{name} loses", _LOSE)]
+        events.append(
+            Event(BaccaratEvent.WIN_SMALL, f"{name} wins by {_listed(unpaid)}, no natural", _LOSE)
+        )
+    events += [
+        Event(BaccaratEvent.TIE, "tie, no natural", _LOSE),
+        Event(BaccaratEvent.LOSE, f"{name} loses", _LOSE),
+    ]
     return tuple(events)
 
 
@@ -403,39 +450,43 @@ def _listed(margins: list[int]) -> str:
 
 def settle_dragon_bonus(
     side: str, coup: Coup, drawing: DrawingRules, payouts: BaccaratPayouts
-) -> str:
+) -> BaccaratEvent:
     """The Dragon Bonus event for a bet on ``side``."""
     natural = coup.natural(side, drawing)
     if coup.winner == "tie":
-        return "natural-tie" if natural else "tie"
+        return BaccaratEvent.NATURAL_TIE if natural else BaccaratEvent.TIE
     if coup.winner != side:
-        return "lose"
+        return BaccaratEvent.LOSE
     if natural:
-        return "natural-win"
+        return BaccaratEvent.NATURAL_WIN
     margin = coup.margin
-    return f"win-by-{margin}" if str(margin) in payouts.dragon_bonus else "win-small"
+    return (
+        BaccaratEvent(f"win-by-{margin}")
+        if str(margin) in payouts.dragon_bonus
+        else BaccaratEvent.WIN_SMALL
+    )
 
 
 # -- Pairs (the first two cards of each hand) --------------------------------
 
 
 def pair_events(p: BaccaratPayouts) -> tuple[Event, ...]:
-    return (Event("win", "pair", p.pair), Event("lose", "no pair", _LOSE))
+    return (Event(BaccaratEvent.WIN, "pair", p.pair), Event(BaccaratEvent.LOSE, "no pair", _LOSE))
 
 
 def either_pair_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("both", "both hands pair", p.either_pair),
-        Event("one", "one hand pairs", p.either_pair),
-        Event("lose", "neither hand pairs", _LOSE),
+        Event(BaccaratEvent.BOTH, "both hands pair", p.either_pair),
+        Event(BaccaratEvent.ONE, "one hand pairs", p.either_pair),
+        Event(BaccaratEvent.LOSE, "neither hand pairs", _LOSE),
     )
 
 
 def perfect_pair_events(p: BaccaratPayouts) -> tuple[Event, ...]:
     return (
-        Event("both", "both hands perfect pairs", p.perfect_pair_both),
-        Event("one", "one hand a perfect pair", p.perfect_pair),
-        Event("lose", "no perfect pair", _LOSE),
+        Event(BaccaratEvent.BOTH, "both hands perfect pairs", p.perfect_pair_both),
+        Event(BaccaratEvent.ONE, "one hand a perfect pair", p.perfect_pair),
+        Event(BaccaratEvent.LOSE, "no perfect pair", _LOSE),
     )
 
 
@@ -464,8 +515,12 @@ def settle_pairs(
     p, b = is_pair(*player), is_pair(*banker)
     pp, bp = is_perfect_pair(*player, rules), is_perfect_pair(*banker, rules)
     return {
-        "player-pair": "win" if p else "lose",
-        "banker-pair": "win" if b else "lose",
-        "either-pair": "both" if p and b else ("one" if p or b else "lose"),
-        "perfect-pair": "both" if pp and bp else ("one" if pp or bp else "lose"),
+        "player-pair": BaccaratEvent.WIN if p else BaccaratEvent.LOSE,
+        "banker-pair": BaccaratEvent.WIN if b else BaccaratEvent.LOSE,
+        "either-pair": BaccaratEvent.BOTH
+        if p and b
+        else (BaccaratEvent.ONE if p or b else BaccaratEvent.LOSE),
+        "perfect-pair": BaccaratEvent.BOTH
+        if pp and bp
+        else (BaccaratEvent.ONE if pp or bp else BaccaratEvent.LOSE),
     }

@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
-from odds.games.baccarat.bets import event_nets, per_config
+from odds.games.baccarat.bets import event_nets
 from odds.games.baccarat.counting import COUP_CARDS, TypeGroups, coup_event_ways
 from odds.games.baccarat.options import BaccaratConfig
 from odds.stats.bets import expected_values
 
 
-@per_config
+@cached(maxsize=32)
 def _shoe_groups(config: BaccaratConfig) -> tuple[int, TypeGroups]:
     """The number of card types of the paytable's shoe, and how they group (once per config)."""
     types = config.shoe.build().types

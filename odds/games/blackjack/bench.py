@@ -20,6 +20,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from odds.core.caching import clear_caches
+from odds.core.frozen import FrozenMap
 from odds.core.numbers import percent
 from odds.games.base import BenchCase
 from odds.games.blackjack.dealer import (
@@ -30,17 +32,20 @@ from odds.games.blackjack.dealer import (
 )
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.shoes import forget_shoes
 
 DECKS = range(1, 9)
 
 
-def bench_cases(game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ...]]) -> list:
+def bench_cases(
+    game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ...]]
+) -> list[BenchCase]:
     """The blackjack bench: every deck count, one split and resplits, warm, the report."""
     rules = config.house
     resplit = dataclasses.replace(rules, split_hands=4)
     cases = []
     for decks in DECKS:
-        shoe = dataclasses.replace(config.shoe, decks=decks, removed=(), counts={})
+        shoe = dataclasses.replace(config.shoe, decks=decks, removed=(), counts=FrozenMap())
         counts = counts_of(shoe)
         for label, house, target in (
             ("one split", rules, " (target ≤ 0.5 s)"),
@@ -91,41 +96,11 @@ def bench_cases(game: Any, config: Any, counts_of: Callable[[Any], tuple[int, ..
     return cases
 
 
-def _forget_shoes() -> None:
-    from odds.games.blackjack import shoes
-
-    shoes._FAMILIES.clear()
-
-
-def _forget_layouts() -> None:
-    """Drop every table kept for the whole process, as if it had just started."""
-    from odds.games.blackjack import dealer, dealer_batches, moments, nodes, rounds
-
-    for cached in (
-        dealer.dealer_table,
-        dealer._caps,
-        dealer._longest,
-        dealer._layout_for,
-        nodes.hand_multisets,
-        nodes.context_nodes,
-        nodes.context_groups,
-        moments.dealer_subsets,
-        moments._subset_index,
-        moments._moment_factors,
-        moments._moment_plan,
-        moments.moment_union,
-        dealer_batches._layout,
-        rounds._reachable,
-    ):
-        cached.cache_clear()
-    _forget_shoes()
-
-
 def first(counts: tuple[int, ...], rules: BlackjackRules) -> Callable[[], str]:
     """The optimal house edge in a process that has built nothing yet."""
 
     def run() -> str:
-        _forget_layouts()
+        clear_caches()
         return percent(-analyse_round(counts, rules).ev, 6)
 
     return run
@@ -135,13 +110,15 @@ def cold(counts: tuple[int, ...], rules: BlackjackRules) -> Callable[[], str]:
     """The optimal house edge with no table of the shoe kept."""
 
     def run() -> str:
-        _forget_shoes()
+        forget_shoes()
         return percent(-analyse_round(counts, rules).ev, 6)
 
     return run
 
 
-def warm(counts: tuple[int, ...], first: BlackjackRules, rules: BlackjackRules) -> Callable:
+def warm(
+    counts: tuple[int, ...], first: BlackjackRules, rules: BlackjackRules
+) -> Callable[[], str]:
     """A rule set on a shoe whose dealer tables are kept (its player passes are not)."""
     from odds.games.blackjack import player
 
@@ -159,7 +136,7 @@ def report(game: Any, config: Any) -> Callable[[], str]:
     """The whole report's analysis, from no table of any shoe."""
 
     def run() -> str:
-        _forget_shoes()
+        forget_shoes()
         analysis = game.analyse(config, "bench")
         return f"{len(analysis.tables)} tables"
 

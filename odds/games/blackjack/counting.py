@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine import paused_gc
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.player import NATURAL, SPLIT
@@ -140,7 +141,7 @@ class RoundBet(Bet):
             raise AssertionError(f"bet {self.name}: bad outcome table")
 
 
-def _event_label(best: str, net: Fraction) -> str:
+def _event_label(best: Action, net: Fraction) -> str:
     if best == NATURAL:
         return NATURAL_WIN if net else NATURAL_PUSH
     if best == SPLIT:
@@ -207,7 +208,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         charted = analyse_round(counts, rules, chart=chart)
         bet = main_bet(optimal)
         options = option_values(config, optimal.ev)
-        report_tables = (
+        game_tables = (
             report_tables.dealer_table(counts, rules),
             report_tables.strategy_table(optimal, charted, bet),
             *report_tables.chart_tables(chart),
@@ -222,6 +223,6 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         deals=bet.stats.total,
         counting=counting_text(bet),
         bets=(bet,),
-        tables=report_tables,
+        tables=game_tables,
         notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),
     )

@@ -25,13 +25,14 @@ one Python integer (every term is non-negative, so the lanes never mix).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from itertools import groupby
 from operator import add, itemgetter, mul
-from typing import Any
+from typing import TypeAlias, TypedDict, cast
+
+from odds.core.caching import cached
 
 #: Dealer outcomes (the order of :func:`dealer_table`'s counts and of :meth:`DealerPlan.unpack`).
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -109,7 +110,7 @@ def outcome_index(total: int, cards: int) -> int:
     return total - 17
 
 
-@cache
+@cached
 def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     """``{m: orderings per outcome}`` for the cards the dealer draws after ``up``.
 
@@ -180,6 +181,9 @@ def dealer_probabilities_reference(
 
 _ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1)  # contraction order; aces and length last
 
+#: ``f(table)`` → the table's entries at fixed positions (:func:`_getter`).
+_Getter: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
+
 
 @dataclass(frozen=True)
 class _Level:
@@ -194,9 +198,26 @@ class _Level:
 
     rank: int
     mus: tuple[int, ...]  # μ ≥ 1 of each product, in the order ``take`` gathers them
-    take: Any  # table → the entries to multiply
-    first: Any  # table + products → each group's first term
-    more: tuple[tuple[int, Any], ...]  # (groups with ≥ t terms, their t-th terms), t = 2, 3, …
+    take: _Getter | None  # table → the entries to multiply (None: no entry has the rank)
+    first: _Getter  # table + products → each group's first term
+    more: tuple[tuple[int, _Getter], ...]  # (groups with ≥ t terms, their t-th terms), t = 2, 3, …
+
+
+#: The contraction's shape (:func:`_layout`): the dealer hands of each initial entry, the
+#: levels, and the final entries' (aces, length) keys.
+_Layout: TypeAlias = tuple[
+    tuple[tuple[Counts, ...], ...], tuple[_Level, ...], tuple[tuple[int, int], ...]
+]
+#: :meth:`DealerPlan.contraction`: the initial packed table, the levels, the final keys.
+_Contraction: TypeAlias = tuple[tuple[int, ...], tuple[_Level, ...], tuple[tuple[int, int], ...]]
+
+
+class _PlanCache(TypedDict, total=False):
+    """What a :class:`DealerPlan` keeps between calls of :func:`dealer_numerators`."""
+
+    contraction: _Contraction
+    rows: list[dict[int, list[int]]]  # per level: falling-factorial factors by count left
+    weights: dict[tuple[int, int], list[int]]  # last step: by (aces left, cards removed)
 
 
 @dataclass(frozen=True)
@@ -216,7 +237,7 @@ class DealerPlan:
     kmax: int
     lane_bits: int
     #: The contraction layout, factor rows and last-step weights, kept for later calls.
-    cache: dict = field(default_factory=dict, compare=False, repr=False)
+    cache: _PlanCache = field(default_factory=_PlanCache, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -235,7 +256,7 @@ class DealerPlan:
             counts[o] = cumulative[j] - (cumulative[j - 1] if j else 0)
         return tuple(counts)
 
-    def contraction(self) -> tuple[tuple[int, ...], tuple[_Level, ...], tuple]:
+    def contraction(self) -> _Contraction:
         """``(initial table, levels, final (aces, length) keys)`` for :func:`dealer_numerators`."""
         found = self.cache.get("contraction")
         if found is None:
@@ -247,7 +268,7 @@ class DealerPlan:
         return found
 
 
-def _getter(indices: Sequence[int]):
+def _getter(indices: Sequence[int]) -> _Getter:
     """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
     if len(indices) == 1:
         (only,) = indices
@@ -294,7 +315,7 @@ def longest_draw(counts: Counts, up: int, hits_soft_17: bool) -> int:
     return _longest(up, hits_soft_17, kept)
 
 
-@cache
+@cached
 def _longest(up: int, hits_soft_17: bool, counts: Counts) -> int:
     return max(
         sum(m)
@@ -316,20 +337,20 @@ def plan(counts: Counts, up: int, hits_soft_17: bool, kmax: int | None = None) -
     return DealerPlan(tuple(counts), up, hits_soft_17, kmax, lane_bits)
 
 
-def _layout(up: int, hits_soft_17: bool, counts: Counts) -> tuple:
+def _layout(up: int, hits_soft_17: bool, counts: Counts) -> _Layout:
     """The contraction's shape for the hands the shoe can hold (cached by what it keeps)."""
     kept = tuple(min(c, cap) for c, cap in zip(counts, _caps(up, hits_soft_17), strict=True))
     return _layout_for(up, hits_soft_17, kept)
 
 
-@cache
+@cached
 def _caps(up: int, hits_soft_17: bool) -> tuple[int, ...]:
     table = dealer_table(up, hits_soft_17)
     return tuple(max(m[i] for m in table) for i in range(RANKS))
 
 
-@cache
-def _layout_for(up: int, hits_soft_17: bool, counts: Counts) -> tuple:
+@cached
+def _layout_for(up: int, hits_soft_17: bool, counts: Counts) -> _Layout:
     """An entry's key lists its counts of the ranks in contraction order, then its
     aces and its length; each level sums out the leading count."""
     groups: dict[tuple[int, ...], list[Counts]] = {}
@@ -346,6 +367,12 @@ def _layout_for(up: int, hits_soft_17: bool, counts: Counts) -> tuple:
     return hands, tuple(levels), final
 
 
+#: A :class:`RemovalTree` leaf: ``(multiset, aces, size)`` of each removed multiset.
+_Leaf: TypeAlias = tuple[tuple[Counts, int, int], ...]
+#: A node: ``(count of the level's rank, child)``; the children of the last level are leaves.
+_Node: TypeAlias = tuple[tuple[int, "_Node | _Leaf"], ...]
+
+
 class RemovalTree:
     """Removed multisets as a prefix tree in contraction order (shoe-independent).
 
@@ -359,7 +386,7 @@ class RemovalTree:
         self.items = tuple(items)
         self.root = self._build(items, 0)
 
-    def _build(self, items: list[Counts], level: int) -> tuple:
+    def _build(self, items: list[Counts], level: int) -> _Node | _Leaf:
         if level == len(_ORDER):
             return tuple((r, r[0], sum(r)) for r in items)
         d = _ORDER[level]
@@ -385,9 +412,9 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -
     weights: dict[tuple[int, int], list[int]] = dp.cache.setdefault("weights", {})
     out: dict[Counts, int] = {}
 
-    def contract(level: int, table: list[int], node: tuple) -> None:
-        if level == last:
-            for r, aces, s in node:
+    def contract(level: int, table: list[int], node: _Node | _Leaf) -> None:
+        if level == last:  # the tree's depth is the levels': a leaf
+            for r, aces, s in cast(_Leaf, node):
                 left = n[0] - aces
                 if left < 0:
                     continue
@@ -402,7 +429,7 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -
         step = levels[level]
         level_rows = rows[level]
         take, first, more = step.take, step.first, step.more
-        for count, child in node:
+        for count, child in cast(_Node, node):
             left = n[step.rank] - count
             if left < 0:
                 continue

@@ -43,15 +43,16 @@ methods with the plain recursion over draws.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
 from itertools import count, groupby, repeat
 from math import comb
 from operator import add, itemgetter, lshift, mul, sub
-from typing import Any
+from typing import TypeAlias, cast
 
+from odds.core.caching import cached
 from odds.games.blackjack.dealer import OUTCOMES, Counts, falling_row, lane_width
 from odds.games.blackjack.moments import (
     ORDER,
+    Gather,
     dealer_moments,
     dealer_subsets,
     getter,
@@ -62,6 +63,26 @@ from odds.games.blackjack.moments import (
 _DEPTH = len(ORDER) - 2  # levels before the last two ranks
 _LANES = len(OUTCOMES)
 _VALUES = tuple(rank + 1 for rank in ORDER)  # hard value of each rank in ORDER
+
+#: A table's entries (suffixes ``t``) and the position of each.
+_Table: TypeAlias = tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]
+#: One level's step (:func:`_step`): the gather of each output's first term, then
+#: ``(outputs with an x-th term, their gather, coefficient)`` for ``x = 1, 2, …``.
+_Step: TypeAlias = tuple[Gather, tuple[tuple[int, Gather, int], ...]]
+#: The last two ranks (:meth:`_Layout.leaf`): gathers of the +1 and −1 terms, the other
+#: coefficients and the gather of their terms.
+_Leaf: TypeAlias = tuple[Gather, Gather | None, tuple[int, ...], Gather | None]
+#: A removal tree below the root (:class:`RemovalSet`): ``(step, child)`` per count, and on
+#: the last level ``(*leaf, R)`` per multiset.
+_Tree: TypeAlias = "_Nodes | _Leaves"
+_Nodes: TypeAlias = tuple[tuple[_Step, _Tree], ...]
+_Leaves: TypeAlias = tuple[
+    tuple[Gather, Gather | None, tuple[int, ...], Gather | None, Counts], ...
+]
+#: A multiset ``R`` keyed for sorting and grouping: its counts in ``ORDER``, then ``R``.
+_Keyed: TypeAlias = tuple[*tuple[int, ...], Counts]
+#: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``.
+RootKey: TypeAlias = tuple[str, int, int]
 
 # ---------------------------------------------------------------------------
 # Shoe-independent layout: the tables of every level and how one feeds the next
@@ -93,18 +114,20 @@ class _Layout:
         self._hard = {
             j: sum((rank + 1) * c for rank, c in zip(ORDER, j, strict=True)) for j in subsets
         }
-        self._tables: dict[tuple, tuple[list[tuple[int, ...]], dict]] = {}
-        self._steps: dict[tuple, tuple[Any, tuple]] = {}
-        self._leaves: dict[tuple[int, int], tuple[Any, Any, tuple[int, ...], Any]] = {}
+        # Keyed by (d, r), and the roots by (s, hard, "root").
+        self._tables: dict[tuple[int, int] | tuple[int, int, str], _Table] = {}
+        # Keyed by (d, r, c), and the roots' by (s, hard, c, "root").
+        self._steps: dict[tuple[int, int, int] | tuple[int, int, int, str], _Step] = {}
+        self._leaves: dict[tuple[int, int], _Leaf] = {}
 
-    def table(self, d: int, r: int) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]:
+    def table(self, d: int, r: int) -> _Table:
         found = self._tables.get((d, r))
         if found is None:
             entries = [t for t, size in self._order[d] if size <= r]
             found = self._tables[d, r] = (entries, {t: i for i, t in enumerate(entries)})
         return found
 
-    def root(self, s: int, hard: int) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int]]:
+    def root(self, s: int, hard: int) -> _Table:
         """``T(0, s)`` less the ``j`` no multiset of ``s`` cards with hard total at most
         ``hard`` can hold (each card it adds counts at least 1)."""
         found = self._tables.get((s, hard, "root"))
@@ -116,7 +139,7 @@ class _Layout:
             found = self._tables[s, hard, "root"] = (entries, {j: i for i, j in enumerate(entries)})
         return found
 
-    def step(self, d: int, r: int, c: int) -> tuple[Any, tuple]:
+    def step(self, d: int, r: int, c: int) -> _Step:
         """From ``T(d, r)`` to ``T(d+1, r−c)`` for ``c`` cards of rank ``ORDER[d]``."""
         found = self._steps.get((d, r, c))
         if found is None:
@@ -126,7 +149,7 @@ class _Layout:
             self._steps[d, r, c] = found
         return found
 
-    def root_step(self, s: int, hard: int, c: int) -> tuple[Any, tuple]:
+    def root_step(self, s: int, hard: int, c: int) -> _Step:
         """From :meth:`root` to ``T(1, s−c)``."""
         found = self._steps.get((s, hard, c, "root"))
         if found is None:
@@ -136,7 +159,7 @@ class _Layout:
             self._steps[s, hard, c, "root"] = found
         return found
 
-    def leaf(self, r: int, c: int) -> tuple[Any, Any, tuple[int, ...], Any]:
+    def leaf(self, r: int, c: int) -> _Leaf:
         """The last two ranks: ``c`` of ``ORDER[-2]`` and ``r − c`` of ``ORDER[-1]``.
 
         Gathers of the terms with coefficient +1 and −1 (summed as they are), then the
@@ -162,7 +185,13 @@ class _Layout:
         return found
 
 
-def _step(position: dict, out: list[tuple[int, ...]], most: dict, c: int, missing: int) -> tuple:
+def _step(
+    position: dict[tuple[int, ...], int],
+    out: list[tuple[int, ...]],
+    most: dict[tuple[int, ...], int],
+    c: int,
+    missing: int,
+) -> _Step:
     """``out[t] = Σ_{x ≤ c} (−1)^x C(c, x) · in[(x,) + t]`` as gathers and prefix updates.
 
     ``most[t]`` is the largest ``x`` with ``(x,) + t`` a sub-multiset of a dealer hand;
@@ -180,7 +209,7 @@ def _step(position: dict, out: list[tuple[int, ...]], most: dict, c: int, missin
     return first, tuple(more)
 
 
-@cache
+@cached
 def _layout() -> _Layout:
     return _Layout()
 
@@ -209,11 +238,11 @@ class RemovalSet:
         by_size: dict[int, list[tuple[int, ...]]] = {}
         for r in self.items:
             by_size.setdefault(sum(r), []).append(r)
-        self.trees: dict[int, tuple] = {}
+        self.trees: dict[int, _Tree] = {}
         self.roots: dict[int, list[tuple[int, ...]]] = {}
-        self.root_keys: dict[int, tuple] = {}
+        self.root_keys: dict[int, RootKey] = {}
         for s, items in sorted(by_size.items()):
-            ordered = sorted((*in_order(r), r) for r in items)
+            ordered: list[_Keyed] = sorted((*in_order(r), r) for r in items)
             groups = list(_groups(ordered, 0))
             if exact_roots:
                 root = _roots(ordered)
@@ -234,10 +263,10 @@ class RemovalSet:
                 for step, (c, group) in zip(steps, groups, strict=True)
             )
 
-    def _tree(self, ordered: list, d: int, r: int) -> tuple:
+    def _tree(self, ordered: list[_Keyed], d: int, r: int) -> _Tree:
         layout = _layout()
-        if d == _DEPTH:
-            return tuple((*layout.leaf(r, item[d]), item[-1]) for item in ordered)
+        if d == _DEPTH:  # an item's d-th entry is a count (its last is the multiset)
+            return tuple((*layout.leaf(r, cast(int, item[d])), item[-1]) for item in ordered)
         return tuple(
             (layout.step(d, r, c), self._tree(group, d + 1, r - c))
             for c, group in _groups(ordered, d)
@@ -247,13 +276,13 @@ class RemovalSet:
 _COUNT = [itemgetter(d) for d in range(len(ORDER))]
 
 
-def _groups(ordered: list, d: int) -> Iterable[tuple[int, list]]:
+def _groups(ordered: list[_Keyed], d: int) -> Iterable[tuple[int, list[_Keyed]]]:
     """Consecutive items with the same count of ``ORDER[d]`` (items: ``(*ordered key, R)``)."""
     for c, group in groupby(ordered, key=_COUNT[d]):
         yield c, list(group)
 
 
-def _roots(ordered: list) -> list[tuple[int, ...]]:
+def _roots(ordered: list[_Keyed]) -> list[tuple[int, ...]]:
     """The ``j`` (in ``ORDER``) below some ``R`` of the list: sub-multisets of dealer hands."""
     subsets = dealer_subsets()
     found: set[tuple[int, ...]] = set()
@@ -339,9 +368,9 @@ def numerators(
     return out, lanes
 
 
-def _walk(tree: tuple, table: list[int], d: int, out: dict[Counts, int]) -> None:
-    if d == _DEPTH:
-        for plus, minus, coefs, others, r in tree:
+def _walk(tree: _Tree, table: list[int], d: int, out: dict[Counts, int]) -> None:
+    if d == _DEPTH:  # the trees are _DEPTH levels deep: leaves
+        for plus, minus, coefs, others, r in cast(_Leaves, tree):
             value = sum(plus(table))
             if minus is not None:
                 value -= sum(minus(table))
@@ -349,7 +378,7 @@ def _walk(tree: tuple, table: list[int], d: int, out: dict[Counts, int]) -> None
                 value += sum(map(mul, coefs, others(table)))
             out[r] = value
         return
-    for (first, more), child in tree:
+    for (first, more), child in cast(_Nodes, tree):
         summed = list(first(table))
         for having, nth, coef in more:
             if coef == -1:

@@ -16,9 +16,11 @@ split), resplitting pair cards up to the best number of hands.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
-from functools import cache
 
+from odds.core.caching import cached
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
@@ -33,11 +35,11 @@ P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in r
 INFINITE_COUNTS = (4,) * 9 + (16,)
 
 
-@cache
+@cached
 def dealer_outcomes(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
     """P(17, 18, 19, 20, 21, bust, blackjack) for the dealer's final hand."""
 
-    @cache
+    @functools.cache  # a memo for this one walk, gone when it returns
     def walk(hard: int, aces: bool, cards: int) -> tuple[Fraction, ...]:
         total, soft = total_of(hard, aces)
         out = [Fraction(0)] * len(OUTCOMES)
@@ -72,6 +74,17 @@ class InfinitePlay:
         self.dealer = dealer_outcomes(up, rules.dealer_hits_soft_17)
         self.p_blackjack = self.dealer[BLACKJACK]
         self.no_blackjack = 1 - self.p_blackjack if rules.peek else Fraction(1)
+        self._hash = hash((up, rules))  # the cached methods hash it at every call
+
+    # A value of its up card and rules (everything else derives from them), so the cached
+    # methods below key by value: two plays of one up card and rule set share their answers.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InfinitePlay):
+            return NotImplemented
+        return (self.up, self.rules) == (other.up, other.rules)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def stand(self, total: int) -> Fraction:
         d = self.dealer
@@ -83,14 +96,14 @@ class InfinitePlay:
     def bust(self) -> Fraction:
         return -self.no_blackjack
 
-    @cache  # noqa: B019 (one instance per up card and rule set)
+    @cached
     def best(self, hard: int, aces: bool) -> Fraction:
         """Best of hit and stand for a hand of this hard total (later cards)."""
         total, _ = total_of(hard, aces)
         stand = self.stand(total)
         return stand if total >= 21 else max(stand, self.hit(hard, aces))
 
-    @cache  # noqa: B019 (one instance per up card and rule set)
+    @cached
     def hit(self, hard: int, aces: bool) -> Fraction:
         value = Fraction(0)
         for r, p in enumerate(P_RANK):
@@ -116,7 +129,7 @@ class InfinitePlay:
     def split(self, x: int) -> SplitResult:
         """Split a pair of rank ``x``: each hand alone, resplitting up to the best limit."""
         rules = self.rules
-        actions: dict[int, str] = {}
+        actions: dict[int, Action] = {}
         values: dict[int, Fraction] = {}
         for y in range(RANKS):
             hard, aces = x + y + 2, x == 0 or y == 0
@@ -159,7 +172,7 @@ def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
                 probability = P_RANK[a] * P_RANK[b] * P_RANK[u] * (1 if a == b else 2)
                 hard, aces = a + b + 2, a == 0 or b == 0
                 total, _ = total_of(hard, aces)
-                values: dict[str, Fraction] = {}
+                values: dict[Action, Fraction] = {}
                 split = None
                 if total == 21:
                     values[NATURAL] = rules.blackjack_payout * (1 - p_bj)

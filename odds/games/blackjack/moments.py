@@ -16,21 +16,25 @@ Horner's rule over ``k``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
 from operator import add, itemgetter, lshift, mul
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
+from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, falling, pack_lanes
 
 if TYPE_CHECKING:
-    from odds.games.blackjack.dealer_batches import RemovalSet
+    from odds.games.blackjack.dealer_batches import RemovalSet, RootKey
 
 #: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
 ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 
 
-def getter(indices: Sequence[int]) -> Any:
+#: ``f(seq)`` → the entries of ``seq`` at fixed positions, as a tuple (:func:`getter`).
+Gather: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
+
+
+def getter(indices: Sequence[int]) -> Gather:
     """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
     if len(indices) == 1:
         (only,) = indices
@@ -38,11 +42,11 @@ def getter(indices: Sequence[int]) -> Any:
     return itemgetter(*indices)
 
 
-in_order = itemgetter(*ORDER)  # a multiset's counts in ORDER
+in_order: Gather = itemgetter(*ORDER)  # a multiset's counts in ORDER
 SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an integer key
 
 
-@cache
+@cached
 def dealer_subsets() -> frozenset[tuple[int, ...]]:
     """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``."""
     found: set[tuple[int, ...]] = set()
@@ -115,7 +119,7 @@ class _MomentStep:
         return out
 
 
-@cache
+@cached
 def _moment_factors(count: int) -> tuple[int, ...]:
     """``(count − x)^(μ−x) · μ^(x)`` for ``x ≤ μ ≤ 2·RANKS``, flat (index ``μ(μ+1)/2 + x``)."""
     return tuple(
@@ -148,7 +152,7 @@ class _MomentPlan:
         self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
 
 
-@cache
+@cached
 def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
     return _MomentPlan(dealer_table(up, hits_soft_17))
 
@@ -192,9 +196,9 @@ class MomentUnion:
         self.by_length: list[list[int]] = [[self.size] * len(index) for _ in range(2 * RANKS + 1)]
         for key, at in where.items():
             self.by_length[key >> last][index[key & ((1 << last) - 1)]] = at
-        self._roots: dict[tuple, tuple[Any, ...]] = {}
+        self._roots: dict[tuple[RootKey, int], tuple[Gather, ...]] = {}
 
-    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[Any, ...]:
+    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[Gather, ...]:
         """For Horner's rule over lengths: per length ``1 … kmax``, a gather of ``M[j, k]``
         for the root entries ``j`` of size ``s``."""
         found = self._roots.get((removal.root_keys[s], kmax))
@@ -206,12 +210,12 @@ class MomentUnion:
         return found
 
 
-@cache
+@cached
 def _subset_index() -> dict[int, int]:
     """Every sub-multiset of a dealer hand (:func:`dealer_subsets`), by its integer key."""
     return {sum(map(lshift, j, SHIFTS)): i for i, j in enumerate(sorted(dealer_subsets()))}
 
 
-@cache
+@cached
 def moment_union(ups: tuple[int, ...], hits_soft_17: bool) -> MomentUnion:
     return MomentUnion(ups, hits_soft_17)

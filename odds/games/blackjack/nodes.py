@@ -9,21 +9,21 @@ bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from itertools import groupby
 from operator import mul
 
+from odds.core.caching import cached
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 
-STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = "S", "H", "D", "P", "R", "BJ"
-ACTION_NAMES = {
-    STAND: "stand",
-    HIT: "hit",
-    DOUBLE: "double",
-    SPLIT: "split",
-    SURRENDER: "surrender",
-    NATURAL: "blackjack",
-}
+STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = (
+    Action.STAND,
+    Action.HIT,
+    Action.DOUBLE,
+    Action.SPLIT,
+    Action.SURRENDER,
+    Action.NATURAL,
+)
 _BASE = 64  # composition keys: Σ R_i · 64^i
 _STEP = tuple(_BASE**i for i in range(RANKS))
 #: Room above the largest hand: the other pair card, up to four more pair cards
@@ -40,7 +40,7 @@ def counts_of(key: int) -> Counts:
     return tuple((key >> (6 * i)) & (_BASE - 1) for i in range(RANKS))
 
 
-@lru_cache(maxsize=1)
+@cached
 def hand_multisets() -> tuple[Counts, ...]:
     """Every multiset of ranks with hard total ≤ 21 (aces counted 1)."""
     found: list[Counts] = []
@@ -100,7 +100,7 @@ class Node:
     bust_ranks: tuple[int, ...]
 
 
-@cache
+@cached
 def context_nodes(ctx: int) -> tuple[Node, ...]:
     """Every hand of a context, children before parents (highest hard total first).
 
@@ -159,7 +159,7 @@ class Group:
     first_bust: int
 
 
-@cache
+@cached
 def context_groups(ctx: int) -> tuple[Group, ...]:
     """:func:`context_nodes` as :class:`Group` s, children's groups first."""
     groups = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import PenetrationDealing
@@ -117,6 +118,7 @@ class BlackjackShoe(CardShoeOptions):
     decks: int = decks_option(8)
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class BlackjackConfig:
     """A blackjack paytable."""

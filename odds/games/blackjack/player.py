@@ -34,6 +34,7 @@ actions exactly as the conditional expectation does, and the round adds
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from itertools import repeat
 from operator import add as plus
 from operator import and_, floordiv, gt, mul, rshift, sub
@@ -46,7 +47,6 @@ from odds.games.blackjack.dealer import (
 )
 from odds.games.blackjack.nodes import (
     _STEP,
-    ACTION_NAMES,
     DOUBLE,
     HIT,
     NATURAL,
@@ -61,17 +61,15 @@ from odds.games.blackjack.nodes import (
     hard_total,
     key_of,
 )
-from odds.games.blackjack.shoes import _FAMILIES, Family, UpCard, family
+from odds.games.blackjack.shoes import Family, Prepared, UpCard, family
 
 __all__ = [  # the engine's vocabulary, importable from here as before
-    "ACTION_NAMES",
     "DOUBLE",
     "HIT",
     "NATURAL",
     "SPLIT",
     "STAND",
     "SURRENDER",
-    "_FAMILIES",
     "_STEP",
     "Family",
     "Play",
@@ -109,7 +107,9 @@ class Play:
         self._dist: dict[int, dict[int, int]] = {}
         #: Results derived from this pass that several rule sets share (e.g. split hands
         #: valued with further pair cards out of the shoe, :mod:`.splits`).
-        self.memo: dict[tuple, Any] = {}
+        #: Keyed by a tuple naming the result (``("tree", x, actions)``, …); its values are
+        #: of as many types as there are kinds of result, typed where they are read.
+        self.memo: dict[tuple[Hashable, ...], Any] = {}
 
     # -- leaves -------------------------------------------------------------
 
@@ -127,7 +127,7 @@ class Play:
         avoid, left = self.u.no_blackjack(list(removed), s)
         return -(self.u.scale[s] // left) * avoid
 
-    def _busts(self, s: int, bust_weight: int, bust_ranks: frozenset, removed: Counts) -> int:
+    def _busts(self, s: int, bust_weight: int, bust_ranks: frozenset[int], removed: Counts) -> int:
         """Σ over busting cards of (their count) · (loss), as a positive number at ``D[s]``.
 
         ``bust_weight`` counts the busting cards in the full shoe; the up card's
@@ -148,11 +148,11 @@ class Play:
             avoid += bj_left
         return (u.scale[s + 1] // left) * avoid
 
-    def _hit_sum(self, values: dict[int, int], entry: tuple) -> int:
+    def _hit_sum(self, values: dict[int, int], entry: Prepared) -> int:
         """Σ over cards of (count) · (child's value), busts included, at ``D[s]``."""
         kids, weights, position = entry[4], entry[5], entry[6]
         get = values.get
-        value = sum(map(mul, weights, map(get, kids, _ZEROS)))
+        value: int = sum(map(mul, weights, map(get, kids, _ZEROS)))
         j = position[self.u.up]
         if j >= 0:
             value -= get(kids[j], 0)

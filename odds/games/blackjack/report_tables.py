@@ -16,7 +16,7 @@ from odds.core.numbers import percent
 from odds.core.table import Column, Kind, Table
 from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import ACTION_NAMES, SPLIT, family
+from odds.games.blackjack.player import SPLIT, family
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
 from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, Chart, chart_rows
 from odds.stats.bets import Bet
@@ -177,7 +177,7 @@ def hand_table(analysis: RoundAnalysis) -> Table:
             h = by_hand.get((cards, u))
             if h is not None:
                 row[f"{RANK_NAMES[u]}.ev"] = _shown_value(h)
-                row[f"{RANK_NAMES[u]}.best"] = ACTION_NAMES[h.best]
+                row[f"{RANK_NAMES[u]}.best"] = h.best.word
                 row[f"{RANK_NAMES[u]}.code"] = h.best  # Markdown: the value, then the action
         rows.append(row)
     columns: list[Column] = [Column("hand", "hand")]
@@ -246,17 +246,17 @@ def hand_json(h: HandResult) -> dict[str, Any]:
         "cards": [RANK_NAMES[c] for c in h.cards],
         "up": RANK_NAMES[h.up],
         "probability": h.probability,
-        "best": ACTION_NAMES[h.best],
+        "best": h.best.word,
         "p_dealer_blackjack": h.p_dealer_blackjack,
-        "ev_unconditional": {ACTION_NAMES[k]: v for k, v in h.values.items()},
+        "ev_unconditional": {k.word: v for k, v in h.values.items()},
         "ev_given_no_dealer_blackjack": None
         if given is None
-        else {ACTION_NAMES[k]: v for k, v in given.items()},
+        else {k.word: v for k, v in given.items()},
     }
     if h.split is not None:
         data["split"] = {
             "most_hands": h.split.hands,
-            "post_split": {RANK_NAMES[y]: ACTION_NAMES[a] for y, a in h.split.actions.items()},
+            "post_split": {RANK_NAMES[y]: a.word for y, a in h.split.actions.items()},
         }
     return data
 

@@ -57,8 +57,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Generic, TypeVar
+
+from odds.core.caching import cached
 
 V = TypeVar("V")
 
@@ -76,7 +77,7 @@ class Pattern:
         return self.non_pairs + self.x_hands
 
 
-@cache
+@cached
 def patterns(limit: int) -> tuple[Pattern, ...]:
     """Every sequence of second cards for a pair split into at most ``limit`` hands.
 
@@ -140,7 +141,7 @@ class HandAlgebra(Generic[V]):
 NUMBERS: HandAlgebra[Fraction] = HandAlgebra(lambda u, w: u + w, lambda u, c: u * c, Fraction(0))
 
 
-def _add_dist(u: dict[Fraction, Fraction], w: dict[Fraction, Fraction]) -> dict:
+def _add_dist(u: dict[Fraction, Fraction], w: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
     out = dict(u)
     for net, p in w.items():
         out[net] = out.get(net, Fraction(0)) + p

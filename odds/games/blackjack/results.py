@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Play
@@ -34,8 +35,8 @@ class HandResult:
     cards: tuple[int, int]
     up: int
     probability: Fraction
-    values: dict[str, Fraction]
-    best: str
+    values: dict[Action, Fraction]
+    best: Action
     p_dealer_blackjack: Fraction
     peek: bool = False
     distribution: dict[Fraction, Fraction] = field(default_factory=dict)
@@ -47,12 +48,12 @@ class HandResult:
         return self.values[self.best]
 
     @property
-    def split_actions(self) -> dict[int, str]:
+    def split_actions(self) -> dict[int, Action]:
         """Post-split action per second card (empty for a hand that is not a pair)."""
         return self.split.actions if self.split is not None else {}
 
     @property
-    def values_given_no_dealer_blackjack(self) -> dict[str, Fraction] | None:
+    def values_given_no_dealer_blackjack(self) -> dict[Action, Fraction] | None:
         """The values a player who acts after the peek sees (None without a peek).
 
         With a peek the player acts only when the dealer has no blackjack;

@@ -34,6 +34,7 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
+from odds.games.blackjack.actions import ChartCode
 from odds.games.blackjack.dealer import RANKS, dealer_table, total_of
 from odds.games.blackjack.strategy import Chart
 
@@ -220,12 +221,7 @@ class RoundPolynomial:
                     options.add("H")
                 if rules.may_double(total, after_split=True):
                     options.add("D")
-            code = chart.post_split[up, x, y]
-            action = code[0]
-            if action not in options:
-                action = code[1].upper() if len(code) > 1 else "S"
-            if action not in options:
-                action = "S"
+            action = ChartCode(chart.post_split[up, x, y]).choose(options)
             self._hand(chart, terms, up, held, hard, aces, action, 2 * mult)
 
     def _stand(self, terms: _Terms, held: list[int], total: int, stake: int, ways: int) -> None:

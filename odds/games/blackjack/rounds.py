@@ -17,12 +17,13 @@ exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.engine import paused_gc
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.dealer_batches import RemovalSet
 from odds.games.blackjack.options import BlackjackRules
@@ -129,7 +130,7 @@ def analyse_round(
     return RoundAnalysis(rules, counts, hands, plays)
 
 
-def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
+def _play(fam: Family, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
     """The hit/stand pass for this up card: shared by every rule set that can share it.
 
     Only the soft-17 rule (handled by the family), the peek (which matters
@@ -148,7 +149,7 @@ def _play(fam, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
     return play
 
 
-@lru_cache(maxsize=1)
+@cached
 def _reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     """Every removed multiset a round can reach (hands, and split hands plus their pair
     card; and none, for the dealer's own table), laid out once per process for every
@@ -199,7 +200,7 @@ def _initial(
     p_bj = Fraction(left - avoid, left)
     scale = u.scale[2]
     total, _soft = two_card_total(a, b)
-    values: dict[str, Fraction] = {}
+    values: dict[Action, Fraction] = {}
     adjust = -p_bj if rules.peek else Fraction(0)
     if total == 21:
         values[NATURAL] = rules.blackjack_payout * (1 - p_bj)
@@ -220,7 +221,7 @@ def _initial(
         split = split_pair(play, rules, a, chart)
         values[SPLIT] = split.value + adjust
     if chart is not None:
-        best = chart.first[u.up, a, b]
+        best = Action(chart.first[u.up, a, b])
         if best not in values:
             raise AssertionError(f"chart action {best} not allowed for {a},{b} v {u.up}")
     else:
@@ -246,7 +247,7 @@ def _unpack3(packed: int, width: int) -> tuple[int, int, int]:
 
 
 def _single_distribution(
-    play: Play, rules: BlackjackRules, a: int, b: int, best: str, p_bj: Fraction
+    play: Play, rules: BlackjackRules, a: int, b: int, best: Action, p_bj: Fraction
 ) -> dict[Fraction, Fraction]:
     """Net payout probabilities of a stand, hit, double or surrender (exact)."""
     if best == SURRENDER:

@@ -19,21 +19,9 @@ from fractions import Fraction
 
 from odds.core.cards import Card, Rank, hand_text, parse_cards, split_tokens
 from odds.core.errors import OddsError, PositionError
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANK_NAMES, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
-
-ACTION_WORDS = {
-    "hit": "hit",
-    "h": "hit",
-    "stand": "stand",
-    "s": "stand",
-    "double": "double",
-    "d": "double",
-    "split": "split",
-    "p": "split",
-    "surrender": "surrender",
-    "r": "surrender",
-}
 
 
 def rank_index(card: Card) -> int:
@@ -95,15 +83,11 @@ class RoundSettlement:
     event: str
 
 
-def parse_actions(text: str | None) -> list[str]:
+def parse_actions(text: str | None) -> list[Action]:
+    """``--actions "split, hit, stand"``: the actions in order (words or letters, any case)."""
     if not text:
         return []
-    result = []
-    for token in split_tokens(text.lower()):
-        if token not in ACTION_WORDS:
-            raise OddsError(f"unknown action {token!r} (use hit, stand, double, split, surrender)")
-        result.append(ACTION_WORDS[token])
-    return result
+    return [Action.parse(token) for token in split_tokens(text.lower())]
 
 
 def replay(
@@ -125,7 +109,7 @@ class _Replay:
     """One round replayed card by card; every step the rules forbid is a one-line error."""
 
     def __init__(
-        self, rules: BlackjackRules, cards: list[Card], dealer: list[Card], actions: list[str]
+        self, rules: BlackjackRules, cards: list[Card], dealer: list[Card], actions: list[Action]
     ) -> None:
         self.rules = rules
         self.cards = cards
@@ -159,9 +143,9 @@ class _Replay:
             i += 1
         if self.queue:
             one_card = self.rules.split_aces_one_card and any(h.split_aces for h in self.hands)
-            if self.queue[0] in ("hit", "double") and one_card:
-                raise OddsError(f"split aces receive one card each: no {self.queue[0]}")
-            raise OddsError(f"action {self.queue[0]!r} left over: every hand is finished")
+            if self.queue[0] in (Action.HIT, Action.DOUBLE) and one_card:
+                raise OddsError(f"split aces receive one card each: no {self.queue[0].word}")
+            raise OddsError(f"action {self.queue[0].word!r} left over: every hand is finished")
         if self.used != len(self.cards):
             raise PositionError(
                 "player",
@@ -184,7 +168,7 @@ class _Replay:
             self.act(self.queue.pop(0), hand, i)
         if hand.total > 21 and self.queue and i == len(self.hands) - 1:
             raise OddsError(
-                f"action {self.queue[0]!r} after hand {i + 1} busted ({hand_text(hand.cards)})"
+                f"action {self.queue[0].word!r} after hand {i + 1} busted ({hand_text(hand.cards)})"
             )
 
     def second_card(self, hand: PlayedHand, i: int, limit: int) -> None:
@@ -192,22 +176,22 @@ class _Replay:
         hand.cards.append(self.next_card(f"split hand {i + 1}"))
         if hand.split_aces and self.rules.split_aces_one_card:
             can_resplit = hand.cards[1].rank == Rank.ACE and len(self.hands) < limit
-            if not (can_resplit and self.queue and self.queue[0] == "split"):
+            if not (can_resplit and self.queue and self.queue[0] == Action.SPLIT):
                 hand.done = True
 
-    def act(self, action: str, hand: PlayedHand, i: int) -> None:
+    def act(self, action: Action, hand: PlayedHand, i: int) -> None:
         one_card = hand.split_aces and self.rules.split_aces_one_card
-        if action == "stand":
+        if action == Action.STAND:
             hand.done = True
-        elif action == "hit":
+        elif action == Action.HIT:
             if one_card:
                 raise OddsError("split aces receive one card each: no hit")
             hand.cards.append(self.next_card("hit"))
-        elif action == "double":
+        elif action == Action.DOUBLE:
             self.double(hand, one_card)
-        elif action == "split":
+        elif action == Action.SPLIT:
             self.split(hand, i)
-        elif action == "surrender":
+        elif action == Action.SURRENDER:
             if not self.rules.surrender:
                 raise OddsError("the rules do not allow surrender")
             if len(hand.cards) != 2 or len(self.hands) > 1:

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import lru_cache
 from math import ceil
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.numbers import short_number
+from odds.games.blackjack.actions import Action, ChartCode
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.strategy import Chart
 from odds.games.dealing import Procedure
@@ -128,7 +129,7 @@ class BlackjackShoeState(ShoeStateFeature[BlackjackConfig]):
         )
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def report_chart(full: tuple[int, ...], rules: Any) -> Chart:
     """The chart the full-shoe report prints (what every player at the table plays)."""
     from odds.games.blackjack.rounds import analyse_round
@@ -231,10 +232,9 @@ class _RoundDealer:
         if x == 0 and self.rules.split_aces_one_card:
             return 1
         total, _ = total_of(hard, aces > 0)
-        code = self.chart.post_split[up, x, y]
-        action = code[0]
-        if action == "D" and not self.rules.may_double(total, after_split=True):
-            action = code[1].upper() if len(code) > 1 else "S"
+        may_double = self.rules.may_double(total, after_split=True)
+        open_ = _DOUBLE_OPEN if may_double else _NO_DOUBLE
+        action = ChartCode(self.chart.post_split[up, x, y]).choose(open_)
         if action == "D":
             return int(hard + card() + 1 <= 21)
         if action == "H" and total < 21:
@@ -258,3 +258,8 @@ class _RoundDealer:
             take = hit_table[up, total, soft]
             if not take:
                 return 1
+
+
+#: What a split hand may do on its first two cards (a chart's cell falls back to one of these).
+_DOUBLE_OPEN = frozenset({Action.STAND, Action.HIT, Action.DOUBLE})
+_NO_DOUBLE = frozenset({Action.STAND, Action.HIT})

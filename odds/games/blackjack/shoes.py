@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import ge, gt, itemgetter, le, rshift, sub
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.games.blackjack.dealer import (
     OUTCOMES,
@@ -34,6 +35,28 @@ from odds.games.blackjack.dealer_batches import RemovalSet
 from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
+
+if TYPE_CHECKING:  # the player's pass is built on the families (annotations only)
+    from odds.games.blackjack.player import Play
+
+#: A context's hand with its card weights from one shoe (:meth:`Family.prepared`):
+#: ``(key, s, total, soft, kids, kid_weights, kid_position, bust_weight, bust_ranks,
+#: removed, kid_ranks)``.
+Prepared: TypeAlias = tuple[
+    int,
+    int,
+    int,
+    bool,
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    frozenset[int],
+    Counts,
+    tuple[int, ...],
+]
+#: A context's groups with their card weights (:meth:`Family.weights`).
+GroupWeights: TypeAlias = list[tuple[Group, tuple[list[int], ...], list[int]]]
 
 # ---------------------------------------------------------------------------
 # One up card of one shoe: dealer numerators and the scale of every value.
@@ -81,8 +104,8 @@ class UpCard:
         self.last_lane = self.plan.lane_bits * (len(OUTCOMES) - 1)
         self.denominators = [self.plan.denominator(s) for s in range(self.smax + 1)]
         self._ensured: set[RemovalTree] = set()
-        self._prepared: dict[int, list[tuple]] = {}
-        self._index: dict[int, dict[int, tuple]] = {}
+        self._prepared: dict[int, list[Prepared]] = {}
+        self._index: dict[int, dict[int, Prepared]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
 
@@ -130,7 +153,7 @@ class UpCard:
         """Packed dealer numerators by composition key (see :meth:`ensure`)."""
         return self._packed
 
-    def prepared(self, ctx: int) -> list[tuple]:
+    def prepared(self, ctx: int) -> list[Prepared]:
         """The context's hands this shoe can hold (see :meth:`Family.prepared`)."""
         found = self._prepared.get(ctx)
         if found is None:
@@ -144,11 +167,11 @@ class UpCard:
             self._index[ctx] = {entry[0]: entry for entry in found}
         return found
 
-    def entry(self, ctx: int, key: int) -> tuple:
+    def entry(self, ctx: int, key: int) -> Prepared:
         self.prepared(ctx)
         return self._index[ctx][key]
 
-    def index(self, ctx: int) -> dict[int, tuple]:
+    def index(self, ctx: int) -> dict[int, Prepared]:
         """The context's hands this shoe can hold, by key (after :meth:`prepared`)."""
         return self._index[ctx]
 
@@ -178,12 +201,13 @@ class Family:
         self.hits_soft_17 = hits_soft_17
         self.size = sum(counts)
         self._up: dict[int, UpCard] = {}
-        self._prepared: dict[int, list[tuple]] = {}
+        self._prepared: dict[int, list[Prepared]] = {}
         self._most: dict[int, tuple[int, ...]] = {}
-        self.memos: dict[tuple, dict] = {}
+        #: The player's hit/stand passes, by ``("play", up card, peek)`` (:func:`.rounds._play`).
+        self.memos: dict[tuple[str, int, bool], Play] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
         self._kmax: int | None = None
-        self._weights: dict[int, list] = {}
+        self._weights: dict[int, GroupWeights] = {}
         self._sets: set[tuple[RemovalSet, tuple[int, ...]]] = set()
 
     @property
@@ -301,7 +325,7 @@ class Family:
             return family(self.counts, False)
         return self
 
-    def prepared(self, ctx: int) -> list[tuple]:
+    def prepared(self, ctx: int) -> list[Prepared]:
         """The context's hands the full shoe can hold, with their card weights.
 
         Entry: ``(key, s, total, soft, kids, kid_weights, kid_position,
@@ -313,7 +337,7 @@ class Family:
         if found is not None:
             return found
         n = self.counts
-        result = []
+        result: list[Prepared] = []
         for node in context_nodes(ctx):
             removed = node.removed
             if any(c > n[i] for i, c in enumerate(removed)):
@@ -340,7 +364,7 @@ class Family:
         self._most[ctx] = tuple(max((e[9][r] for e in result), default=0) for r in range(RANKS))
         return result
 
-    def weights(self, ctx: int) -> list[tuple[Group, tuple[list[int], ...], list[int]]]:
+    def weights(self, ctx: int) -> GroupWeights:
         """Per group of the context (:func:`.nodes.context_groups`): for each rank below
         the busting ones, the cards of that rank each hand can draw, and each hand's
         count of busting cards, from the full shoe (the up card comes off in the pass)."""
@@ -366,15 +390,17 @@ class Family:
         return self._most[ctx]
 
 
-_FAMILIES: dict[tuple[Counts, bool], Family] = {}
-
-
 def family(counts: Counts, hits_soft_17: bool) -> Family:
     """The (process-wide, cached) family of a shoe and soft-17 rule."""
-    key = (tuple(counts), hits_soft_17)
-    found = _FAMILIES.get(key)
-    if found is None:
-        if len(_FAMILIES) >= 8:
-            _FAMILIES.pop(next(iter(_FAMILIES)))
-        found = _FAMILIES[key] = Family(tuple(counts), hits_soft_17)
-    return found
+    return _family(tuple(counts), hits_soft_17)
+
+
+@cached(maxsize=8)  # a family holds a shoe's every table: a few shoes at a time
+def _family(counts: Counts, hits_soft_17: bool) -> Family:
+    return Family(counts, hits_soft_17)
+
+
+def forget_shoes() -> None:
+    """Drop every shoe's tables but keep the shoe-independent layouts (a "cold" bench run;
+    :func:`odds.core.caching.clear_caches` drops both)."""
+    _family.cache_clear()

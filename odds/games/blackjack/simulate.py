@@ -11,14 +11,16 @@ its 95% interval of the exact EV.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
-from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER
-from odds.games.blackjack.results import RoundAnalysis
+from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
+from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER, Play
+from odds.games.blackjack.results import HandResult, RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.features import CrosscheckFeature
 
@@ -95,7 +97,18 @@ class _Shoe:
         raise AssertionError("empty shoe")
 
 
-def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float:
+def _play_round(
+    rules: BlackjackRules,
+    result: HandResult,
+    play: Play,
+    a: int,
+    b: int,
+    up: int,
+    hole: int | None,
+    draw: Callable[[], int],
+    h17: bool,
+    bj_pay: float,
+) -> float:
     action = result.best
     hands: list[tuple[int, int]] = []  # (total, stake)
     if action == NATURAL:
@@ -110,6 +123,8 @@ def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float
                 return -1.0
         return -0.5
     if action == SPLIT:
+        if result.split is None:  # a split is chosen only for a pair, which has its result
+            raise AssertionError(f"split chosen for {result.cards} without a split result")
         # Each hand gets its second card in turn; a pair card is resplit while the
         # round has fewer hands than the strategy's limit (CDP1: every split hand is
         # then played by the first split's decisions).
@@ -147,7 +162,9 @@ def _play_round(rules, result, play, a, b, up, hole, draw, h17, bj_pay) -> float
     return net
 
 
-def _play_hand(play, a: int, b: int, action: str, draw) -> tuple[int, int]:
+def _play_hand(
+    play: Play, a: int, b: int, action: Action, draw: Callable[[], int]
+) -> tuple[int, int]:
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
@@ -163,7 +180,7 @@ def _play_hand(play, a: int, b: int, action: str, draw) -> tuple[int, int]:
     return total_of(hard, aces > 0)[0], 1
 
 
-def _hit_on(play, ctx: int, key: int, hard: int, aces: int, draw) -> int:
+def _hit_on(play: Play, ctx: int, key: int, hard: int, aces: int, draw: Callable[[], int]) -> int:
     """Hit while the composition-dependent decision says so; the final total."""
     hits = play.hits[ctx]
     while hard <= 21 and hits.get(key, False):
@@ -172,7 +189,9 @@ def _hit_on(play, ctx: int, key: int, hard: int, aces: int, draw) -> int:
     return total_of(hard, aces > 0)[0]
 
 
-def _play_split_hand(result, play, x: int, y: int, draw) -> tuple[int, int]:
+def _play_split_hand(
+    result: HandResult, play: Play, x: int, y: int, draw: Callable[[], int]
+) -> tuple[int, int]:
     key = 2 * _STEP[x] + _STEP[y]
     hard, aces = x + y + 2, (x == 0) + (y == 0)
     action = result.split_actions[y]

@@ -20,6 +20,7 @@ from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING
 
+from odds.games.blackjack.actions import Action, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play, counts_of
@@ -37,6 +38,7 @@ from odds.games.blackjack.resplit import (
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
 
 if TYPE_CHECKING:
+    from odds.games.blackjack.shoes import Prepared
     from odds.games.blackjack.strategy import Chart
 
 
@@ -51,7 +53,7 @@ class SplitResult:
     """
 
     value: Fraction
-    actions: dict[int, str]
+    actions: dict[int, Action]
     hands: int
     hand_counts: dict[int, Fraction] = field(default_factory=dict)
 
@@ -104,7 +106,7 @@ def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Frac
 
 def _post_split_play(
     play: Play, rules: BlackjackRules, x: int, chart: Chart | None
-) -> tuple[dict[int, str], dict[int, int]]:
+) -> tuple[dict[int, Action], dict[int, int]]:
     """Per second card: the post-split action and its value (integers at scale ``D[3]``).
 
     Kept on the play for every rule set that allows the same post-split actions
@@ -120,12 +122,12 @@ def _post_split_play(
 
 def _choose_post_split_play(
     play: Play, rules: BlackjackRules, x: int, chart: Chart | None
-) -> tuple[dict[int, str], dict[int, int]]:
+) -> tuple[dict[int, Action], dict[int, int]]:
     u = play.u
     base = [0] * RANKS
     base[x] = 2
     key0 = 2 * _STEP[x]
-    actions: dict[int, str] = {}
+    actions: dict[int, Action] = {}
     values: dict[int, int] = {}
     for y in range(RANKS):
         if u.n[y] - base[y] <= 0:
@@ -143,12 +145,7 @@ def _choose_post_split_play(
                 options[DOUBLE] = play.double(base, key, 3, hard, aces)
         base[y] -= 1
         if chart is not None:
-            code = chart.post_split[u.up, x, y]
-            action = code[0]
-            if action not in options:
-                action = code[1].upper() if len(code) > 1 else STAND
-            if action not in options:
-                action = STAND
+            action = ChartCode(chart.post_split[u.up, x, y]).choose(options)
         else:
             action = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
         actions[y] = action
@@ -159,7 +156,9 @@ def _choose_post_split_play(
 class _Bases:
     """``EV[X; a, 0]`` and ``EV[P; a, 0]`` of :mod:`.resplit` for one pair and strategy."""
 
-    def __init__(self, play: Play, x: int, actions: dict[int, str], values: dict[int, int]) -> None:
+    def __init__(
+        self, play: Play, x: int, actions: dict[int, Action], values: dict[int, int]
+    ) -> None:
         self.play, self.x, self.actions, self.values = play, x, actions, values
         self._hands: dict[int, dict[int, int]] = {0: values}
 
@@ -190,7 +189,7 @@ def _weight(n: tuple[int, ...], x: int, y: int, a: int) -> int:
 
 
 def shifted_values(
-    play: Play, x: int, actions: dict[int, str], a: int, width: int | None
+    play: Play, x: int, actions: dict[int, Action], a: int, width: int | None
 ) -> dict[int, int]:
     """The strategy's hand per second card with ``a`` further pair cards out of the shoe.
 
@@ -209,7 +208,9 @@ def shifted_values(
     return found
 
 
-def _strategy_tree(play: Play, x: int, actions: dict[int, str]) -> tuple[list[tuple], set[int]]:
+def _strategy_tree(
+    play: Play, x: int, actions: dict[int, Action]
+) -> tuple[list[Prepared], set[int]]:
     """The split hands the strategy hits after a first hit, and its stand leaves (``a = 0``).
 
     Returns the hands that follow the first split's hit/stand decisions (reached
@@ -219,7 +220,7 @@ def _strategy_tree(play: Play, x: int, actions: dict[int, str]) -> tuple[list[tu
     play (the same for every ``a``).
     """
     memo_key = ("tree", x, tuple(sorted(actions.items())))
-    found = play.memo.get(memo_key)
+    found: tuple[list[Prepared], set[int]] | None = play.memo.get(memo_key)
     if found is not None:
         return found
     u = play.u
@@ -260,7 +261,7 @@ def _strategy_tree(play: Play, x: int, actions: dict[int, str]) -> tuple[list[tu
 
 
 def _strategy_leaves(
-    play: Play, x: int, actions: dict[int, str]
+    play: Play, x: int, actions: dict[int, Action]
 ) -> list[tuple[int, tuple[int, ...]]]:
     """``(key, removed)`` of every split hand the strategy stands on (``a = 0``)."""
     _, leaves = _strategy_tree(play, x, actions)
@@ -284,11 +285,11 @@ class ShiftedHands:
 
     # -- the dealer numerators the strategy's stand leaves need ----------------
 
-    def prepare(self, actions: dict[int, str]) -> None:
+    def prepare(self, actions: dict[int, Action]) -> None:
         if self.a:
             self.u.ensure([(counts_of(key), key) for key in self.needed(actions)])
 
-    def needed(self, actions: dict[int, str]) -> list[int]:
+    def needed(self, actions: dict[int, Action]) -> list[int]:
         """Composition keys of every hand the strategy stands on, ``a`` pair cards out."""
         x, a, n = self.x, self.a, self.u.n
         if n[x] - 2 - a < 0:
@@ -302,7 +303,7 @@ class ShiftedHands:
 
     # -- values --------------------------------------------------------------
 
-    def values(self, actions: dict[int, str]) -> dict[int, int]:
+    def values(self, actions: dict[int, Action]) -> dict[int, int]:
         """Each second card's hand played by its action (then by the decisions).
 
         One pass over the strategy's hands, children first; a hand the shoe
@@ -353,19 +354,19 @@ class ShiftedHands:
                 out[y] = self._draw(entry, worth)
         return out
 
-    def _possible(self, entry: tuple) -> list[int]:
+    def _possible(self, entry: Prepared) -> list[int]:
         """The hand's next hands that the shoe (less the ``a`` pair cards) can hold."""
         u, x, limit = self.u, self.x, self.u.n[self.x] - self.a
         index = u.index(x)
         return [kid for kid in entry[4] if kid in index and index[kid][9][x] <= limit]
 
-    def _stand(self, entry: tuple) -> int:
+    def _stand(self, entry: Prepared) -> int:
         key, s, total = entry[0] + self.shift, entry[1] + self.a, entry[2]
         if self.width is None:
             return self.play.stand(key, s, total)
         return self.play.stand_distribution(key, s, total, self.width)
 
-    def _draw(self, entry: tuple, worth: dict[int, int]) -> int:
+    def _draw(self, entry: Prepared, worth: dict[int, int]) -> int:
         """Σ over the next card of (cards of that rank left) · (value after it).
 
         The entry's weights count the full shoe; the up card and the ``a``
@@ -374,7 +375,7 @@ class ShiftedHands:
         _, s, _, _, kids, weights, position, bust_weight, bust_ranks, removed, _ = entry
         up, x, a = self.u.up, self.x, self.a
         get = worth.get
-        value = sum(map(mul, weights, map(get, kids, _ZEROS)))
+        value: int = sum(map(mul, weights, map(get, kids, _ZEROS)))
         j = position[up]
         if j >= 0:
             value -= get(kids[j], 0)

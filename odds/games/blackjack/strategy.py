@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.games.blackjack.actions import Action, ChartCode
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
 from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
@@ -38,13 +39,13 @@ class Chart:
     Up cards and cards are rank indices (0 = A … 9 = ten-value).
     """
 
-    rows: dict[RowKey, dict[int, str]]
+    rows: dict[RowKey, dict[int, ChartCode]]
     hit: dict[tuple[int, int, bool], bool]
-    first: dict[tuple[int, int, int], str]
-    post_split: dict[tuple[int, int, int], str]
+    first: dict[tuple[int, int, int], Action]
+    post_split: dict[tuple[int, int, int], ChartCode]
 
 
-def _argmax(sums: dict[str, Fraction]) -> str:
+def _argmax(sums: dict[Action, Fraction]) -> Action:
     order = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
     return max(sums, key=lambda k: (sums[k], -order.index(k)))
 
@@ -52,7 +53,7 @@ def _argmax(sums: dict[str, Fraction]) -> str:
 #: Hit (True) or stand per (up card, total, soft).
 HitTable = dict[tuple[int, int, bool], bool]
 #: The printed code per (up card, chart row).
-RowCodes = dict[tuple[int, RowKey], str]
+RowCodes = dict[tuple[int, RowKey], ChartCode]
 #: Two-card hands per (up card, chart row).
 RowHands = dict[tuple[int, RowKey], list[HandResult]]
 #: Two-card hands per (up card, total, soft).
@@ -63,8 +64,8 @@ def build_chart(analysis: RoundAnalysis) -> Chart:
     """The chart: row codes per up card, and the decisions a chart player makes."""
     rows_of, by_total = _group_hands(analysis)
     hit = _hit_decisions(by_total)
-    rows: dict[RowKey, dict[int, str]] = defaultdict(dict)
-    first: dict[tuple[int, int, int], str] = {}
+    rows: dict[RowKey, dict[int, ChartCode]] = defaultdict(dict)
+    first: dict[tuple[int, int, int], Action] = {}
     codes: RowCodes = {}
     for (up, row), members in rows_of.items():
         action, code = _row_decision(members, hit)
@@ -114,7 +115,7 @@ def _hit_decisions(by_total: TotalHands) -> HitTable:
     return hit
 
 
-def _row_decision(members: list[HandResult], hit: HitTable) -> tuple[str, str]:
+def _row_decision(members: list[HandResult], hit: HitTable) -> tuple[Action, ChartCode]:
     """A row's best first action and its printed code (``"Dh"``: double, else hit).
 
     Only actions open to every hand of the row compete. A double or surrender
@@ -130,32 +131,28 @@ def _row_decision(members: list[HandResult], hit: HitTable) -> tuple[str, str]:
     a0, b0 = members[0].cards
     total, soft = two_card_total(a0, b0)
     fallback = HIT if hit[up, total, soft] else STAND
-    code = action
-    if action in (DOUBLE, SURRENDER):
-        second = fallback
-        if action == SURRENDER and SPLIT in sums:
-            rest = {k: v for k, v in sums.items() if k != SURRENDER}
-            if _argmax(rest) == SPLIT:
-                second = SPLIT
-        code = action + second.lower()
-    return action, code
+    if action == SURRENDER and SPLIT in sums:
+        rest = {k: v for k, v in sums.items() if k != SURRENDER}
+        if _argmax(rest) == SPLIT:
+            fallback = SPLIT
+    return action, ChartCode.of(action, fallback)
 
 
-def _post_split_decisions(codes: RowCodes, hit: HitTable) -> dict[tuple[int, int, int], str]:
+def _post_split_decisions(codes: RowCodes, hit: HitTable) -> dict[tuple[int, int, int], ChartCode]:
     """The action per (up card, pair card, second card) of a split hand.
 
     A split hand follows its total's row (no resplit or surrender there: those
     fall back to hit or stand), and stands on 21 and over.
     """
-    post_split: dict[tuple[int, int, int], str] = {}
+    post_split: dict[tuple[int, int, int], ChartCode] = {}
     for up in range(RANKS):
         for x in range(RANKS):
             for y in range(RANKS):
                 total, soft = two_card_total(x, y)
-                fallback = HIT if hit[up, total, soft] else STAND
+                fallback = ChartCode.of(HIT if hit[up, total, soft] else STAND)
                 code = codes.get((up, ("soft" if soft else "hard", total)), fallback)
-                if total >= 21 or code[0] in (SURRENDER, SPLIT):
-                    code = STAND if total >= 21 else fallback
+                if total >= 21 or code.action in (SURRENDER, SPLIT):
+                    code = ChartCode.STAND if total >= 21 else fallback
                 post_split[up, x, y] = code
     return post_split
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine.bruteforce import brute_force
 from odds.engine.drawing import ordered_deal_polynomial
@@ -13,7 +14,7 @@ from odds.games.dragon_tiger.options import DragonTigerConfig
 from odds.games.dragon_tiger.rules import Round
 
 
-def fresh_event_ways(config: DragonTigerConfig, shoe: Shoe) -> dict[str, dict[str, int]]:
+def fresh_event_ways(config: DragonTigerConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
     """The engine's event ways with the round table built anew (for timing)."""
     specs = a.bet_specs(config)
     polynomial = ordered_deal_polynomial(a.RoundProcedure(shoe.types), len(shoe.types), 2)
@@ -27,7 +28,7 @@ def fresh_event_ways(config: DragonTigerConfig, shoe: Shoe) -> dict[str, dict[st
     }
 
 
-def brute_event_ways(config: DragonTigerConfig, shoe: Shoe) -> dict[str, dict[str, int]]:
+def brute_event_ways(config: DragonTigerConfig, shoe: Shoe[Card]) -> dict[str, dict[str, int]]:
     """Every ordered pair of cards (Dragon's, then Tiger's), settled by the rules."""
     specs = a.bet_specs(config)
     types = shoe.types

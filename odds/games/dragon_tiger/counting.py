@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, partial
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card
 from odds.engine.drawing import DealPolynomial, falling, ordered_deal_polynomial
 from odds.games.dragon_tiger import rules as r
@@ -52,7 +53,7 @@ class RoundProcedure:
         return state if isinstance(state, Round) else None
 
 
-@cache
+@cached
 def round_polynomial(types: tuple[Card, ...]) -> DealPolynomial[Round]:
     """Every round's ordered ways as a polynomial in the card counts (once per card set)."""
     return ordered_deal_polynomial(RoundProcedure(types), len(types), ROUND_CARDS)
@@ -112,22 +113,24 @@ def _to(value: Fraction) -> str:
     return payout_ratio(value).removeprefix("wins ")
 
 
-def event_polynomial(
-    config: DragonTigerConfig, types: tuple[Card, ...], specs: Sequence[BetSpec]
-) -> DealPolynomial[Any]:
-    """The round table regrouped into every offered bet's events (cached per shape)."""
-    key = (types, config.rules.tie_on_main_bets, tuple(s.name for s in specs))
-    found = _EVENT_POLYNOMIALS.get(key)
-    if found is None:
-        partitions = [[(s.name, e.key) for e in s.events] for s in specs]
-        found = round_polynomial(types).regroup(
-            lambda round_: [(s.name, s.settle(round_)) for s in specs], partitions
-        )
-        _EVENT_POLYNOMIALS[key] = found
-    return found
+def event_polynomial(config: DragonTigerConfig, types: tuple[Card, ...]) -> DealPolynomial[Any]:
+    """The round table regrouped into every offered bet's events (cached per way of settling)."""
+    return _event_polynomial(settling(config), types)
 
 
-_EVENT_POLYNOMIALS: dict[tuple[Any, ...], DealPolynomial[Any]] = {}
+def settling(config: DragonTigerConfig) -> DragonTigerConfig:
+    """What of ``config`` decides which event each round settles into: the rule readings and
+    the bets offered (payouts change no event, and the card types are the polynomial's)."""
+    return DragonTigerConfig(rules=config.rules, bets=config.bets)
+
+
+@cached(maxsize=32)
+def _event_polynomial(config: DragonTigerConfig, types: tuple[Card, ...]) -> DealPolynomial[Any]:
+    specs = bet_specs(config)
+    partitions = [[(s.name, e.key) for e in s.events] for s in specs]
+    return round_polynomial(types).regroup(
+        lambda round_: [(s.name, s.settle(round_)) for s in specs], partitions
+    )
 
 
 def event_ways(
@@ -135,7 +138,7 @@ def event_ways(
 ) -> dict[str, dict[str, int]]:
     """Ordered ways of every event of every offered bet for a composition."""
     specs = bet_specs(config)
-    ways = event_polynomial(config, types, specs).ways(counts)
+    ways = event_polynomial(config, types).ways(counts)
     return {s.name: {e.key: ways.get((s.name, e.key), 0) for e in s.events} for s in specs}
 
 

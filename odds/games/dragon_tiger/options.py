@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import CutCardDealing
@@ -92,6 +93,7 @@ class DragonTigerDealing(CutCardDealing):
     )
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class DragonTigerConfig:
     """A Dragon Tiger paytable."""

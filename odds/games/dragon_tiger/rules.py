@@ -8,11 +8,26 @@ suits matter only to the suited tie.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from odds.core.cards import Card, Rank
 from odds.games.dragon_tiger.options import DragonTigerPayouts, DragonTigerRules
 from odds.games.events import Event
+
+
+class DragonTigerEvent(StrEnum):
+    """A Dragon Tiger bet's event keys (what the ``settle_*`` functions return).
+
+    A :class:`enum.StrEnum`: each prints, compares and serialises as its key, so tables and
+    JSON read as before; :class:`odds.games.events.Event` keys are these members.
+    """
+
+    WIN = "win"
+    TIE = "tie"
+    LOSE = "lose"
+    SEVEN = "seven"
+
 
 #: The two sides, in dealing order.
 SIDES: tuple[str, str] = ("dragon", "tiger")
@@ -63,38 +78,49 @@ def side_events(side: str, rules: DragonTigerRules, p: DragonTigerPayouts) -> tu
     other = "tiger" if side == "dragon" else "dragon"
     half = rules.tie_on_main_bets == "lose-half"
     return (
-        Event("win", f"{side.capitalize()} ranks higher", getattr(p, side)),
+        Event(DragonTigerEvent.WIN, f"{side.capitalize()} ranks higher", getattr(p, side)),
         Event(
-            "tie",
+            DragonTigerEvent.TIE,
             "tie (loses half)" if half else "tie (loses all)",
             Fraction(-1, 2) if half else _LOSE,
         ),
-        Event("lose", f"{other.capitalize()} ranks higher", _LOSE),
+        Event(DragonTigerEvent.LOSE, f"{other.capitalize()} ranks higher", _LOSE),
     )
 
 
-def settle_side(side: str, round_: Round) -> str:
+def settle_side(side: str, round_: Round) -> DragonTigerEvent:
     winner = round_.winner
-    return "tie" if winner == "tie" else ("win" if winner == side else "lose")
+    return (
+        DragonTigerEvent.TIE
+        if winner == "tie"
+        else (DragonTigerEvent.WIN if winner == side else DragonTigerEvent.LOSE)
+    )
 
 
 def tie_events(p: DragonTigerPayouts) -> tuple[Event, ...]:
-    return (Event("win", "same rank", p.tie), Event("lose", "different ranks", _LOSE))
+    return (
+        Event(DragonTigerEvent.WIN, "same rank", p.tie),
+        Event(DragonTigerEvent.LOSE, "different ranks", _LOSE),
+    )
 
 
 def suited_tie_events(p: DragonTigerPayouts) -> tuple[Event, ...]:
     return (
-        Event("win", "same rank and suit", p.suited_tie),
-        Event("lose", "not a suited tie", _LOSE),
+        Event(DragonTigerEvent.WIN, "same rank and suit", p.suited_tie),
+        Event(DragonTigerEvent.LOSE, "not a suited tie", _LOSE),
     )
 
 
-def settle_tie(round_: Round) -> str:
-    return "win" if round_.winner == "tie" else "lose"
+def settle_tie(round_: Round) -> DragonTigerEvent:
+    return DragonTigerEvent.WIN if round_.winner == "tie" else DragonTigerEvent.LOSE
 
 
-def settle_suited_tie(round_: Round) -> str:
-    return "win" if round_.winner == "tie" and round_.same_suit else "lose"
+def settle_suited_tie(round_: Round) -> DragonTigerEvent:
+    return (
+        DragonTigerEvent.WIN
+        if round_.winner == "tie" and round_.same_suit
+        else DragonTigerEvent.LOSE
+    )
 
 
 KIND_TEXT = {"big": "8–K", "small": "A–6", "odd": "A 3 5 9 J K", "even": "2 4 6 8 10 Q"}
@@ -108,14 +134,14 @@ def kind_events(side: str, kind: str, p: DragonTigerPayouts) -> tuple[Event, ...
     name = side.capitalize()
     pays = p.big_small if kind in ("big", "small") else p.odd_even
     return (
-        Event("win", f"{name} card {KIND_TEXT[kind]}", pays),
-        Event("seven", f"{name} card 7", _LOSE),
-        Event("lose", f"{name} card {KIND_TEXT[_OPPOSITE[kind]]}", _LOSE),
+        Event(DragonTigerEvent.WIN, f"{name} card {KIND_TEXT[kind]}", pays),
+        Event(DragonTigerEvent.SEVEN, f"{name} card 7", _LOSE),
+        Event(DragonTigerEvent.LOSE, f"{name} card {KIND_TEXT[_OPPOSITE[kind]]}", _LOSE),
     )
 
 
-def settle_kind(side: str, kind: str, round_: Round) -> str:
+def settle_kind(side: str, kind: str, round_: Round) -> DragonTigerEvent:
     rank = round_.card(side)
     if rank == Rank.SEVEN:
-        return "seven"
-    return "win" if rank in KINDS[kind] else "lose"
+        return DragonTigerEvent.SEVEN
+    return DragonTigerEvent.WIN if rank in KINDS[kind] else DragonTigerEvent.LOSE

@@ -25,6 +25,7 @@ from odds.games.goa_gae.report_tables import (
 )
 from odds.games.goa_gae.rules import (
     HAND_SIZE,
+    GoaGaeEvent,
     GoaGaeHand,
     Ranking,
     StrengthKey,
@@ -103,12 +104,14 @@ def event_ways(config: GoaGaeConfig, table: ShowdownTable) -> dict[str, int]:
     for row in table.rows:
         hand = table.hand(row)
         add(
-            f"win-{hand.category}" if hand.category in payouts.bonus else "win",
+            GoaGaeEvent.win_with(hand.category)
+            if hand.category in payouts.bonus
+            else GoaGaeEvent.WIN,
             row.ways * row.weaker,
         )
-        add("push", row.ways * row.equal)
+        add(GoaGaeEvent.PUSH, row.ways * row.equal)
         if not split_losses:
-            add("lose", row.ways * row.stronger)
+            add(GoaGaeEvent.LOSE, row.ways * row.stronger)
             continue
         # at_least[i - 1]: dealer hands in category position ≥ i.
         at_least = (*row.at_least, 0)
@@ -117,7 +120,10 @@ def event_ways(config: GoaGaeConfig, table: ShowdownTable) -> dict[str, int]:
             above_next = at_least[i]  # category position ≥ i + 1
             band = row.stronger - above_next if i == mine else at_least[i - 1] - above_next
             key = ranking.order[i].key
-            add(f"lose-{key}" if key in payouts.bonus else "lose", row.ways * band)
+            add(
+                GoaGaeEvent.loss_to(key) if key in payouts.bonus else GoaGaeEvent.LOSE,
+                row.ways * band,
+            )
     return ways
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
+from odds.core.frozen import FrozenMap
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import RoundDealing
@@ -56,7 +58,7 @@ class GoaGaePayouts:
     """The Player bet: stake 1 against the dealer."""
 
     win: Fraction = option(Fraction(1), "A winning position is paid this to 1.", minimum=0)
-    bonus: dict[str, Fraction] = option(
+    bonus: FrozenMap[str, Fraction] = option(
         {},
         "A win with a category listed here pays its multiple to 1 instead "
         "(categories: flush, straight, jqk, straight-flush, triple).",
@@ -74,6 +76,7 @@ class GoaGaePayouts:
     )
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class GoaGaeConfig:
     """A Goa Gae paytable."""

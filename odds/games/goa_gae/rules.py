@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -26,6 +27,40 @@ from odds.core.cards import STANDARD_DECK, Card, Rank, Suit
 from odds.core.errors import OddsError
 from odds.games.events import Event
 from odds.games.goa_gae.options import GoaGaeConfig, GoaGaePayouts, GoaGaeRules
+
+
+class GoaGaeEvent(StrEnum):
+    """The Player bet's event keys: a win, a push, a loss, and a win (or a loss) with each
+    bonus category (``payouts.bonus``), named ``win-<category>`` (``lose-<category>``).
+
+    A :class:`enum.StrEnum`: each prints, compares and serialises as its key, so tables and
+    JSON read as before; :class:`odds.games.events.Event` keys are these members.
+    """
+
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+    WIN_FLUSH = "win-flush"
+    WIN_STRAIGHT = "win-straight"
+    WIN_JQK = "win-jqk"
+    WIN_STRAIGHT_FLUSH = "win-straight-flush"
+    WIN_TRIPLE = "win-triple"
+    LOSE_FLUSH = "lose-flush"
+    LOSE_STRAIGHT = "lose-straight"
+    LOSE_JQK = "lose-jqk"
+    LOSE_STRAIGHT_FLUSH = "lose-straight-flush"
+    LOSE_TRIPLE = "lose-triple"
+
+    @classmethod
+    def win_with(cls, category: str) -> GoaGaeEvent:
+        """A win with the bonus category ``category`` (a key of :data:`SPECIALS`)."""
+        return cls(f"win-{category}")
+
+    @classmethod
+    def loss_to(cls, category: str) -> GoaGaeEvent:
+        """A loss to a dealer holding the bonus category ``category``."""
+        return cls(f"lose-{category}")
+
 
 #: Cards in a hand.
 HAND_SIZE = 3
@@ -347,32 +382,39 @@ def player_events(config: GoaGaeConfig) -> tuple[Event, ...]:
     p = config.payouts
     order = list(reversed(category_order(config.rules)))
     events = [
-        Event(f"win-{c.key}", f"player wins with a {c.name} (bonus)", p.bonus[c.key])
+        Event(GoaGaeEvent.win_with(c.key), f"player wins with a {c.name} (bonus)", p.bonus[c.key])
         for c in order
         if c.key in p.bonus
     ]
     plain = "player wins" if not p.bonus else "player wins, no bonus category"
-    events += [Event("win", plain, p.win), Event("push", "tie (equal hands): push", Fraction(0))]
+    events += [
+        Event(GoaGaeEvent.WIN, plain, p.win),
+        Event(GoaGaeEvent.PUSH, "tie (equal hands): push", Fraction(0)),
+    ]
     if p.dealer_bonus_costs_player:
         events += [
-            Event(f"lose-{c.key}", f"dealer wins with a {c.name} (bonus)", -p.bonus[c.key])
+            Event(
+                GoaGaeEvent.loss_to(c.key), f"dealer wins with a {c.name} (bonus)", -p.bonus[c.key]
+            )
             for c in order
             if c.key in p.bonus
         ]
     lose = "dealer wins" if not events[-1].key.startswith("lose-") else "dealer wins, other"
-    events.append(Event("lose", lose, Fraction(-1)))
+    events.append(Event(GoaGaeEvent.LOSE, lose, Fraction(-1)))
     return tuple(events)
 
 
-def settle_player(player: GoaGaeHand, dealer: GoaGaeHand, payouts: GoaGaePayouts) -> str:
+def settle_player(player: GoaGaeHand, dealer: GoaGaeHand, payouts: GoaGaePayouts) -> GoaGaeEvent:
     """The Player bet's event key: the higher strength wins, equal strengths push."""
     if player.strength > dealer.strength:
-        return f"win-{player.category}" if player.category in payouts.bonus else "win"
+        if player.category in payouts.bonus:
+            return GoaGaeEvent.win_with(player.category)
+        return GoaGaeEvent.WIN
     if player.strength == dealer.strength:
-        return "push"
+        return GoaGaeEvent.PUSH
     if payouts.dealer_bonus_costs_player and dealer.category in payouts.bonus:
-        return f"lose-{dealer.category}"
-    return "lose"
+        return GoaGaeEvent.loss_to(dealer.category)
+    return GoaGaeEvent.LOSE
 
 
 def check_paytable(config: GoaGaeConfig) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
+from odds.core.frozen import FrozenMap
 from odds.core.options import option, section
 from odds.core.shoe import Shoe
 from odds.core.tiles import STANDARD_POINTS, Tile, tile_shoe
@@ -33,21 +35,21 @@ COMMISSION_TAKERS = {
 class MahjongTiles:
     """The tile set: which tiles, how many of each, what they count, how they rank."""
 
-    copies: dict[str, int] = option(
+    copies: FrozenMap[str, int] = option(
         {code: 4 for code in (*DOTS[::-1], "W")},
         "Tile set: copies of each tile type (one mahjong set holds at most 4 of a tile). "
         "Codes 1-9 (dots), W (white dragon) or a declared code such as T (a ten tile).",
         minimum=0,
         maximum=4,
     )
-    points: dict[str, Fraction] = option(
+    points: FrozenMap[str, Fraction] = option(
         dict(STANDARD_POINTS),
         "Point value of each tile (a tile in the set must have one; entries for tiles "
         "outside the set are ignored).",
         minimum=0,
         maximum=Fraction(19, 2),
     )
-    names: dict[str, str] = option(
+    names: FrozenMap[str, str] = option(
         {}, "Display names of declared tiles (also accepted when tiles are typed)."
     )
     pair_order: tuple[str, ...] = option(
@@ -127,6 +129,7 @@ class MahjongPayouts:
     )
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class MahjongConfig:
     """A Mahjong 2-8 paytable."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from odds.core.errors import OddsError
@@ -31,6 +32,24 @@ from odds.games.mahjong.options import (
     MahjongRules,
     MahjongTiles,
 )
+
+
+class MahjongEvent(StrEnum):
+    """A Mahjong 2-8 bet's event keys (a showdown's result, the Tie and Pair bets').
+
+    A :class:`enum.StrEnum`: each prints, compares and serialises as its key, so tables and
+    JSON read as before; :class:`odds.games.events.Event` keys are these members.
+    """
+
+    WIN = "win"
+    LOSE = "lose"
+    TIE = "tie"
+    TIE_BANKER = "tie-banker"
+    IDENTICAL = "identical"
+    DIFFERENT = "different"
+    PAIR = "pair"
+    NO_PAIR = "no-pair"
+
 
 #: What orders hands: (category level, key inside the category …); higher is better.
 Strength = tuple[Fraction | int, ...]
@@ -217,21 +236,21 @@ def _order(
 # Showdown
 
 
-def showdown(player: HandInfo, banker: HandInfo, rules: MahjongRules) -> str:
+def showdown(player: HandInfo, banker: HandInfo, rules: MahjongRules) -> MahjongEvent:
     """``win``, ``lose`` (for the position), ``tie`` or ``tie-banker`` (equal, banker takes it).
 
     Equal hands and who takes them: docs/rules/mahjong-28.md §Ties.
     """
     if player.strength > banker.strength:
-        return "win"
+        return MahjongEvent.WIN
     if player.strength < banker.strength:
-        return "lose"
+        return MahjongEvent.LOSE
     identical = player.tiles == banker.tiles
     if (identical and rules.exact_tie_to_banker) or (
         player.zero and banker.zero and rules.zero_tie_to_banker
     ):
-        return "tie-banker"
-    return "tie"
+        return MahjongEvent.TIE_BANKER
+    return MahjongEvent.TIE
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -330,8 +349,8 @@ def bet_rules(config: MahjongConfig) -> tuple[BetRule, ...]:
 def _tie_event(rules: MahjongRules) -> Event:
     """Equal hands for the Player bets: a push, or a loss under ``tie_result = "lose"``."""
     if rules.tie_result == "lose":
-        return Event("tie", "equal hands: the bet loses", Fraction(-1))
-    return Event("tie", "equal hands: push", Fraction(0))
+        return Event(MahjongEvent.TIE, "equal hands: the bet loses", Fraction(-1))
+    return Event(MahjongEvent.TIE, "equal hands: push", Fraction(0))
 
 
 TO_BANKER = "equal hands go to the banker"
@@ -343,10 +362,14 @@ def _player_wins(config: MahjongConfig) -> BetRule:
         "player-wins",
         "Player wins",
         (
-            Event("win", "position beats the banker", net_win(p.player_wins, "player-wins", p)),
+            Event(
+                MahjongEvent.WIN,
+                "position beats the banker",
+                net_win(p.player_wins, "player-wins", p),
+            ),
             _tie_event(config.rules),
-            Event("tie-banker", TO_BANKER, Fraction(-1)),
-            Event("lose", "banker beats the position", Fraction(-1)),
+            Event(MahjongEvent.TIE_BANKER, TO_BANKER, Fraction(-1)),
+            Event(MahjongEvent.LOSE, "banker beats the position", Fraction(-1)),
         ),
         lambda r: r.showdown,
         p.player_wins,
@@ -360,10 +383,10 @@ def _player_loses(config: MahjongConfig) -> BetRule:
         "player-loses",
         "Player loses",
         (
-            Event("lose", "banker beats the position", net),
-            Event("tie-banker", TO_BANKER, net),
+            Event(MahjongEvent.LOSE, "banker beats the position", net),
+            Event(MahjongEvent.TIE_BANKER, TO_BANKER, net),
             _tie_event(config.rules),
-            Event("win", "position beats the banker", Fraction(-1)),
+            Event(MahjongEvent.WIN, "position beats the banker", Fraction(-1)),
         ),
         lambda r: r.showdown,
         p.player_loses,
@@ -375,10 +398,10 @@ def _tie(p: MahjongPayouts) -> BetRule:
         "tie",
         "Tie",
         (
-            Event("identical", "identical tiles", net_win(p.tie, "tie", p)),
-            Event("different", "tiles not identical", Fraction(-1)),
+            Event(MahjongEvent.IDENTICAL, "identical tiles", net_win(p.tie, "tie", p)),
+            Event(MahjongEvent.DIFFERENT, "tiles not identical", Fraction(-1)),
         ),
-        lambda r: "identical" if r.identical else "different",
+        lambda r: MahjongEvent.IDENTICAL if r.identical else MahjongEvent.DIFFERENT,
         p.tie,
     )
 
@@ -388,10 +411,10 @@ def _pair(p: MahjongPayouts) -> BetRule:
         "pair",
         "Pair",
         (
-            Event("pair", "position holds a pair", net_win(p.pair, "pair", p)),
-            Event("no-pair", "no pair", Fraction(-1)),
+            Event(MahjongEvent.PAIR, "position holds a pair", net_win(p.pair, "pair", p)),
+            Event(MahjongEvent.NO_PAIR, "no pair", Fraction(-1)),
         ),
-        lambda r: "pair" if r.pair else "no-pair",
+        lambda r: MahjongEvent.PAIR if r.pair else MahjongEvent.NO_PAIR,
         p.pair,
     )
 
@@ -404,18 +427,18 @@ def _banker(config: MahjongConfig) -> BetRule:
     p, lost_tie = config.payouts, config.rules.tie_result == "lose"
     win = net_win(Fraction(1), "banker", p)
     tie = (
-        Event("tie", "equal hands: the position's stake is lost", win)
+        Event(MahjongEvent.TIE, "equal hands: the position's stake is lost", win)
         if lost_tie
-        else Event("tie", "equal hands: push", Fraction(0))
+        else Event(MahjongEvent.TIE, "equal hands: push", Fraction(0))
     )
     return BetRule(
         "banker",
         "Banker's side (against one position)",
         (
-            Event("lose", "banker beats the position", win),
-            Event("tie-banker", TO_BANKER, win),
+            Event(MahjongEvent.LOSE, "banker beats the position", win),
+            Event(MahjongEvent.TIE_BANKER, TO_BANKER, win),
             tie,
-            Event("win", "position beats the banker", -p.player_wins),
+            Event(MahjongEvent.WIN, "position beats the banker", -p.player_wins),
         ),
         lambda r: r.showdown,
         Fraction(1),

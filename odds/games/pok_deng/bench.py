@@ -55,8 +55,8 @@ def brute_two_position_ways(
         banker, one, two = (key(hand) for hand in deal)
         return {
             "positions": (
-                position_events(one, banker, config),
-                position_events(two, banker, config),
+                position_events(one, banker, config.rules),
+                position_events(two, banker, config.rules),
             )
         }
 
@@ -85,7 +85,7 @@ def reduced_shoe(shoe: Shoe[Card]) -> Shoe[Card]:
     )
 
 
-def _deals(ways: dict) -> str:
+def _deals(ways: dict[tuple[PositionEvents, PositionEvents], int]) -> str:
     return f"{sum(ways.values()):,} deals, {len(ways)} event pairs"
 
 

@@ -62,8 +62,12 @@ def event_ways(config: PokDengConfig, shoe: Shoe[Card]) -> dict[str, dict[str, i
         return found
 
     joint = joint_class_distribution(shoe.counts, 2, hand_class, suit_symmetries(types))
-    player = settle_distribution(joint, lambda pb: settle_player(pb[0], pb[1], config.rules))
-    pair = class_distribution(shoe.counts, 2, lambda h: settle_pair((types[h[0]], types[h[1]])))
+    player: dict[str, int] = settle_distribution(
+        joint, lambda pb: settle_player(pb[0], pb[1], config.rules)
+    )
+    pair: dict[str, int] = class_distribution(
+        shoe.counts, 2, lambda h: settle_pair((types[h[0]], types[h[1]]))
+    )
     return {"player": player, "player-pair": pair}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.core.caching import hash_once
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import CutCardDealing
@@ -69,6 +70,7 @@ class PokDengPayouts:
     pair: Fraction = option(Fraction(11), "Player Pair bet: a pair pays this to 1.", minimum=0)
 
 
+@hash_once  # caches key by the config: hashed once per object
 @dataclass(frozen=True)
 class PokDengConfig:
     """A Pok Deng paytable."""

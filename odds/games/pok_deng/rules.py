@@ -12,12 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from odds.core.cards import Card, Rank
 from odds.core.errors import OddsError
 from odds.games.events import Event
 from odds.games.pok_deng.options import PokDengConfig, PokDengPayouts, PokDengRules
+
+
+class PokDengEvent(StrEnum):
+    """A Pok Deng bet's event keys (what :func:`settle_player` and :func:`settle_pair` return).
+
+    A :class:`enum.StrEnum`: each prints, compares and serialises as its key, so tables and
+    JSON read as before; :class:`odds.games.events.Event` keys are these members.
+    """
+
+    WIN_SPECIAL = "win-special"
+    WIN_SPECIAL_8_9 = "win-special-8-9"
+    WIN_SPECIAL_BANKER_0_6 = "win-special-banker-0-6"
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+    LOSE_SPECIAL = "lose-special"
+    PAIR = "pair"
+    NO_PAIR = "no-pair"
+
 
 # ---------------------------------------------------------------------------
 # Hand values, declared strongest first
@@ -143,29 +163,31 @@ def player_events(payouts: PokDengPayouts) -> tuple[Event, ...]:
     """The Player bet's events, in the outcome table's order (docs/rules/pok-deng.md §Player N)."""
     p = payouts
     return (
-        Event("win-special", "player wins with a special pattern", p.player_win_special),
+        Event(PokDengEvent.WIN_SPECIAL, "player wins with a special pattern", p.player_win_special),
         Event(
-            "win-special-8-9",
+            PokDengEvent.WIN_SPECIAL_8_9,
             "player wins with 8 or 9 and a flush or pair, banker has 0 or 6",
             p.player_win_special,
         ),
         Event(
-            "win-special-banker-0-6",
+            PokDengEvent.WIN_SPECIAL_BANKER_0_6,
             "player wins with a special pattern, banker has 0 or 6 (paid as an ordinary win)",
             p.player_win,
         ),
-        Event("win", "player wins, no special pattern", p.player_win),
-        Event("push", "push (equal values)", Fraction(0)),
-        Event("lose", "banker wins, no special pattern", -p.player_lose),
-        Event("lose-special", "banker wins with a special pattern", -p.player_lose_special),
+        Event(PokDengEvent.WIN, "player wins, no special pattern", p.player_win),
+        Event(PokDengEvent.PUSH, "push (equal values)", Fraction(0)),
+        Event(PokDengEvent.LOSE, "banker wins, no special pattern", -p.player_lose),
+        Event(
+            PokDengEvent.LOSE_SPECIAL, "banker wins with a special pattern", -p.player_lose_special
+        ),
     )
 
 
 def pair_events(payouts: PokDengPayouts) -> tuple[Event, ...]:
     """The Player Pair bet's events."""
     return (
-        Event("pair", "player's two cards are a pair", payouts.pair),
-        Event("no-pair", "no pair", Fraction(-1)),
+        Event(PokDengEvent.PAIR, "player's two cards are a pair", payouts.pair),
+        Event(PokDengEvent.NO_PAIR, "no pair", Fraction(-1)),
     )
 
 
@@ -176,24 +198,24 @@ def banker_zero_or_six(banker: PokDengHand, rules: PokDengRules) -> bool:
     return banker.is_ordinary and banker.points in (0, 6)
 
 
-def settle_player(player: PokDengHand, banker: PokDengHand, rules: PokDengRules) -> str:
+def settle_player(player: PokDengHand, banker: PokDengHand, rules: PokDengRules) -> PokDengEvent:
     """The Player bet's event key for one player hand against the banker."""
     if player.tenths == banker.tenths:
-        return "push"
+        return PokDengEvent.PUSH
     if player.tenths < banker.tenths:
-        return "lose-special" if banker.special else "lose"
+        return PokDengEvent.LOSE_SPECIAL if banker.special else PokDengEvent.LOSE
     if not player.special:
-        return "win"
+        return PokDengEvent.WIN
     if not banker_zero_or_six(banker, rules):
-        return "win-special"
+        return PokDengEvent.WIN_SPECIAL
     if rules.eight_nine_override and player.tenths >= 80 and player.flush_or_pair:
-        return "win-special-8-9"
-    return "win-special-banker-0-6"
+        return PokDengEvent.WIN_SPECIAL_8_9
+    return PokDengEvent.WIN_SPECIAL_BANKER_0_6
 
 
-def settle_pair(cards: tuple[Card, Card]) -> str:
+def settle_pair(cards: tuple[Card, Card]) -> PokDengEvent:
     """The Player Pair bet's event key."""
-    return "pair" if cards[0].rank == cards[1].rank else "no-pair"
+    return PokDengEvent.PAIR if cards[0].rank == cards[1].rank else PokDengEvent.NO_PAIR
 
 
 def check_paytable(config: PokDengConfig) -> None:

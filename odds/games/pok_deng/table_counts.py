@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card, suit_symmetries
 from odds.core.errors import OddsError
 from odds.core.shoe import Shoe
@@ -29,8 +30,8 @@ from odds.engine import (
     triple_class_distribution,
 )
 from odds.games.pok_deng import simulate
-from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.rules import settle_player
+from odds.games.pok_deng.options import PokDengConfig, PokDengRules
+from odds.games.pok_deng.rules import PokDengEvent, settle_player
 from odds.games.pok_deng.simulate import TableSimulation
 from odds.games.pok_deng.table_hands import (
     TABLE_CARDS,
@@ -46,11 +47,11 @@ from odds.games.pok_deng.table_hands import (
 # Counting
 
 
-def position_events(player: HandClass, banker: HandClass, config: PokDengConfig) -> PositionEvents:
+def position_events(player: HandClass, banker: HandClass, rules: PokDengRules) -> PositionEvents:
     """One position's events on both bets."""
     return (
-        settle_player(player[0], banker[0], config.rules),
-        "pair" if player[1] else "no-pair",
+        settle_player(player[0], banker[0], rules),
+        PokDengEvent.PAIR if player[1] else PokDengEvent.NO_PAIR,
     )
 
 
@@ -77,7 +78,7 @@ def two_position_hands(shoe: Shoe[Card]) -> dict[tuple[HandClass, HandClass, Han
 def one_position_ways(config: PokDengConfig, shoe: Shoe[Card]) -> dict[PositionEvents, int]:
     """Ways per (Player event, Pair event) of one position's hand against the Banker's."""
     return settle_distribution(
-        one_position_hands(shoe), lambda pb: position_events(pb[0], pb[1], config)
+        one_position_hands(shoe), lambda pb: position_events(pb[0], pb[1], config.rules)
     )
 
 
@@ -85,23 +86,23 @@ def two_position_ways(
     config: PokDengConfig, shoe: Shoe[Card]
 ) -> dict[tuple[PositionEvents, PositionEvents], int]:
     """Ways per (position 1's events, position 2's events) against one Banker."""
-    return settle_two(two_position_hands(shoe), config)
+    return settle_two(two_position_hands(shoe), config.rules)
 
 
 def settle_two(
-    hands: Mapping[tuple[HandClass, HandClass, HandClass], int], config: PokDengConfig
+    hands: Mapping[tuple[HandClass, HandClass, HandClass], int], rules: PokDengRules
 ) -> dict[tuple[PositionEvents, PositionEvents], int]:
     """The Banker-and-two-positions hand classes settled into both positions' events."""
     return settle_distribution(
         hands,
         lambda bpp: (
-            position_events(bpp[1], bpp[0], config),
-            position_events(bpp[2], bpp[0], config),
+            position_events(bpp[1], bpp[0], rules),
+            position_events(bpp[2], bpp[0], rules),
         ),
     )
 
 
-def settle_table(hands: Mapping[TableHands, int], config: PokDengConfig) -> dict[TableOutcome, int]:
+def settle_table(hands: Mapping[TableHands, int], rules: PokDengRules) -> dict[TableOutcome, int]:
     """Whole-table hand classes (the Banker's, the positions' sorted) settled into outcomes."""
     events: dict[tuple[HandClass, HandClass], str] = {}
     found: dict[TableOutcome, int] = {}
@@ -110,7 +111,7 @@ def settle_table(hands: Mapping[TableHands, int], config: PokDengConfig) -> dict
         for player in players:
             event = events.get((player, banker))
             if event is None:
-                event = events[player, banker] = settle_player(player[0], banker[0], config.rules)
+                event = events[player, banker] = settle_player(player[0], banker[0], rules)
             settled.append(event)
         outcome = (tuple(sorted(settled)), sum(player[1] for player in players))
         found[outcome] = found.get(outcome, 0) + n
@@ -162,7 +163,7 @@ def position_outcome_ways(
     config: PokDengConfig, shoe: Shoe[Card], positions: int
 ) -> dict[TableOutcome, int]:
     """Ways per table outcome of ``positions`` positions (exact; small shoes only)."""
-    return settle_table(position_hand_ways(shoe, positions), config)
+    return settle_table(position_hand_ways(shoe, positions), config.rules)
 
 
 #: The most (composition, hand) steps :func:`position_hand_ways` may take before the
@@ -231,16 +232,9 @@ class ShoeCounts:
     simulation: TableSimulation | None
 
 
-#: Shoes counted in this process (a few: what-ifs and ``--stakes`` reuse them).
-_COUNTED: dict[tuple[Any, ...], ShoeCounts] = {}
-
-
+@cached(maxsize=4)  # what-ifs and ``--stakes`` ask a few shoes again
 def shoe_counts(shoe: Shoe[Card], rounds: int, seed: int) -> ShoeCounts:
     """The whole table's hand-key counts for one shoe (remembered for the process)."""
-    key = (shoe.types, shoe.counts, rounds, seed)
-    found = _COUNTED.get(key)
-    if found is not None:
-        return found
     if shoe.size < TABLE_CARDS:
         raise OddsError(
             f"the whole table needs {TABLE_CARDS} cards (the Banker and {TABLE_POSITIONS} "
@@ -251,7 +245,7 @@ def shoe_counts(shoe: Shoe[Card], rounds: int, seed: int) -> ShoeCounts:
         five = position_hand_ways(shoe, TABLE_POSITIONS)
     else:
         simulation = simulate.simulate_table(shoe, rounds, seed)
-    found = ShoeCounts(
+    return ShoeCounts(
         shoe,
         one_position_hands(shoe),
         two_position_hands(shoe),
@@ -259,40 +253,29 @@ def shoe_counts(shoe: Shoe[Card], rounds: int, seed: int) -> ShoeCounts:
         five,
         simulation,
     )
-    if len(_COUNTED) >= 4:
-        _COUNTED.clear()
-    _COUNTED[key] = found
-    return found
-
-
-#: Settled counts by shoe and rule readings (payouts and stakes change none of them).
-_SETTLED: dict[tuple[Any, ...], TableCounts] = {}
 
 
 def table_counts(
     config: PokDengConfig, rounds: int | None = None, seed: int | None = None
 ) -> TableCounts:
     """The whole table's counts for one paytable's shoe and rule readings (no payouts)."""
-    shoe = config.shoe.build()
     rounds = simulate.DEFAULT_ROUNDS if rounds is None else rounds
     seed = simulate.DEFAULT_SEED if seed is None else seed
-    key = (shoe.types, shoe.counts, rounds, seed, config.rules)
-    found = _SETTLED.get(key)
-    if found is not None:
-        return found
+    return settled_counts(config.shoe.build(), config.rules, rounds, seed)
+
+
+@cached(maxsize=8)  # by shoe and rule readings: payouts and stakes change none of them
+def settled_counts(shoe: Shoe[Card], rules: PokDengRules, rounds: int, seed: int) -> TableCounts:
+    """The whole table's counts for one shoe, settled by the rule readings."""
     counted = shoe_counts(shoe, rounds, seed)
-    one = settle_distribution(counted.one, lambda pb: position_events(pb[0], pb[1], config))
-    two = settle_two(counted.two, config)
+    one = settle_distribution(counted.one, lambda pb: position_events(pb[0], pb[1], rules))
+    two = settle_two(counted.two, rules)
     check_marginals(one, two, shoe)
     if counted.simulation is not None:
-        five = counted.simulation.outcomes(config.rules)
+        five = counted.simulation.outcomes(rules)
     else:
-        five = settle_table(counted.five, config)
-    found = TableCounts(shoe, one, two, counted.pair_counts, five, counted.simulation)
-    if len(_SETTLED) >= 8:
-        _SETTLED.clear()
-    _SETTLED[key] = found
-    return found
+        five = settle_table(counted.five, rules)
+    return TableCounts(shoe, one, two, counted.pair_counts, five, counted.simulation)
 
 
 def check_marginals(

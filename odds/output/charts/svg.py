@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
-from functools import lru_cache
 from html import escape
 
+from odds.core.caching import cached
 from odds.core.charts import Scale, Unit, Value
 
 #: The arithmetic every coordinate is computed in (independent of the caller's context).
@@ -38,7 +38,7 @@ def exact(value: Value | int) -> Decimal:
     return Decimal(value)
 
 
-@lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def log10(value: Value | int) -> Decimal:
     """log10 of a positive value, correctly rounded (a Fraction as log10(num) − log10(den)).
 

@@ -1,1 +1,1 @@
-"""Auditor's toolkit: verify stated figures, audit dealt rounds, solve paytables."""
+"""``odds audit``: the rounds of a log against the exact odds, read at any size with DuckDB."""

@@ -9,10 +9,10 @@ from itertools import combinations_with_replacement, pairwise
 from math import comb, factorial
 
 import pytest
-import reference_mahjong as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tests.reference.mahjong as ref
 from odds.cli import main
 from odds.core.table import json_value
 from odds.engine import deal_count, sequential_distribution

@@ -274,7 +274,7 @@ def test_simulation_deals_the_exact_distribution_on_a_small_shoe():
     assert totals_reachable(shoe, 5)
     exact = position_outcome_ways(CONFIG, shoe, 5)
     total = sum(exact.values())
-    simulated = settle_table(simulate_table(shoe, rounds=20_000, seed=3).hands, CONFIG)
+    simulated = settle_table(simulate_table(shoe, rounds=20_000, seed=3).hands, CONFIG.rules)
     cells = [
         Cell((str(key),), Fraction(w, total), simulated.get(key, 0)) for key, w in exact.items()
     ]
