@@ -41,7 +41,7 @@ def beside_coded(game: DefinedGame, config: DefinedConfig, coded: str) -> BenchC
 
     def defined() -> dict[str, list[tuple[Any, int]]]:
         game.__dict__.pop("_rounds_cache", None)
-        counting.clear_caches()
+        counting.clear_caches(game.definition)
         return _figures(game.analyse(config, "bench"), names)
 
     def by_code() -> dict[str, list[tuple[Any, int]]]:

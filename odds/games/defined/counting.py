@@ -23,8 +23,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Any
+from typing import Any, cast
 
+from odds.core.caching import cached
 from odds.core.cards import Card, suit_symmetries
 from odds.core.errors import OddsError
 from odds.engine import (
@@ -92,15 +93,10 @@ class TableauProcedure:
         return state[1:] if state[0] == "done" else None
 
 
-_POLYNOMIALS: dict[Tableau, DealPolynomial[Any]] = {}
-
-
+@cached(maxsize=16)
 def tableau_polynomial(tableau: Tableau) -> DealPolynomial[Any]:
     """Every finished deal's ordered ways as a polynomial in the ten value counts (cached)."""
-    found = _POLYNOMIALS.get(tableau)
-    if found is None:
-        found = _POLYNOMIALS[tableau] = ordered_deal_polynomial(TableauProcedure(tableau), 10, 6)
-    return found
+    return ordered_deal_polynomial(TableauProcedure(tableau), 10, 6)
 
 
 def value_counts(
@@ -182,7 +178,7 @@ class HandClassifier:
         found = self._cache.get(key, _MISSING)
         if found is _MISSING:
             found = self._cache[key] = patterns.category_of(self.cards(hand), self.definition)
-        return found
+        return cast("int | None", found)
 
     def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
         by_hand = bool(names & self._SUIT_READS)
@@ -194,24 +190,22 @@ class HandClassifier:
 
 
 _MISSING = object()
-_CLASSIFIERS: dict[tuple[int, tuple[Card, ...]], tuple[Definition, HandClassifier]] = {}
 
 
-def clear_caches() -> None:
-    """Forget every classified hand and tableau table (``odds bench`` times from scratch)."""
-    _CLASSIFIERS.clear()
-    _POLYNOMIALS.clear()
+def clear_caches(definition: Definition) -> None:
+    """Forget the definition's classified hands and every tableau table (``odds bench``)."""
+    definition.classifiers.clear()
+    tableau_polynomial.cache_clear()
 
 
 def classifier_for(definition: Definition, types: Sequence[Card]) -> HandClassifier:
     """One classifier per definition and card set, shared by every bet and composition."""
-    key = (id(definition), tuple(types))
-    found = _CLASSIFIERS.get(key)
-    if found is None or found[0] is not definition:
-        if len(_CLASSIFIERS) > 16:
-            _CLASSIFIERS.clear()
-        found = _CLASSIFIERS[key] = (definition, HandClassifier(definition, types))
-    return found[1]
+    key = tuple(types)
+    found = definition.classifiers.get(key)
+    if found is None:
+        found = definition.classifiers[key] = HandClassifier(definition, types)
+    assert isinstance(found, HandClassifier)
+    return found
 
 
 def estimate_hands(types: int, size: int) -> int:

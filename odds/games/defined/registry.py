@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.schema import read_definition
@@ -38,7 +38,7 @@ def defined_game(
         raise OddsError(f'{source}: a definition\'s paytable names its game: game = "my-game"')
     raw = data["definition"]
     digest = definition_digest(raw)
-    game = _compiled(name, digest, raw, source, text)
+    game = DefinedGame(name, read_definition(raw, source, text))
     sections = {
         k: v for k, v in data.items() if k not in ("game", "title", "description", "definition")
     }
@@ -56,18 +56,7 @@ def defined_game(
     return game, sections
 
 
-_COMPILED: dict[tuple[str, str, str], DefinedGame] = {}
-
-
-def _compiled(name: str, digest: str, raw: Any, source: str, text: str | None) -> DefinedGame:
-    key = (name, digest, source)
-    found = _COMPILED.get(key)
-    if found is None:
-        found = _COMPILED[key] = DefinedGame(name, read_definition(raw, source, text))
-    return found
-
-
-@cache
+@cached
 def table_games() -> tuple[DefinedGame, ...]:
     """Every defined game in ``tables/`` (a file holding ``[definition]``), by file name."""
     from odds.core.numbers import read_toml

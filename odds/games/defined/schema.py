@@ -172,6 +172,8 @@ class Definition:
     #: A coded game whose paytable of the same name this definition re-expresses (bench).
     reproduces: str = ""
     source: str = field(default="", compare=False)
+    #: Hands classified for this definition, per card set (odds.games.defined.counting).
+    classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def round_cards(self) -> int:
@@ -234,7 +236,9 @@ def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, 
     return merged
 
 
-def _known(table: Mapping[str, Any], known: Sequence[str], where_: str, loc: Locator, after: int):
+def _known(
+    table: Mapping[str, Any], known: Sequence[str], where_: str, loc: Locator, after: int
+) -> None:
     for key in table:
         if key not in known:
             raise loc.error(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import tomllib
-from functools import cache
 from pathlib import Path
 from typing import Any
+
+from odds.core.caching import cached
 
 _FOLDER = Path(__file__).resolve().parent
 
@@ -15,7 +16,7 @@ def base_names() -> list[str]:
     return sorted(path.stem for path in _FOLDER.glob("*.toml"))
 
 
-@cache
+@cached
 def _read(name: str) -> dict[str, Any]:
     return tomllib.loads((_FOLDER / f"{name}.toml").read_text(encoding="utf-8"))
 
