@@ -210,6 +210,15 @@ def settle(
         str | None,
         typer.Option(help="Blackjack: the player's actions in order, e.g. 'split, hit, stand'."),
     ] = None,
+    hand: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--hand",
+            metavar="POSITION=CARDS",
+            help="Any position's cards, e.g. --hand 'a=Ah Ad Ac' (a defined game names its "
+            "own positions; repeatable).",
+        ),
+    ] = None,
     stake: Annotated[str, typer.Option(help="Amount staked on each bet.")] = "100",
     decks: DecksOpt = None,
     settings: SetOpt = None,
@@ -232,17 +241,44 @@ def settle(
         raise OddsError(f"--stake must be positive, got {stake}")
     given = zip(HAND_OPTIONS, (banker, player, dealer, dragon, tiger, actions), strict=True)
     hands = {k: v for k, v in given if v}
+    named = _named_hands(hand or [], paytable.game.positions, hands)
+    hands.update(named)
     unused = sorted(set(hands) - set(paytable.game.positions))
     if unused:
         raise OddsError(
             f"{paytable.game.name} has no --{unused[0]} "
             f"(it takes {', '.join('--' + p for p in paytable.game.positions)})"
         )
-    result = paytable.game.settle(paytable.config, hands, amount)
+    try:
+        result = paytable.game.settle(paytable.config, hands, amount)
+    except PositionError as exc:
+        if exc.position in named or exc.position not in HAND_OPTIONS:
+            raise OddsError(exc.for_flag(f"--hand {exc.position}=…")) from None
+        raise
     if format is TextFormat.json:
         write_json(settlement_tables(result), output, override_texts(decks, settings))
     else:
         emit(settlement_text(result), output)
+
+
+def _named_hands(
+    items: list[str], positions: tuple[str, ...], given: dict[str, str]
+) -> dict[str, str]:
+    """``--hand position=cards`` values by position, each position once."""
+    found: dict[str, str] = {}
+    for item in items:
+        position, sep, cards = item.partition("=")
+        position = position.strip()
+        if not sep or not position:
+            raise OddsError(f"--hand {item!r}: write POSITION=CARDS, e.g. --hand 'a=Ah Ad Ac'")
+        if position not in positions:
+            raise OddsError(
+                f"--hand {position}: no such position (positions: {', '.join(positions)})"
+            )
+        if position in found or position in given:
+            raise OddsError(f"--hand {position}: the position's cards are given twice")
+        found[position] = cards
+    return found
 
 
 @app.command()

@@ -1,7 +1,8 @@
 """The game registry: every game package under ``odds/games/``, by its command-line name.
 
 A game is a package here whose ``__init__`` exposes ``GAME``, an instance of
-:class:`odds.games.base.Game`; it is found without a hand-kept list. Games are
+:class:`odds.games.base.Game`; it is found without a hand-kept list. A paytable in
+``tables/`` that holds a ``[definition]`` is a game too (:mod:`odds.games.defined`). Games are
 listed in the order of their names.
 """
 
@@ -27,6 +28,9 @@ def games() -> dict[str, Game[Any]]:
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             found.append(game)
+    from odds.games.defined.registry import table_games
+
+    found.extend(table_games())
     return {game.name: game for game in sorted(found, key=lambda g: g.name)}
 
 

@@ -149,8 +149,14 @@ class Paytable:
         return from_data(merged(self.data, overrides), source or self.source)
 
 
-def from_data(data: Mapping[str, Any], source: str) -> Paytable:
-    """Validate parsed TOML data into a :class:`Paytable`."""
+def from_data(data: Mapping[str, Any], source: str, text: str | None = None) -> Paytable:
+    """Validate parsed TOML data into a :class:`Paytable`.
+
+    Data holding a ``[definition]`` is a defined game (:mod:`odds.games.defined`);
+    ``text``, the file's text, lets its errors name lines.
+    """
+    if "definition" in data:
+        return _defined(data, source, text)
     name = data.get("game")
     if name is None:
         raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(games())})")
@@ -163,6 +169,20 @@ def from_data(data: Mapping[str, Any], source: str) -> Paytable:
         if not isinstance(value, str):
             raise OddsError(f"{source}: {key} must be a string")
     sections = {k: v for k, v in data.items() if k not in _TOP_LEVEL}
+    config = build(game.config_type, sections, "")
+    game.validate(config)
+    return Paytable(game, title, description, source, config, dict(data))
+
+
+def _defined(data: Mapping[str, Any], source: str, text: str | None) -> Paytable:
+    from odds.games.defined.registry import defined_game
+
+    game, sections = defined_game(data, source, text)
+    title = data.get("title", game.title)
+    description = data.get("description", "")
+    for key, value in (("title", title), ("description", description)):
+        if not isinstance(value, str):
+            raise OddsError(f"{source}: {key} must be a string")
     config = build(game.config_type, sections, "")
     game.validate(config)
     return Paytable(game, title, description, source, config, dict(data))
@@ -192,12 +212,12 @@ def game_overrides(game: Game[Any], overrides: Iterable[Override | str]) -> list
 
 def read_file(path: Path) -> tuple[dict[str, Any], str]:
     """A paytable file's TOML data and its label; every problem one line naming the file."""
-    data, label, _ = _read(path)
+    data, label, _, _ = _read(path)
     return data, label
 
 
-def _read(path: Path) -> tuple[dict[str, Any], str, str]:
-    """Data, label and the SHA-256 of the file's bytes."""
+def _read(path: Path) -> tuple[dict[str, Any], str, str, str]:
+    """Data, label, the SHA-256 of the file's bytes, and its text."""
     import hashlib
 
     from odds.runtime.inputs import PAYTABLE_BYTES, read_regular
@@ -205,28 +225,36 @@ def _read(path: Path) -> tuple[dict[str, Any], str, str]:
     label = _label(path)
     raw = read_regular(path, label, PAYTABLE_BYTES, "paytable .toml file")
     text = decode_utf8(raw, label)
-    return read_toml(text, label), label, hashlib.sha256(raw).hexdigest()
+    return read_toml(text, label), label, hashlib.sha256(raw).hexdigest(), text
 
 
 def load_file(path: Path, overrides: Iterable[Override | str] = ()) -> Paytable:
     """Read one paytable file, apply overrides, validate once."""
-    data, label, digest = _read(path)
-    paytable = _validated(data, label, overrides)
+    data, label, digest, text = _read(path)
+    paytable = _validated(data, label, overrides, text)
     if paytable.source != label:  # overrides changed it: no longer the file's options
         return dataclasses.replace(paytable, file=path)
     return dataclasses.replace(paytable, file_sha256=digest, file=path)
 
 
-def _validated(data: dict[str, Any], label: str, overrides: Iterable[Override | str]) -> Paytable:
+def _validated(
+    data: dict[str, Any], label: str, overrides: Iterable[Override | str], text: str | None = None
+) -> Paytable:
     overrides = as_overrides(overrides)
     try:
         if overrides:
             name = data.get("game")
-            game = game_named(name) if isinstance(name, str) else None
+            game: Game[Any] | None = None
+            if "definition" in data:
+                from odds.games.defined.registry import defined_game
+
+                game = defined_game(data, label, text)[0]
+            elif isinstance(name, str):
+                game = game_named(name)
             if game is not None:
                 data = merged(data, game_overrides(game, overrides))
             label += " (with overrides)"
-        return from_data(data, label)
+        return from_data(data, label, text)
     except OddsError as exc:
         message = str(exc)
         raise OddsError(message if message.startswith(label) else f"{label}: {message}") from None

@@ -144,7 +144,7 @@ class _Context:
 def test_games_and_paytables_complete():
     assert "pok-deng" in complete_game("")
     assert complete_game("bacc") == [
-        "baccarat", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
+        "baccarat", "baccarat-defined", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
     ]  # fmt: skip
     assert complete_game("zzz") == []
 

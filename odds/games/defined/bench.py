@@ -1,0 +1,56 @@
+"""``odds bench``: a definition's count beside the coded game it re-expresses.
+
+The coded game's paytable (``tables/<name>.toml``) is read and analysed by the
+coded counting, timed in the brute-force column; both must give the same
+(net, ways) for every bet the definition declares. The coded package is imported
+by name at run time: definitions know no game's code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from odds.core.numbers import read_toml
+from odds.core.options import build
+from odds.games.base import BenchCase, Game
+from odds.games.defined import counting
+from odds.games.defined.tables import tables_folder
+
+if TYPE_CHECKING:
+    from odds.games.defined.game import DefinedGame
+    from odds.games.defined.options import DefinedConfig
+
+
+def _figures(analysis: Any, names: set[str]) -> dict[str, list[tuple[Any, int]]]:
+    return {
+        bet.name: [(o.net, o.ways) for o in bet.outcomes]
+        for bet in analysis.bets
+        if bet.name in names
+    }
+
+
+def beside_coded(game: DefinedGame, config: DefinedConfig, coded: str) -> BenchCase:
+    module = importlib.import_module(f"odds.games.{coded.replace('-', '_')}")
+    coded_game: Game[Any] = module.GAME
+    path = tables_folder() / f"{coded}.toml"
+    data = read_toml(path.read_text(encoding="utf-8"), f"tables/{path.name}")
+    sections = {k: v for k, v in data.items() if k not in ("game", "title", "description")}
+    coded_config = build(coded_game.config_type, sections, "")
+    names = {bet.name for bet in game.definition.bets}
+
+    def defined() -> dict[str, list[tuple[Any, int]]]:
+        game.__dict__.pop("_rounds_cache", None)
+        counting.clear_caches(game.definition)
+        return _figures(game.analyse(config, "bench"), names)
+
+    def by_code() -> dict[str, list[tuple[Any, int]]]:
+        return _figures(coded_game.analyse(coded_config, "bench"), names)
+
+    return BenchCase(
+        f"{game.name} (definition) beside {coded} (coded), {len(names)} bets",
+        defined,
+        by_code,
+        note="engine column: the definition counted from scratch; brute-force column: the "
+        f"coded {coded} analysis of tables/{coded}.toml; agree: every bet's (net, ways)",
+    )

@@ -1,0 +1,414 @@
+"""How a definition asks the shared engine: rounds counted by classes, with card removal.
+
+Three plans, chosen per bet from what its conditions read (the cheapest that is exact):
+
+* **one hand** — a bet that reads one position only: the engine's
+  :func:`~odds.engine.class_distribution` of that hand, times the ways to deal
+  the other hand from what is left (the same for every first hand);
+* **showdown** — a bet that reads the winner and, of one position, at most its
+  category: :func:`~odds.engine.showdown` ranks every hand and gives, for each
+  first hand, the second hand's weaker / equal / stronger ways after removal,
+  split by category with the strength cuts at each category's start;
+* **joint** — anything else on two hands: :func:`~odds.engine.joint_class_distribution`
+  of the classes the bet reads (bounded and estimated before it starts).
+
+A tableau deal (baccarat's drawing) is a state machine over the ten card values,
+counted once by :func:`~odds.engine.ordered_deal_polynomial` (ordered deals extended
+to six cards). Every distribution's total is asserted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from math import comb
+from typing import Any, cast
+
+from odds.core.caching import cached
+from odds.core.cards import Card, suit_symmetries
+from odds.core.errors import OddsError
+from odds.engine import (
+    DealPolynomial,
+    check_total,
+    class_distribution,
+    deal_count,
+    falling,
+    group_counts,
+    joint_class_distribution,
+    ordered_deal_polynomial,
+    showdown,
+)
+from odds.games.defined import patterns
+from odds.games.defined.rounds import RoundKey
+from odds.games.defined.schema import Definition, Tableau
+
+#: The most distinct hands the hand-by-hand plans take (estimated before starting).
+MAX_HANDS = 400_000
+#: The most hand-pair corrections the joint plan takes (estimated before starting).
+MAX_JOINT_WORK = 40_000_000
+
+# ---------------------------------------------------------------------------
+# Tableau deals: a state machine over card values
+
+
+@dataclass(frozen=True)
+class TableauProcedure:
+    """A points deal with drawing, first position then second, two cards each, then draws.
+
+    States ``(stage, first total, second total, first cards)``; a finished deal is
+    ``("done", first points, second points, first cards, second cards)``.
+    """
+
+    tableau: Tableau
+
+    @property
+    def start(self) -> tuple[Any, ...]:
+        return (0, 0, 0, 2)
+
+    def step(self, state: tuple[Any, ...], value: int) -> tuple[Any, ...]:
+        stage, ft, st, fn = state
+        t = self.tableau
+        if stage in (0, 2):
+            return (stage + 1, (ft + value) % 10, st, fn)
+        if stage == 1:
+            return (2, ft, value, fn)
+        if stage == 3:
+            st = (st + value) % 10
+            if ft in t.naturals or st in t.naturals:
+                return ("done", ft, st, 2, 2)
+            if ft in t.first_draws:
+                return (5, ft, st, 2)
+            if st in t.second_draws_first_stood:
+                return (6, ft, st, 2)
+            return ("done", ft, st, 2, 2)
+        if stage == 5:
+            total = (ft + value) % 10
+            if t.second_draws_on(st, value):
+                return (6, total, st, 3)
+            return ("done", total, st, 3, 2)
+        return ("done", ft, (st + value) % 10, fn, 3)
+
+    def outcome(self, state: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        return state[1:] if state[0] == "done" else None
+
+
+@cached(maxsize=16)
+def tableau_polynomial(tableau: Tableau) -> DealPolynomial[Any]:
+    """Every finished deal's ordered ways as a polynomial in the ten value counts (cached)."""
+    return ordered_deal_polynomial(TableauProcedure(tableau), 10, 6)
+
+
+def value_counts(
+    definition: Definition, types: Sequence[Card], counts: Sequence[int]
+) -> tuple[int, ...]:
+    """Card counts merged into counts per value mod 10 (the tableau's card types)."""
+    group_of = [definition.shoe.values[card.rank] % 10 for card in types]
+    return group_counts(counts, group_of, 10)
+
+
+def tableau_rounds(
+    definition: Definition,
+    types: Sequence[Card],
+    counts: Sequence[int],
+    winner: bool,
+    reads: Mapping[str, set[str]],
+) -> dict[RoundKey, int]:
+    """Ordered ways per round key of a tableau deal (each deal extended to six cards)."""
+    tableau = definition.deal.tableau
+    assert tableau is not None
+    ways = tableau_polynomial(tableau).ways(value_counts(definition, types, counts))
+    first, second = definition.deal.positions
+    result: Counter[RoundKey] = Counter()
+    for (fp, sp, fc, sc), n in ways.items():
+        if not n:
+            continue
+        who = None
+        if winner:
+            who = first if fp > sp else second if sp > fp else definition.ties
+        views = []
+        for position, p, c in ((first, fp, fc), (second, sp, sc)):
+            found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
+            views.append(tuple((name, found[name]) for name in sorted(reads[position])))
+        result[(who, *views)] += n
+    check_total(result, falling(sum(counts), 6), "tableau rounds")
+    return dict(result)
+
+
+# ---------------------------------------------------------------------------
+# Hands deals: one or two positions of fixed-size hands
+
+
+class HandClassifier:
+    """A hand's cards, strength and features, worked out once per distinct hand shape.
+
+    A hand's category, points and ranks depend only on its ranks and on whether
+    its cards share one suit, so those are cached by that *shape* (455 rank
+    multisets and a flag for three cards, instead of 22,100 hands); what reads
+    particular suits (a suit tie-break, ``suit``, ``suited_pair``, ``same_suit``)
+    is cached by the hand itself.
+    """
+
+    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair"})
+
+    def __init__(self, definition: Definition, types: Sequence[Card]) -> None:
+        self.definition = definition
+        self.types = tuple(types)
+        self._suit_strength = "suits" in definition.compare or any(
+            "suits" in c.tiebreak for c in definition.categories
+        )
+        self._cache: dict[Any, Any] = {}
+
+    def cards(self, hand: tuple[int, ...]) -> list[Card]:
+        return [self.types[t] for t in hand]
+
+    def _shape(self, hand: tuple[int, ...]) -> Any:
+        cards = self.cards(hand)
+        return (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+
+    def strength(self, hand: tuple[int, ...]) -> Any:
+        key = ("s", hand if self._suit_strength else self._shape(hand))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = patterns.strength(self.cards(hand), self.definition)
+        return found
+
+    def category(self, hand: tuple[int, ...]) -> int | None:
+        key = ("c", self._shape(hand))
+        found = self._cache.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._cache[key] = patterns.category_of(self.cards(hand), self.definition)
+        return cast("int | None", found)
+
+    def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
+        by_hand = bool(names & self._SUIT_READS)
+        key = ("v", hand if by_hand else self._shape(hand), frozenset(names))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = patterns.view(self.cards(hand), names, self.definition)
+        return found
+
+
+_MISSING = object()
+
+
+def clear_caches(definition: Definition) -> None:
+    """Forget the definition's classified hands and every tableau table (``odds bench``)."""
+    definition.classifiers.clear()
+    tableau_polynomial.cache_clear()
+
+
+def classifier_for(definition: Definition, types: Sequence[Card]) -> HandClassifier:
+    """One classifier per definition and card set, shared by every bet and composition."""
+    key = tuple(types)
+    found = definition.classifiers.get(key)
+    if found is None:
+        found = definition.classifiers[key] = HandClassifier(definition, types)
+    assert isinstance(found, HandClassifier)
+    return found
+
+
+def estimate_hands(types: int, size: int) -> int:
+    """Distinct hands (multisets of ``size`` from ``types`` types) the counting will visit."""
+    return comb(types + size - 1, size)
+
+
+def check_bounds(definition: Definition, types: int, shoe_size: int, joint: bool) -> None:
+    """Refuse, before starting, a deal the shoe cannot hold or too large to enumerate."""
+    cards = definition.round_cards
+    if cards > shoe_size:
+        raise OddsError(
+            f"{definition.source}: a round deals {cards} cards but the shoe holds {shoe_size}"
+        )
+    if definition.deal.tableau is not None:
+        return
+    size = definition.deal.cards
+    hands_ = estimate_hands(types, size)
+    if hands_ > MAX_HANDS:
+        raise OddsError(
+            f"{definition.source}: {size}-card hands from {types} card types are "
+            f"~{hands_:,} distinct hands, over the limit of {MAX_HANDS:,} for exact counting"
+        )
+    if joint:
+        work = hands_ * min(hands_, size * size * hands_ // max(types, 1))
+        if work > MAX_JOINT_WORK:
+            raise OddsError(
+                f"{definition.source}: a bet reading both hands' features needs ~{work:,} "
+                f"hand-pair corrections (limit {MAX_JOINT_WORK:,}); read at most the category "
+                "of one of the two positions, or the winner only"
+            )
+
+
+def plan(definition: Definition, winner: bool, reads: Mapping[str, set[str]]) -> str:
+    """The counting plan for a bet reading these features (see the module docstring)."""
+    positions = definition.deal.positions
+    if definition.deal.tableau is not None:
+        return "tableau"
+    if len(positions) == 1:
+        return "one-hand"
+    first, second = positions
+    if not winner and not (reads[first] and reads[second]):
+        return "one-hand"
+    banded = not definition.categories or definition.compare[0] == "category"
+    if winner and reads[second] <= {"category"} and (banded or not reads[second]):
+        return "showdown"
+    if winner and reads[first] <= {"category"} and (banded or not reads[first]):
+        return "showdown-swapped"
+    return "joint"
+
+
+def hand_rounds(
+    definition: Definition,
+    types: Sequence[Card],
+    counts: Sequence[int],
+    winner: bool,
+    reads: Mapping[str, set[str]],
+) -> dict[RoundKey, int]:
+    """Unordered ways per round key (hands unordered inside, ordered between positions)."""
+    how = plan(definition, winner, reads)
+    check_bounds(definition, len(types), sum(counts), how == "joint")
+    classifier = classifier_for(definition, types)
+    positions = definition.deal.positions
+    size = definition.deal.cards
+    total = deal_count(counts, [size] * len(positions))
+    if how == "one-hand":
+        result = _one_hand(classifier, counts, positions, reads)
+    elif how == "joint":
+        result = _joint(classifier, counts, winner, reads)
+    else:
+        result = _showdown(classifier, counts, reads, swapped=how == "showdown-swapped")
+    check_total(result, total, f"{definition.source}: rounds")
+    return result
+
+
+def _one_hand(
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    positions: Sequence[str],
+    reads: Mapping[str, set[str]],
+) -> dict[RoundKey, int]:
+    """One position read: its hand's classes, each times the ways to deal the other hand."""
+    size = classifier.definition.deal.cards
+    read = next((i for i, p in enumerate(positions) if reads[p]), 0)
+    names = reads[positions[read]]
+    distribution = class_distribution(counts, size, lambda hand: classifier.view(hand, names))
+    others = deal_count([sum(counts) - size], [size] * (len(positions) - 1))
+    result: dict[RoundKey, int] = {}
+    for view, ways in distribution.items():
+        views: list[tuple[Any, ...]] = [()] * len(positions)
+        views[read] = view
+        result[(None, *views)] = ways * others
+    return result
+
+
+def _winner(definition: Definition, first_key: Any, second_key: Any) -> str:
+    first, second = definition.deal.positions
+    if first_key > second_key:
+        return first
+    if second_key > first_key:
+        return second
+    return definition.ties
+
+
+def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, ...]]:
+    """Suit permutations when nothing read depends on which suit a card has."""
+    definition = classifier.definition
+    if "suits" in definition.compare or reads & {"suit", "_suits"}:
+        return []
+    if any("suits" in c.tiebreak for c in definition.categories):
+        return []
+    return suit_symmetries(classifier.types)
+
+
+def _joint(
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    winner: bool,
+    reads: Mapping[str, set[str]],
+) -> dict[RoundKey, int]:
+    definition = classifier.definition
+    first, second = definition.deal.positions
+    names = reads[first] | reads[second]
+
+    def classify(hand: tuple[int, ...]) -> Any:
+        return (classifier.strength(hand) if winner else None, classifier.view(hand, names))
+
+    joint = joint_class_distribution(
+        counts, definition.deal.cards, classify, _symmetries(classifier, names)
+    )
+    result: Counter[RoundKey] = Counter()
+    for ((fs, fv), (ss, sv)), ways in joint.items():
+        who = _winner(definition, fs, ss) if winner else None
+        fd, sd = dict(fv), dict(sv)
+        result[
+            (
+                who,
+                tuple((n, fd[n]) for n in sorted(reads[first])),
+                tuple((n, sd[n]) for n in sorted(reads[second])),
+            )
+        ] += ways
+    return dict(result)
+
+
+def _showdown(
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    reads: Mapping[str, set[str]],
+    swapped: bool,
+) -> dict[RoundKey, int]:
+    """Every first hand against the second hand after removal, the second split by category.
+
+    The joint of two hands dealt one after the other is symmetric, so a bet that
+    reads the second position fully and the first by category only is counted
+    with the positions' roles exchanged (``swapped``).
+    """
+    definition = classifier.definition
+    first, second = definition.deal.positions
+    full, banded = (second, first) if swapped else (first, second)
+    by_category = "category" in reads[banded]
+    levels = len(definition.categories)
+    cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
+    rows = showdown(counts, definition.deal.cards, classifier.strength, cuts)
+    names = {c.name for c in definition.categories}
+    name_of = {len(definition.categories) - i: c.name for i, c in enumerate(definition.categories)}
+    assert len(names) == levels
+    result: Counter[RoundKey] = Counter()
+
+    def add(full_view: Any, banded_view: Any, outcome: str, ways: int) -> None:
+        if not ways:
+            return
+        # outcome is the full hand's result against the banded one
+        who = definition.ties if outcome == "equal" else full if outcome == "stronger" else banded
+        views = (full_view, banded_view) if not swapped else (banded_view, full_view)
+        result[(who, *views)] += ways
+
+    for row in rows:
+        full_view = classifier.view(row.hand, reads[full])
+        if not by_category:
+            add(full_view, (), "stronger", row.ways * row.weaker)
+            add(full_view, (), "equal", row.ways * row.equal)
+            add(full_view, (), "weaker", row.ways * row.stronger)
+            continue
+        own = classifier.strength(row.hand)[0][0]
+        for level in range(1, levels + 1):
+            above = row.at_least[level] if level < levels else 0
+            in_level = row.at_least[level - 1] - above
+            view = (("category", name_of[level]),)
+            if level > own:
+                add(full_view, view, "weaker", row.ways * in_level)
+            elif level < own:
+                add(full_view, view, "stronger", row.ways * in_level)
+            else:
+                stronger = row.stronger - above
+                add(full_view, view, "weaker", row.ways * stronger)
+                add(full_view, view, "equal", row.ways * row.equal)
+                add(full_view, view, "stronger", row.ways * (in_level - stronger - row.equal))
+    return dict(result)
+
+
+def category_distribution(
+    definition: Definition, types: Sequence[Card], counts: Sequence[int]
+) -> dict[int | None, int]:
+    """Ways per category index of one hand (``None``: a hand no category describes)."""
+    classifier = classifier_for(definition, types)
+    return class_distribution(counts, definition.deal.cards, classifier.category)

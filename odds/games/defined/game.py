@@ -1,0 +1,470 @@
+"""A defined game: a :class:`~odds.games.base.Game` compiled from a definition (data).
+
+Every command that works on a coded game works on it: ``report``, ``settle``,
+``verify``, ``solve``, ``simulate``, ``audit``, ``games`` and the API see a
+``Game`` whose analysis is counted by :mod:`odds.games.defined.counting`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from odds.core.cards import Card
+from odds.core.errors import OddsError, PositionError
+from odds.core.settlement import SettledHand, Settlement
+from odds.core.table import Column, Kind, Table
+from odds.engine import class_distribution, deal_count, falling
+from odds.games.base import BenchCase, Game
+from odds.games.defined import counting, patterns
+from odds.games.defined.options import DefinedConfig
+from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
+from odds.games.defined.schema import BetDefinition, Definition, Outcome
+from odds.games.events import Event, by_key, reason, settled_bet
+from odds.stats.analysis import Analysis
+from odds.stats.bets import Bet
+from odds.stats.bets import Outcome as BetOutcome
+
+
+class DefinedGame(Game[DefinedConfig]):
+    """A game whose shoe, deal, hand classes and bets are a definition's data."""
+
+    config_type = DefinedConfig
+
+    def __init__(self, name: str, definition: Definition) -> None:
+        self.definition = definition
+        deal = definition.deal
+        self.__dict__.update(
+            name=name,
+            title=definition.title or name,
+            positions=deal.positions,
+            bet_names=tuple(b.name for b in definition.bets),
+            hand_size=0 if deal.tableau else deal.cards,
+            log_hand_sizes=(2, 3) if deal.tableau else (),
+            max_round_cards=6 if deal.tableau else 0,
+            hand_example=(
+                "two or three cards, e.g. '9d 7c'"
+                if deal.tableau
+                else f"{_number(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
+                f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
+            ),
+        )
+
+    # -- validation ------------------------------------------------------
+
+    def validate(self, config: DefinedConfig) -> None:
+        named = {o.net for b in self.definition.bets for o in b.outcomes if isinstance(o.net, str)}
+        missing = sorted(named - set(config.payouts))
+        if missing:
+            bet, outcome = _naming(self.definition, missing[0])
+            raise OddsError(
+                f"{self.definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
+                f"pays {missing[0]!r}, but [payouts] has no {missing[0]}"
+            )
+        unused = sorted(set(config.payouts) - named)
+        if unused:
+            raise OddsError(
+                f"{self.definition.source}: payouts.{unused[0]}: no outcome pays it "
+                f"(named: {', '.join(sorted(named)) or 'none'})"
+            )
+        shoe = config.shoe.build()
+        counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
+
+    # -- analysis --------------------------------------------------------
+
+    def rounds(
+        self, config: DefinedConfig, bet: BetDefinition, counts: Any = None
+    ) -> dict[RoundKey, int]:
+        """Ways per round key for one bet's reads (``counts``: another composition)."""
+        shoe = config.shoe.build()
+        counts = shoe.counts if counts is None else counts
+        winner, reads = bet_needs(bet, self.definition.deal.positions)
+        return self._rounds(shoe.types, tuple(counts), winner, reads)
+
+    def _rounds(
+        self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]
+    ) -> dict[RoundKey, int]:
+        key = (
+            types,
+            counts,
+            winner,
+            tuple(sorted((p, tuple(sorted(r))) for p, r in reads.items())),
+        )
+        cache: dict[Any, dict[RoundKey, int]] = self.__dict__.setdefault("_rounds_cache", {})
+        found = cache.get(key)
+        if found is None:
+            if self.definition.deal.tableau is not None:
+                found = counting.tableau_rounds(self.definition, types, counts, winner, reads)
+            else:
+                found = counting.hand_rounds(self.definition, types, counts, winner, reads)
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def settle_rounds(
+        self,
+        config: DefinedConfig,
+        bet: BetDefinition,
+        rounds: Mapping[RoundKey, int],
+        full_shoe: bool,
+    ) -> dict[str, int]:
+        """Ways per outcome key; every round settled by exactly one outcome (checked)."""
+        definition = self.definition
+        ways = {o.key: 0 for o in bet.outcomes}
+        otherwise = bet.outcomes[-1] if bet.outcomes[-1].when is None else None
+        for key, n in rounds.items():
+            hits = [
+                o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)
+            ]
+            if len(hits) > 1:
+                raise OddsError(
+                    f"{definition.source}: definition.bets.{bet.name}: a round "
+                    f"({round_text(key, definition)}) "
+                    f"is settled by two outcomes (lines {hits[0].line} and {hits[1].line})"
+                )
+            if not hits:
+                if otherwise is None:
+                    raise OddsError(
+                        f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
+                        f"outcome settles the round {round_text(key, definition)}; add it, or end "
+                        "with { otherwise = true, loses = 1 }"
+                    )
+                hits = [otherwise]
+            ways[hits[0].key] += n
+        if full_shoe:
+            for outcome in bet.outcomes:
+                if not ways[outcome.key]:
+                    raise OddsError(
+                        f"{definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
+                        f"the outcome {outcome.label!r} never happens"
+                    )
+        return ways
+
+    def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
+        return tuple(Event(o.key, o.label, net_of(o, config.payouts)) for o in bet.outcomes)
+
+    def check_categories(self, config: DefinedConfig) -> dict[int | None, int]:
+        """One hand's ways per category; a hand with none, or a category never dealt, refused."""
+        definition = self.definition
+        shoe = config.shoe.build()
+        found = counting.category_distribution(definition, shoe.types, shoe.counts)
+        if None in found and _reads_categories(definition):
+            example = self._example(
+                shoe, lambda cards: patterns.category_of(cards, definition) is None
+            )
+            raise OddsError(
+                f"{definition.source}: definition.categories: the hand {example} matches no "
+                "category; end the list with a category whose pattern is { any = true }"
+            )
+        if _full(config):
+            for i, category in enumerate(definition.categories):
+                if not found.get(i):
+                    raise OddsError(
+                        f"{definition.source}: definition.categories.{category.name} "
+                        f"(line {category.line}): the pattern never occurs (no hand of "
+                        f"{definition.deal.cards} from {shoe.description} has it, or every such "
+                        "hand is taken by a stronger category above it)"
+                    )
+        return found
+
+    def _example(self, shoe: Any, test: Callable[[list[Card]], bool]) -> str:
+        from itertools import combinations_with_replacement
+
+        size = self.definition.deal.cards
+        for hand in combinations_with_replacement(range(len(shoe.types)), size):
+            cards = [shoe.types[t] for t in hand]
+            if test(cards):
+                return " ".join(str(c) for c in cards)
+        return "?"  # pragma: no cover
+
+    def analyse(self, config: DefinedConfig, paytable: str) -> Analysis:
+        definition = self.definition
+        shoe = config.shoe.build()
+        shoe.require(definition.round_cards)
+        tables: list[Table] = []
+        classes: dict[str, int] = {}
+        if definition.categories and definition.deal.tableau is None:
+            found = self.check_categories(config)
+            tables.append(_category_table(definition, found))
+            classes = {
+                definition.categories[i].name if i is not None else "none": n
+                for i, n in found.items()
+            }
+        elif definition.deal.tableau is None:
+            classifier = counting.classifier_for(definition, shoe.types)
+            classes = class_distribution(
+                shoe.counts,
+                definition.deal.cards,
+                lambda hand: self._label(tuple(classifier.cards(hand))),
+            )
+        bets = []
+        full = _full(config)
+        for bet in definition.bets:
+            ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
+            outcomes = tuple(
+                BetOutcome(e.label, e.net, ways[e.key]) for e in self.events(config, bet)
+            )
+            bets.append(
+                Bet(bet.name, bet.title, bet.description or _describe(bet, config), outcomes)
+            )
+        return self.new_analysis(
+            config,
+            paytable,
+            shoe=f"{shoe.description} ({shoe.size} cards)",
+            deals=self.deal_total(shoe.counts),
+            counting=self.counting_text(shoe),
+            bets=tuple(bets),
+            tables=tuple(tables),
+            hand_classes=classes,
+        )
+
+    def deal_total(self, counts: Any) -> int:
+        deal = self.definition.deal
+        if deal.tableau is not None:
+            return falling(sum(counts), 6)
+        return deal_count(counts, [deal.cards] * len(deal.positions))
+
+    def counting_text(self, shoe: Any) -> str:
+        definition = self.definition
+        deal = definition.deal
+        total = self.deal_total(shoe.counts)
+        if deal.tableau is not None:
+            return (
+                "Counted from the definition (data): ordered deals by the tableau, card values "
+                f"only, each extended by the next unseen cards to six: {total:,} deals from "
+                f"{shoe.size} cards."
+            )
+        hands = " and ".join(f"{deal.cards} to the {p}" for p in deal.positions)
+        return (
+            f"Counted from the definition (data), with card removal: {hands}, from "
+            f"{shoe.size} cards, hands unordered within, in dealing order between: {total:,} "
+            "deals. Each bet is counted by the classes it reads (one hand's classes; a "
+            "showdown of every hand against the other after removal; or the two hands' "
+            "joint classes)."
+        )
+
+    # -- bench -------------------------------------------------------------
+
+    def bench_cases(self, config: DefinedConfig) -> list[BenchCase]:
+        """The definition's count beside the coded game it re-expresses (``reproduces``)."""
+        coded = self.definition.reproduces
+        if not coded:
+            return []
+        from odds.games.defined.bench import beside_coded
+
+        return [beside_coded(self, config, coded)]
+
+    # -- one round ---------------------------------------------------------
+
+    def settle(
+        self, config: DefinedConfig, hands: Mapping[str, str], stake: Fraction
+    ) -> Settlement:
+        definition = self.definition
+        shoe = config.shoe.build()
+        held = {p: self.read_hand(config, hands, p) for p in definition.deal.positions}
+        if definition.deal.tableau is not None:
+            self._check_tableau(held)
+        shoe.check_holds(
+            [c for p in definition.deal.positions for c in held[p]], "the round's cards"
+        )
+        key_of = self.round_key_of(held)
+        settled = []
+        for bet in definition.bets:
+            key = key_of(bet)
+            hits = [
+                o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)
+            ]
+            outcome = hits[0] if hits else bet.outcomes[-1]
+            event = by_key(self.events(config, bet))[outcome.key]
+            settled.append(settled_bet(bet.name, event, stake, stake, reason(event)))
+        return Settlement(
+            hands=tuple(
+                SettledHand(
+                    p,
+                    " ".join(str(c) for c in held[p]),
+                    self._describe_hand(held[p]),
+                    self._label(held[p]),
+                )
+                for p in definition.deal.positions
+            ),
+            bets=tuple(settled),
+        )
+
+    def round_key_of(
+        self, held: Mapping[str, tuple[Any, ...]]
+    ) -> Callable[[BetDefinition], RoundKey]:
+        definition = self.definition
+        positions = definition.deal.positions
+
+        def key_of(bet: BetDefinition) -> RoundKey:
+            winner, reads = bet_needs(bet, positions)
+            who = None
+            if winner:
+                scores: list[Any]
+                if definition.deal.tableau is not None:
+                    scores = [patterns.points(held[p], definition.shoe) for p in positions]
+                else:
+                    scores = [patterns.strength(held[p], definition) for p in positions]
+                who = (
+                    positions[0]
+                    if scores[0] > scores[1]
+                    else positions[1]
+                    if scores[1] > scores[0]
+                    else definition.ties
+                )
+            views = []
+            for p in positions:
+                names = reads[p]
+                if definition.deal.tableau is not None:
+                    tableau = definition.deal.tableau
+                    points = patterns.points(held[p], definition.shoe)
+                    two = patterns.points(held[p][:2], definition.shoe)
+                    found = {"points": points, "cards": len(held[p]),
+                             "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
+                    views.append(tuple((n, found[n]) for n in sorted(names)))
+                else:
+                    views.append(patterns.view(held[p], names, definition))
+            return (who, *views)
+
+        return key_of
+
+    def deal_round(
+        self, config: DefinedConfig, draw: Callable[[], Any]
+    ) -> dict[str, tuple[Any, ...]]:
+        """One round card by card (``odds simulate``): hands in turn, or by the tableau."""
+        definition = self.definition
+        tableau = definition.deal.tableau
+        if tableau is None:
+            return super().deal_round(config, draw)
+        first, second = definition.deal.positions
+        f = [draw()]
+        s = [draw()]
+        f.append(draw())
+        s.append(draw())
+        fp, sp = (patterns.points(cards, definition.shoe) for cards in (f, s))
+        if fp in tableau.naturals or sp in tableau.naturals:
+            return {first: tuple(f), second: tuple(s)}
+        if fp in tableau.first_draws:
+            f.append(draw())
+            third = definition.shoe.values[f[2].rank] % 10
+            if tableau.second_draws_on(sp, third):
+                s.append(draw())
+        elif sp in tableau.second_draws_first_stood:
+            s.append(draw())
+        return {first: tuple(f), second: tuple(s)}
+
+    def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> None:
+        """The hands must be what the tableau deals: who draws, and no card more or less."""
+        definition = self.definition
+        tableau = definition.deal.tableau
+        assert tableau is not None
+        first, second = definition.deal.positions
+        f, s = held[first], held[second]
+        for p, cards in ((first, f), (second, s)):
+            if len(cards) not in (2, 3):
+                raise PositionError(p, f"{{position}} must be two or three cards, got {len(cards)}")
+        fp, sp = (patterns.points(cards[:2], definition.shoe) for cards in (f, s))
+        natural = fp in tableau.naturals or sp in tableau.naturals
+        first_draws = not natural and fp in tableau.first_draws
+        _check_count(first, f, first_draws)
+        if natural:
+            second_draws = False
+        elif first_draws:
+            third = definition.shoe.values[f[2].rank] % 10
+            second_draws = tableau.second_draws_on(sp, third)
+        else:
+            second_draws = sp in tableau.second_draws_first_stood
+        _check_count(second, s, second_draws)
+
+    def _describe_hand(self, cards: tuple[Any, ...]) -> str:
+        definition = self.definition
+        if definition.categories and definition.deal.tableau is None:
+            index = patterns.category_of(cards, definition)
+            name = definition.categories[index].label if index is not None else "no category"
+            return f"{name}, {patterns.points(cards, definition.shoe)} points"
+        if len(cards) == 1 and definition.deal.tableau is None:
+            rank = cards[0].rank
+            return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
+        return f"{patterns.points(cards, definition.shoe)} points"
+
+    def _label(self, cards: tuple[Any, ...]) -> str:
+        definition = self.definition
+        if definition.categories and definition.deal.tableau is None:
+            index = patterns.category_of(cards, definition)
+            return definition.categories[index].name if index is not None else "none"
+        if len(cards) == 1 and definition.deal.tableau is None:
+            return str(cards[0].rank.symbol)
+        return str(patterns.points(cards, definition.shoe))
+
+
+def _check_count(position: str, cards: tuple[Any, ...], draws: bool) -> None:
+    if len(cards) != 2 + draws:
+        want = "draws a third card" if draws else "stands on two cards"
+        raise PositionError(position, f"{{position}} {want} by the tableau, got {len(cards)} cards")
+
+
+def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
+    """The outcome's net per unit staked: its number or named payout, less any commission."""
+    net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
+    return net * (1 - outcome.commission) if net > 0 else net
+
+
+def _naming(definition: Definition, payout: str) -> tuple[BetDefinition, Outcome]:
+    for bet in definition.bets:
+        for outcome in bet.outcomes:
+            if outcome.net == payout:
+                return bet, outcome
+    raise AssertionError(payout)  # pragma: no cover
+
+
+def _reads_categories(definition: Definition) -> bool:
+    if "category" in definition.compare:
+        return True
+    _, reads = _all_reads(definition)
+    return any("category" in r for r in reads.values())
+
+
+def _all_reads(definition: Definition) -> tuple[bool, dict[str, set[str]]]:
+    from odds.games.defined.rounds import needs
+
+    return needs((o.when for b in definition.bets for o in b.outcomes), definition.deal.positions)
+
+
+def _full(config: DefinedConfig) -> bool:
+    """Whether the shoe is whole decks (the checks for impossible outcomes apply)."""
+    return not config.shoe.removed and not config.shoe.counts
+
+
+def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
+    from odds.core.numbers import payout_ratio
+
+    parts = [f"{o.label}: {payout_ratio(net_of(o, config.payouts))}" for o in bet.outcomes]
+    return "; ".join(parts) + "."
+
+
+def _category_table(definition: Definition, found: Mapping[int | None, int]) -> Table:
+    total = sum(found.values())
+    rows = []
+    for i, category in enumerate(definition.categories):
+        ways = found.get(i, 0)
+        rows.append(
+            {"category": category.label, "ways": ways, "probability": Fraction(ways, total)}
+        )
+    return Table(
+        key="categories",
+        title=f"Hand categories (one hand of {_number(definition.deal.cards)} from the full shoe)",
+        columns=(
+            Column("category", "category"),
+            Column("ways", "ways", Kind.WAYS),
+            Column("probability", "probability", Kind.PROBABILITY),
+        ),
+        rows=tuple(rows),
+        total={"category": "Total", "ways": total, "probability": Fraction(1)},
+        note="Strongest first; a hand is in the first category whose pattern it matches.",
+    )
+
+
+def _number(n: int) -> str:
+    return ("one", "two", "three", "four", "five")[n - 1] if 1 <= n <= 5 else str(n)

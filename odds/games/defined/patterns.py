@@ -1,0 +1,164 @@
+"""The pattern vocabulary: a hand of cards → its category, its strength key and its features.
+
+Everything a definition can ask of one hand is computed here from the cards
+(:class:`odds.core.cards.Card`), by the definition's shoe rules (values, rank
+order, which ace sequences count, suit order). The counting classifies each
+distinct hand once; ``odds settle`` classifies the hands it is given the same way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from odds.core.cards import Card, Rank
+from odds.games.defined.schema import Category, Definition, ShoeRules
+
+FACES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
+
+
+def points(cards: Sequence[Card], shoe: ShoeRules) -> int:
+    """Sum of the cards' values, mod 10 (baccarat, San Gong, Pok Deng points)."""
+    return sum(shoe.values[c.rank] for c in cards) % 10
+
+
+def sequence_high(cards: Sequence[Card], shoe: ShoeRules) -> int | None:
+    """The top order of a sequence (consecutive ranks by the rank order), ``None`` if not one.
+
+    An ace at one end of the rank order may also stand at the other end (A-2-3
+    when aces are high, Q-K-A when they are low) when the definition allows that
+    sequence; the ace-low sequence then ranks below every other.
+    """
+    ranks = [c.rank for c in cards]
+    if len(cards) < 2 or len(set(ranks)) != len(ranks):
+        return None
+    top = len(shoe.rank_order) - 1
+    orders = sorted(shoe.order(r) for r in ranks)
+    ace = shoe.order(Rank.ACE) if Rank.ACE in ranks else None
+    if orders == list(range(orders[0], orders[0] + len(orders))):
+        if ace == 0 and orders[0] == 0 and not shoe.ace_low_sequence:
+            return None
+        if ace == top and orders[-1] == top and not shoe.ace_high_sequence:
+            return None
+        return orders[-1]
+    if ace is not None:
+        moved = sorted([o for o in orders if o != ace] + [-1 if ace == top else top + 1])
+        if moved == list(range(moved[0], moved[0] + len(moved))):
+            if moved[0] == -1 and shoe.ace_low_sequence:
+                return moved[-1] - len(moved)  # below every natural sequence
+            if moved[-1] == top + 1 and shoe.ace_high_sequence:
+                return top + 1
+    return None
+
+
+def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
+    """Whether every key of the category's pattern holds for the hand."""
+    ranks = Counter(c.rank for c in cards)
+    for key, value in category.pattern:
+        if key == "any":
+            ok = value
+        elif key == "same_rank":
+            ok = max(ranks.values()) == value
+        elif key == "sequence":
+            ok = (sequence_high(cards, shoe) is not None) == value
+        elif key == "flush":
+            ok = (len(cards) > 1 and len({c.suit for c in cards}) == 1) == value
+        elif key == "suited":
+            ok = (len({c.suit for c in cards}) == 1) == value
+        elif key == "faces":
+            ok = sum(c.rank in FACES for c in cards) == value
+        elif key == "faces_at_least":
+            ok = sum(c.rank in FACES for c in cards) >= value
+        elif key == "points":
+            ok = points(cards, shoe) in value
+        elif key == "ranks":
+            ok = Counter(value) == ranks
+        elif key == "pair_rank":
+            ok = any(n >= 2 and r in value for r, n in ranks.items())
+        elif key == "cards":
+            ok = len(cards) == value
+        else:  # pragma: no cover - the schema refuses other keys
+            raise AssertionError(key)
+        if not ok:
+            return False
+    return True
+
+
+def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
+    """Index of the first (strongest) category the hand matches, or ``None``."""
+    for i, category in enumerate(definition.categories):
+        if matches(cards, category, definition.shoe):
+            return i
+    return None
+
+
+def tiebreak_key(cards: Sequence[Card], key: str, shoe: ShoeRules) -> tuple[Any, ...]:
+    """One tie-break as a comparable tuple (greater is stronger)."""
+    if key == "points":
+        return (points(cards, shoe),)
+    if key == "equal":
+        return ()
+    if key == "faces":
+        return (sum(c.rank in FACES for c in cards),)
+    if key == "cards":
+        return (len(cards),)
+    high = sequence_high(cards, shoe)
+    if key in ("ranks", "high"):
+        if high is not None:
+            return (high,)
+        counts = Counter(c.rank for c in cards)
+        ordered = sorted(counts, key=lambda r: (counts[r], shoe.order(r)), reverse=True)
+        orders = tuple(shoe.order(r) for r in ordered)
+        return orders[:1] if key == "high" else orders
+    if key == "suits":
+        by_rank = sorted(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
+        return tuple(shoe.suit_order.index(c.suit) for c in reversed(by_rank))
+    raise AssertionError(key)  # pragma: no cover
+
+
+def strength(cards: Sequence[Card], definition: Definition) -> tuple[Any, ...]:
+    """The comparison key: greater beats smaller, equal keys are equal hands."""
+    key: list[Any] = []
+    for part in definition.compare:
+        if part == "category":
+            index = category_of(cards, definition)
+            assert index is not None  # the counting checks every hand has a category
+            level = len(definition.categories) - index
+            key.append((level, *(tiebreak_key(cards, t, definition.shoe)
+                                 for t in definition.categories[index].tiebreak)))  # fmt: skip
+        else:
+            key.append(tiebreak_key(cards, part, definition.shoe))
+    return tuple(key)
+
+
+def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
+    """One feature a bet's condition reads (schema.POSITION_FEATURES, and ``_suits``)."""
+    shoe = definition.shoe
+    if name == "category":
+        index = category_of(cards, definition)
+        return None if index is None else definition.categories[index].name
+    if name == "points":
+        return points(cards, shoe)
+    if name == "cards":
+        return len(cards)
+    if name == "faces":
+        return sum(c.rank in FACES for c in cards)
+    if name == "pair":
+        return max(Counter(c.rank for c in cards).values()) >= 2
+    if name == "suited_pair":
+        return max(Counter(cards).values()) >= 2
+    if name == "flush":
+        return len({c.suit for c in cards}) == 1
+    if name == "rank":
+        return cards[0].rank
+    if name == "suit":
+        return cards[0].suit
+    if name == "_suits":
+        return frozenset(c.suit for c in cards)
+    raise AssertionError(name)  # pragma: no cover
+
+
+def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) -> tuple[Any, ...]:
+    """The features ``names`` of a hand, as ``((name, value), …)`` in name order."""
+    return tuple((name, feature(cards, name, definition)) for name in sorted(names))

@@ -1,0 +1,109 @@
+"""A counted round as the bets see it, and a bet's conditions evaluated on it.
+
+A *round key* is ``(winner, view of position 1, view of position 2 …)``: the
+winner (a position, ``"tie"``, or ``None`` when no bet asks), and per position
+only the features some condition reads (:func:`odds.games.defined.patterns.view`).
+Rounds with equal keys settle alike, so the counting merges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from odds.games.defined.schema import BetDefinition, Condition, Definition
+
+RoundKey = tuple[Any, ...]
+
+
+def needs(
+    conditions: Iterable[Condition | None], positions: Sequence[str]
+) -> tuple[bool, dict[str, set[str]]]:
+    """Whether the winner is read, and the features read of each position."""
+    winner = False
+    read: dict[str, set[str]] = {p: set() for p in positions}
+
+    def visit(condition: Condition) -> None:
+        nonlocal winner
+        for position, name, _ in condition.tests:
+            if position:
+                read[position].add(name)
+            elif name == "winner":
+                winner = True
+            elif name in ("margin", "total_points"):
+                for p in positions:
+                    read[p].add("points")
+            elif name == "total_cards":
+                for p in positions:
+                    read[p].add("cards")
+            elif name == "same_suit":
+                for p in positions:
+                    read[p].add("_suits")
+        for part in (*condition.all, *condition.any):
+            visit(part)
+        if condition.not_ is not None:
+            visit(condition.not_)
+
+    for condition in conditions:
+        if condition is not None:
+            visit(condition)
+    return winner, read
+
+
+def bet_needs(bet: BetDefinition, positions: Sequence[str]) -> tuple[bool, dict[str, set[str]]]:
+    return needs((o.when for o in bet.outcomes), positions)
+
+
+def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:
+    """Whether the condition holds for the round ``key``."""
+    positions = definition.deal.positions
+    views = {p: dict(v) for p, v in zip(positions, key[1:], strict=True)}
+    return _holds(condition, key[0], views, definition)
+
+
+def _holds(
+    condition: Condition, winner: Any, views: dict[str, dict[str, Any]], definition: Definition
+) -> bool:
+    for position, name, wanted in condition.tests:
+        if position:
+            value = views[position][name]
+        elif name == "winner":
+            value = winner
+        elif name == "margin":
+            scores = [v["points"] for v in views.values()]
+            value = abs(scores[0] - scores[1]) if len(scores) == 2 else 0
+        elif name == "total_points":
+            value = sum(v["points"] for v in views.values())
+        elif name == "total_cards":
+            value = sum(v["cards"] for v in views.values())
+        elif name == "same_suit":
+            suits = frozenset().union(*(v["_suits"] for v in views.values()))
+            value = len(suits) == 1
+        else:  # pragma: no cover - the schema refuses other names
+            raise AssertionError(name)
+        if isinstance(wanted, bool):
+            if bool(value) != wanted:
+                return False
+        elif value not in wanted:
+            return False
+    if not all(_holds(c, winner, views, definition) for c in condition.all):
+        return False
+    if condition.any and not any(_holds(c, winner, views, definition) for c in condition.any):
+        return False
+    return condition.not_ is None or not _holds(condition.not_, winner, views, definition)
+
+
+def round_text(key: RoundKey, definition: Definition) -> str:
+    """A round key in words, for messages ("banker wins; banker points 6, cards 2")."""
+    parts = []
+    if key[0] is not None:
+        parts.append("tie" if key[0] == "tie" else f"{key[0]} wins")
+    for position, view in zip(definition.deal.positions, key[1:], strict=True):
+        shown = [
+            f"{name} {getattr(value, 'symbol', value)}"
+            for name, value in view
+            if not name.startswith("_")
+        ]
+        if shown:
+            parts.append(f"{position} {', '.join(shown)}")
+    return "; ".join(parts) or "any round"

@@ -1,0 +1,837 @@
+"""A game definition read from TOML data: the shoe, the deal, the hand classes, the bets.
+
+The definition is data, never code: every key is checked against the vocabulary
+below (docs/reference/definitions.md describes each with an example), and an
+unknown key, a wrong type or a contradiction is a one-line :class:`OddsError`
+naming the key and, when the file's text is known, its line.
+
+Nothing here counts; :mod:`odds.games.defined.counting` does, and the checks that
+need counts (a category that never occurs, a round no outcome settles) are made
+there, on the exact distribution.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from odds.core.cards import Rank, Suit
+from odds.core.errors import OddsError
+
+RANK_SYMBOLS: dict[str, Rank] = {rank.symbol: rank for rank in Rank}
+RANK_SYMBOLS.update({"T": Rank.TEN, "1": Rank.ACE})
+SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS,
+                                 "s": Suit.SPADES}  # fmt: skip
+
+#: Hand patterns a category may combine (every key must hold).
+PATTERN_KEYS = (
+    "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
+    "pair_rank", "suited", "cards", "any",
+)  # fmt: skip
+#: Tie-breaks within a category, and keys of a comparison.
+TIEBREAKS = ("points", "ranks", "high", "suits", "faces", "cards", "equal")
+#: Features a bet's condition may ask of one position.
+POSITION_FEATURES = (
+    "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
+    "flush",
+)  # fmt: skip
+#: Conditions on the whole round.
+ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit")
+
+
+class Locator:
+    """Finds the line of a key in the definition's text, for one-line errors.
+
+    TOML readers do not keep positions, so the key is looked up in the text: the
+    first line at or after an anchor line where ``key =`` (or a ``[section]``
+    header) appears. Without the text (API data) messages name the key only.
+    """
+
+    def __init__(self, text: str | None, source: str) -> None:
+        self.lines = (text or "").splitlines()
+        self.source = source
+
+    def line(self, key: str, after: int = 0) -> int:
+        pattern = re.compile(rf"(^|[\s{{,\[.]){re.escape(key)}\s*(=|\])")
+        for number in range(max(after, 1), len(self.lines) + 1):
+            if pattern.search(self.lines[number - 1]):
+                return number
+        return 0
+
+    def nth(self, key: str, n: int, after: int = 0) -> int:
+        """The line of the ``n``-th occurrence (0-based) of ``key`` after ``after``."""
+        line = after
+        for _ in range(n + 1):
+            found = self.line(key, line + 1)
+            if not found:
+                return 0
+            line = found
+        return line
+
+    def error(self, where: str, message: str, line: int = 0) -> OddsError:
+        at = f" (line {line})" if line else ""
+        return OddsError(f"{self.source}: {where}{at}: {message}")
+
+
+@dataclass(frozen=True)
+class ShoeRules:
+    """What the definition says of the cards: values, rank order, sequences, suit order."""
+
+    decks: int
+    values: dict[Rank, int]
+    #: Rank strength, lowest first (a rank's index is its order).
+    rank_order: tuple[Rank, ...]
+    ace_low_sequence: bool
+    ace_high_sequence: bool
+    suit_order: tuple[Suit, ...]
+
+    def order(self, rank: Rank) -> int:
+        return self.rank_order.index(rank)
+
+
+@dataclass(frozen=True)
+class Category:
+    """A hand class: its pattern (every key must hold) and its tie-breaks."""
+
+    name: str
+    label: str
+    pattern: tuple[tuple[str, Any], ...]
+    tiebreak: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """A points deal with drawing (baccarat's): two positions, the first draws first."""
+
+    naturals: frozenset[int]
+    first_draws: frozenset[int]
+    second_draws_first_stood: frozenset[int]
+    #: Second position's total → the first's third-card values on which it draws.
+    second_draws: tuple[tuple[int, frozenset[int]], ...]
+
+    def second_draws_on(self, total: int, first_third: int) -> bool:
+        """Whether the second position draws on ``total`` after the first's third card."""
+        return first_third in dict(self.second_draws).get(total, frozenset())
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Named positions and how they receive cards."""
+
+    positions: tuple[str, ...]
+    cards: int
+    tableau: Tableau | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One outcome of a bet: its condition (``None``: every round no other outcome takes)."""
+
+    key: str
+    label: str
+    when: Any  # a condition tree (see Condition), or None for ``otherwise``
+    net: Fraction | str  # a number, or the name of a [payouts] entry
+    commission: Fraction
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class BetDefinition:
+    name: str
+    title: str
+    description: str
+    outcomes: tuple[Outcome, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition: every ``tests`` entry must hold, and every ``all``; one of ``any``."""
+
+    tests: tuple[tuple[str, str, Any], ...]  # (position or "", feature, accepted values)
+    all: tuple[Condition, ...] = ()
+    any: tuple[Condition, ...] = ()
+    not_: Condition | None = None
+
+
+@dataclass(frozen=True)
+class Definition:
+    title: str
+    shoe: ShoeRules
+    deal: Deal
+    categories: tuple[Category, ...]
+    compare: tuple[str, ...]
+    ties: str  # "tie" or a position that wins equal hands
+    bets: tuple[BetDefinition, ...]
+    rules_page: str
+    #: A coded game whose paytable of the same name this definition re-expresses (bench).
+    reproduces: str = ""
+    source: str = field(default="", compare=False)
+    #: Hands classified for this definition, per card set (odds.games.defined.counting).
+    classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def round_cards(self) -> int:
+        return 6 if self.deal.tableau else self.deal.cards * len(self.deal.positions)
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets")
+
+
+def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> Definition:
+    """The definition in ``data`` (the ``[definition]`` table), validated."""
+    where = Locator(text, source)
+    if not isinstance(data, Mapping):
+        raise where.error("definition", "expected a table", where.line("definition"))
+    base = data.get("base")
+    if base is not None:
+        data = _with_base(base, data, where)
+    _known(data, _TOP, "definition", where, where.line("[definition"))
+    shoe = _shoe(data.get("shoe", {}), where)
+    deal = _deal(data.get("deal"), where)
+    categories = _categories(data.get("categories", []), where)
+    compare, ties = _compare(data.get("compare", {}), deal, categories, where)
+    bets = _bets(data.get("bets"), deal, categories, where)
+    title = _text(data.get("title", ""), "definition.title", where)
+    rules = _text(data.get("rules", ""), "definition.rules", where)
+    reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
+    return Definition(title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source)
+
+
+def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, Any]:
+    """A built-in definition (``odds/games/defined/bases/<name>.toml``) with this one's keys.
+
+    Keys given here replace the base's, except ``bets``, which are added to its bets.
+    """
+    from odds.games.defined.bases import base_definition
+
+    if not isinstance(base, str):
+        raise where.error("definition.base", "expected the name of a base", where.line("base"))
+    found = base_definition(base)
+    if found is None:
+        from odds.games.defined.bases import base_names
+
+        raise where.error(
+            "definition.base",
+            f"unknown base {base!r} (bases: {', '.join(base_names())})",
+            where.line("base"),
+        )
+    merged = {k: v for k, v in found.items()}
+    for key, value in data.items():
+        if key == "base":
+            continue
+        if key == "bets" and isinstance(value, list):
+            merged["bets"] = list(found.get("bets", [])) + value
+        else:
+            merged[key] = value
+    return merged
+
+
+def _known(
+    table: Mapping[str, Any], known: Sequence[str], where_: str, loc: Locator, after: int
+) -> None:
+    for key in table:
+        if key not in known:
+            raise loc.error(
+                where_,
+                f"unknown key {key!r} (known: {', '.join(known)})",
+                loc.line(key, after),
+            )
+
+
+def _text(value: Any, where_: str, loc: Locator) -> str:
+    if not isinstance(value, str):
+        raise loc.error(
+            where_, f"expected text in quotes, got {value!r}", loc.line(where_.split(".")[-1])
+        )
+    return value
+
+
+def _int(value: Any, where_: str, loc: Locator, low: int, high: int, line: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise loc.error(where_, f"expected a whole number, got {value!r}", line)
+    if not low <= value <= high:
+        raise loc.error(where_, f"{value} is outside {low}–{high}", line)
+    return value
+
+
+def _rank(text: Any, where_: str, loc: Locator, line: int = 0) -> Rank:
+    key = str(text).upper() if not isinstance(text, int) else str(text)
+    if isinstance(text, bool) or key not in RANK_SYMBOLS:
+        raise loc.error(where_, f"unknown rank {text!r} (A 2 3 4 5 6 7 8 9 10 J Q K)", line)
+    return RANK_SYMBOLS[key]
+
+
+def _shoe(table: Any, loc: Locator) -> ShoeRules:
+    after = loc.line("[definition.shoe")
+    if not isinstance(table, Mapping):
+        raise loc.error("definition.shoe", "expected a table", after)
+    known = ("decks", "values", "rank_order", "ace_low_sequence", "ace_high_sequence",
+             "suit_order")  # fmt: skip
+    _known(table, known, "definition.shoe", loc, after)
+    decks = _int(
+        table.get("decks", 1), "definition.shoe.decks", loc, 1, 8, loc.line("decks", after)
+    )
+    values = {rank: (min(int(rank), 10) if rank != Rank.ACE else 1) for rank in Rank}
+    raw_values = table.get("values", {})
+    if not isinstance(raw_values, Mapping):
+        raise loc.error("definition.shoe.values", "expected a table of rank = value", after)
+    for key, value in raw_values.items():
+        line = loc.line("values", after)
+        rank = _rank(key, "definition.shoe.values", loc, line)
+        values[rank] = _int(value, f"definition.shoe.values.{key}", loc, 0, 100, line)
+    order_spec = table.get("rank_order", "ace-low")
+    line = loc.line("rank_order", after)
+    if order_spec == "ace-low":
+        order = tuple(Rank)
+    elif order_spec == "ace-high":
+        order = (*tuple(Rank)[1:], Rank.ACE)
+    elif isinstance(order_spec, list):
+        order = tuple(_rank(r, "definition.shoe.rank_order", loc, line) for r in order_spec)
+        if sorted(order) != sorted(Rank):
+            raise loc.error(
+                "definition.shoe.rank_order",
+                "must list each of the 13 ranks once, lowest first",
+                line,
+            )
+    else:
+        raise loc.error(
+            "definition.shoe.rank_order",
+            f'expected "ace-low", "ace-high" or a list of ranks, got {order_spec!r}',
+            line,
+        )
+    suits_spec = table.get("suit_order", ["c", "d", "h", "s"])
+    line = loc.line("suit_order", after)
+    if not isinstance(suits_spec, list) or sorted(map(str, suits_spec)) != ["c", "d", "h", "s"]:
+        raise loc.error(
+            "definition.shoe.suit_order",
+            'expected the four suits, lowest first, e.g. ["d", "c", "h", "s"]',
+            line,
+        )
+    suits = tuple(SUIT_LETTERS[s] for s in suits_spec)
+    flags = []
+    for key, default in (("ace_low_sequence", True), ("ace_high_sequence", True)):
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise loc.error(
+                f"definition.shoe.{key}",
+                f"expected true or false, got {value!r}",
+                loc.line(key, after),
+            )
+        flags.append(value)
+    return ShoeRules(decks, values, order, flags[0], flags[1], suits)
+
+
+def _deal(table: Any, loc: Locator) -> Deal:
+    after = loc.line("[definition.deal")
+    if not isinstance(table, Mapping):
+        raise loc.error(
+            "definition.deal",
+            'missing: the positions and their cards, e.g. positions = ["dragon", "tiger"] '
+            "and cards = 1",
+            after,
+        )
+    _known(table, ("positions", "cards", "tableau"), "definition.deal", loc, after)
+    positions = table.get("positions")
+    line = loc.line("positions", after)
+    if (
+        not isinstance(positions, list)
+        or not positions
+        or not all(isinstance(p, str) and re.fullmatch(r"[a-z][a-z0-9-]*", p) for p in positions)
+    ):
+        raise loc.error(
+            "definition.deal.positions",
+            "expected a list of position names (lower-case words)",
+            line,
+        )
+    if len(set(positions)) != len(positions):
+        raise loc.error("definition.deal.positions", "a position is named twice", line)
+    if len(positions) > 2:
+        raise loc.error(
+            "definition.deal.positions",
+            f"{len(positions)} positions: definitions count one or two positions for now",
+            line,
+        )
+    tableau = None
+    if "tableau" in table:
+        tableau = _tableau(table["tableau"], loc, loc.line("tableau", after))
+        if len(positions) != 2:
+            raise loc.error("definition.deal.tableau", "a tableau deals two positions", line)
+        if "cards" in table and table["cards"] != 2:
+            raise loc.error(
+                "definition.deal.cards",
+                "a tableau deals two cards to each position first",
+                loc.line("cards", after),
+            )
+        return Deal(tuple(positions), 2, tableau)
+    cards = _int(table.get("cards"), "definition.deal.cards", loc, 1, 26, loc.line("cards", after))
+    return Deal(tuple(positions), cards, None)
+
+
+def _values_set(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in value
+    ):
+        raise loc.error(where_, f"expected a list of totals 0–9, got {value!r}", line)
+    return frozenset(value)
+
+
+def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
+    if not isinstance(table, Mapping):
+        raise loc.error("definition.deal.tableau", "expected a table", after)
+    known = ("naturals", "first_draws", "second_draws_first_stood", "second_draws")
+    _known(table, known, "definition.deal.tableau", loc, after)
+    for key in known:
+        if key not in table:
+            raise loc.error("definition.deal.tableau", f"missing {key}", after)
+    sets = {
+        key: _values_set(table[key], f"definition.deal.tableau.{key}", loc, loc.line(key, after))
+        for key in known[:3]
+    }
+    draws_raw = table["second_draws"]
+    line = loc.line("second_draws", after)
+    if not isinstance(draws_raw, Mapping):
+        raise loc.error(
+            "definition.deal.tableau.second_draws",
+            "expected a table: total = [third-card values]",
+            line,
+        )
+    draws = {}
+    for key, value in draws_raw.items():
+        if not (key.isdigit() and 0 <= int(key) <= 9):
+            raise loc.error(
+                "definition.deal.tableau.second_draws", f"unknown total {key!r} (0–9)", line
+            )
+        draws[int(key)] = _values_set(
+            value, f"definition.deal.tableau.second_draws.{key}", loc, line
+        )
+    return Tableau(
+        sets["naturals"],
+        sets["first_draws"],
+        sets["second_draws_first_stood"],
+        tuple(sorted(draws.items())),
+    )
+
+
+def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
+    if not isinstance(items, list):
+        raise loc.error(
+            "definition.categories",
+            "expected a list of [[definition.categories]]",
+            loc.line("categories"),
+        )
+    found = []
+    for i, item in enumerate(items):
+        line = loc.nth("[[definition.categories", i)
+        where_ = f"definition.categories[{i + 1}]"
+        if not isinstance(item, Mapping):
+            raise loc.error(where_, "expected a table", line)
+        _known(item, ("name", "label", "pattern", "tiebreak"), where_, loc, line)
+        name = item.get("name")
+        if not isinstance(name, str) or not name:
+            raise loc.error(where_, "missing name", line)
+        where_ = f"definition.categories.{name}"
+        pattern = item.get("pattern", {"any": True})
+        pline = loc.line("pattern", line) or line
+        if not isinstance(pattern, Mapping) or not pattern:
+            raise loc.error(where_, "pattern: expected a table such as { same_rank = 2 }", pline)
+        checked = []
+        for key, value in pattern.items():
+            if key not in PATTERN_KEYS:
+                raise loc.error(
+                    f"{where_}.pattern",
+                    f"unknown key {key!r} (known: {', '.join(PATTERN_KEYS)})",
+                    pline,
+                )
+            checked.append((key, _pattern_value(key, value, f"{where_}.pattern.{key}", loc, pline)))
+        tiebreak = item.get("tiebreak", ["equal"])
+        if not isinstance(tiebreak, list) or not all(t in TIEBREAKS for t in tiebreak):
+            raise loc.error(
+                f"{where_}.tiebreak",
+                f"expected a list of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
+                loc.line("tiebreak", line) or line,
+            )
+        label = item.get("label", name)
+        found.append(Category(name, str(label), tuple(checked), tuple(tiebreak), line))
+    names = [c.name for c in found]
+    for name in names:
+        if names.count(name) > 1:
+            raise loc.error(
+                "definition.categories",
+                f"category {name!r} is named twice",
+                loc.nth("[[definition.categories", names.index(name), 0),
+            )
+    return tuple(found)
+
+
+def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -> Any:
+    if key in ("sequence", "flush", "suited", "any"):
+        if not isinstance(value, bool):
+            raise loc.error(where_, f"expected true or false, got {value!r}", line)
+        return value
+    if key in ("same_rank", "faces", "faces_at_least", "cards"):
+        return _int(value, where_, loc, 0, 26, line)
+    if key == "points":
+        return _points(value, where_, loc, line)
+    if key in ("ranks", "pair_rank"):
+        if not isinstance(value, list) or not value:
+            raise loc.error(where_, f"expected a list of ranks, got {value!r}", line)
+        return tuple(_rank(r, where_, loc, line) for r in value)
+    raise AssertionError(key)  # pragma: no cover
+
+
+def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if isinstance(value, Mapping) and set(value) <= {"min", "max"}:
+        low = _int(value.get("min", 0), where_, loc, 0, 99, line)
+        high = _int(value.get("max", 9), where_, loc, 0, 99, line)
+        value = list(range(low, high + 1))
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise loc.error(
+            where_,
+            f"expected a number, a list of numbers or {{ min = a, max = b }}, got {value!r}",
+            line,
+        )
+    return frozenset(value)
+
+
+def _compare(
+    table: Any, deal: Deal, categories: Sequence[Category], loc: Locator
+) -> tuple[tuple[str, ...], str]:
+    after = loc.line("[definition.compare")
+    if not isinstance(table, Mapping):
+        raise loc.error("definition.compare", "expected a table", after)
+    _known(table, ("by", "ties"), "definition.compare", loc, after)
+    default = ["points"] if deal.tableau else (["category"] if categories else ["ranks"])
+    by = table.get("by", default)
+    line = loc.line("by", after)
+    if not isinstance(by, list) or not all(b in (*TIEBREAKS, "category") for b in by):
+        raise loc.error(
+            "definition.compare.by",
+            f"expected a list of category, {', '.join(TIEBREAKS)}; got {by!r}",
+            line,
+        )
+    if "category" in by and not categories:
+        raise loc.error(
+            "definition.compare.by",
+            "compares by category, but the definition has no categories",
+            line,
+        )
+    ties = table.get("ties", "tie")
+    if ties != "tie" and ties not in deal.positions:
+        raise loc.error(
+            "definition.compare.ties",
+            f'expected "tie" or a position ({", ".join(deal.positions)}), got {ties!r}',
+            loc.line("ties", after),
+        )
+    return tuple(by), ties
+
+
+def _bets(
+    items: Any, deal: Deal, categories: Sequence[Category], loc: Locator
+) -> tuple[BetDefinition, ...]:
+    if not isinstance(items, list) or not items:
+        raise loc.error(
+            "definition.bets", "no bets: add [[definition.bets]] with outcomes", loc.line("bets")
+        )
+    found: list[BetDefinition] = []
+    for i, item in enumerate(items):
+        line = loc.nth("[[definition.bets", i)
+        where_ = f"definition.bets[{i + 1}]"
+        if not isinstance(item, Mapping):
+            raise loc.error(where_, "expected a table", line)
+        _known(item, ("name", "title", "description", "outcomes"), where_, loc, line)
+        name = item.get("name")
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+            raise loc.error(
+                where_, f'name: expected a lower-case name such as "lucky-6", got {name!r}', line
+            )
+        if any(b.name == name for b in found):
+            raise loc.error(where_, f"bet {name!r} is defined twice", line)
+        where_ = f"definition.bets.{name}"
+        outcomes_raw = item.get("outcomes")
+        if not isinstance(outcomes_raw, list) or not outcomes_raw:
+            raise loc.error(
+                where_,
+                "outcomes: expected a list of { when = …, pays = … }",
+                loc.line("outcomes", line) or line,
+            )
+        outcomes = []
+        for j, raw in enumerate(outcomes_raw):
+            oline = (
+                loc.nth("when", j, line)
+                if isinstance(raw, Mapping) and "when" in raw
+                else loc.line("otherwise", line)
+            )
+            outcomes.append(
+                _outcome(
+                    raw, f"{where_}.outcomes[{j + 1}]", j, deal, categories, loc, oline or line
+                )
+            )
+        keys = [o.key for o in outcomes]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise loc.error(where_, f"outcome {key!r} is named twice", line)
+        if sum(o.when is None for o in outcomes) > 1:
+            raise loc.error(where_, "more than one 'otherwise' outcome", line)
+        if any(o.when is None for o in outcomes[:-1]):
+            raise loc.error(where_, "the 'otherwise' outcome must come last", line)
+        title = str(item.get("title", name.replace("-", " ").title()))
+        description = str(item.get("description", ""))
+        found.append(BetDefinition(name, title, description, tuple(outcomes), line))
+    return tuple(found)
+
+
+def _outcome(
+    raw: Any,
+    where_: str,
+    index: int,
+    deal: Deal,
+    categories: Sequence[Category],
+    loc: Locator,
+    line: int,
+) -> Outcome:
+    if not isinstance(raw, Mapping):
+        raise loc.error(
+            where_, 'expected a table such as { when = { winner = "banker" }, pays = 1 }', line
+        )
+    _known(
+        raw,
+        ("name", "label", "when", "otherwise", "pays", "push", "loses", "commission"),
+        where_,
+        loc,
+        line,
+    )
+    if ("when" in raw) == bool(raw.get("otherwise")):
+        raise loc.error(where_, "give either when = { … } or otherwise = true", line)
+    when = (
+        _condition(raw["when"], f"{where_}.when", deal, categories, loc, line)
+        if "when" in raw
+        else None
+    )
+    settlements = [k for k in ("pays", "push", "loses") if k in raw]
+    if len(settlements) != 1:
+        raise loc.error(where_, "settle with exactly one of pays = k, push = true, loses = k", line)
+    kind = settlements[0]
+    net: Fraction | str
+    if kind == "push":
+        if raw["push"] is not True:
+            raise loc.error(where_, "push: expected true", line)
+        net = Fraction(0)
+    else:
+        value = raw[kind]
+        if kind == "pays" and isinstance(value, str):
+            if not re.fullmatch(r"[a-z0-9_]+", value):
+                raise loc.error(
+                    where_, f"pays: {value!r} is not a payout name (lower-case, digits, _)", line
+                )
+            net = value
+        else:
+            number = _number(value, f"{where_}.{kind}", loc, line)
+            if number < 0:
+                raise loc.error(where_, f"{kind}: expected a number ≥ 0, got {value!r}", line)
+            net = number if kind == "pays" else -number
+            if kind == "loses" and number > 1:
+                raise loc.error(
+                    where_, f"loses {value}: a bet cannot lose more than its stake", line
+                )
+    commission = _number(raw.get("commission", 0), f"{where_}.commission", loc, line)
+    if not 0 <= commission < 1 or (commission and kind != "pays"):
+        raise loc.error(where_, "commission: a fraction of a win, 0 ≤ c < 1, with pays", line)
+    key = raw.get("name", f"o{index + 1}" if when is not None else "otherwise")
+    if not isinstance(key, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key):
+        raise loc.error(where_, f"name: expected a lower-case name, got {key!r}", line)
+    label = raw.get("label") or (condition_text(when) if when is not None else "otherwise")
+    return Outcome(key, str(label), when, net, commission, line)
+
+
+def _number(value: Any, where_: str, loc: Locator, line: int) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
+        raise loc.error(where_, f"expected a number, got {value!r}", line)
+    try:
+        return Fraction(str(value))
+    except ValueError:
+        raise loc.error(where_, f"expected a number, got {value!r}", line) from None
+
+
+def _condition(
+    raw: Any, where_: str, deal: Deal, categories: Sequence[Category], loc: Locator, line: int
+) -> Condition:
+    if not isinstance(raw, Mapping) or not raw:
+        raise loc.error(where_, 'expected a table such as { winner = "banker" }', line)
+    tests: list[tuple[str, str, Any]] = []
+    all_: list[Condition] = []
+    any_: list[Condition] = []
+    not_ = None
+    for key, value in raw.items():
+        if key in ("all", "any"):
+            if not isinstance(value, list) or not value:
+                raise loc.error(f"{where_}.{key}", "expected a list of conditions", line)
+            parts = [
+                _condition(v, f"{where_}.{key}[{i + 1}]", deal, categories, loc, line)
+                for i, v in enumerate(value)
+            ]
+            (all_ if key == "all" else any_).extend(parts)
+        elif key == "not":
+            not_ = _condition(value, f"{where_}.not", deal, categories, loc, line)
+        elif key in ROUND_FEATURES:
+            tests.append(
+                (
+                    "",
+                    key,
+                    _feature_value("", key, value, f"{where_}.{key}", deal, categories, loc, line),
+                )
+            )
+        elif key in deal.positions:
+            if not isinstance(value, Mapping) or not value:
+                raise loc.error(f"{where_}.{key}", "expected a table such as { points = 6 }", line)
+            for feature, wanted in value.items():
+                if feature not in POSITION_FEATURES:
+                    raise loc.error(
+                        f"{where_}.{key}",
+                        f"unknown key {feature!r} (known: {', '.join(POSITION_FEATURES)})",
+                        line,
+                    )
+                tests.append(
+                    (
+                        key,
+                        feature,
+                        _feature_value(
+                            key,
+                            feature,
+                            wanted,
+                            f"{where_}.{key}.{feature}",
+                            deal,
+                            categories,
+                            loc,
+                            line,
+                        ),
+                    )
+                )
+        else:
+            known = (*ROUND_FEATURES, *deal.positions, "all", "any", "not")
+            raise loc.error(where_, f"unknown key {key!r} (known: {', '.join(known)})", line)
+    return Condition(tuple(tests), tuple(all_), tuple(any_), not_)
+
+
+def _feature_value(
+    position: str,
+    feature: str,
+    value: Any,
+    where_: str,
+    deal: Deal,
+    categories: Sequence[Category],
+    loc: Locator,
+    line: int,
+) -> Any:
+    """The accepted values of one test, as a frozenset (or a bool)."""
+    tableau = deal.tableau is not None
+    if feature in ("natural",) and not tableau:
+        raise loc.error(where_, "natural is a tableau deal's feature (two-card totals)", line)
+    if feature in ("margin",) and not tableau and "points" not in feature:
+        pass
+    if tableau and feature in (
+        "category",
+        "pair",
+        "suited_pair",
+        "faces",
+        "rank",
+        "suit",
+        "flush",
+        "same_suit",
+    ):
+        raise loc.error(
+            where_,
+            f"{feature}: a tableau deal is counted by card values only; "
+            f"it cannot ask for {feature} yet",
+            line,
+        )
+    if feature in ("rank", "suit") and deal.cards != 1:
+        raise loc.error(
+            where_,
+            f"{feature}: asks for one card's {feature}; the hands hold {deal.cards} cards",
+            line,
+        )
+    if feature in ("pair", "suited_pair") and deal.cards < 2:
+        raise loc.error(where_, f"{feature}: the hands hold one card", line)
+    if feature in ("natural", "pair", "suited_pair", "same_suit", "flush"):
+        if not isinstance(value, bool):
+            raise loc.error(where_, f"expected true or false, got {value!r}", line)
+        return value
+    if feature == "winner":
+        names = value if isinstance(value, list) else [value]
+        for name in names:
+            if name not in (*deal.positions, "tie"):
+                raise loc.error(
+                    where_,
+                    f"unknown winner {name!r} (known: {', '.join((*deal.positions, 'tie'))})",
+                    line,
+                )
+        return frozenset(names)
+    if feature == "category":
+        names = value if isinstance(value, list) else [value]
+        known = [c.name for c in categories]
+        for name in names:
+            if name not in known:
+                raise loc.error(
+                    where_, f"unknown category {name!r} (known: {', '.join(known) or 'none'})", line
+                )
+        return frozenset(names)
+    if feature == "rank":
+        names = value if isinstance(value, list) else [value]
+        return frozenset(_rank(n, where_, loc, line) for n in names)
+    if feature == "suit":
+        names = value if isinstance(value, list) else [value]
+        if not all(n in SUIT_LETTERS for n in names):
+            raise loc.error(where_, f"expected suits c d h s, got {value!r}", line)
+        return frozenset(SUIT_LETTERS[n] for n in names)
+    return _points(value, where_, loc, line)
+
+
+def condition_text(condition: Condition) -> str:
+    """A condition in words, for an outcome's default label."""
+    parts = []
+    for position, feature, value in condition.tests:
+        shown: str
+        if isinstance(value, bool):
+            shown = "" if value else "no "
+            parts.append(
+                f"{position + ' ' if position else ''}{shown}{feature.replace('_', ' ')}".strip()
+            )
+            continue
+        items = sorted(value, key=lambda v: (str(type(v)), v))
+        texts = [v.symbol if isinstance(v, (Rank, Suit)) else str(v) for v in items]
+        shown = (
+            " or ".join(texts)
+            if len(texts) <= 3
+            else f"{texts[0]}–{texts[-1]}"
+            if _contiguous(items)
+            else ", ".join(texts)
+        )
+        if feature == "winner":
+            parts.append("tie" if shown == "tie" else f"{shown} wins")
+        else:
+            parts.append(f"{position + ' ' if position else ''}{feature.replace('_', ' ')} {shown}")
+    parts += [condition_text(c) for c in condition.all]
+    if condition.any:
+        parts.append("(" + " or ".join(condition_text(c) for c in condition.any) + ")")
+    if condition.not_ is not None:
+        parts.append(f"not ({condition_text(condition.not_)})")
+    return ", ".join(parts)
+
+
+def _contiguous(items: Sequence[Any]) -> bool:
+    numbers = [int(v) for v in items]
+    return numbers == list(range(numbers[0], numbers[0] + len(numbers)))

@@ -1,0 +1,315 @@
+"""Defined games: every bet against a plain enumeration on reduced shoes, published figures,
+the coded Dragon Tiger reproduced, one round settled, and one-line errors for bad definitions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from odds.core.cards import STANDARD_DECK, Card
+from odds.core.errors import OddsError
+from odds.core.numbers import read_toml
+from odds.games import games
+from odds.games.defined.game import DefinedGame
+from odds.games.paytable import TABLES, from_data, load, load_file
+from tests.reference.defined import brute_force
+
+DEFINED = sorted(p.stem for p in TABLES.glob("*.toml") if "[definition" in p.read_text())
+
+
+def reduced(name: str, cards: list[str]) -> tuple[Any, list[Card]]:
+    """The paytable ``name`` with a shoe of exactly these cards (one copy each)."""
+    data = read_toml((TABLES / f"{name}.toml").read_text(), name)
+    wanted = set(cards)
+    data["shoe"] = {"decks": 1, "counts": {c.code: int(c.code in wanted) for c in STANDARD_DECK}}
+    paytable = from_data(data, f"{name} (reduced)")
+    shoe = paytable.config.shoe.build()
+    dealt = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    return paytable, dealt
+
+
+def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    config = paytable.config
+    found = {}
+    for bet in game.definition.bets:
+        ways = game.settle_rounds(config, bet, game.rounds(config, bet), full_shoe=False)
+        total = sum(ways.values())
+        found[bet.name] = {k: Fraction(n, total) for k, n in ways.items() if n}
+    return found
+
+
+#: Reduced shoes per defined game: small enough to enumerate every ordered deal.
+SHOES = {
+    "dragon-tiger-defined": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
+    "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd"],
+    "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
+    "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
+}
+SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
+              load(name).game.definition.deal.tableau is not None})  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DEFINED)
+def test_every_defined_game_has_a_reduced_shoe_check(name: str) -> None:
+    assert name in SHOES, f"add a reduced shoe for {name} to SHOES"
+
+
+@pytest.mark.parametrize("name", sorted(SHOES))
+def test_every_bet_equals_the_plain_enumeration(name: str) -> None:
+    paytable, cards = reduced(name, SHOES[name])
+    assert probabilities(paytable) == brute_force(paytable.game, cards)
+
+
+def test_plain_enumeration_catches_a_changed_rule() -> None:
+    """The harness can fail: a tableau with another drawing rule counts differently."""
+    paytable, cards = reduced("lucky-6", SHOES["lucky-6"])
+    other, _ = reduced("lucky-6", SHOES["lucky-6"])
+    data = dict(other.data)
+    tableau = {
+        "naturals": [9],
+        "first_draws": [0, 1, 2, 3, 4, 5],
+        "second_draws_first_stood": [0, 1, 2],
+        "second_draws": {"0": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]},
+    }
+    deal = {"positions": ["player", "banker"], "tableau": tableau}
+    data["definition"] = dict(data["definition"], deal=deal)
+    changed = from_data(data, "changed")
+    assert probabilities(changed) != brute_force(paytable.game, cards)
+
+
+def test_registry_finds_defined_games() -> None:
+    for name in DEFINED:
+        assert name in games()
+        assert isinstance(games()[name], DefinedGame)
+
+
+# -- Dragon Tiger re-expressed: every figure of the coded game ----------------
+
+
+def test_dragon_tiger_definition_reproduces_the_coded_game() -> None:
+    coded = load("dragon-tiger").analysis()
+    defined = load("dragon-tiger-defined").analysis()
+    assert defined.deals == coded.deals == 172_640
+    assert [b.name for b in defined.bets] == [b.name for b in coded.bets]
+    for a, b in zip(coded.bets, defined.bets, strict=True):
+        assert [(o.event, o.net, o.ways) for o in a.outcomes] == [
+            (o.event, o.net, o.ways) for o in b.outcomes
+        ], a.name
+        assert (a.ev, a.stats.variance) == (b.ev, b.stats.variance)
+
+
+def test_dragon_tiger_definition_on_a_partly_dealt_shoe() -> None:
+    removed = ['"Kh"', '"Kh"', '"7c"', '"Ad"']
+    coded = load("dragon-tiger", [f"shoe.removed=[{', '.join(removed)}]"]).analysis()
+    defined = load("dragon-tiger-defined", [f"shoe.removed=[{', '.join(removed)}]"]).analysis()
+    assert [b.ev for b in coded.bets] == [b.ev for b in defined.bets]
+
+
+# -- Published figures ----------------------------------------------------------
+
+
+def test_teen_patti_2020_matches_wizard_of_odds() -> None:
+    """Wizard of Odds, "Teen Patti 20-20" (wizardofodds.com/games/teen-patti-20-20/): ties
+    450,528 ways; Player A/B return −0.024972 (house edge 2.50%). (The page's win count,
+    203,134,672, and total, 406,719,872, leave the ties out of the total once more: its
+    total is C(52,3)·C(49,3) = 407,170,400 less the 450,528 ties.)"""
+    analysis = load("teen-patti-2020").analysis()
+    assert analysis.deals == 407_170_400
+    a = analysis.bet("player-a")
+    ways = {o.event: o.ways for o in a.outcomes}
+    assert ways["tie (push)"] == 450_528
+    assert ways["A wins"] == ways["B wins"] == (407_170_400 - 450_528) // 2
+    assert round(float(a.ev), 6) == -0.024972
+
+
+def test_lucky_6_matches_wizard_of_odds() -> None:
+    """Wizard of Odds, "Lucky 6" (wizardofodds.com/games/baccarat/side-bets/lucky-6/), Macau
+    pay table: 2-card winning Banker 6 186,173,936,904,192; 3-card 83,058,367,551,488; of
+    4,998,398,275,503,360; house edge 16.68%."""
+    bet = load("lucky-6").analysis().bet("lucky-6")
+    assert [o.ways for o in bet.outcomes] == [
+        186_173_936_904_192,
+        83_058_367_551_488,
+        4_729_165_971_047_680,
+    ]
+    assert round(float(-bet.ev), 6) == 0.166836
+
+
+def test_lucky_6_definition_is_ten_lines() -> None:
+    lines = [
+        line
+        for line in (TABLES / "lucky-6.toml").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert len(lines) <= 15  # the README snippet is the ten lines from [definition] on
+    start = next(i for i, line in enumerate(lines) if line == "[definition]")
+    assert len(lines[start:]) <= 10
+
+
+# -- One round --------------------------------------------------------------------
+
+
+def test_settle_teen_patti_round() -> None:
+    paytable = load("teen-patti-2020")
+    settled = paytable.game.settle(paytable.config, {"a": "Ah Ad Ac", "b": "Kh Qh Jh"}, Fraction(1))
+    by_bet = {b.bet: b for b in settled.bets}
+    assert by_bet["player-a"].returned == Fraction(39, 20)  # 0.95 to 1
+    assert by_bet["pair-plus-a"].returned == 51
+    assert by_bet["pair-plus-b"].returned == 31  # straight flush
+    assert by_bet["tie"].returned == 0
+
+
+def test_settle_tableau_round_checks_the_draws() -> None:
+    paytable = load("lucky-6")
+    # The Player draws on 5; a two-card Player is refused.
+    with pytest.raises(OddsError, match="draws a third card"):
+        paytable.game.settle(paytable.config, {"player": "Kh 5d", "banker": "3c 3d"}, Fraction(1))
+
+
+def test_settle_lucky_6_win() -> None:
+    paytable = load("lucky-6")
+    settled = paytable.game.settle(
+        paytable.config, {"player": "Kh 2d 2c", "banker": "3c 3d"}, Fraction(1)
+    )
+    assert settled.bets[0].returned == 13  # the Banker stands on 6 after a third card 2
+
+
+# -- Bad definitions: one line each -------------------------------------------------
+
+
+def definition_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "bet.toml"
+    path.write_text(text)
+    return path
+
+
+LUCKY = """game = "my-bet"
+[payouts]
+two = 12
+[definition]
+base = "baccarat"
+[[definition.bets]]
+name = "my-bet"
+outcomes = [
+  { when = { winner = "banker", banker = { points = 6, cards = 2 } }, pays = "two" },
+  { otherwise = true, loses = 1 },
+]
+"""
+
+
+def refusal(tmp_path: Path, text: str) -> str:
+    with pytest.raises(OddsError) as info:
+        load_file(definition_file(tmp_path, text)).analysis()
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_unknown_key_names_its_line(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace('name = "my-bet"', 'name = "my-bet"\ncolour = 1'))
+    assert "unknown key 'colour'" in message and "(line 8)" in message
+
+
+def test_outcome_that_never_happens(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace("points = 6, cards = 2", "points = 6, cards = 4"))
+    assert "never happens" in message and "line 9" in message
+
+
+def test_round_settled_by_two_outcomes(tmp_path: Path) -> None:
+    text = LUCKY.replace(
+        "  { otherwise = true, loses = 1 },",
+        "  { when = { banker = { points = 6 } }, loses = 1 },\n  { otherwise = true, loses = 1 },",
+    )
+    message = refusal(tmp_path, text)
+    assert "settled by two outcomes (lines 9 and 10)" in message
+
+
+def test_round_settled_by_no_outcome(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace("  { otherwise = true, loses = 1 },\n", ""))
+    assert "no outcome settles the round" in message
+
+
+def test_pattern_that_never_occurs(tmp_path: Path) -> None:
+    text = (
+        (TABLES / "teen-patti-2020.toml")
+        .read_text()
+        .replace(
+            "pattern = { sequence = true, flush = true }",
+            "pattern = { same_rank = 3, flush = true }",
+        )
+    )
+    message = refusal(tmp_path, text)
+    assert "definition.categories.straight-flush" in message and "never occurs" in message
+
+
+def test_more_cards_than_the_shoe(tmp_path: Path) -> None:
+    text = (TABLES / "teen-patti-2020.toml").read_text().replace("cards = 3", "cards = 26", 1)
+    text = text.replace("[shoe]\ndecks = 1", '[shoe]\ndecks = 1\nremoved = ["Ah"]')
+    message = refusal(tmp_path, text)
+    assert "a round deals 52 cards but the shoe holds 51" in message
+
+
+def test_enumeration_too_large_is_estimated(tmp_path: Path) -> None:
+    text = (TABLES / "teen-patti-2020.toml").read_text().replace("cards = 3", "cards = 7", 1)
+    message = refusal(tmp_path, text)
+    assert "distinct hands, over the limit" in message and "~" in message
+
+
+def test_unknown_payout_name(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace('pays = "two"', 'pays = "three"'))
+    assert "pays 'three', but [payouts] has no three" in message
+
+
+def test_unknown_base(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace('base = "baccarat"', 'base = "roulette"'))
+    assert "unknown base 'roulette' (bases: baccarat)" in message and "(line 5)" in message
+
+
+def test_tableau_cannot_read_suits(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace("points = 6, cards = 2", "pair = true"))
+    assert "counted by card values only" in message
+
+
+def test_baccarat_definition_reproduces_the_coded_coup_bets() -> None:
+    coded = {bet.name: bet for bet in load("baccarat").analysis().bets}
+    defined = load("baccarat-defined").analysis()
+    assert defined.deals == 4_998_398_275_503_360
+    for bet in defined.bets:
+        assert [(o.event, o.net, o.ways) for o in bet.outcomes] == [
+            (o.event, o.net, o.ways) for o in coded[bet.name].outcomes
+        ], bet.name
+
+
+def test_dragon_bonus_matches_wizard_of_odds() -> None:
+    """Wizard of Odds, "Baccarat Side Bets", Dragon Bonus — Player, eight decks
+    (wizardofodds.com/games/baccarat/side-bets/): win by 9 18,409,431,764,992; natural win
+    812,685,054,124,032; natural tie 89,325,908,267,520; house edge 2.65%."""
+    bet = load("baccarat-defined").analysis().bet("dragon-bonus-player")
+    ways = {o.event: o.ways for o in bet.outcomes}
+    assert ways["Player wins by 9, no natural"] == 18_409_431_764_992
+    assert ways["Player wins with a natural"] == 812_685_054_124_032
+    assert ways["natural tie (push)"] == 89_325_908_267_520
+    assert round(float(-bet.ev), 4) == 0.0265
+
+
+def test_pair_plus_matches_published_counts() -> None:
+    """John Grochowski, "Three Card Poker and Pair Plus" (casinocitytimes.com, 8 July 2021):
+    of 22,100 hands, 48 straight flushes, 52 threes of a kind, 720 straights, 1,096 flushes,
+    3,744 pairs, 16,440 losing hands; 40-30-6-3-1 has a 7.28% house edge."""
+    bet = load("pair-plus").analysis().bet("pair-plus")
+    assert [o.ways for o in bet.outcomes] == [48, 52, 720, 1_096, 3_744, 16_440]
+    assert round(float(-bet.ev) * 100, 2) == 7.28
+
+
+def test_solve_finds_a_payout_on_a_defined_side_bet() -> None:
+    """The designer's loop: Lucky 6's three-card pay for a 95% RTP (odds solve)."""
+    from odds.tools.solve import solve
+
+    solution = solve(load("lucky-6"), "lucky-6", "payouts.three_cards", Fraction(95, 100))
+    # 0.037247·13 + 0.016617·(x + 1) = 0.95 per unit: x ≈ 27.03
+    assert 27 < float(solution.solutions[0]) < 27.1
