@@ -14,11 +14,11 @@ import re
 import shlex
 from pathlib import Path
 
-import doc_pages
 import pytest
 
 from odds.core.options import describe
 from odds.games import GAMES
+from tests.docs import doc_pages
 from tests.paths import ROOT
 
 DOCS = ROOT / "docs" / "rules"

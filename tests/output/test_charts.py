@@ -11,7 +11,6 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-import doc_pages
 import pytest
 
 import odds.tools.regenerate as regenerate
@@ -38,6 +37,7 @@ from odds.stats.bets import (
     return_range,
     rounds_to_clear,
 )
+from tests.docs import doc_pages
 
 SVG = "{http://www.w3.org/2000/svg}"
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)]+)\)")
