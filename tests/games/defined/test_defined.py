@@ -46,7 +46,7 @@ def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
 #: Reduced shoes per defined game: small enough to enumerate every ordered deal.
 SHOES = {
     "dragon-tiger-defined": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
-    "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd"],
+    "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh"],
     "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
 }
