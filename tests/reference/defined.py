@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from odds.core.cards import Card
+from odds.core.cards import Card, Suit
 from odds.games.defined import patterns
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.rounds import bet_needs, holds
@@ -52,6 +52,13 @@ def _round_key(game: DefinedGame, hands: dict[str, list[Card]], bet: Any) -> tup
                 "cards": len(cards),
                 "natural": len(cards) == 2 and two in definition.deal.tableau.naturals,
             }
+            # Ranks and suits are read from the first two cards only.
+            found["pair"] = cards[0].rank == cards[1].rank
+            found["suited_pair"] = cards[0] == cards[1]
+            found["colour_pair"] = cards[0].rank == cards[1].rank and (
+                (cards[0].suit in (Suit.DIAMONDS, Suit.HEARTS))
+                == (cards[1].suit in (Suit.DIAMONDS, Suit.HEARTS))
+            )
             views.append(tuple((n, found[n]) for n in sorted(reads[p])))
         else:
             views.append(patterns.view(hands[p], reads[p], definition))

@@ -39,7 +39,7 @@ from odds.engine import (
     ordered_deal_polynomial,
     showdown,
 )
-from odds.games.defined import patterns
+from odds.games.defined import first_cards, patterns
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import Definition, Tableau
 
@@ -117,6 +117,9 @@ def tableau_rounds(
     """Ordered ways per round key of a tableau deal (each deal extended to six cards)."""
     tableau = definition.deal.tableau
     assert tableau is not None
+    if first_cards.reads_first_cards(reads):
+        first_cards.check_reads(definition, winner, reads)
+        return first_cards.first_card_rounds(definition, types, counts, reads)
     ways = tableau_polynomial(tableau).ways(value_counts(definition, types, counts))
     first, second = definition.deal.positions
     result: Counter[RoundKey] = Counter()

@@ -20,7 +20,7 @@ from odds.games.base import BenchCase, Game
 from odds.games.defined import counting, patterns
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
-from odds.games.defined.schema import BetDefinition, Definition, Outcome
+from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
 from odds.games.events import Event, by_key, reason, settled_bet
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
@@ -323,6 +323,8 @@ class DefinedGame(Game[DefinedConfig]):
                     two = patterns.points(held[p][:2], definition.shoe)
                     found = {"points": points, "cards": len(held[p]),
                              "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
+                    for name in names & set(FIRST_CARD_FEATURES):  # the first two cards
+                        found[name] = patterns.feature(held[p][:2], name, definition)
                     views.append(tuple((n, found[n]) for n in sorted(names)))
                 else:
                     views.append(patterns.view(held[p], names, definition))

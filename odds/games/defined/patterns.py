@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from odds.core.cards import Card, Rank
+from odds.core.cards import Card, Rank, Suit
 from odds.games.defined.schema import Category, Definition, ShoeRules
 
 FACES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
@@ -148,6 +148,8 @@ def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
         return max(Counter(c.rank for c in cards).values()) >= 2
     if name == "suited_pair":
         return max(Counter(cards).values()) >= 2
+    if name == "colour_pair":
+        return max(Counter((c.rank, colour(c)) for c in cards).values()) >= 2
     if name == "flush":
         return len({c.suit for c in cards}) == 1
     if name == "rank":
@@ -157,6 +159,11 @@ def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
     if name == "_suits":
         return frozenset(c.suit for c in cards)
     raise AssertionError(name)  # pragma: no cover
+
+
+def colour(card: Card) -> str:
+    """A card's colour: diamonds and hearts are red, clubs and spades black."""
+    return "red" if card.suit in (Suit.DIAMONDS, Suit.HEARTS) else "black"
 
 
 def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) -> tuple[Any, ...]:

@@ -37,8 +37,11 @@ TIEBREAKS = ("points", "ranks", "high", "suits", "faces", "cards", "equal")
 #: Features a bet's condition may ask of one position.
 POSITION_FEATURES = (
     "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
-    "flush",
+    "flush", "colour_pair",
 )  # fmt: skip
+#: Features of a tableau position read from its first two cards (ranks and suits; a bet
+#: reading them is counted by odds.games.defined.first_cards).
+FIRST_CARD_FEATURES = ("pair", "suited_pair", "colour_pair")
 #: Conditions on the whole round.
 ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit")
 
@@ -744,8 +747,6 @@ def _feature_value(
         pass
     if tableau and feature in (
         "category",
-        "pair",
-        "suited_pair",
         "faces",
         "rank",
         "suit",
@@ -764,9 +765,9 @@ def _feature_value(
             f"{feature}: asks for one card's {feature}; the hands hold {deal.cards} cards",
             line,
         )
-    if feature in ("pair", "suited_pair") and deal.cards < 2:
+    if feature in FIRST_CARD_FEATURES and deal.cards < 2:
         raise loc.error(where_, f"{feature}: the hands hold one card", line)
-    if feature in ("natural", "pair", "suited_pair", "same_suit", "flush"):
+    if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush"):
         if not isinstance(value, bool):
             raise loc.error(where_, f"expected true or false, got {value!r}", line)
         return value

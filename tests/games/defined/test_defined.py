@@ -3,6 +3,7 @@ the coded Dragon Tiger reproduced, one round settled, and one-line errors for ba
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,8 @@ DEFINED = sorted(p.stem for p in TABLES.glob("*.toml") if "[definition" in p.rea
 def reduced(name: str, cards: list[str]) -> tuple[Any, list[Card]]:
     """The paytable ``name`` with a shoe of exactly these cards (one copy each)."""
     data = read_toml((TABLES / f"{name}.toml").read_text(), name)
-    wanted = set(cards)
-    data["shoe"] = {"decks": 1, "counts": {c.code: int(c.code in wanted) for c in STANDARD_DECK}}
+    wanted = Counter(cards)  # a card listed twice is two identical copies
+    data["shoe"] = {"decks": 1, "counts": {c.code: wanted[c.code] for c in STANDARD_DECK}}
     paytable = from_data(data, f"{name} (reduced)")
     shoe = paytable.config.shoe.build()
     dealt = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
@@ -49,6 +50,8 @@ SHOES = {
     "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh"],
     "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
+    # Pairs, identical cards and same-colour pairs, for the pair bets' first two cards.
+    "baccarat-defined": ["Ac", "Ac", "Ad", "Kh", "Kd", "3c", "6h", "6s"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip
@@ -271,8 +274,14 @@ def test_unknown_base(tmp_path: Path) -> None:
 
 
 def test_tableau_cannot_read_suits(tmp_path: Path) -> None:
-    message = refusal(tmp_path, LUCKY.replace("points = 6, cards = 2", "pair = true"))
+    message = refusal(tmp_path, LUCKY.replace("points = 6, cards = 2", "flush = true"))
     assert "counted by card values only" in message
+
+
+def test_tableau_bet_cannot_read_first_cards_and_the_coup(tmp_path: Path) -> None:
+    message = refusal(tmp_path, LUCKY.replace("points = 6, cards = 2", "pair = true"))
+    assert "reads the first two cards' ranks or suits" in message
+    assert "and the coup (winner) together" in message
 
 
 def test_baccarat_definition_reproduces_the_coded_coup_bets() -> None:
