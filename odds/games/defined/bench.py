@@ -31,10 +31,12 @@ def _figures(analysis: Any, names: set[str]) -> dict[str, list[tuple[Any, int]]]
 
 
 def beside_coded(game: DefinedGame, config: DefinedConfig, coded: str) -> BenchCase:
-    module = importlib.import_module(f"odds.games.{coded.replace('-', '_')}")
-    coded_game: Game[Any] = module.GAME
+    """``coded`` names a coded paytable, ``tables/<coded>.toml``; its ``game`` the package."""
     path = tables_folder() / f"{coded}.toml"
     data = read_toml(path.read_text(encoding="utf-8"), f"tables/{path.name}")
+    package = str(data.get("game", coded)).replace("-", "_")
+    module = importlib.import_module(f"odds.games.{package}")
+    coded_game: Game[Any] = module.GAME
     sections = {k: v for k, v in data.items() if k not in ("game", "title", "description")}
     coded_config = build(coded_game.config_type, sections, "")
     names = {bet.name for bet in game.definition.bets}

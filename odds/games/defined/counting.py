@@ -39,7 +39,7 @@ from odds.engine import (
     ordered_deal_polynomial,
     showdown,
 )
-from odds.games.defined import first_cards, patterns
+from odds.games.defined import first_cards, orders, patterns
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import Definition, Tableau
 
@@ -152,28 +152,32 @@ class HandClassifier:
     is cached by the hand itself.
     """
 
-    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair"})
+    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair", "colour_pair"})
 
     def __init__(self, definition: Definition, types: Sequence[Card]) -> None:
         self.definition = definition
         self.types = tuple(types)
-        self._suit_strength = "suits" in definition.compare or any(
-            "suits" in c.tiebreak for c in definition.categories
-        )
+        self._suit_strength = reads_suits_in_strength(definition)
         self._cache: dict[Any, Any] = {}
+        self._shapes: dict[tuple[int, ...], Any] = {}
 
     def cards(self, hand: tuple[int, ...]) -> list[Card]:
         return [self.types[t] for t in hand]
 
     def _shape(self, hand: tuple[int, ...]) -> Any:
-        cards = self.cards(hand)
-        return (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+        found = self._shapes.get(hand)
+        if found is None:
+            cards = self.cards(hand)
+            found = (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+            self._shapes[hand] = found
+        return found
 
     def strength(self, hand: tuple[int, ...]) -> Any:
         key = ("s", hand if self._suit_strength else self._shape(hand))
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = patterns.strength(self.cards(hand), self.definition)
+            index = self.category(hand) if "category" in self.definition.compare else None
+            found = self._cache[key] = patterns.strength(self.cards(hand), self.definition, index)
         return found
 
     def category(self, hand: tuple[int, ...]) -> int | None:
@@ -193,6 +197,16 @@ class HandClassifier:
 
 
 _MISSING = object()
+
+#: Tie-breaks that read which suit a card has (no suit symmetry; strength by hand).
+SUIT_TIEBREAKS = frozenset({"suits", *orders.KEYS})
+
+
+def reads_suits_in_strength(definition: Definition) -> bool:
+    """Whether comparing two hands reads particular suits (a suit tie-break)."""
+    return bool(SUIT_TIEBREAKS & set(definition.compare)) or any(
+        SUIT_TIEBREAKS & set(c.tiebreak) for c in definition.categories
+    )
 
 
 def clear_caches(definition: Definition) -> None:
@@ -316,9 +330,7 @@ def _winner(definition: Definition, first_key: Any, second_key: Any) -> str:
 def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, ...]]:
     """Suit permutations when nothing read depends on which suit a card has."""
     definition = classifier.definition
-    if "suits" in definition.compare or reads & {"suit", "_suits"}:
-        return []
-    if any("suits" in c.tiebreak for c in definition.categories):
+    if reads_suits_in_strength(definition) or reads & {"suit", "_suits", "colour_pair"}:
         return []
     return suit_symmetries(classifier.types)
 

@@ -55,6 +55,7 @@ class DefinedGame(Game[DefinedConfig]):
 
     def validate(self, config: DefinedConfig) -> None:
         named = {o.net for b in self.definition.bets for o in b.outcomes if isinstance(o.net, str)}
+        named |= {b.withholding for b in self.definition.bets if isinstance(b.withholding, str)}
         missing = sorted(named - set(config.payouts))
         if missing:
             bet, outcome = _naming(self.definition, missing[0])
@@ -68,6 +69,8 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{self.definition.source}: payouts.{unused[0]}: no outcome pays it "
                 f"(named: {', '.join(sorted(named)) or 'none'})"
             )
+        for bet in self.definition.bets:
+            _check_withheld(self.definition, bet, config.payouts)
         shoe = config.shoe.build()
         counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
 
@@ -135,7 +138,7 @@ class DefinedGame(Game[DefinedConfig]):
             ways[hits[0].key] += n
         if full_shoe:
             for outcome in bet.outcomes:
-                if not ways[outcome.key]:
+                if not ways[outcome.key] and not outcome.optional:
                     raise OddsError(
                         f"{definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
                         f"the outcome {outcome.label!r} never happens"
@@ -207,7 +210,13 @@ class DefinedGame(Game[DefinedConfig]):
                 BetOutcome(e.label, e.net, ways[e.key]) for e in self.events(config, bet)
             )
             bets.append(
-                Bet(bet.name, bet.title, bet.description or _describe(bet, config), outcomes)
+                Bet(
+                    bet.name,
+                    bet.title,
+                    bet.description or _describe(bet, config),
+                    outcomes,
+                    withholding=withheld(bet, config.payouts),
+                )
             )
         return self.new_analysis(
             config,
@@ -410,7 +419,29 @@ def _check_count(position: str, cards: tuple[Any, ...], draws: bool) -> None:
 def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
     """The outcome's net per unit staked: its number or named payout, less any commission."""
     net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
+    if outcome.loses_named:
+        return -net
     return net * (1 - outcome.commission) if net > 0 else net
+
+
+def withheld(bet: BetDefinition, payouts: Mapping[str, Fraction]) -> Fraction:
+    """What the bet withholds per unit staked: its number or named payout."""
+    return payouts[bet.withholding] if isinstance(bet.withholding, str) else bet.withholding
+
+
+def _check_withheld(
+    definition: Definition, bet: BetDefinition, payouts: Mapping[str, Fraction]
+) -> None:
+    """Refuse a paytable whose loss exceeds the stake plus the withholding (one line)."""
+    debited = 1 + withheld(bet, payouts)
+    for outcome in bet.outcomes:
+        loss = -net_of(outcome, payouts)
+        if loss > debited:
+            raise OddsError(
+                f"{definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
+                f"'{outcome.label}' loses {loss} per unit staked but only {debited} is "
+                "debited (the stake plus the withholding): raise the bet's withholding"
+            )
 
 
 def _naming(definition: Definition, payout: str) -> tuple[BetDefinition, Outcome]:
@@ -418,6 +449,8 @@ def _naming(definition: Definition, payout: str) -> tuple[BetDefinition, Outcome
         for outcome in bet.outcomes:
             if outcome.net == payout:
                 return bet, outcome
+        if bet.withholding == payout:  # named by the bet's withholding: its first line
+            return bet, bet.outcomes[0]
     raise AssertionError(payout)  # pragma: no cover
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from odds.core.cards import Card, Rank, Suit
+from odds.games.defined import orders as card_orders
 from odds.games.defined.schema import Category, Definition, ShoeRules
 
 FACES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
@@ -103,6 +105,8 @@ def tiebreak_key(cards: Sequence[Card], key: str, shoe: ShoeRules) -> tuple[Any,
         return (sum(c.rank in FACES for c in cards),)
     if key == "cards":
         return (len(cards),)
+    if key in card_orders.KEYS:
+        return card_orders.tiebreak(cards, key, shoe)
     high = sequence_high(cards, shoe)
     if key in ("ranks", "high"):
         if high is not None:
@@ -117,16 +121,32 @@ def tiebreak_key(cards: Sequence[Card], key: str, shoe: ShoeRules) -> tuple[Any,
     raise AssertionError(key)  # pragma: no cover
 
 
-def strength(cards: Sequence[Card], definition: Definition) -> tuple[Any, ...]:
-    """The comparison key: greater beats smaller, equal keys are equal hands."""
+def category_shoe(shoe: ShoeRules, category: Category) -> ShoeRules:
+    """The shoe rules a category's tie-breaks use: its own rank order, when it has one."""
+    if not category.rank_order:
+        return shoe
+    return replace(shoe, rank_order=category.rank_order)
+
+
+def strength(
+    cards: Sequence[Card], definition: Definition, index: int | None = None
+) -> tuple[Any, ...]:
+    """The comparison key: greater beats smaller, equal keys are equal hands.
+
+    ``index`` is the hand's category when the caller knows it already (the counting
+    caches categories by the hand's shape, the tie-breaks by the hand).
+    """
     key: list[Any] = []
     for part in definition.compare:
         if part == "category":
-            index = category_of(cards, definition)
+            if index is None:
+                index = category_of(cards, definition)
             assert index is not None  # the counting checks every hand has a category
             level = len(definition.categories) - index
-            key.append((level, *(tiebreak_key(cards, t, definition.shoe)
-                                 for t in definition.categories[index].tiebreak)))  # fmt: skip
+            category = definition.categories[index]
+            shoe = category_shoe(definition.shoe, category)
+            key.append((level, *(tiebreak_key(cards, t, shoe)
+                                 for t in category.tiebreak)))  # fmt: skip
         else:
             key.append(tiebreak_key(cards, part, definition.shoe))
     return tuple(key)

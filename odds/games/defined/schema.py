@@ -32,8 +32,10 @@ PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
     "pair_rank", "suited", "cards", "any",
 )  # fmt: skip
-#: Tie-breaks within a category, and keys of a comparison.
-TIEBREAKS = ("points", "ranks", "high", "suits", "faces", "cards", "equal")
+#: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
+#: ``sequence_suits``: odds.games.defined.orders).
+TIEBREAKS = ("points", "ranks", "high", "suits", "faces", "cards", "equal", "top_cards",
+             "sequence_suits")  # fmt: skip
 #: Features a bet's condition may ask of one position.
 POSITION_FEATURES = (
     "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
@@ -105,6 +107,9 @@ class Category:
     pattern: tuple[tuple[str, Any], ...]
     tiebreak: tuple[str, ...]
     line: int = field(default=0, compare=False)
+    #: The rank order this category's tie-breaks use, lowest first (``()``: the shoe's);
+    #: Goa Gae's triples rank 2, 4, 5, …, K, A, 3.
+    rank_order: tuple[Rank, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,11 @@ class Outcome:
     net: Fraction | str  # a number, or the name of a [payouts] entry
     commission: Fraction
     line: int = field(default=0, compare=False)
+    #: ``loses = "name"``: the named payout is lost (net −payouts[name]), not won.
+    loses_named: bool = False
+    #: ``optional = true``: the outcome may never happen with the shoe (a tie of two
+    #: hands from one deck) and is then reported with no ways, not refused.
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,6 +160,9 @@ class BetDefinition:
     description: str
     outcomes: tuple[Outcome, ...]
     line: int = field(default=0, compare=False)
+    #: Debited on top of the stake and returned unless lost (Pok Deng's Player bet): a
+    #: number, or the name of a [payouts] entry. A loss may then exceed the stake.
+    withholding: Fraction | str = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -292,26 +305,12 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
         line = loc.line("values", after)
         rank = _rank(key, "definition.shoe.values", loc, line)
         values[rank] = _int(value, f"definition.shoe.values.{key}", loc, 0, 100, line)
-    order_spec = table.get("rank_order", "ace-low")
-    line = loc.line("rank_order", after)
-    if order_spec == "ace-low":
-        order = tuple(Rank)
-    elif order_spec == "ace-high":
-        order = (*tuple(Rank)[1:], Rank.ACE)
-    elif isinstance(order_spec, list):
-        order = tuple(_rank(r, "definition.shoe.rank_order", loc, line) for r in order_spec)
-        if sorted(order) != sorted(Rank):
-            raise loc.error(
-                "definition.shoe.rank_order",
-                "must list each of the 13 ranks once, lowest first",
-                line,
-            )
-    else:
-        raise loc.error(
-            "definition.shoe.rank_order",
-            f'expected "ace-low", "ace-high" or a list of ranks, got {order_spec!r}',
-            line,
-        )
+    order = _rank_order(
+        table.get("rank_order", "ace-low"),
+        "definition.shoe.rank_order",
+        loc,
+        loc.line("rank_order", after),
+    )
     suits_spec = table.get("suit_order", ["c", "d", "h", "s"])
     line = loc.line("suit_order", after)
     if not isinstance(suits_spec, list) or sorted(map(str, suits_spec)) != ["c", "d", "h", "s"]:
@@ -332,6 +331,22 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
             )
         flags.append(value)
     return ShoeRules(decks, values, order, flags[0], flags[1], suits)
+
+
+def _rank_order(spec: Any, where_: str, loc: Locator, line: int) -> tuple[Rank, ...]:
+    """``"ace-low"``, ``"ace-high"`` or a list of the 13 ranks, lowest first."""
+    if spec == "ace-low":
+        return tuple(Rank)
+    if spec == "ace-high":
+        return (*tuple(Rank)[1:], Rank.ACE)
+    if isinstance(spec, list):
+        order = tuple(_rank(r, where_, loc, line) for r in spec)
+        if sorted(order) != sorted(Rank):
+            raise loc.error(where_, "must list each of the 13 ranks once, lowest first", line)
+        return order
+    raise loc.error(
+        where_, f'expected "ace-low", "ace-high" or a list of ranks, got {spec!r}', line
+    )
 
 
 def _deal(table: Any, loc: Locator) -> Deal:
@@ -438,7 +453,7 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
         where_ = f"definition.categories[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(item, ("name", "label", "pattern", "tiebreak"), where_, loc, line)
+        _known(item, ("name", "label", "pattern", "tiebreak", "rank_order"), where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not name:
             raise loc.error(where_, "missing name", line)
@@ -464,7 +479,15 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 loc.line("tiebreak", line) or line,
             )
         label = item.get("label", name)
-        found.append(Category(name, str(label), tuple(checked), tuple(tiebreak), line))
+        order: tuple[Rank, ...] = ()
+        if "rank_order" in item:
+            order = _rank_order(
+                item["rank_order"],
+                f"{where_}.rank_order",
+                loc,
+                loc.line("rank_order", line) or line,
+            )
+        found.append(Category(name, str(label), tuple(checked), tuple(tiebreak), line, order))
     names = [c.name for c in found]
     for name in names:
         if names.count(name) > 1:
@@ -555,7 +578,7 @@ def _bets(
         where_ = f"definition.bets[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(item, ("name", "title", "description", "outcomes"), where_, loc, line)
+        _known(item, ("name", "title", "description", "outcomes", "withholding"), where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
             raise loc.error(
@@ -593,8 +616,42 @@ def _bets(
             raise loc.error(where_, "the 'otherwise' outcome must come last", line)
         title = str(item.get("title", name.replace("-", " ").title()))
         description = str(item.get("description", ""))
-        found.append(BetDefinition(name, title, description, tuple(outcomes), line))
+        withholding = _withholding(
+            item.get("withholding", 0), where_, loc, loc.line("withholding", line) or line
+        )
+        _check_losses(outcomes, withholding, where_, loc)
+        found.append(BetDefinition(name, title, description, tuple(outcomes), line, withholding))
     return tuple(found)
+
+
+def _withholding(value: Any, where_: str, loc: Locator, line: int) -> Fraction | str:
+    """A bet's withholding: a number ≥ 0, or a [payouts] name."""
+    if isinstance(value, str) and re.fullmatch(r"[a-z0-9_]+", value):
+        return value
+    number = _number(value, f"{where_}.withholding", loc, line)
+    if number < 0:
+        raise loc.error(where_, f"withholding: expected a number ≥ 0, got {value!r}", line)
+    return number
+
+
+def _check_losses(
+    outcomes: Sequence[Outcome], withholding: Fraction | str, where_: str, loc: Locator
+) -> None:
+    """A numbered loss beyond the stake needs a numbered withholding that covers it.
+
+    Named losses and withholdings are checked against the paytable's payouts
+    (:meth:`odds.games.defined.game.DefinedGame.validate`).
+    """
+    if isinstance(withholding, str):
+        return
+    for outcome in outcomes:
+        if isinstance(outcome.net, Fraction) and -outcome.net > 1 + withholding:
+            raise loc.error(
+                where_,
+                f"loses {-outcome.net}: a bet cannot lose more than its stake plus its "
+                f"withholding ({1 + withholding}); add withholding = {-outcome.net - 1}",
+                outcome.line,
+            )
 
 
 def _outcome(
@@ -612,7 +669,7 @@ def _outcome(
         )
     _known(
         raw,
-        ("name", "label", "when", "otherwise", "pays", "push", "loses", "commission"),
+        ("name", "label", "when", "otherwise", "pays", "push", "loses", "commission", "optional"),
         where_,
         loc,
         line,
@@ -635,10 +692,10 @@ def _outcome(
         net = Fraction(0)
     else:
         value = raw[kind]
-        if kind == "pays" and isinstance(value, str):
+        if isinstance(value, str) and not _is_number_text(value):
             if not re.fullmatch(r"[a-z0-9_]+", value):
                 raise loc.error(
-                    where_, f"pays: {value!r} is not a payout name (lower-case, digits, _)", line
+                    where_, f"{kind}: {value!r} is not a payout name (lower-case, digits, _)", line
                 )
             net = value
         else:
@@ -646,10 +703,6 @@ def _outcome(
             if number < 0:
                 raise loc.error(where_, f"{kind}: expected a number ≥ 0, got {value!r}", line)
             net = number if kind == "pays" else -number
-            if kind == "loses" and number > 1:
-                raise loc.error(
-                    where_, f"loses {value}: a bet cannot lose more than its stake", line
-                )
     commission = _number(raw.get("commission", 0), f"{where_}.commission", loc, line)
     if not 0 <= commission < 1 or (commission and kind != "pays"):
         raise loc.error(where_, "commission: a fraction of a win, 0 ≤ c < 1, with pays", line)
@@ -657,7 +710,20 @@ def _outcome(
     if not isinstance(key, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key):
         raise loc.error(where_, f"name: expected a lower-case name, got {key!r}", line)
     label = raw.get("label") or (condition_text(when) if when is not None else "otherwise")
-    return Outcome(key, str(label), when, net, commission, line)
+    named_loss = kind == "loses" and isinstance(net, str)
+    optional = raw.get("optional", False)
+    if not isinstance(optional, bool):
+        raise loc.error(where_, f"optional: expected true or false, got {optional!r}", line)
+    return Outcome(key, str(label), when, net, commission, line, named_loss, optional)
+
+
+def _is_number_text(value: str) -> bool:
+    """``"3/2"``, ``"0.5"``: a number written as text (not a payout name)."""
+    try:
+        Fraction(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _number(value: Any, where_: str, loc: Locator, line: int) -> Fraction:

@@ -52,6 +52,9 @@ SHOES = {
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
     # Pairs, identical cards and same-colour pairs, for the pair bets' first two cards.
     "baccarat-defined": ["Ac", "Ac", "Ad", "Kh", "Kd", "3c", "6h", "6s"],
+    # Goa Gae: identical cards (two decks' worth) so that hands tie and suits decide.
+    "goa-gae-defined": ["Ac", "Ac", "2d", "3h", "Kc", "Js", "Js"],
+    "goa-gae-bonus-defined": ["3c", "3d", "3h", "2s", "4s", "Kh", "Qh"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip
