@@ -71,6 +71,8 @@ class DefinedGame(Game[DefinedConfig]):
             )
         for bet in self.definition.bets:
             _check_withheld(self.definition, bet, config.payouts)
+            if bet.per_hand:
+                _check_per_hand(self.definition, bet)
         shoe = config.shoe.build()
         counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
 
@@ -206,6 +208,8 @@ class DefinedGame(Game[DefinedConfig]):
         full = _full(config)
         for bet in definition.bets:
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
+            if bet.per_hand:
+                ways = per_hand_ways(definition, ways, shoe.size)
             outcomes = tuple(
                 BetOutcome(e.label, e.net, ways[e.key]) for e in self.events(config, bet)
             )
@@ -287,7 +291,8 @@ class DefinedGame(Game[DefinedConfig]):
             ]
             outcome = hits[0] if hits else bet.outcomes[-1]
             event = by_key(self.events(config, bet))[outcome.key]
-            settled.append(settled_bet(bet.name, event, stake, stake, reason(event)))
+            debited = stake * (1 + withheld(bet, config.payouts))
+            settled.append(settled_bet(bet.name, event, stake, debited, reason(event)))
         return Settlement(
             hands=tuple(
                 SettledHand(
@@ -442,6 +447,38 @@ def _check_withheld(
                 f"'{outcome.label}' loses {loss} per unit staked but only {debited} is "
                 "debited (the stake plus the withholding): raise the bet's withholding"
             )
+
+
+def _check_per_hand(definition: Definition, bet: BetDefinition) -> None:
+    """``per_hand`` counts one position's hands: the bet must read that position only."""
+    from odds.games.defined.rounds import bet_needs
+
+    winner, reads = bet_needs(bet, definition.deal.positions)
+    read = [p for p, r in reads.items() if r]
+    if winner or len(read) != 1 or definition.deal.tableau is not None:
+        raise OddsError(
+            f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): per_hand "
+            "counts one position's hands alone, so the bet may read one position's hand "
+            "only (no winner, no other position, no tableau)"
+        )
+
+
+def per_hand_ways(
+    definition: Definition, ways: Mapping[str, int], shoe_size: int
+) -> dict[str, int]:
+    """A one-position bet's ways over that position's hands alone.
+
+    The one-hand plan deals the other positions from what is left, the same number of
+    ways for every first hand; dividing it out leaves the hands (exactly: asserted).
+    """
+    size = definition.deal.cards
+    others = deal_count([shoe_size - size], [size] * (len(definition.deal.positions) - 1))
+    result = {}
+    for key, n in ways.items():
+        whole, left = divmod(n, others)
+        assert not left, (key, n, others)
+        result[key] = whole
+    return result
 
 
 def _naming(definition: Definition, payout: str) -> tuple[BetDefinition, Outcome]:

@@ -163,6 +163,9 @@ class BetDefinition:
     #: Debited on top of the stake and returned unless lost (Pok Deng's Player bet): a
     #: number, or the name of a [payouts] entry. A loss may then exceed the stake.
     withholding: Fraction | str = Fraction(0)
+    #: ``per_hand = true``: a bet reading one position is counted over that position's
+    #: hands alone (Pok Deng's Pair: C(416,2) = 86,320), not over whole deals.
+    per_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -578,7 +581,8 @@ def _bets(
         where_ = f"definition.bets[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(item, ("name", "title", "description", "outcomes", "withholding"), where_, loc, line)
+        known = ("name", "title", "description", "outcomes", "withholding", "per_hand")
+        _known(item, known, where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
             raise loc.error(
@@ -620,7 +624,12 @@ def _bets(
             item.get("withholding", 0), where_, loc, loc.line("withholding", line) or line
         )
         _check_losses(outcomes, withholding, where_, loc)
-        found.append(BetDefinition(name, title, description, tuple(outcomes), line, withholding))
+        per_hand = item.get("per_hand", False)
+        if not isinstance(per_hand, bool):
+            raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
+        found.append(
+            BetDefinition(name, title, description, tuple(outcomes), line, withholding, per_hand)
+        )
     return tuple(found)
 
 

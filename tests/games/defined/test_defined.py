@@ -55,6 +55,8 @@ SHOES = {
     # Goa Gae: identical cards (two decks' worth) so that hands tie and suits decide.
     "goa-gae-defined": ["Ac", "Ac", "2d", "3h", "Kc", "Js", "Js"],
     "goa-gae-bonus-defined": ["3c", "3d", "3h", "2s", "4s", "Kh", "Qh"],
+    # Pok Deng: pairs, flushes, an AK flush, face cards, 0- and 6-point hands.
+    "pok-deng-defined": ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "Js", "4c"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip

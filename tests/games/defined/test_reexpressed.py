@@ -9,12 +9,14 @@ coded counting outcome by outcome: (label, net, ways).
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
-from odds.games.paytable import TABLES, from_data, load
+from odds.games.paytable import TABLES, from_data, load, load_file
 
 
 def figures(analysis: Any) -> dict[str, list[tuple[str, Fraction, int]]]:
@@ -157,3 +159,150 @@ def test_goa_gae_tie_breaks_settle_as_the_rule_book() -> None:
             paytable.config, {"dealer": dealer, "player": player}, Fraction(1)
         )
         assert settled.bets[0].returned == returned, (dealer, player)
+
+
+# -- Pok Deng: special patterns, both exceptions, withholding ----------------------------
+
+#: Small enough for the coded counting to skip its whole-table section (12 cards), with
+#: every Player outcome possible: pairs, flushes, combinations, 0- and 6-point Bankers.
+POK_DENG_SHOE = ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "Js", "4c", "9h", "3h"]
+
+
+def _pok_deng_reading(text: str, raw_total: bool, override: bool) -> str:
+    """The definition under another reading of docs/rules/pok-deng.md §Readings."""
+    if raw_total:  # the Banker's two cards total 0 or 6, whatever the hand's value
+        text = text.replace(
+            'banker = { category = ["0-points", "6-points"] }', "banker = { points = [0, 6] }"
+        )
+    if not override:  # example 9's arithmetic: every special win against 0 or 6 pays 1:1
+        lines = text.splitlines()
+        lines = [line for line in lines if 'name = "win-special-8-9"' not in line]
+        text = "\n".join(lines).replace(
+            ', not = { player = { category = ["9-points", "8-points"] } } }, pays = "player_win"',
+            ' }, pays = "player_win"',
+        )
+    return text
+
+
+@pytest.mark.parametrize("raw_total", [False, True])
+@pytest.mark.parametrize("override", [True, False])
+def test_pok_deng_definition_states_every_coded_reading(raw_total: bool, override: bool) -> None:
+    coded_data = read_toml((TABLES / "pok-deng.toml").read_text(), "pok-deng")
+    coded_data["rules"] = {
+        "banker_zero_or_six": "raw-total" if raw_total else "ordinary",
+        "eight_nine_override": override,
+    }
+    coded = from_data(with_shoe(coded_data, POK_DENG_SHOE), "coded").analysis()
+    text = _pok_deng_reading((TABLES / "pok-deng-defined.toml").read_text(), raw_total, override)
+    defined = from_data(with_shoe(read_toml(text, "defined"), POK_DENG_SHOE), "defined")
+    found = figures(defined.analysis())
+    for bet, outcomes in figures(coded).items():
+        assert [o for o in found[bet] if o[2]] == [o for o in outcomes if o[2]], bet
+
+
+def test_pok_deng_readings_differ_on_the_reduced_shoe() -> None:
+    """The reduced shoe tells the readings apart (so the test above can fail)."""
+    base = (TABLES / "pok-deng-defined.toml").read_text()
+    found = set()
+    for raw_total in (False, True):
+        for override in (True, False):
+            text = _pok_deng_reading(base, raw_total, override)
+            paytable = from_data(with_shoe(read_toml(text, "defined"), POK_DENG_SHOE), "defined")
+            found.add(paytable.analysis().bet("player").ev)
+    assert len(found) == 4
+
+
+def test_pok_deng_definition_reproduces_the_coded_game() -> None:
+    """Eight decks: both bets of reports/pok-deng.md, every outcome, EV and variance; the
+    Pair bet counted over the player's hands alone (86,320), as the coded report does."""
+    coded = load("pok-deng").game
+    paytable = load("pok-deng")
+    from odds.games.pok_deng.counting import bets, event_ways
+
+    shoe = paytable.config.shoe.build()
+    coded_bets = {b.name: b for b in bets(paytable.config, event_ways(paytable.config, shoe))}
+    assert coded.name == "pok-deng"
+    defined = load("pok-deng-defined").analysis()
+    assert defined.deals == 7_379_583_120
+    for bet in defined.bets:
+        other = coded_bets[bet.name]
+        assert figures_of(bet) == figures_of(other), bet.name
+        assert (bet.title, bet.description, bet.withholding) == (
+            other.title,
+            other.description,
+            other.withholding,
+        )
+        assert (bet.ev, bet.stats.variance) == (other.ev, other.stats.variance)
+    assert sum(o.ways for o in defined.bet("player-pair").outcomes) == 86_320
+
+
+def figures_of(bet: Any) -> list[tuple[str, Fraction, int]]:
+    return [(o.event, o.net, o.ways) for o in bet.outcomes]
+
+
+def test_pok_deng_rule_book_examples_through_the_definition() -> None:
+    """docs/rules/pok-deng.md §Rule-book examples (stake 1, returned of 2 debited)."""
+    paytable = load("pok-deng-defined")
+    cases = [
+        ("4h 8c", "6c 7s", "player", 3),
+        ("2c 3d", "9c 2d", "player", 1),
+        ("Qc 10c", "Qc Jc", "player", 4),
+        ("8c Jc", "9d 6c", "player", 0),
+        ("6c 5c", "Jd Ac", "player", 2),
+        ("Jc Kd", "5s 9h", "player", 0),
+        ("6s 8s", "10c 10h", "player-pair", 12),
+        ("2h 4h", "5c 5c", "player", 3),
+        ("9d 7c", "Kh 9h", "player", 4),
+    ]
+    for banker, player, bet, returned in cases:
+        settled = paytable.game.settle(
+            paytable.config, {"player": player, "banker": banker}, Fraction(1)
+        )
+        by_bet = {b.bet: b for b in settled.bets}
+        assert by_bet[bet].returned == returned, (banker, player, by_bet[bet])
+
+
+# -- The new settlements' one-line errors -------------------------------------------------
+
+
+def refusal(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "bet.toml"
+    path.write_text(text)
+    with pytest.raises(OddsError) as info:
+        load_file(path).analysis()
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_loss_beyond_the_withholding_is_refused(tmp_path: Path) -> None:
+    text = (TABLES / "pok-deng-defined.toml").read_text()
+    message = refusal(tmp_path, text.replace("player_lose_special = 2", "player_lose_special = 3"))
+    assert "loses 3 per unit staked but only 2 is debited" in message
+    assert "definition.bets.player (line" in message
+
+
+def test_a_numbered_loss_needs_a_withholding(tmp_path: Path) -> None:
+    text = (TABLES / "pok-deng-defined.toml").read_text()
+    text = text.replace('loses = "player_lose_special"', "loses = 2")
+    text = text.replace('withholding = "player_withholding"\n', "")
+    text = text.replace("player_withholding = 1\n", "")
+    message = refusal(tmp_path, text)
+    assert "a bet cannot lose more than its stake plus its withholding (1)" in message
+
+
+def test_per_hand_reads_one_position_only(tmp_path: Path) -> None:
+    text = (TABLES / "pok-deng-defined.toml").read_text()
+    text = text.replace(
+        "when = { player = { pair = true } }",
+        "when = { player = { pair = true }, banker = { pair = true } }",
+    )
+    message = refusal(tmp_path, text)
+    assert "per_hand counts one position's hands alone" in message
+
+
+def test_an_impossible_tie_needs_optional(tmp_path: Path) -> None:
+    """One deck: two Goa Gae hands never tie; without optional = true that is refused."""
+    text = (TABLES / "goa-gae-defined.toml").read_text().replace(", optional = true", "")
+    message = refusal(tmp_path, text)
+    assert "the outcome 'tie (equal hands): push' never happens" in message
