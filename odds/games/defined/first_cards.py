@@ -20,7 +20,13 @@ from typing import Any
 
 from odds.core.cards import Card
 from odds.core.errors import OddsError
-from odds.engine import check_total, falling, group_counts, joint_class_distribution
+from odds.engine import (
+    check_total,
+    falling,
+    group_counts,
+    joint_class_distribution,
+    two_hand_pair_ways,
+)
 from odds.games.defined import patterns
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import FIRST_CARD_FEATURES, Definition
@@ -55,6 +61,24 @@ def _group_key(card: Card, names: set[str]) -> Any:
     return card.rank
 
 
+def _pair_joint(grouped: Sequence[int], names: set[str]) -> dict[tuple[Any, Any], int]:
+    """One feature read (a pair of the merged groups): the engine's closed form.
+
+    :func:`~odds.engine.two_hand_pair_ways` counts ordered two-card hands by which of
+    them holds two cards of one group (a rank, a rank and colour, or one card), the
+    same count the coded baccarat pair bets use; no hand is enumerated.
+    """
+    (name,) = names
+    ways = two_hand_pair_ways(grouped)
+    yes, no = ((name, True),), ((name, False),)
+    return {
+        (yes, yes): ways["both"],
+        (yes, no): ways["first"],
+        (no, yes): ways["second"],
+        (no, no): ways["neither"],
+    }
+
+
 def first_card_rounds(
     definition: Definition,
     types: Sequence[Card],
@@ -75,13 +99,18 @@ def first_card_rounds(
             f"holds {size}"
         )
 
-    def classify(hand: tuple[int, ...]) -> tuple[Any, ...]:
-        cards = [representative[g] for g in hand]
-        return patterns.view(cards, names, definition)
+    if len(names) == 1:
+        joint = _pair_joint(grouped, names)
+        extend = falling(size - 4, ROUND_CARDS - 4)  # the pair ways are ordered already
+    else:
 
-    joint = joint_class_distribution(grouped, 2, classify)
-    # Unordered within each hand → ordered (2!·2!), then the two further cards of the six.
-    extend = 4 * falling(size - 4, ROUND_CARDS - 4)
+        def classify(hand: tuple[int, ...]) -> tuple[Any, ...]:
+            cards = [representative[g] for g in hand]
+            return patterns.view(cards, names, definition)
+
+        joint = joint_class_distribution(grouped, 2, classify)
+        # Unordered within each hand → ordered (2!·2!), then the two further cards of six.
+        extend = 4 * falling(size - 4, ROUND_CARDS - 4)
     result: dict[RoundKey, int] = {}
     for (first_view, second_view), ways in joint.items():
         fv, sv = dict(first_view), dict(second_view)

@@ -53,6 +53,41 @@ def test_same_colour_perfect_pair_reproduces_the_coded_reading() -> None:
     assert defined != figures(load("baccarat-defined").analysis())["perfect-pair"]
 
 
+MIXED_PAIRS = """game = "mixed-pairs"
+[payouts]
+plain = 5
+perfect = 20
+[definition]
+base = "baccarat"
+[[definition.bets]]
+name = "mixed-pairs"
+outcomes = [
+  { when = { player = { suited_pair = true } }, pays = "perfect" },
+  { when = { player = { pair = true, suited_pair = false }, banker = { colour_pair = true } }, pays = "plain" },
+  { otherwise = true, loses = 1 },
+]
+"""
+
+
+def test_first_cards_read_together_equal_the_plain_enumeration() -> None:
+    """A bet reading several first-card features (the joint path, not the closed form)."""
+    from odds.core.cards import parse_cards
+    from tests.reference.defined import brute_force
+
+    cards = ["Ac", "Ac", "Ad", "Ah", "Kh", "Kd", "6h", "6h"]
+    data = with_shoe(read_toml(MIXED_PAIRS, "mixed"), cards)
+    paytable = from_data(data, "mixed")
+    game = paytable.game
+    bet = game.definition.bets[0]
+    ways = game.settle_rounds(
+        paytable.config, bet, game.rounds(paytable.config, bet), full_shoe=False
+    )
+    total = sum(ways.values())
+    counted = {k: Fraction(n, total) for k, n in ways.items() if n}
+    assert counted == brute_force(game, parse_cards(" ".join(cards)))["mixed-pairs"]
+    assert len(counted) == 3
+
+
 def test_pair_bets_on_a_partly_dealt_shoe() -> None:
     removed = ['shoe.removed=["Kh", "Kh", "Kd", "7c", "Ad"]']
     defined = figures(load("baccarat-defined", removed).analysis())
