@@ -61,11 +61,15 @@ perfect = 20
 base = "baccarat"
 [[definition.bets]]
 name = "mixed-pairs"
-outcomes = [
-  { when = { player = { suited_pair = true } }, pays = "perfect" },
-  { when = { player = { pair = true, suited_pair = false }, banker = { colour_pair = true } }, pays = "plain" },
-  { otherwise = true, loses = 1 },
-]
+[[definition.bets.outcomes]]
+when = { player = { suited_pair = true } }
+pays = "perfect"
+[[definition.bets.outcomes]]
+when = { player = { pair = true, suited_pair = false }, banker = { colour_pair = true } }
+pays = "plain"
+[[definition.bets.outcomes]]
+otherwise = true
+loses = 1
 """
 
 
