@@ -255,7 +255,19 @@ class DefinedGame(Game[DefinedConfig]):
             f"{shoe.size} cards, hands unordered within, in dealing order between: {total:,} "
             "deals. Each bet is counted by the classes it reads (one hand's classes; a "
             "showdown of every hand against the other after removal; or the two hands' "
-            "joint classes)."
+            "joint classes)." + self._seats_text()
+        )
+
+    def _seats_text(self) -> str:
+        deal = self.definition.deal
+        if deal.seats == 1:
+            return ""
+        first, dealer = deal.positions
+        return (
+            f" The {first} position is one of {deal.seats} seats, each settled against the "
+            f"{dealer} alone: the other seats' cards are unseen when bets are placed, so by "
+            "exchangeability they change no seat's odds, and one seat against the "
+            f"{dealer} is counted (a whole table takes {(deal.seats + 1) * deal.cards} cards)."
         )
 
     # -- bench -------------------------------------------------------------

@@ -134,6 +134,9 @@ class Deal:
     positions: tuple[str, ...]
     cards: int
     tableau: Tableau | None
+    #: Seats of the first position, each settled against the second (a dealer against
+    #: players, Pok Deng's five); one seat against the dealer is counted (exchangeability).
+    seats: int = 1
 
 
 @dataclass(frozen=True)
@@ -361,7 +364,7 @@ def _deal(table: Any, loc: Locator) -> Deal:
             "and cards = 1",
             after,
         )
-    _known(table, ("positions", "cards", "tableau"), "definition.deal", loc, after)
+    _known(table, ("positions", "cards", "tableau", "seats"), "definition.deal", loc, after)
     positions = table.get("positions")
     line = loc.line("positions", after)
     if (
@@ -384,6 +387,8 @@ def _deal(table: Any, loc: Locator) -> Deal:
         )
     tableau = None
     if "tableau" in table:
+        if "seats" in table:
+            raise loc.error("definition.deal.seats", "a tableau deals two hands, not seats", after)
         tableau = _tableau(table["tableau"], loc, loc.line("tableau", after))
         if len(positions) != 2:
             raise loc.error("definition.deal.tableau", "a tableau deals two positions", line)
@@ -395,7 +400,36 @@ def _deal(table: Any, loc: Locator) -> Deal:
             )
         return Deal(tuple(positions), 2, tableau)
     cards = _int(table.get("cards"), "definition.deal.cards", loc, 1, 26, loc.line("cards", after))
-    return Deal(tuple(positions), cards, None)
+    seats = _seats(table, positions, cards, loc, after)
+    return Deal(tuple(positions), cards, None, seats)
+
+
+def _seats(table: Mapping[str, Any], positions: Sequence[str], cards: int, loc: Locator,
+           after: int) -> int:  # fmt: skip
+    """``seats = n``: the first position at n seats against the second, the dealer.
+
+    Each seat is settled against the dealer alone and the other seats' cards are unseen
+    when the bets are placed, so one seat against the dealer gives every seat's odds; the
+    whole table (n + 1 hands) must still fit in a 52-card deck's multiple.
+    """
+    if "seats" not in table:
+        return 1
+    line = loc.line("seats", after)
+    seats = _int(table["seats"], "definition.deal.seats", loc, 1, 10, line)
+    if len(positions) != 2:
+        raise loc.error(
+            "definition.deal.seats",
+            "seats deal the first position several times against the second (the dealer): "
+            "give two positions",
+            line,
+        )
+    if (seats + 1) * cards > 52 * 8:
+        raise loc.error(
+            "definition.deal.seats",
+            f"{seats} seats and the dealer take {(seats + 1) * cards} cards, more than 8 decks",
+            line,
+        )
+    return seats
 
 
 def _values_set(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:

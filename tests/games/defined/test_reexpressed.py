@@ -345,3 +345,70 @@ def test_an_impossible_tie_needs_optional(tmp_path: Path) -> None:
     text = (TABLES / "goa-gae-defined.toml").read_text().replace(", optional = true", "")
     message = refusal(tmp_path, text)
     assert "the outcome 'tie (equal hands): push' never happens" in message
+
+
+# -- Seats: a dealer against several players ---------------------------------------------
+
+
+def test_a_seat_against_the_dealer_ignores_the_other_seats() -> None:
+    """Exchangeability, checked: seat 2's Player bet, with seat 1's two cards dealt first
+    and unseen, has the probabilities the definition counts for one seat."""
+    from itertools import combinations
+
+    cards = ["Ac", "Kc", "5d", "5h", "Qh", "10h", "6s"]
+    paytable = from_data(with_shoe(read_toml(pok_deng_text(), "pok"), cards), "pok")
+    game, config = paytable.game, paytable.config
+    counted = {o.event: Fraction(o.ways) for o in paytable.analysis().bet("player").outcomes}
+    total = sum(counted.values())
+    seen: dict[str, int] = {}
+    indices = range(len(cards))
+    for seat_1 in combinations(indices, 2):
+        rest = [i for i in indices if i not in seat_1]
+        for seat_2 in combinations(rest, 2):
+            left = [i for i in rest if i not in seat_2]
+            for dealer in combinations(left, 2):
+                hands = {
+                    "player": " ".join(cards[i] for i in seat_2),
+                    "banker": " ".join(cards[i] for i in dealer),
+                }
+                event = game.settle(config, hands, Fraction(1)).bets[0].event
+                seen[event] = seen.get(event, 0) + 1
+    deals = sum(seen.values())
+    assert {k: Fraction(n, deals) for k, n in seen.items()} == {
+        k: n / total for k, n in counted.items() if n
+    }
+
+
+def pok_deng_text() -> str:
+    return (TABLES / "pok-deng-defined.toml").read_text()
+
+
+def test_seats_are_named_in_the_counting_and_change_no_figure() -> None:
+    five = load("pok-deng-defined")
+    one = defined_from_text(pok_deng_text().replace("seats = 5\n", ""))
+    assert "one of 5 seats" in five.analysis().counting
+    assert "seats" not in one.analysis().counting
+    assert figures(five.analysis()) == figures(one.analysis())
+
+
+def test_seats_need_a_dealer_and_no_tableau(tmp_path: Path) -> None:
+    text = pok_deng_text().replace("seats = 5", "seats = 11")
+    assert "11 is outside 1–10" in refusal(tmp_path, text)
+    tableau = """game = "seated"
+[payouts]
+two = 12
+[definition]
+base = "baccarat"
+[definition.deal]
+positions = ["player", "banker"]
+seats = 3
+[definition.deal.tableau]
+naturals = [8, 9]
+first_draws = [0, 1, 2, 3, 4, 5]
+second_draws_first_stood = [0, 1, 2, 3, 4, 5]
+second_draws = { "0" = [0] }
+[[definition.bets]]
+name = "seated"
+outcomes = [{ when = { winner = "banker" }, pays = "two" }, { otherwise = true, loses = 1 }]
+"""
+    assert "a tableau deals two hands, not seats" in refusal(tmp_path, tableau)
