@@ -411,7 +411,10 @@ class DefinedGame(Game[DefinedConfig]):
         if definition.categories and definition.deal.tableau is None:
             index = patterns.category_of(cards, definition)
             name = definition.categories[index].label if index is not None else "no category"
-            return f"{name}, {patterns.points(cards, definition.shoe)} points"
+            points = patterns.points(cards, definition.shoe)
+            if name in (f"{points} points", f"{points} point"):  # a points category
+                return name
+            return f"{name}, {points} points"
         if len(cards) == 1 and definition.deal.tableau is None:
             rank = cards[0].rank
             return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
