@@ -59,9 +59,16 @@ class DefinedGame(Game[DefinedConfig]):
         missing = sorted(named - set(config.payouts))
         if missing:
             bet, outcome = _naming(self.definition, missing[0])
+            verb = (
+                "withholding"
+                if outcome.net != missing[0]
+                else "loses"
+                if outcome.loses_named
+                else "pays"
+            )
             raise OddsError(
                 f"{self.definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
-                f"pays {missing[0]!r}, but [payouts] has no {missing[0]}"
+                f"{verb} {missing[0]!r}, but [payouts] has no {missing[0]}"
             )
         unused = sorted(set(config.payouts) - named)
         if unused:
