@@ -412,3 +412,34 @@ name = "seated"
 outcomes = [{ when = { winner = "banker" }, pays = "two" }, { otherwise = true, loses = 1 }]
 """
     assert "a tableau deals two hands, not seats" in refusal(tmp_path, tableau)
+
+
+# -- odds bench: each definition beside its coded game ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "coded"),
+    [
+        ("baccarat-defined", "baccarat"),
+        ("pok-deng-defined", "pok-deng"),
+        ("goa-gae-defined", "goa-gae"),
+        ("goa-gae-bonus-defined", "goa-gae-bonus"),  # a paytable of the goa-gae package
+    ],
+)
+def test_bench_puts_each_definition_beside_its_coded_paytable(name: str, coded: str) -> None:
+    paytable = load(name)
+    (case,) = paytable.game.bench_cases(paytable.config)
+    assert f"beside {coded} (coded)" in case.label
+    assert f"tables/{coded}.toml" in case.note
+
+
+def test_bench_case_agrees_for_pok_deng() -> None:
+    """The bench's two columns give the same (net, ways) for every bet (the cheap one run)."""
+    paytable = load("pok-deng-defined")
+    (case,) = paytable.game.bench_cases(paytable.config)
+    assert case.brute is not None
+    from odds.games.pok_deng.counting import bets, event_ways
+
+    config = load("pok-deng").config
+    coded = bets(config, event_ways(config, config.shoe.build()))
+    assert case.engine() == {b.name: [(o.net, o.ways) for o in b.outcomes] for b in coded}
