@@ -94,6 +94,13 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
                 p: [cards[i] for i in dealt[k * size : (k + 1) * size]]
                 for k, p in enumerate(positions)
             }
+            if definition.deal.draw_at_most:
+                drawing = [
+                    p
+                    for p in positions
+                    if definition.deal.draws(p, patterns.points(hands[p], definition.shoe))
+                ]
+                return draw_thirds(hands, drawing, len(dealt))
             _settle(game, hands, result, 1)
             return
         for i in list(left):
@@ -101,6 +108,23 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
             dealt.append(i)
             deal_hands(dealt)
             dealt.pop()
+            left.append(i)
+            left.sort()
+
+    def draw_thirds(hands: dict[str, list[Card]], drawing: list[str], used: int) -> None:
+        """The threshold draws, one card to each drawing position in dealing order; every
+        deal extended by unseen cards to the most a round can take."""
+        if not drawing:
+            ways = 1
+            for k in range(definition.round_cards - used):
+                ways *= len(cards) - used - k
+            _settle(game, hands, result, ways)
+            return
+        position, rest = drawing[0], drawing[1:]
+        for i in list(left):
+            left.remove(i)
+            drawn = {**hands, position: [*hands[position], cards[i]]}
+            draw_thirds(drawn, rest, used + 1)
             left.append(i)
             left.sort()
 

@@ -39,7 +39,7 @@ from odds.engine import (
     ordered_deal_polynomial,
     showdown,
 )
-from odds.games.defined import first_cards, orders, patterns
+from odds.games.defined import first_cards, orders, patterns, threshold
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import Definition, Tableau
 
@@ -239,7 +239,7 @@ def check_bounds(definition: Definition, types: int, shoe_size: int, joint: bool
         )
     if definition.deal.tableau is not None:
         return
-    size = definition.deal.cards
+    size = definition.deal.cards + bool(definition.deal.draw_at_most)
     hands_ = estimate_hands(types, size)
     if hands_ > MAX_HANDS:
         raise OddsError(
@@ -282,9 +282,18 @@ def hand_rounds(
     reads: Mapping[str, set[str]],
 ) -> dict[RoundKey, int]:
     """Unordered ways per round key (hands unordered inside, ordered between positions)."""
+    if definition.deal.draw_at_most:
+        # Card types merged by value or rank where the bet reads no more (exact).
+        level = threshold.detail(definition, winner, reads)
+        merged, merged_counts = threshold.merged_types(definition, types, counts, level)
+        check_bounds(definition, len(merged), sum(counts), False)
+        classifier = classifier_for(definition, merged)
+        names = set().union(*reads.values())
+        symmetries = _symmetries(classifier, names) if level == 2 else []
+        return threshold.threshold_rounds(classifier, merged_counts, winner, reads, symmetries)
+    classifier = classifier_for(definition, types)
     how = plan(definition, winner, reads)
     check_bounds(definition, len(types), sum(counts), how == "joint")
-    classifier = classifier_for(definition, types)
     positions = definition.deal.positions
     size = definition.deal.cards
     total = deal_count(counts, [size] * len(positions))
@@ -425,5 +434,9 @@ def category_distribution(
     definition: Definition, types: Sequence[Card], counts: Sequence[int]
 ) -> dict[int | None, int]:
     """Ways per category index of one hand (``None``: a hand no category describes)."""
+    if definition.deal.draw_at_most:
+        level = threshold.detail(definition, False, {"": {"category"}})
+        merged, merged_counts = threshold.merged_types(definition, types, counts, level)
+        return threshold.category_distribution(classifier_for(definition, merged), merged_counts)
     classifier = classifier_for(definition, types)
     return class_distribution(counts, definition.deal.cards, classifier.category)

@@ -40,9 +40,15 @@ class DefinedGame(Game[DefinedConfig]):
             title=definition.title or name,
             positions=deal.positions,
             bet_names=tuple(b.name for b in definition.bets),
-            hand_size=0 if deal.tableau else deal.cards,
-            log_hand_sizes=(2, 3) if deal.tableau else (),
-            max_round_cards=6 if deal.tableau else 0,
+            hand_size=0 if deal.tableau or deal.draw_at_most else deal.cards,
+            log_hand_sizes=(
+                (2, 3)
+                if deal.tableau
+                else (deal.cards, deal.cards + 1)
+                if deal.draw_at_most
+                else ()
+            ),
+            max_round_cards=6 if deal.tableau else definition.round_cards,
             hand_example=(
                 "two or three cards, e.g. '9d 7c'"
                 if deal.tableau
@@ -244,6 +250,10 @@ class DefinedGame(Game[DefinedConfig]):
         deal = self.definition.deal
         if deal.tableau is not None:
             return falling(sum(counts), 6)
+        if deal.draw_at_most:
+            from odds.games.defined.threshold import deal_total
+
+            return deal_total(self.definition, counts)
         return deal_count(counts, [deal.cards] * len(deal.positions))
 
     def counting_text(self, shoe: Any) -> str:
@@ -257,6 +267,16 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{shoe.size} cards."
             )
         hands = " and ".join(f"{deal.cards} to the {p}" for p in deal.positions)
+        if deal.draw_at_most:
+            rule = ", ".join(f"the {p} on {k} points or fewer" for p, k in deal.draw_at_most)
+            return (
+                f"Counted from the definition (data), with card removal: {hands}, then one "
+                f"card more to {rule}, from {shoe.size} cards. Each hand is extended by the "
+                "card it may draw, dealt whether used or not (the extended hands are "
+                f"unordered within, the drawn card apart): {total:,} deals. An extended hand "
+                "is counted once with the engine's joint, its finished hands weighted by "
+                "which card came last."
+            )
         return (
             f"Counted from the definition (data), with card removal: {hands}, from "
             f"{shoe.size} cards, hands unordered within, in dealing order between: {total:,} "
@@ -298,6 +318,8 @@ class DefinedGame(Game[DefinedConfig]):
         held = {p: self.read_hand(config, hands, p) for p in definition.deal.positions}
         if definition.deal.tableau is not None:
             self._check_tableau(held)
+        elif definition.deal.draw_at_most:
+            self._check_draws(held)
         shoe.check_holds(
             [c for p in definition.deal.positions for c in held[p]], "the round's cards"
         )
@@ -371,6 +393,13 @@ class DefinedGame(Game[DefinedConfig]):
         """One round card by card (``odds simulate``): hands in turn, or by the tableau."""
         definition = self.definition
         tableau = definition.deal.tableau
+        if tableau is None and definition.deal.draw_at_most:
+            size = definition.deal.cards
+            hands = {p: [draw() for _ in range(size)] for p in definition.deal.positions}
+            for p, cards in hands.items():  # the draws, in dealing order
+                if definition.deal.draws(p, patterns.points(cards, definition.shoe)):
+                    cards.append(draw())
+            return {p: tuple(cards) for p, cards in hands.items()}
         if tableau is None:
             return super().deal_round(config, draw)
         first, second = definition.deal.positions
@@ -389,6 +418,27 @@ class DefinedGame(Game[DefinedConfig]):
         elif sp in tableau.second_draws_first_stood:
             s.append(draw())
         return {first: tuple(f), second: tuple(s)}
+
+    def _check_draws(self, held: Mapping[str, tuple[Any, ...]]) -> None:
+        """Each hand holds its first cards, plus one when its points call for a draw."""
+        from odds.games.defined.threshold import finished_hand
+
+        size = self.definition.deal.cards
+        for position, cards in held.items():
+            if len(cards) not in (size, size + 1):
+                raise PositionError(
+                    position,
+                    f"{{position}} must be {size} or {size + 1} cards, got {len(cards)}",
+                )
+            want = finished_hand(self.definition, position, cards)
+            if len(cards) != want:
+                verb = "draws a card" if want > size else "stands"
+                points = patterns.points(cards[:size], self.definition.shoe)
+                raise PositionError(
+                    position,
+                    f"{{position}} {verb} on {points} points by the draw rule, got "
+                    f"{len(cards)} cards",
+                )
 
     def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> None:
         """The hands must be what the tableau deals: who draws, and no card more or less."""
@@ -548,7 +598,13 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
         )
     return Table(
         key="categories",
-        title=f"Hand categories (one hand of {_number(definition.deal.cards)} from the full shoe)",
+        title=(
+            f"Hand categories (one {definition.deal.positions[0]} hand after its draw, "
+            "from the full shoe)"
+            if definition.deal.draw_at_most
+            else f"Hand categories (one hand of {_number(definition.deal.cards)} from the "
+            "full shoe)"
+        ),
         columns=(
             Column("category", "category"),
             Column("ways", "ways", Kind.WAYS),

@@ -137,6 +137,14 @@ class Deal:
     #: Seats of the first position, each settled against the second (a dealer against
     #: players, Pok Deng's five); one seat against the dealer is counted (exchangeability).
     seats: int = 1
+    #: A threshold draw: position → k; a position whose first ``cards`` cards have k
+    #: points or fewer draws one card more (odds.games.defined.threshold counts it).
+    draw_at_most: tuple[tuple[str, int], ...] = ()
+
+    def draws(self, position: str, points: int) -> bool:
+        """Whether ``position`` draws a card on its first cards' ``points``."""
+        limit = dict(self.draw_at_most).get(position)
+        return limit is not None and points <= limit
 
 
 @dataclass(frozen=True)
@@ -199,7 +207,12 @@ class Definition:
 
     @property
     def round_cards(self) -> int:
-        return 6 if self.deal.tableau else self.deal.cards * len(self.deal.positions)
+        """The most cards a counted round takes (every drawing position drawing)."""
+        if self.deal.tableau:
+            return 6
+        if self.deal.draw_at_most:  # every hand extended by the card it may draw
+            return (self.deal.cards + 1) * len(self.deal.positions)
+        return self.deal.cards * len(self.deal.positions)
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +377,13 @@ def _deal(table: Any, loc: Locator) -> Deal:
             "and cards = 1",
             after,
         )
-    _known(table, ("positions", "cards", "tableau", "seats"), "definition.deal", loc, after)
+    _known(
+        table,
+        ("positions", "cards", "tableau", "seats", "draw_at_most"),
+        "definition.deal",
+        loc,
+        after,
+    )
     positions = table.get("positions")
     line = loc.line("positions", after)
     if (
@@ -387,6 +406,12 @@ def _deal(table: Any, loc: Locator) -> Deal:
         )
     tableau = None
     if "tableau" in table:
+        if "draw_at_most" in table:
+            raise loc.error(
+                "definition.deal.draw_at_most",
+                "a tableau draws by its own table; give draw_at_most or a tableau",
+                loc.line("draw_at_most", after),
+            )
         if "seats" in table:
             raise loc.error("definition.deal.seats", "a tableau deals two hands, not seats", after)
         tableau = _tableau(table["tableau"], loc, loc.line("tableau", after))
@@ -401,7 +426,29 @@ def _deal(table: Any, loc: Locator) -> Deal:
         return Deal(tuple(positions), 2, tableau)
     cards = _int(table.get("cards"), "definition.deal.cards", loc, 1, 26, loc.line("cards", after))
     seats = _seats(table, positions, cards, loc, after)
-    return Deal(tuple(positions), cards, None, seats)
+    draws = _draw_at_most(table, positions, loc, after)
+    return Deal(tuple(positions), cards, None, seats, draws)
+
+
+def _draw_at_most(
+    table: Mapping[str, Any], positions: Sequence[str], loc: Locator, after: int
+) -> tuple[tuple[str, int], ...]:
+    """``draw_at_most = { player = 3 }``: that position draws one card on 3 points or fewer."""
+    if "draw_at_most" not in table:
+        return ()
+    raw = table["draw_at_most"]
+    line = loc.line("draw_at_most", after)
+    where_ = "definition.deal.draw_at_most"
+    if not isinstance(raw, Mapping) or not raw:
+        raise loc.error(where_, "expected a table of position = points, e.g. { player = 3 }", line)
+    found = []
+    for position, limit in raw.items():
+        if position not in positions:
+            raise loc.error(
+                where_, f"unknown position {position!r} (known: {', '.join(positions)})", line
+            )
+        found.append((position, _int(limit, f"{where_}.{position}", loc, 0, 9, line)))
+    return tuple(found)
 
 
 def _seats(table: Mapping[str, Any], positions: Sequence[str], cards: int, loc: Locator,

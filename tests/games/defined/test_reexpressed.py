@@ -443,3 +443,130 @@ def test_bench_case_agrees_for_pok_deng() -> None:
     config = load("pok-deng").config
     coded = bets(config, event_ways(config, config.shoe.build()))
     assert case.engine() == {b.name: [(o.net, o.ways) for o in b.outcomes] for b in coded}
+
+
+# -- A threshold draw: one card more on k points or fewer ----------------------------------
+
+THRESHOLD = """game = "third-card"
+[payouts]
+win = 1
+three = 5
+[definition]
+[definition.shoe]
+decks = 1
+values = { A = 1, "10" = 0, J = 0, Q = 0, K = 0 }
+[definition.deal]
+positions = ["player", "dealer"]
+cards = 2
+draw_at_most = { player = 3, dealer = 4 }
+[[definition.categories]]
+name = "three-faces"
+pattern = { faces = 3 }
+[[definition.categories]]
+name = "pair"
+pattern = { same_rank = 2, cards = 2 }
+[[definition.categories]]
+name = "points"
+pattern = { any = true }
+tiebreak = ["points"]
+[[definition.bets]]
+name = "player"
+outcomes = [
+  { when = { winner = "player", player = { cards = 3 } }, pays = "three" },
+  { when = { winner = "player", player = { cards = 2 } }, pays = "win" },
+  { when = { winner = "tie" }, push = true },
+  { when = { winner = "dealer" }, loses = 1 },
+]
+[[definition.bets]]
+name = "dealer-flush"
+outcomes = [
+  { when = { dealer = { flush = true, cards = 3 } }, pays = 20 },
+  { otherwise = true, loses = 1 },
+]
+[[definition.bets]]
+name = "totals"
+outcomes = [
+  { when = { total_points = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] }, pays = 1 },
+  { otherwise = true, loses = 1 },
+]
+"""
+
+SUITED_DUEL = """
+[[definition.bets]]
+name = "flush-duel"
+outcomes = [
+  { when = { winner = "player", player = { flush = true } }, pays = 3 },
+  { otherwise = true, loses = 1 },
+]
+"""
+
+
+def counted(paytable: Any) -> dict[str, dict[str, Fraction]]:
+    game, config = paytable.game, paytable.config
+    found = {}
+    for bet in game.definition.bets:
+        ways = game.settle_rounds(config, bet, game.rounds(config, bet), full_shoe=False)
+        total = sum(ways.values())
+        found[bet.name] = {k: Fraction(n, total) for k, n in ways.items() if n}
+    return found
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["Ac", "2c", "Kh", "Qh", "Jh", "5d", "9s", "3s"],
+        ["Ac", "Ac", "2c", "Kh", "Kh", "Qh", "3c"],  # identical cards
+    ],
+)
+def test_threshold_draw_equals_the_plain_enumeration(cards: list[str]) -> None:
+    """Values (totals), ranks (the category showdown) and suits (a flush, one hand; a
+    flush with the winner, on both hands) against every ordered deal, draws included."""
+    from odds.core.cards import parse_cards
+    from tests.reference.defined import brute_force
+
+    paytable = from_data(with_shoe(read_toml(THRESHOLD + SUITED_DUEL, "t"), cards), "t")
+    assert counted(paytable) == brute_force(paytable.game, parse_cards(" ".join(cards)))
+
+
+def test_threshold_draw_catches_another_threshold() -> None:
+    """The check can fail: a dealer drawing on 5 counts differently."""
+    from odds.core.cards import parse_cards
+    from tests.reference.defined import brute_force
+
+    cards = ["Ac", "2c", "Kh", "Qh", "Jh", "5d", "9s", "3s"]
+    paytable = from_data(with_shoe(read_toml(THRESHOLD, "t"), cards), "t")
+    other = from_data(
+        with_shoe(read_toml(THRESHOLD.replace("dealer = 4", "dealer = 5"), "o"), cards), "o"
+    )
+    assert counted(other) != brute_force(paytable.game, parse_cards(" ".join(cards)))
+
+
+def test_threshold_draw_on_a_full_deck_merges_cards_by_what_is_read() -> None:
+    """One deck in a few seconds: the showdown reads ranks (13 types), the totals values."""
+    analysis = from_data(read_toml(THRESHOLD, "t"), "t").analysis()
+    assert analysis.deals == 22_100 * 3 * 18_424 * 3  # C(52,3)·3 · C(49,3)·3
+    assert "one card more to the player on 3 points or fewer" in analysis.counting
+
+
+def test_threshold_draw_settles_and_checks_the_draws() -> None:
+    paytable = from_data(read_toml(THRESHOLD, "t"), "t")
+    settled = paytable.game.settle(
+        paytable.config, {"player": "Ac 2d 5h", "dealer": "Kc 7s"}, Fraction(1)
+    )
+    assert settled.bets[0].returned == 6  # player 8 on three cards beats 7: pays 5
+    with pytest.raises(OddsError, match="player draws a card on 3 points"):
+        paytable.game.settle(paytable.config, {"player": "Ac 2d", "dealer": "Kc 7s"}, Fraction(1))
+    with pytest.raises(OddsError, match="dealer stands on 7 points"):
+        paytable.game.settle(
+            paytable.config, {"player": "Ac 2d 5h", "dealer": "Kc 7s 2h"}, Fraction(1)
+        )
+
+
+def test_threshold_draw_with_suits_on_both_hands_is_estimated_and_refused(
+    tmp_path: Path,
+) -> None:
+    text = THRESHOLD.split("[[definition.bets]]")[0] + SUITED_DUEL  # the suited bet alone
+    text = text.replace("win = 1\nthree = 5\n", "")
+    message = refusal(tmp_path, text)
+    assert "a threshold draw read on both hands needs ~" in message
+    assert "hand-pair corrections" in message
