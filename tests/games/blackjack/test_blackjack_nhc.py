@@ -10,13 +10,16 @@ hit on, double, surrender, the natural).
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from odds.cli import main
+from odds.games.blackjack.actions import Action
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.shoe_state import _RoundDealer
 from odds.games.blackjack.simulate import simulate
+from odds.games.blackjack.strategy import Chart
 from tests.reference.blackjack_nhc import NoHoleCardRound
 
 #: One ace, two of each of 2-9 and six ten-value cards: 23 cards that cannot run out in a
@@ -89,21 +92,20 @@ def test_settle_original_bets_only(capsys) -> None:
 def test_the_shoe_is_dealt_in_the_no_hole_card_order() -> None:
     """Under either no-hole-card reading the players draw before the dealer's second card;
     under a peek a dealer blackjack ends the round after four cards."""
-    chart_hits = {(up, t, s): t < 17 for up in range(10) for t in range(4, 22) for s in (0, 1)}
-
-    class Chart:
-        first = {(u, a, b): "H" for u in range(10) for a in range(10) for b in range(10)}
-        post_split: dict = {}
-        hit = chart_hits
-
+    chart = Chart(
+        rows={},
+        hit={(up, t, s): t < 17 for up in range(10) for t in range(4, 22) for s in (False, True)},
+        first={(u, a, b): Action.HIT for u in range(10) for a in range(10) for b in range(10)},
+        post_split={},
+    )
     # Player 5, 6; dealer ace up; player hits a 2 (13), a 3 (16), a 4 (20); then the hole
     # (ten). Under a peek the hole card is the fourth card.
     for reading, order in (("none", [4, 0, 5, 1, 2, 3, 9]), ("obo", [4, 0, 5, 1, 2, 3, 9]),
                            ("peek", [4, 0, 5, 9])):  # fmt: skip
-        rules = BlackjackRules(hole_card=reading)
-        cards = iter(order + [9] * 5)
+        cards = iter([*order, 9, 9, 9])
+        dealer = _RoundDealer(BlackjackRules(hole_card=reading), chart, list(range(10)), 1)
+        seen = dealer(cards.__next__)
         dealt = len(order)
-        seen = _RoundDealer(rules, Chart(), list(range(10)), 1)(lambda: next(cards))  # type: ignore[arg-type]
         assert len(seen) == dealt, reading
         if reading != "peek":
             assert seen[-1] == 9  # the hole card came last
