@@ -40,6 +40,7 @@ from odds.engine import (
     showdown,
 )
 from odds.games.defined import patterns
+from odds.games.defined.colours import one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import Definition, Tableau
 
@@ -157,6 +158,7 @@ class HandClassifier:
         self._suit_strength = "suits" in definition.compare or any(
             "suits" in c.tiebreak for c in definition.categories
         )
+        self._colour = reads_colour(definition)
         self._cache: dict[Any, Any] = {}
 
     def cards(self, hand: tuple[int, ...]) -> list[Card]:
@@ -164,7 +166,8 @@ class HandClassifier:
 
     def _shape(self, hand: tuple[int, ...]) -> Any:
         cards = self.cards(hand)
-        return (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+        shape = (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+        return (*shape, one_colour(cards)) if self._colour else shape
 
     def strength(self, hand: tuple[int, ...]) -> Any:
         key = ("s", hand if self._suit_strength else self._shape(hand))
@@ -316,6 +319,8 @@ def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, 
     if "suits" in definition.compare or reads & {"suit", "_suits"}:
         return []
     if any("suits" in c.tiebreak for c in definition.categories):
+        return []
+    if reads_colour(definition):  # a permutation of the suits may change a colour
         return []
     return suit_symmetries(classifier.types)
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from odds.core.cards import Card, Rank
+from odds.games.defined.colours import one_colour
 from odds.games.defined.schema import Category, Definition, ShoeRules
 
 FACES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
@@ -66,6 +67,8 @@ def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
             ok = (len(cards) > 1 and len({c.suit for c in cards}) == 1) == value
         elif key == "suited":
             ok = (len({c.suit for c in cards}) == 1) == value
+        elif key == "same_colour":
+            ok = one_colour(cards) == value
         elif key == "faces":
             ok = sum(c.rank in FACES for c in cards) == value
         elif key == "faces_at_least":

@@ -49,6 +49,9 @@ SHOES = {
     "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh"],
     "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
+    # Colour read: two red kings, a black one, a second king of hearts (a perfect pair).
+    "perfect-pairs": ["Kh", "Kh", "Kd", "Ks", "Qc", "Qs", "2h", "2d"],
+    "21-plus-3": ["Kh", "Kh", "Kh", "Qh", "Jh", "Js", "Ac", "2c", "3d", "Kd"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip
