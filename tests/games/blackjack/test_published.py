@@ -114,3 +114,18 @@ def test_infinite_deck_limits(one_deck_peek) -> None:  # type: ignore[no-untyped
     infinite = analyse_decks(inf, BlackjackRules(hole_card="peek"))
     assert sum(h.probability for h in infinite.hands) == 1
     assert infinite.ev < one_deck_peek.ev
+
+
+def test_mgp_early_surrender_shown_given_no_blackjack(one_deck_peek) -> None:  # type: ignore[no-untyped-def]
+    """A known disagreement between analyzers, a convention: MGP's BJCA, one deck, early
+    surrender under American rules (OBO), shows -17/66 = -0.2575757… for surrendering 8-9
+    against an ace, not -1/2 (Dog Hand, "MGP's BJCA", blackjacktheforum.com, 2019-06-07):
+    American-rule EVs are shown *given no dealer blackjack*, though an early surrender is
+    made before the check. Our peek report shows the same conditional convention
+    (HandResult.values_given_no_dealer_blackjack); from the kernel's exact P(blackjack) =
+    16/49 the conversion (EV + P) / (1 − P) turns the unconditional -1/2 into MGP's figure.
+    (Our surrender is late: given no blackjack it is exactly -1/2, test_blackjack_ev.py.)"""
+    hand = one_deck_peek.hand(7, 8, 0)  # 8-9 against an ace
+    p = hand.p_dealer_blackjack
+    assert p == Fraction(16, 49)  # three non-tens out of one deck
+    assert (Fraction(-1, 2) + p) / (1 - p) == Fraction(-17, 66)
