@@ -214,7 +214,7 @@ EXAMPLES = _examples()
 def test_every_page_has_worked_examples():
     pages = {case.id.split(":")[0] for case in EXAMPLES}
     coded = {name for name, game in GAMES.items() if not isinstance(game, DefinedGame)}
-    assert pages == {f"{name}.md" for name in coded}
+    assert pages >= {f"{name}.md" for name in coded}  # defined games' pages may have them too
     assert len(EXAMPLES) >= 40
 
 

@@ -101,8 +101,11 @@ def flips(config: BlackjackConfig) -> list[Flip]:
     one = not r.split_aces_one_card
     rows.append(Flip(f"split_aces_one_card = {_yes(one)}", {}, {"split_aces_one_card": one}))
     rows.append(Flip(f"surrender = {_yes(not r.surrender)}", {}, {"surrender": not r.surrender}))
-    other = "peek" if r.hole_card == "none" else "none"
-    rows.append(Flip(f"hole_card = {other}", {}, {"hole_card": other}))
+    rows += [
+        Flip(f"hole_card = {hole}", {}, {"hole_card": hole})
+        for hole in ("none", "peek", "obo")
+        if hole != r.hole_card
+    ]
     return rows
 
 

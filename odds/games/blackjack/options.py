@@ -87,6 +87,9 @@ class BlackjackRules:
             "blackjack takes every stake, doubles and splits included.",
             "peek": "US hole card: the dealer checks for blackjack first, so players act only "
             "when the dealer has none and lose just the original stake to a blackjack.",
+            "obo": "European no hole card, original bets only (OBO): dealt after the players "
+            "act, but a dealer blackjack takes only the original stake (doubles and splits "
+            "are returned).",
         },
     )
 
@@ -96,6 +99,21 @@ class BlackjackRules:
 
     @property
     def peek(self) -> bool:
+        """A dealer blackjack costs only the original stake: the hole-card game's values.
+
+        True under a peek and under no hole card with original bets only (OBO): with
+        OBO the player acts before the blackjack is known, but every action then loses
+        exactly the original stake (a natural pushes), as under a peek where the player
+        never acts. So every value, decision and outcome table is the peek game's; only
+        the order of the cards differs (:attr:`dealer_checks_first`).
+        """
+        return self.hole_card in ("peek", "obo")
+
+    @property
+    def dealer_checks_first(self) -> bool:
+        """The hole card is dealt and checked before the players act (US peek): a dealer
+        blackjack ends the round at once. Under no hole card (either variant) the players
+        act first and draw their cards from the shoe before the dealer's second card."""
         return self.hole_card == "peek"
 
     def may_double(self, total: int, after_split: bool = False) -> bool:

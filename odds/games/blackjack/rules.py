@@ -133,7 +133,7 @@ class _Replay:
         """Every hand in turn; then nothing may be left over (actions or cards)."""
         first = self.hands[0]
         first.done = first.natural
-        if self.rules.peek and self.dealer_blackjack:
+        if self.rules.dealer_checks_first and self.dealer_blackjack:
             if self.queue:
                 raise OddsError("the dealer peeked a blackjack: the round ends before any action")
             first.done = True
@@ -278,12 +278,16 @@ def _settle(rules: BlackjackRules, hands: list[PlayedHand], dealer: list[Card]) 
                 why = f"blackjack pays {rules.blackjack_pays}"
         elif dealer_bj:
             lost = 1 if rules.peek else stake
+            if rules.dealer_checks_first:
+                why = "dealer blackjack takes the original stake (peek)"
+            elif rules.peek:  # OBO: the round's original stake, the first hand's
+                lost = 0 if index > 1 else 1
+                why = "dealer blackjack takes the original stake only (no hole card, OBO)"
+                if stake > lost:
+                    why += f": {stake - lost} returned"
+            else:
+                why = f"dealer blackjack takes every stake (no hole card): loses {lost}"
             net = Fraction(-lost)
-            why = (
-                "dealer blackjack takes the original stake (peek)"
-                if rules.peek
-                else f"dealer blackjack takes every stake (no hole card): loses {lost}"
-            )
         elif total > 21:
             net, why = Fraction(-stake), f"bust: loses {stake}"
         elif dealer_total > 21:

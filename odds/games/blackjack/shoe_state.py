@@ -193,7 +193,7 @@ class _RoundDealer:
         firsts = [card() for _ in range(self.players)]
         up = card()
         seconds = [card() for _ in range(self.players)]
-        hole = card() if self.rules.peek else None
+        hole = card() if self.rules.dealer_checks_first else None
         if hole is not None and total_of(up + hole + 2, 0 in (up, hole))[0] == 21:
             return dealt
         standing = 0

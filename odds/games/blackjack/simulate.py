@@ -62,7 +62,7 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
         a, up, b = draw(), draw(), draw()
         cards = (min(a, b), max(a, b))
         result = best[cards, up]
-        hole = draw() if rules.peek else None
+        hole = draw() if rules.dealer_checks_first else None
         net = 0.0
         if hole is not None and total_of(up + hole + 2, 0 in (up, hole))[0] == 21:
             net = 0.0 if result.best == NATURAL else -1.0
@@ -143,6 +143,8 @@ def _play_round(
         hole = draw()
     hard, aces, cards = up + hole + 2, (up == 0) + (hole == 0), 2
     dealer_bj = total_of(hard, aces > 0)[0] == 21
+    if dealer_bj and rules.peek:  # no hole card, original bets only: the original stake
+        return -1.0
     while True:
         dealer_total, soft = total_of(hard, aces > 0)
         if dealer_total > 21 or dealer_stands(dealer_total, soft, h17):
@@ -154,7 +156,7 @@ def _play_round(
         if player_total > 21:
             net -= stake
         elif dealer_bj:
-            net -= stake  # no hole card: every stake (peek rounds never get here)
+            net -= stake  # no hole card, all bets lost: every stake (peek rounds never get here)
         elif dealer_total > 21 or player_total > dealer_total:
             net += stake
         elif player_total < dealer_total:

@@ -40,6 +40,7 @@ from odds.engine import (
     showdown,
 )
 from odds.games.defined import first_cards, orders, patterns, threshold
+from odds.games.defined.colours import one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import Definition, Tableau
 
@@ -158,6 +159,7 @@ class HandClassifier:
         self.definition = definition
         self.types = tuple(types)
         self._suit_strength = reads_suits_in_strength(definition)
+        self._colour = reads_colour(definition)
         self._cache: dict[Any, Any] = {}
         self._shapes: dict[tuple[int, ...], Any] = {}
 
@@ -168,7 +170,8 @@ class HandClassifier:
         found = self._shapes.get(hand)
         if found is None:
             cards = self.cards(hand)
-            found = (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+            shape = (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
+            found = (*shape, one_colour(cards)) if self._colour else shape
             self._shapes[hand] = found
         return found
 
@@ -340,6 +343,8 @@ def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, 
     """Suit permutations when nothing read depends on which suit a card has."""
     definition = classifier.definition
     if reads_suits_in_strength(definition) or reads & {"suit", "_suits", "colour_pair"}:
+        return []
+    if reads_colour(definition):  # a permutation of the suits may change a colour
         return []
     return suit_symmetries(classifier.types)
 

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from odds.core.cards import Card, Rank, Suit
+from odds.core.cards import Card, Rank
 from odds.games.defined import orders as card_orders
+from odds.games.defined.colours import COLOUR, one_colour
 from odds.games.defined.schema import Category, Definition, ShoeRules
 
 FACES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
@@ -68,6 +69,8 @@ def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
             ok = (len(cards) > 1 and len({c.suit for c in cards}) == 1) == value
         elif key == "suited":
             ok = (len({c.suit for c in cards}) == 1) == value
+        elif key == "same_colour":
+            ok = one_colour(cards) == value
         elif key == "faces":
             ok = sum(c.rank in FACES for c in cards) == value
         elif key == "faces_at_least":
@@ -183,7 +186,7 @@ def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
 
 def colour(card: Card) -> str:
     """A card's colour: diamonds and hearts are red, clubs and spades black."""
-    return "red" if card.suit in (Suit.DIAMONDS, Suit.HEARTS) else "black"
+    return COLOUR[card.suit]
 
 
 def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) -> tuple[Any, ...]:

@@ -30,7 +30,7 @@ SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.
 #: Hand patterns a category may combine (every key must hold).
 PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
-    "pair_rank", "suited", "cards", "any",
+    "pair_rank", "suited", "cards", "any", "same_colour",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
@@ -584,7 +584,7 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
 
 
 def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -> Any:
-    if key in ("sequence", "flush", "suited", "any"):
+    if key in ("sequence", "flush", "suited", "any", "same_colour"):
         if not isinstance(value, bool):
             raise loc.error(where_, f"expected true or false, got {value!r}", line)
         return value

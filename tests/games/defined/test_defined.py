@@ -57,6 +57,9 @@ SHOES = {
     "goa-gae-bonus-defined": ["3c", "3d", "3h", "2s", "4s", "Kh", "Qh"],
     # Pok Deng: pairs, flushes, an AK flush, face cards, 0- and 6-point hands.
     "pok-deng-defined": ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "Js", "4c"],
+    # Colour read: two red kings, a black one, a second king of hearts (a perfect pair).
+    "perfect-pairs": ["Kh", "Kh", "Kd", "Ks", "Qc", "Qs", "2h", "2d"],
+    "21-plus-3": ["Kh", "Kh", "Kh", "Qh", "Jh", "Js", "Ac", "2c", "3d", "Kd"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip
