@@ -150,30 +150,37 @@ class Sampler:
         return result
 
     def _pooled(self, count: int) -> Any:
-        """The pool path: ``randbelow(n − i)`` into a shrinking pool, ``k`` times."""
+        """The pool path: ``randbelow(n − i)`` into a shrinking pool, ``k`` times.
+
+        The words decide every ``randbelow`` in turn (a word is taken, or rejected when its
+        value is not below ``n − i``); the pools are then played for every sample at once.
+        """
         import numpy as np
 
         n, k = self.n, self.k
         shifts = [32 - (n - i).bit_length() for i in range(k)]
+        sizes = [n - i for i in range(k)]
         words, at = self._words, self._at
-        samples: list[list[int]] = []
-        for _ in range(count):
-            pool = list(range(n))
-            result = []
-            for i in range(k):
-                size = n - i
-                while True:
-                    if at == len(words):
-                        words, at = self._read().tolist(), 0
-                    j = words[at] >> shifts[i]
-                    at += 1
-                    if j < size:
-                        break
-                result.append(pool[j])
-                pool[j] = pool[size - 1]
-            samples.append(result)
+        picks: list[int] = []
+        need, i = count * k, 0
+        while len(picks) < need:
+            if at == len(words):
+                words, at = self._read().tolist(), 0
+            j = words[at] >> shifts[i]
+            at += 1
+            if j < sizes[i]:
+                picks.append(j)
+                i = i + 1 if i + 1 < k else 0
         self._words, self._at = words, at
-        return np.array(samples, dtype=np.int64).reshape(count, k)
+        chosen = np.array(picks, dtype=np.int64).reshape(count, k)
+        pool = np.tile(np.arange(n, dtype=np.int64), (count, 1))
+        rows = np.arange(count)
+        result = np.empty((count, k), dtype=np.int64)
+        for i in range(k):
+            column = chosen[:, i]
+            result[:, i] = pool[rows, column]
+            pool[rows, column] = pool[:, n - i - 1]  # the last unchosen fills the vacancy
+        return result
 
 
 def _next_false(flags: Any, step: int) -> list[int]:
