@@ -259,7 +259,7 @@ def simulate(
     if seats or operator or stakes:
         from odds.tools.audit.logs import operator_log
 
-        bets = [b.name for b in paytable.analysis().bets] if stakes else []
+        bets = [b.name for b in paytable.bet_analysis().bets] if stakes else []
         fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
     count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
     if out is not None:

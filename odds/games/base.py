@@ -122,6 +122,15 @@ class Game(ABC, Generic[ConfigT]):
     def analyse(self, config: ConfigT, paytable: str) -> Analysis:
         """The exact analysis of every bet of one paytable."""
 
+    def analyse_bets(self, config: ConfigT, paytable: str) -> Analysis:
+        """The analysis's bets and hand classes without the game's costlier tables of its own.
+
+        What an audit, a claim check or a solver reads: the same bets as
+        :meth:`analyse`'s. A game whose report adds tables no bet needs (Pok
+        Deng's whole table, ~80% of its analysis) leaves them out here.
+        """
+        return self.analyse(config, paytable)
+
     @abstractmethod
     def settle(self, config: ConfigT, hands: Mapping[str, str], stake: Fraction) -> Settlement:
         """Settle one round given as hand texts per position."""

@@ -147,5 +147,5 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
         ]
         listed = ", ".join(f'"{code}"' for code in missing)
         state = paytable.with_overrides([f"{self.removed_option}=[{listed}]"])
-        evs = {bet.name: bet.stats.ev for bet in state.analysis().bets}
+        evs = {bet.name: bet.stats.ev for bet in state.bet_analysis().bets}
         return {bet.name: evs[bet.name] for bet in evaluator.bets}

@@ -85,7 +85,21 @@ class Paytable:
 
     def analysis(self) -> Analysis:
         """The game's exact analysis of this paytable, titled as the paytable is."""
-        result = self.game.analyse(self.config, self.source)
+        return self._titled(self.game.analyse(self.config, self.source), charts=True)
+
+    def bet_analysis(self) -> Analysis:
+        """The bets' analysis alone (:meth:`odds.games.base.Game.analyse_bets`: no costly game
+        tables, no charts), computed once per paytable object: what audits, claim checks and
+        solvers read."""
+        cached: Analysis | None = self.__dict__.get("_bet_analysis")
+        if cached is None:
+            found = self.game.analyse_bets(self.config, self.source)
+            cached = self._titled(found, charts=False)
+            object.__setattr__(self, "_bet_analysis", cached)
+        return cached
+
+    def _titled(self, result: Analysis, charts: bool) -> Analysis:
+        """An analysis with this paytable's title, description, digests and (``charts``) charts."""
         notes = (self.description,) if self.description else ()
         result = dataclasses.replace(
             result,
@@ -94,7 +108,7 @@ class Paytable:
             file_sha256=self.file_sha256,
             options_sha256=self.options_sha256,
         )
-        if self.game.charts is None:
+        if self.game.charts is None or not charts:
             return result
         return dataclasses.replace(result, charts=tuple(self.game.charts.charts(result)))
 

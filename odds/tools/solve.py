@@ -55,7 +55,7 @@ class Evaluator:
         key = frozenset((k, Fraction(v)) for k, v in changes.items() if self.entries[k] != v)
         if key not in self._cache:
             try:
-                analysis = variant(self.paytable, {k: str(v) for k, v in key}).analysis()
+                analysis = variant(self.paytable, {k: str(v) for k, v in key}).bet_analysis()
             except OddsError:
                 self._cache[key] = None
             else:
@@ -193,7 +193,7 @@ def solve(
 ) -> Solution:
     """The value of ``key`` that gives ``bet`` the target RTP, exactly."""
     current = check_entry(paytable.config, key)
-    analysis = paytable.analysis()
+    analysis = paytable.bet_analysis()
     found = analysis.bet(bet)
     if basis == "debited" and not found.withholding:
         basis = "stake"  # the same figure when nothing is withheld
@@ -354,7 +354,7 @@ def symbolic_ev(paytable: Paytable) -> dict[str, sympy.Expr]:
     confirmed at one point where every entry differs from the paytable.
     """
     evaluator = Evaluator(paytable)
-    analysis = paytable.analysis()
+    analysis = paytable.bet_analysis()
     entries = evaluator.entries
     result: dict[str, sympy.Expr] = {}
     for bet in analysis.bets:

@@ -121,7 +121,7 @@ BASES = {"stake": "per unit staked", "debited": "per unit debited"}
 
 def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list[Check], list[str]]:
     """Every check of the claim, and notes (e.g. reading combinations the game refuses)."""
-    own = paytable.analysis()
+    own = paytable.bet_analysis()
     if bet_name is not None:
         own.bet(bet_name)  # an unknown bet is a one-line error before any work
     checks: list[Check] = []
@@ -129,7 +129,7 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
     every = list(readings(paytable.config))
     for index, reading in enumerate(track(every, "rule readings", label=reading_text)):
         try:
-            analysis: Analysis = own if index == 0 else variant(paytable, reading).analysis()
+            analysis: Analysis = own if index == 0 else variant(paytable, reading).bet_analysis()
         except OddsError as exc:
             notes.append(f"reading {reading_text(reading)} skipped: {exc}")
             continue
@@ -207,7 +207,7 @@ def decide(paytable: Paytable, checks: list[Check], bet_name: str | None) -> Ver
 
 def best_bet(paytable: Paytable) -> Bet:
     """The bet with the highest RTP per unit staked under the paytable's own reading."""
-    return max(paytable.analysis().bets, key=lambda b: b.stats.rtp)
+    return max(paytable.bet_analysis().bets, key=lambda b: b.stats.rtp)
 
 
 def verify_text(

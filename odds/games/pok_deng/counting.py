@@ -24,7 +24,7 @@ from odds.engine import (
 )
 from odds.games.events import outcomes
 from odds.games.pok_deng.options import PokDengConfig
-from odds.games.pok_deng.positions import whole_table
+from odds.games.pok_deng.positions import whole_table as table_analysis
 from odds.games.pok_deng.report_tables import hand_class_table, whole_table_tables, withheld
 from odds.games.pok_deng.rules import (
     PokDengHand,
@@ -99,8 +99,11 @@ def bets(config: PokDengConfig, ways: dict[str, dict[str, int]]) -> tuple[Bet, B
     )
 
 
-def analyse(game: Game[PokDengConfig], config: PokDengConfig, paytable: str) -> Analysis:
-    """The exact analysis of every bet of one paytable."""
+def analyse(
+    game: Game[PokDengConfig], config: PokDengConfig, paytable: str, whole_table: bool = True
+) -> Analysis:
+    """The exact analysis of every bet of one paytable; ``whole_table=False`` leaves the
+    whole-table section out (its tables and note: no bet needs them)."""
     shoe = config.shoe.build()
     shoe.require(DEAL_CARDS)
     deals = deal_count(shoe.counts, (2, 2))
@@ -110,9 +113,9 @@ def analyse(game: Game[PokDengConfig], config: PokDengConfig, paytable: str) -> 
         by_label[class_label(hand)] = by_label.get(class_label(hand), 0) + count
     tables: tuple[Table, ...] = (hand_class_table(classes, config.payouts),)
     notes: tuple[str, ...] = ()
-    if shoe.size >= TABLE_CARDS:
-        tables += whole_table_tables(whole_table(config))
-    else:
+    if whole_table and shoe.size >= TABLE_CARDS:
+        tables += whole_table_tables(table_analysis(config))
+    elif whole_table:
         notes = (
             f"Whole table: not analysed; the shoe has {shoe.size} cards and the Banker "
             f"with five positions needs {TABLE_CARDS}.",

@@ -67,6 +67,9 @@ class PokDeng(Game[PokDengConfig]):
     def analyse(self, config: PokDengConfig, paytable: str) -> Analysis:
         return counting.analyse(self, config, paytable)
 
+    def analyse_bets(self, config: PokDengConfig, paytable: str) -> Analysis:
+        return counting.analyse(self, config, paytable, whole_table=False)
+
     def hand_keys(self, config: PokDengConfig) -> Callable[[tuple[Any, ...]], HandKey]:
         """A hand's value (with its special pattern) and whether it is a pair decide a round."""
         return lambda cards: HandKey((classify(*cards), cards[0].rank == cards[1].rank))

@@ -22,6 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from odds.core.cards import Card
+from odds.core.sampling import Sampler
 from odds.core.shoe import Shoe
 from odds.games.pok_deng.options import PokDengRules
 from odds.games.pok_deng.rules import settle_player
@@ -147,14 +148,20 @@ def simulate_table(
         for a in range(types)
         for b in range(types)
     ]
-    rng = random.Random(seed)
-    draw, everything = rng.sample, range(len(cards))
+    # The same rounds as rng.sample(range(len(cards)), 2 * seats) round after round, drawn in
+    # bulk (odds.core.sampling); the chunk's hands are then looked up as arrays.
+    import numpy as np
+
+    sampler = Sampler(random.Random(seed), len(cards), 2 * seats)
+    card_types = np.array(cards, dtype=np.int64)
+    hand_of = np.array(hand_index, dtype=np.int64)
     tally: Counter[tuple[int, tuple[int, ...]]] = Counter()
     chunks = range(0, rounds, CHUNK)
     for start in track(chunks, "Pok Deng whole table: simulated rounds (thousands)"):
-        for _ in range(min(CHUNK, rounds - start)):
-            dealt = [cards[i] for i in draw(everything, 2 * seats)]
-            banker = hand_index[dealt[positions] * types + dealt[seats + positions]]
-            seated = [hand_index[dealt[s] * types + dealt[seats + s]] for s in range(positions)]
-            tally[banker, tuple(sorted(seated))] += 1
+        dealt = card_types[sampler.draw(min(CHUNK, rounds - start))]
+        # Pass one deals Player 1 … positions then the Banker; pass two the same again.
+        hands = hand_of[dealt[:, :seats] * types + dealt[:, seats:]]
+        seated = np.sort(hands[:, :positions], axis=1).tolist()
+        for banker, row in zip(hands[:, positions].tolist(), seated, strict=True):
+            tally[banker, tuple(row)] += 1
     return TableSimulation(rounds, seed, positions, tuple(keys), dict(tally))

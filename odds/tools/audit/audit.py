@@ -193,7 +193,7 @@ def audit(
     counts = read_log(paytable.game, paytable.config, log, columns)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
-    analysis = paytable.analysis()
+    analysis = paytable.bet_analysis()
     if counts.used:
         tallied = tally(counts.groups)
         fits, returns, notes = evaluate(analysis, tallied, alpha, paytable.game.positions)

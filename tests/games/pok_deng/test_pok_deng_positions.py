@@ -397,3 +397,30 @@ def test_shoe_too_small_for_the_whole_table_is_named():
     analysis = odds.load("pok-deng", decks=1, shoe={"removed": removed}).analyse()
     assert not [t for t in analysis.tables if t.key.startswith("positions.")]
     assert any("Whole table: not analysed" in note for note in analysis.notes)
+
+
+def test_the_bets_analysis_has_the_reports_bets_without_the_whole_table(
+    monkeypatch, run, tmp_path, pok_deng_analysis
+):
+    """Audits, claim checks and solvers read the bets alone: the report's very bets and hand
+    classes, and the whole table (most of the analysis' work) is never counted for them."""
+    from odds.games.pok_deng import counting
+
+    full = pok_deng_analysis
+    assert any(t.key.startswith("positions") for t in full.tables)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the whole table was counted for the bets alone")
+
+    monkeypatch.setattr(counting, "table_analysis", refused)
+    paytable = load("pok-deng")
+    bets = paytable.bet_analysis()
+    assert bets.bets == full.bets and bets.hand_classes == full.hand_classes
+    assert bets.title == full.title and bets.options_sha256 == full.options_sha256
+    assert not any(t.key.startswith("positions") for t in bets.tables) and not bets.charts
+    assert paytable.bet_analysis() is bets  # once per paytable object
+    log = tmp_path / "rounds.csv"
+    assert run("simulate", "pok-deng", "--rounds", "200", "--stakes", "--out", str(log))[0] == 0
+    code, out, err = run("audit", "pok-deng", "--log", str(log))
+    assert code in (0, 1) and "Traceback" not in err and "Verdict" in out, err
+    assert run("verify", "pok-deng", "--rtp", "99%")[0] in (0, 1)
