@@ -39,7 +39,7 @@ from odds.engine import (
     ordered_deal_polynomial,
     showdown,
 )
-from odds.games.defined import patterns
+from odds.games.defined import patterns, ranking
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import Definition, Tableau
 
@@ -277,6 +277,8 @@ def hand_rounds(
         result = _joint(classifier, counts, winner, reads)
     else:
         result = _showdown(classifier, counts, reads, swapped=how == "showdown-swapped")
+    if winner and ranking.has_exceptions(definition):
+        result = ranking.correct_exceptions(classifier, counts, result, reads)
     check_total(result, total, f"{definition.source}: rounds")
     return result
 
@@ -370,7 +372,7 @@ def _showdown(
     cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
     rows = showdown(counts, definition.deal.cards, classifier.strength, cuts)
     names = {c.name for c in definition.categories}
-    name_of = {len(definition.categories) - i: c.name for i, c in enumerate(definition.categories)}
+    name_of = {definition.level(i): c.name for i, c in enumerate(definition.categories)}
     assert len(names) == levels
     result: Counter[RoundKey] = Counter()
 

@@ -124,7 +124,7 @@ def strength(cards: Sequence[Card], definition: Definition) -> tuple[Any, ...]:
         if part == "category":
             index = category_of(cards, definition)
             assert index is not None  # the counting checks every hand has a category
-            level = len(definition.categories) - index
+            level = definition.level(index)
             key.append((level, *(tiebreak_key(cards, t, definition.shoe)
                                  for t in definition.categories[index].tiebreak)))  # fmt: skip
         else:

@@ -102,6 +102,8 @@ class Category:
     pattern: tuple[tuple[str, Any], ...]
     tiebreak: tuple[str, ...]
     line: int = field(default=0, compare=False)
+    #: Categories this one beats whatever the order (odds.games.defined.ranking).
+    beats: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,14 @@ class Definition:
     source: str = field(default="", compare=False)
     #: Hands classified for this definition, per card set (odds.games.defined.counting).
     classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The categories' strength order, strongest first (empty: the list's order).
+    category_order: tuple[str, ...] = ()
+
+    def level(self, index: int) -> int:
+        """The strength of category ``index`` (greater is stronger; the last is 1)."""
+        if not self.category_order:
+            return len(self.categories) - index
+        return len(self.categories) - self.category_order.index(self.categories[index].name)
 
     @property
     def round_cards(self) -> int:
@@ -199,12 +209,15 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
     shoe = _shoe(data.get("shoe", {}), where)
     deal = _deal(data.get("deal"), where)
     categories = _categories(data.get("categories", []), where)
-    compare, ties = _compare(data.get("compare", {}), deal, categories, where)
+    compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
     bets = _bets(data.get("bets"), deal, categories, where)
     title = _text(data.get("title", ""), "definition.title", where)
     rules = _text(data.get("rules", ""), "definition.rules", where)
     reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
-    return Definition(title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source)
+    return Definition(
+        title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source,
+        category_order=order,
+    )  # fmt: skip
 
 
 def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, Any]:
@@ -435,7 +448,7 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
         where_ = f"definition.categories[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(item, ("name", "label", "pattern", "tiebreak"), where_, loc, line)
+        _known(item, ("name", "label", "pattern", "tiebreak", "beats"), where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not name:
             raise loc.error(where_, "missing name", line)
@@ -461,7 +474,16 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 loc.line("tiebreak", line) or line,
             )
         label = item.get("label", name)
-        found.append(Category(name, str(label), tuple(checked), tuple(tiebreak), line))
+        beats = item.get("beats", [])
+        if not isinstance(beats, list) or not all(isinstance(b, str) for b in beats):
+            raise loc.error(
+                f"{where_}.beats",
+                f'expected a list of category names, e.g. ["trips"], got {beats!r}',
+                loc.line("beats", line) or line,
+            )
+        found.append(
+            Category(name, str(label), tuple(checked), tuple(tiebreak), line, tuple(beats))
+        )
     names = [c.name for c in found]
     for name in names:
         if names.count(name) > 1:
@@ -470,6 +492,21 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 f"category {name!r} is named twice",
                 loc.nth("[[definition.categories", names.index(name), 0),
             )
+    for category in found:
+        for beaten in category.beats:
+            if beaten not in names or beaten == category.name:
+                raise loc.error(
+                    f"definition.categories.{category.name}.beats",
+                    f"unknown category {beaten!r} (known: "
+                    f"{', '.join(n for n in names if n != category.name)})",
+                    loc.line("beats", category.line) or category.line,
+                )
+            if category.name in found[names.index(beaten)].beats:
+                raise loc.error(
+                    f"definition.categories.{category.name}.beats",
+                    f"{category.name!r} and {beaten!r} each beat the other",
+                    loc.line("beats", category.line) or category.line,
+                )
     return tuple(found)
 
 
@@ -509,11 +546,11 @@ def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
 
 def _compare(
     table: Any, deal: Deal, categories: Sequence[Category], loc: Locator
-) -> tuple[tuple[str, ...], str]:
+) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
     after = loc.line("[definition.compare")
     if not isinstance(table, Mapping):
         raise loc.error("definition.compare", "expected a table", after)
-    _known(table, ("by", "ties"), "definition.compare", loc, after)
+    _known(table, ("by", "ties", "order"), "definition.compare", loc, after)
     default = ["points"] if deal.tableau else (["category"] if categories else ["ranks"])
     by = table.get("by", default)
     line = loc.line("by", after)
@@ -536,7 +573,29 @@ def _compare(
             f'expected "tie" or a position ({", ".join(deal.positions)}), got {ties!r}',
             loc.line("ties", after),
         )
-    return tuple(by), ties
+    return tuple(by), ties, _order(table.get("order"), categories, loc, after)
+
+
+def _order(
+    order: Any, categories: Sequence[Category], loc: Locator, after: int
+) -> tuple[str, ...]:
+    """``compare.order``: every category once, strongest first (odds.games.defined.ranking)."""
+    names = [c.name for c in categories]
+    line = loc.line("order", after)
+    if order is None:
+        return ()
+    if (
+        not isinstance(order, list)
+        or sorted(map(str, order)) != sorted(names)
+        or len(set(order)) != len(order)
+    ):
+        raise loc.error(
+            "definition.compare.order",
+            f"expected every category once, strongest first ({', '.join(names)}); "
+            f"got {order!r}",
+            line,
+        )
+    return tuple(order)
 
 
 def _bets(

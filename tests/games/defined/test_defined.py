@@ -49,6 +49,8 @@ SHOES = {
     "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh"],
     "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
+    # An unsuited 2-3-5 against three of a kind (the exception), in both seats.
+    "win-three-cards": ["2c", "3d", "5h", "7c", "7d", "7h", "Kc", "5c"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip
