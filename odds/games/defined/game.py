@@ -33,9 +33,12 @@ class DefinedGame(Game[DefinedConfig]):
     config_type = DefinedConfig
 
     def __init__(self, name: str, definition: Definition) -> None:
+        from odds.games.defined.shoe_state import DefinedShoeState
+
         self.definition = definition
         deal = definition.deal
         self.__dict__.update(
+            shoe_state=DefinedShoeState(self),
             name=name,
             title=definition.title or name,
             positions=deal.positions,
