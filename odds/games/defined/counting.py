@@ -41,7 +41,7 @@ from odds.engine import (
 )
 from odds.games.defined import patterns, ranking
 from odds.games.defined.rounds import RoundKey
-from odds.games.defined.schema import Definition, Tableau
+from odds.games.defined.schema import SUIT_TIEBREAKS, Definition, Tableau
 
 #: The most distinct hands the hand-by-hand plans take (estimated before starting).
 MAX_HANDS = 400_000
@@ -154,8 +154,8 @@ class HandClassifier:
     def __init__(self, definition: Definition, types: Sequence[Card]) -> None:
         self.definition = definition
         self.types = tuple(types)
-        self._suit_strength = "suits" in definition.compare or any(
-            "suits" in c.tiebreak for c in definition.categories
+        self._suit_strength = bool(SUIT_TIEBREAKS & set(definition.compare)) or any(
+            SUIT_TIEBREAKS & set(c.tiebreak) for c in definition.categories
         )
         self._cache: dict[Any, Any] = {}
 
@@ -315,9 +315,9 @@ def _winner(definition: Definition, first_key: Any, second_key: Any) -> str:
 def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, ...]]:
     """Suit permutations when nothing read depends on which suit a card has."""
     definition = classifier.definition
-    if "suits" in definition.compare or reads & {"suit", "_suits"}:
+    if SUIT_TIEBREAKS & set(definition.compare) or reads & {"suit", "_suits"}:
         return []
-    if any("suits" in c.tiebreak for c in definition.categories):
+    if any(SUIT_TIEBREAKS & set(c.tiebreak) for c in definition.categories):
         return []
     return suit_symmetries(classifier.types)
 

@@ -111,6 +111,10 @@ def tiebreak_key(cards: Sequence[Card], key: str, shoe: ShoeRules) -> tuple[Any,
         ordered = sorted(counts, key=lambda r: (counts[r], shoe.order(r)), reverse=True)
         orders = tuple(shoe.order(r) for r in ordered)
         return orders[:1] if key == "high" else orders
+    if key == "top_card":
+        # The highest card by rank, then by suit (San Gong: the highest card, then its suit).
+        top = max(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
+        return (shoe.order(top.rank), shoe.suit_order.index(top.suit))
     if key == "suits":
         by_rank = sorted(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
         return tuple(shoe.suit_order.index(c.suit) for c in reversed(by_rank))

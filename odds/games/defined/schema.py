@@ -33,7 +33,9 @@ PATTERN_KEYS = (
     "pair_rank", "suited", "cards", "any",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison.
-TIEBREAKS = ("points", "ranks", "high", "suits", "faces", "cards", "equal")
+TIEBREAKS = ("points", "ranks", "high", "suits", "top_card", "faces", "cards", "equal")
+#: Tie-breaks that read which suit a card has (no suit symmetry in the counting).
+SUIT_TIEBREAKS = frozenset({"suits", "top_card"})
 #: Features a bet's condition may ask of one position.
 POSITION_FEATURES = (
     "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
