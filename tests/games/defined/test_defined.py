@@ -50,9 +50,9 @@ SHOES = {
     "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
     # An unsuited 2-3-5 against three of a kind (the exception), in both seats.
-    "win-three-cards": ["2c", "3d", "5h", "7c", "7d", "7h", "Kc", "5c"],
+    "win-three-cards": ["2c", "3d", "5h", "7c", "7d", "7h", "5c"],
     # Three of a kind, three faces, equal points decided by the top card and its suit.
-    "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "5d", "Ac", "9h"],
+    "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "Ac", "9h"],
     "dragon-tiger-side-bets": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
