@@ -78,7 +78,11 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         if definition.deal.tableau is not None:
             what = f"a round by the tableau (four to six cards) to the {positions}, face up"
         else:
-            what = f"{definition.round_cards} cards to the {positions}, face up"
+            cards = definition.deal.cards
+            what = (
+                f"{cards} card{'s' * (cards > 1)} "
+                f"{'each ' * (len(definition.deal.positions) > 1)}to the {positions}, face up"
+            )
         if config.dealing.reshuffle_every_round:
             if definition.round_cards > shoe.size:
                 raise OddsError(f"a round needs {definition.round_cards} cards")
