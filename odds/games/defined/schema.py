@@ -578,9 +578,7 @@ def _compare(
     return tuple(by), ties, _order(table.get("order"), categories, loc, after)
 
 
-def _order(
-    order: Any, categories: Sequence[Category], loc: Locator, after: int
-) -> tuple[str, ...]:
+def _order(order: Any, categories: Sequence[Category], loc: Locator, after: int) -> tuple[str, ...]:
     """``compare.order``: every category once, strongest first (odds.games.defined.ranking)."""
     names = [c.name for c in categories]
     line = loc.line("order", after)
@@ -593,8 +591,7 @@ def _order(
     ):
         raise loc.error(
             "definition.compare.order",
-            f"expected every category once, strongest first ({', '.join(names)}); "
-            f"got {order!r}",
+            f"expected every category once, strongest first ({', '.join(names)}); got {order!r}",
             line,
         )
     return tuple(order)
