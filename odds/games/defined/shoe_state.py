@@ -39,8 +39,6 @@ class DefinedEvaluator(StateEvaluator):
         self.config = config
 
     def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
-        from odds.games.defined.game import net_of
-
         counts = self.check(counts)
         game, config = self.game, self.config
         found = {}
@@ -48,7 +46,7 @@ class DefinedEvaluator(StateEvaluator):
             ways = game.settle_rounds(config, bet, game.rounds(config, bet, counts), False)
             total = sum(ways.values())
             found[bet.name] = sum(
-                (Fraction(ways[o.key], total) * net_of(o, config.payouts) for o in bet.outcomes),
+                (Fraction(ways[e.key], total) * e.net for e in game.events(config, bet)),
                 Fraction(0),
             )
         return found
