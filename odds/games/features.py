@@ -118,6 +118,8 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
 
     #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).
     report_shoes: int = 100
+    #: Whether ``odds reports`` (and ``odds report --shoe``) add the Shoe section.
+    in_reports: bool = True
     #: The paytable option that lists cards (tiles) already out of the shoe.
     removed_option: str = "shoe.removed"
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.core.cards import Card, Suit
-from odds.games.defined import patterns
+from odds.games.defined import patterns, ranking
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.rounds import bet_needs, holds
 
@@ -34,14 +34,16 @@ def _round_key(game: DefinedGame, hands: dict[str, list[Card]], bet: Any) -> tup
     if winner:
         if definition.deal.tableau is not None:
             keys = [patterns.points(hands[p], definition.shoe) for p in positions]
+            if keys[0] > keys[1]:
+                who = positions[0]
+            elif keys[1] > keys[0]:
+                who = positions[1]
+            else:
+                who = definition.ties
         else:
-            keys = [patterns.strength(hands[p], definition) for p in positions]
-        if keys[0] > keys[1]:
-            who = positions[0]
-        elif keys[1] > keys[0]:
-            who = positions[1]
-        else:
-            who = definition.ties
+            # The comparison of two hands, exceptions (``beats``) first: the
+            # vocabulary's rule, applied deal by deal (no correction of counts).
+            who = ranking.winner(definition, hands[positions[0]], hands[positions[1]])
     views = []
     for p in positions:
         if definition.deal.tableau is not None:

@@ -39,10 +39,10 @@ from odds.engine import (
     ordered_deal_polynomial,
     showdown,
 )
-from odds.games.defined import first_cards, orders, patterns, threshold
+from odds.games.defined import first_cards, patterns, ranking, threshold
 from odds.games.defined.colours import one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
-from odds.games.defined.schema import Definition, Tableau
+from odds.games.defined.schema import SUIT_TIEBREAKS, Definition, Tableau
 
 #: The most distinct hands the hand-by-hand plans take (estimated before starting).
 MAX_HANDS = 400_000
@@ -201,9 +201,6 @@ class HandClassifier:
 
 _MISSING = object()
 
-#: Tie-breaks that read which suit a card has (no suit symmetry; strength by hand).
-SUIT_TIEBREAKS = frozenset({"suits", *orders.KEYS})
-
 
 def reads_suits_in_strength(definition: Definition) -> bool:
     """Whether comparing two hands reads particular suits (a suit tie-break)."""
@@ -306,6 +303,8 @@ def hand_rounds(
         result = _joint(classifier, counts, winner, reads)
     else:
         result = _showdown(classifier, counts, reads, swapped=how == "showdown-swapped")
+    if winner and ranking.has_exceptions(definition):
+        result = ranking.correct_exceptions(classifier, counts, result, reads)
     check_total(result, total, f"{definition.source}: rounds")
     return result
 
@@ -399,7 +398,7 @@ def _showdown(
     cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
     rows = showdown(counts, definition.deal.cards, classifier.strength, cuts)
     names = {c.name for c in definition.categories}
-    name_of = {len(definition.categories) - i: c.name for i, c in enumerate(definition.categories)}
+    name_of = {definition.level(i): c.name for i, c in enumerate(definition.categories)}
     assert len(names) == levels
     result: Counter[RoundKey] = Counter()
 

@@ -17,7 +17,7 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
-from odds.games.defined import counting, patterns
+from odds.games.defined import counting, patterns, ranking
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
@@ -33,9 +33,12 @@ class DefinedGame(Game[DefinedConfig]):
     config_type = DefinedConfig
 
     def __init__(self, name: str, definition: Definition) -> None:
+        from odds.games.defined.shoe_state import DefinedShoeState
+
         self.definition = definition
         deal = definition.deal
         self.__dict__.update(
+            shoe_state=DefinedShoeState(self),
             name=name,
             title=definition.title or name,
             positions=deal.positions,
@@ -357,18 +360,17 @@ class DefinedGame(Game[DefinedConfig]):
             winner, reads = bet_needs(bet, positions)
             who = None
             if winner:
-                scores: list[Any]
                 if definition.deal.tableau is not None:
                     scores = [patterns.points(held[p], definition.shoe) for p in positions]
+                    who = (
+                        positions[0]
+                        if scores[0] > scores[1]
+                        else positions[1]
+                        if scores[1] > scores[0]
+                        else definition.ties
+                    )
                 else:
-                    scores = [patterns.strength(held[p], definition) for p in positions]
-                who = (
-                    positions[0]
-                    if scores[0] > scores[1]
-                    else positions[1]
-                    if scores[1] > scores[0]
-                    else definition.ties
-                )
+                    who = ranking.winner(definition, held[positions[0]], held[positions[1]])
             views = []
             for p in positions:
                 names = reads[p]
@@ -591,7 +593,9 @@ def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
 def _category_table(definition: Definition, found: Mapping[int | None, int]) -> Table:
     total = sum(found.values())
     rows = []
-    for i, category in enumerate(definition.categories):
+    indices = sorted(range(len(definition.categories)), key=lambda i: -definition.level(i))
+    for i in indices:
+        category = definition.categories[i]
         ways = found.get(i, 0)
         rows.append(
             {"category": category.label, "ways": ways, "probability": Fraction(ways, total)}
@@ -612,8 +616,24 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
         ),
         rows=tuple(rows),
         total={"category": "Total", "ways": total, "probability": Fraction(1)},
-        note="Strongest first; a hand is in the first category whose pattern it matches.",
+        note="Strongest first; a hand is in the first category whose pattern it matches"
+        + (
+            f" (in the definition's list: {', '.join(c.label for c in definition.categories)}); "
+            + "; ".join(
+                f"{c.label} beats {', '.join(_label_of(definition, b) for b in c.beats)} "
+                "whatever the order"
+                for c in definition.categories
+                if c.beats
+            )
+            + "."
+            if definition.category_order
+            else "."
+        ),
     )
+
+
+def _label_of(definition: Definition, name: str) -> str:
+    return next(c.label for c in definition.categories if c.name == name)
 
 
 def _number(n: int) -> str:

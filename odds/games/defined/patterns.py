@@ -118,6 +118,10 @@ def tiebreak_key(cards: Sequence[Card], key: str, shoe: ShoeRules) -> tuple[Any,
         ordered = sorted(counts, key=lambda r: (counts[r], shoe.order(r)), reverse=True)
         orders = tuple(shoe.order(r) for r in ordered)
         return orders[:1] if key == "high" else orders
+    if key == "top_card":
+        # The highest card by rank, then by suit (San Gong: the highest card, then its suit).
+        top = max(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
+        return (shoe.order(top.rank), shoe.suit_order.index(top.suit))
     if key == "suits":
         by_rank = sorted(cards, key=lambda c: (shoe.order(c.rank), shoe.suit_order.index(c.suit)))
         return tuple(shoe.suit_order.index(c.suit) for c in reversed(by_rank))
@@ -145,7 +149,7 @@ def strength(
             if index is None:
                 index = category_of(cards, definition)
             assert index is not None  # the counting checks every hand has a category
-            level = len(definition.categories) - index
+            level = definition.level(index)
             category = definition.categories[index]
             shoe = category_shoe(definition.shoe, category)
             key.append((level, *(tiebreak_key(cards, t, shoe)

@@ -34,8 +34,10 @@ PATTERN_KEYS = (
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
-TIEBREAKS = ("points", "ranks", "high", "suits", "faces", "cards", "equal", "top_cards",
-             "sequence_suits")  # fmt: skip
+TIEBREAKS = ("points", "ranks", "high", "suits", "top_card", "faces", "cards", "equal",
+             "top_cards", "sequence_suits")  # fmt: skip
+#: Tie-breaks that read which suit a card has (no suit symmetry in the counting).
+SUIT_TIEBREAKS = frozenset({"suits", "top_card", "top_cards", "sequence_suits"})
 #: Features a bet's condition may ask of one position.
 POSITION_FEATURES = (
     "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
@@ -110,6 +112,8 @@ class Category:
     #: The rank order this category's tie-breaks use, lowest first (``()``: the shoe's);
     #: Goa Gae's triples rank 2, 4, 5, …, K, A, 3.
     rank_order: tuple[Rank, ...] = ()
+    #: Categories this one beats whatever the order (odds.games.defined.ranking).
+    beats: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,6 +208,14 @@ class Definition:
     source: str = field(default="", compare=False)
     #: Hands classified for this definition, per card set (odds.games.defined.counting).
     classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The categories' strength order, strongest first (empty: the list's order).
+    category_order: tuple[str, ...] = ()
+
+    def level(self, index: int) -> int:
+        """The strength of category ``index`` (greater is stronger; the last is 1)."""
+        if not self.category_order:
+            return len(self.categories) - index
+        return len(self.categories) - self.category_order.index(self.categories[index].name)
 
     @property
     def round_cards(self) -> int:
@@ -234,12 +246,15 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
     shoe = _shoe(data.get("shoe", {}), where)
     deal = _deal(data.get("deal"), where)
     categories = _categories(data.get("categories", []), where)
-    compare, ties = _compare(data.get("compare", {}), deal, categories, where)
+    compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
     bets = _bets(data.get("bets"), deal, categories, where)
     title = _text(data.get("title", ""), "definition.title", where)
     rules = _text(data.get("rules", ""), "definition.rules", where)
     reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
-    return Definition(title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source)
+    return Definition(
+        title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source,
+        category_order=order,
+    )  # fmt: skip
 
 
 def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, Any]:
@@ -537,7 +552,9 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
         where_ = f"definition.categories[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(item, ("name", "label", "pattern", "tiebreak", "rank_order"), where_, loc, line)
+        _known(
+            item, ("name", "label", "pattern", "tiebreak", "rank_order", "beats"), where_, loc, line
+        )
         name = item.get("name")
         if not isinstance(name, str) or not name:
             raise loc.error(where_, "missing name", line)
@@ -571,7 +588,24 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 loc,
                 loc.line("rank_order", line) or line,
             )
-        found.append(Category(name, str(label), tuple(checked), tuple(tiebreak), line, order))
+        beats = item.get("beats", [])
+        if not isinstance(beats, list) or not all(isinstance(b, str) for b in beats):
+            raise loc.error(
+                f"{where_}.beats",
+                f'expected a list of category names, e.g. ["trips"], got {beats!r}',
+                loc.line("beats", line) or line,
+            )
+        found.append(
+            Category(
+                name,
+                str(label),
+                tuple(checked),
+                tuple(tiebreak),
+                line,
+                rank_order=order,
+                beats=tuple(beats),
+            )
+        )
     names = [c.name for c in found]
     for name in names:
         if names.count(name) > 1:
@@ -580,6 +614,21 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 f"category {name!r} is named twice",
                 loc.nth("[[definition.categories", names.index(name), 0),
             )
+    for category in found:
+        for beaten in category.beats:
+            if beaten not in names or beaten == category.name:
+                raise loc.error(
+                    f"definition.categories.{category.name}.beats",
+                    f"unknown category {beaten!r} (known: "
+                    f"{', '.join(n for n in names if n != category.name)})",
+                    loc.line("beats", category.line) or category.line,
+                )
+            if category.name in found[names.index(beaten)].beats:
+                raise loc.error(
+                    f"definition.categories.{category.name}.beats",
+                    f"{category.name!r} and {beaten!r} each beat the other",
+                    loc.line("beats", category.line) or category.line,
+                )
     return tuple(found)
 
 
@@ -619,11 +668,11 @@ def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
 
 def _compare(
     table: Any, deal: Deal, categories: Sequence[Category], loc: Locator
-) -> tuple[tuple[str, ...], str]:
+) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
     after = loc.line("[definition.compare")
     if not isinstance(table, Mapping):
         raise loc.error("definition.compare", "expected a table", after)
-    _known(table, ("by", "ties"), "definition.compare", loc, after)
+    _known(table, ("by", "ties", "order"), "definition.compare", loc, after)
     default = ["points"] if deal.tableau else (["category"] if categories else ["ranks"])
     by = table.get("by", default)
     line = loc.line("by", after)
@@ -646,7 +695,26 @@ def _compare(
             f'expected "tie" or a position ({", ".join(deal.positions)}), got {ties!r}',
             loc.line("ties", after),
         )
-    return tuple(by), ties
+    return tuple(by), ties, _order(table.get("order"), categories, loc, after)
+
+
+def _order(order: Any, categories: Sequence[Category], loc: Locator, after: int) -> tuple[str, ...]:
+    """``compare.order``: every category once, strongest first (odds.games.defined.ranking)."""
+    names = [c.name for c in categories]
+    line = loc.line("order", after)
+    if order is None:
+        return ()
+    if (
+        not isinstance(order, list)
+        or sorted(map(str, order)) != sorted(names)
+        or len(set(order)) != len(order)
+    ):
+        raise loc.error(
+            "definition.compare.order",
+            f"expected every category once, strongest first ({', '.join(names)}); got {order!r}",
+            line,
+        )
+    return tuple(order)
 
 
 def _bets(

@@ -268,7 +268,7 @@ def report_section(paytable: Any) -> Section | None:
     in one process (reports are deterministic and quick); ``odds exposure``
     runs as many as asked.
     """
-    if paytable.game.shoe_state is None:
+    if paytable.game.shoe_state is None or not paytable.game.shoe_state.in_reports:
         return None
     evaluator, table = eor(paytable)
     shoes = paytable.game.shoe_state.report_shoes

@@ -60,6 +60,11 @@ SHOES = {
     # Colour read: two red kings, a black one, a second king of hearts (a perfect pair).
     "perfect-pairs": ["Kh", "Kh", "Kd", "Ks", "Qc", "Qs", "2h", "2d"],
     "21-plus-3": ["Kh", "Kh", "Kh", "Qh", "Jh", "Js", "Ac", "2c", "3d", "Kd"],
+    # An unsuited 2-3-5 against three of a kind (the exception), in both seats.
+    "win-three-cards": ["2c", "3d", "5h", "7c", "7d", "7h", "5c"],
+    # Three of a kind, three faces, equal points decided by the top card and its suit.
+    "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "Ac", "9h"],
+    "dragon-tiger-side-bets": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip

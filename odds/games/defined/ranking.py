@@ -1,0 +1,135 @@
+"""The comparison between categories: their strength order and non-transitive exceptions.
+
+Two constructs of the comparison part of the vocabulary live here
+(docs/reference/definitions.md, "Strength order" and "Exceptions: `beats`"):
+
+* ``[definition.compare] order = [...]`` — the categories' strength order,
+  strongest first, where it differs from the list's order (the list's order
+  is then only the order in which patterns are matched: Win Three Cards' unsuited
+  2-3-5 must be matched before "all other" but ranks below it);
+* a category's ``beats = [...]`` — hands of this category beat hands of those
+  categories whatever the order (the unsuited 2-3-5 beats three of a kind and
+  nothing else). Such an order is not transitive, so it cannot be one sort key.
+
+The counting still sorts hands by the transitive order (the engine's showdown by
+prefix sums) and then corrects the few hand pairs an exception decides:
+:func:`correct_exceptions` moves each such pair's ways from the round the order
+gives to the round the exception gives, with exact card removal. Every hand of
+an excepting category is met with every hand of a category it beats, so the
+correction is small (60 × 52 hand pairs for Win Three Cards) and exact.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+from odds.core.cards import Card
+from odds.games.defined import patterns
+from odds.games.defined.schema import Definition
+
+if TYPE_CHECKING:
+    from odds.games.defined.counting import HandClassifier
+
+
+def has_exceptions(definition: Definition) -> bool:
+    """Whether some category beats others outside the order (a ``beats`` list)."""
+    return any(c.beats for c in definition.categories)
+
+
+def exception_winner(
+    definition: Definition, first: Sequence[Card], second: Sequence[Card]
+) -> str | None:
+    """The position an exception makes win, or ``None`` where the order decides."""
+    if not has_exceptions(definition):
+        return None
+    a, b = patterns.category_of(first, definition), patterns.category_of(second, definition)
+    if a is None or b is None:
+        return None
+    return _exception(definition, a, b)
+
+
+def _exception(definition: Definition, a: int, b: int) -> str | None:
+    categories = definition.categories
+    first, second = definition.deal.positions
+    if categories[b].name in categories[a].beats:
+        return first
+    if categories[a].name in categories[b].beats:
+        return second
+    return None
+
+
+def winner(definition: Definition, first: Sequence[Card], second: Sequence[Card]) -> str:
+    """Who wins two hands: an exception first, else the strength order (equal: ``ties``)."""
+    found = exception_winner(definition, first, second)
+    if found is not None:
+        return found
+    a, b = patterns.strength(first, definition), patterns.strength(second, definition)
+    positions = definition.deal.positions
+    return positions[0] if a > b else positions[1] if b > a else definition.ties
+
+
+def _weight(counts: Sequence[int], hand: tuple[int, ...]) -> int:
+    ways = 1
+    for kind, n in Counter(hand).items():
+        ways *= comb(counts[kind], n)
+    return ways
+
+
+def correct_exceptions(
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    result: Mapping[Any, int],
+    reads: Mapping[str, set[str]],
+) -> dict[Any, int]:
+    """Round ways with every exception pair moved to the round its exception gives.
+
+    ``result`` was counted by the transitive order; for every hand of a category
+    with ``beats`` against every hand of a category it beats (in both seats),
+    the pair's ways (the first hand from ``counts``, the second from what is
+    left) leave the round the order gave and join the one the exception gives.
+    """
+    from odds.engine import hands
+
+    definition = classifier.definition
+    first, second = definition.deal.positions
+    size = definition.deal.cards
+    by_category: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+    for hand, weight in hands(counts, size):
+        index = classifier.category(hand)
+        if index is not None:
+            by_category.setdefault(index, []).append((hand, weight))
+    names = [c.name for c in definition.categories]
+    corrected: Counter[Any] = Counter(result)
+    for a, category in enumerate(definition.categories):
+        for beaten in category.beats:
+            b = names.index(beaten)
+            for special, _ in by_category.get(a, []):
+                for other, _ in by_category.get(b, []):
+                    for seats in ((special, other), (other, special)):
+                        left = list(counts)
+                        for kind in seats[0]:
+                            left[kind] -= 1
+                        ways = _weight(counts, seats[0]) * _weight(left, seats[1])
+                        if not ways:
+                            continue
+                        views = tuple(
+                            classifier.view(hand, reads[p])
+                            for hand, p in zip(seats, (first, second), strict=True)
+                        )
+                        ordered = classifier.strength(seats[0]), classifier.strength(seats[1])
+                        by_order = (
+                            first
+                            if ordered[0] > ordered[1]
+                            else second
+                            if ordered[1] > ordered[0]
+                            else definition.ties
+                        )
+                        by_exception = first if seats[0] is special else second
+                        if by_order == by_exception:
+                            continue
+                        corrected[(by_order, *views)] -= ways
+                        corrected[(by_exception, *views)] += ways
+    return {key: n for key, n in corrected.items() if n}

@@ -1,0 +1,122 @@
+"""Shoe states of a defined game: every bet's exact EV for any unseen cards, and dealing a shoe.
+
+The evaluator counts the definition again for the composition (the same plans
+as the report: a tableau's polynomial evaluated once per state, or the hands'
+showdown after removal), so ``odds shoe``, ``odds eor`` and ``odds exposure`` work
+on every defined game. The procedure is the paytable's ``[dealing]``: the
+cut-card shoe (the turned card's burn, 14 cards behind the cut card by default),
+or one round per shuffle (``reshuffle_every_round``, one-deck games).
+
+``odds reports`` leaves the Shoe section out of defined games' reports
+(:attr:`DefinedShoeState.in_reports`): an effect of removal reruns the count per
+card type, about a second each for a three-card showdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from odds.core.errors import OddsError
+from odds.games.dealing import Procedure, cut_card_procedure, points_burn
+from odds.games.defined.options import DefinedConfig
+from odds.games.features import ShoeStateFeature
+from odds.games.shoe_state import StateBet, StateEvaluator
+
+if TYPE_CHECKING:
+    from odds.games.defined.game import DefinedGame
+
+
+class DefinedEvaluator(StateEvaluator):
+    """Every bet's exact EV for a composition of the shoe's card types."""
+
+    def __init__(self, game: DefinedGame, config: DefinedConfig) -> None:
+        shoe = config.shoe.build()
+        bets = [StateBet(b.name, b.title) for b in game.definition.bets]
+        super().__init__(shoe, bets, game.definition.round_cards, 52)
+        self.game = game
+        self.config = config
+
+    def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
+        counts = self.check(counts)
+        game, config = self.game, self.config
+        found = {}
+        for bet in game.definition.bets:
+            ways = game.settle_rounds(config, bet, game.rounds(config, bet, counts), False)
+            total = sum(ways.values())
+            found[bet.name] = sum(
+                (Fraction(ways[e.key], total) * e.net for e in game.events(config, bet)),
+                Fraction(0),
+            )
+        return found
+
+    def forget(self) -> None:
+        self.game.__dict__.pop("_rounds_cache", None)
+
+
+class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
+    """Per-state EVs of every bet, and the paytable's ``[dealing]`` procedure."""
+
+    report_shoes = 10
+    #: Whether ``odds reports`` adds the Shoe section (no: see the module docstring).
+    in_reports = False
+
+    def __init__(self, game: DefinedGame) -> None:
+        self.game = game
+
+    def evaluator(self, config: DefinedConfig) -> DefinedEvaluator:
+        return DefinedEvaluator(self.game, config)
+
+    def procedure(self, config: DefinedConfig) -> Procedure:
+        definition = self.game.definition
+        shoe = config.shoe.build()
+        types = shoe.types
+        positions = " and ".join(definition.deal.positions)
+        if definition.deal.tableau is not None:
+            what = f"a round by the tableau (four to six cards) to the {positions}, face up"
+        else:
+            cards = definition.deal.cards
+            what = (
+                f"{cards} card{'s' * (cards > 1)} "
+                f"{'each ' * (len(definition.deal.positions) > 1)}to the {positions}, face up"
+            )
+        if config.dealing.reshuffle_every_round:
+            if definition.round_cards > shoe.size:
+                raise OddsError(f"a round needs {definition.round_cards} cards")
+            return Procedure(
+                description=f"every round {what}, from freshly shuffled cards.",
+                round_cards=definition.round_cards,
+                reshuffled_each_round=True,
+                deal_round=self._dealer(config),
+            )
+        base = cut_card_procedure(
+            config.dealing,
+            shoe.size,
+            definition.round_cards,
+            points_burn(lambda t: types[t].rank.baccarat_points),
+            what,
+        )
+        if definition.deal.tableau is None:
+            return base
+        import dataclasses
+
+        return dataclasses.replace(base, deal_round=self._dealer(config))
+
+    def _dealer(self, config: DefinedConfig) -> Callable[[Callable[[], int]], list[int]]:
+        """One round from a source of card-type indices, as the definition deals it."""
+        types = config.shoe.build().types
+        game = self.game
+
+        def deal(draw: Callable[[], int]) -> list[int]:
+            shown: list[int] = []
+
+            def card() -> object:
+                index = draw()
+                shown.append(index)
+                return types[index]
+
+            game.deal_round(config, card)
+            return shown
+
+        return deal
