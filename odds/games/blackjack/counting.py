@@ -34,7 +34,7 @@ from odds.games.blackjack.rules import (
     single_label,
     split_label,
 )
-from odds.games.blackjack.strategy import SPLIT_ASSUMPTION, STRATEGY_DEFINITION, build_chart
+from odds.games.blackjack.strategy import build_chart, split_assumption, strategy_definition
 from odds.runtime.progress import track
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet, Outcome
@@ -213,7 +213,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
             report_tables.strategy_table(optimal, charted, bet),
             *report_tables.chart_tables(chart),
             report_tables.hand_table(optimal),
-            report_tables.option_table(options),
+            report_tables.option_table(options, rules.split_strategy),
             report_tables.strategy_data(optimal, charted, chart, bet),
         )
     return game.new_analysis(
@@ -224,5 +224,5 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         counting=counting_text(bet),
         bets=(bet,),
         tables=game_tables,
-        notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),
+        notes=(strategy_definition(rules.split_strategy), split_assumption(rules.split_strategy)),
     )

@@ -88,7 +88,11 @@ def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet) -> 
     """The house edge of optimal play and of the basic strategy chart."""
     split_p = sum((h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0))
     rows = (
-        {"strategy": "composition-dependent optimal play (splits: CDP1)", "edge": -optimal.ev},
+        {
+            "strategy": "composition-dependent optimal play "
+            f"(splits: {optimal.rules.split_strategy})",
+            "edge": -optimal.ev,
+        },
         {"strategy": "the basic strategy chart below", "edge": -charted.ev},
     )
     return Table(
@@ -213,7 +217,7 @@ def hand_table(analysis: RoundAnalysis) -> Table:
     )
 
 
-def option_table(values: Sequence[OptionValue]) -> Table:
+def option_table(values: Sequence[OptionValue], split_strategy: str = "CDP1") -> Table:
     """The exact house edge with each rule option flipped, and the change."""
     rows = tuple(
         {"option": v.label, "house_edge": v.house_edge, "change": v.change} for v in values
@@ -229,7 +233,8 @@ def option_table(values: Sequence[OptionValue]) -> Table:
         ),
         rows=rows,
         note="Each row changes one option of the paytable and recomputes everything, exactly "
-        "(resplits too, for the CDP1 split strategy); the exact house edges and changes are "
+        f"(resplits too, for the {split_strategy} split strategy); the exact house edges and "
+        "changes are "
         "fractions in JSON and CSV.",
     )
 
