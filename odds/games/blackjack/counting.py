@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine import paused_gc
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import NATURAL, SPLIT, Action
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.player import NATURAL, SPLIT
 from odds.games.blackjack.report_tables import OptionValue
 from odds.games.blackjack.results import RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round

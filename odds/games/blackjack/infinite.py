@@ -20,10 +20,9 @@ import functools
 from fractions import Fraction
 
 from odds.core.caching import cached
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
 from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.resplit import patterns
 from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
 from odds.games.blackjack.splits import SplitResult

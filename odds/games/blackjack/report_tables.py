@@ -14,11 +14,12 @@ from typing import Any
 
 from odds.core.numbers import percent
 from odds.core.table import Column, Kind, Table
+from odds.games.blackjack.actions import SPLIT, Chart
 from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import SPLIT, family
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
-from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, Chart, chart_rows
+from odds.games.blackjack.shoes import family
+from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, chart_rows
 from odds.stats.bets import Bet
 
 #: Markdown order of the dealer's outcomes (the JSON keys are :data:`OUTCOMES`).

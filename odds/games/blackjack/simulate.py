@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, SURRENDER, Action
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
+from odds.games.blackjack.nodes import STEP
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER, Play
+from odds.games.blackjack.player import Play
 from odds.games.blackjack.results import HandResult, RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.features import CrosscheckFeature
@@ -168,14 +169,14 @@ def _play_hand(
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
-    key = _STEP[a] + _STEP[b]
+    key = STEP[a] + STEP[b]
     hard, aces = a + b + 2, (a == 0) + (b == 0)
     if action == DOUBLE:
         r = draw()
         return total_of(hard + r + 1, aces + (r == 0) > 0)[0], 2
     if action == HIT:
         r = draw()
-        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + STEP[r]
         return _hit_on(play, -1, key, hard, aces, draw), 1
     return total_of(hard, aces > 0)[0], 1
 
@@ -185,14 +186,14 @@ def _hit_on(play: Play, ctx: int, key: int, hard: int, aces: int, draw: Callable
     hits = play.hits[ctx]
     while hard <= 21 and hits.get(key, False):
         r = draw()
-        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + STEP[r]
     return total_of(hard, aces > 0)[0]
 
 
 def _play_split_hand(
     result: HandResult, play: Play, x: int, y: int, draw: Callable[[], int]
 ) -> tuple[int, int]:
-    key = 2 * _STEP[x] + _STEP[y]
+    key = 2 * STEP[x] + STEP[y]
     hard, aces = x + y + 2, (x == 0) + (y == 0)
     action = result.split_actions[y]
     if action == DOUBLE:
@@ -200,7 +201,7 @@ def _play_split_hand(
         return total_of(hard + r + 1, aces + (r == 0) > 0)[0], 2
     if action == HIT:
         r = draw()
-        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + STEP[r]
         return _hit_on(play, x, key, hard, aces, draw), 1
     return total_of(hard, aces > 0)[0], 1
 

@@ -38,10 +38,11 @@ from operator import mul
 from typing import TYPE_CHECKING
 
 from odds.engine.polynomial import falling
-from odds.games.blackjack.actions import Action, ChartCode
+from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
+from odds.games.blackjack.nodes import STEP, counts_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play, counts_of
+from odds.games.blackjack.player import Play
 from odds.games.blackjack.resplit import (
     DISTRIBUTIONS,
     NUMBERS,
@@ -60,7 +61,6 @@ CONVENTIONS = ("CDP1", "CDZ-", "CDP", "CDPN")
 
 if TYPE_CHECKING:
     from odds.games.blackjack.shoes import Prepared
-    from odds.games.blackjack.strategy import Chart
 
 
 @dataclass
@@ -84,7 +84,7 @@ class _PreSplitHits:
     (a split hand's key counts the other pair card too, :mod:`.nodes`)."""
 
     def __init__(self, hits: dict[int, bool], x: int) -> None:
-        self.hits, self.step = hits, _STEP[x]
+        self.hits, self.step = hits, STEP[x]
 
     def get(self, key: int, default: bool = False) -> bool:
         return self.hits.get(key - self.step, default)
@@ -226,7 +226,7 @@ def _pre_split_strategy(play: Play, rules: BlackjackRules, x: int) -> PostSplitP
         removed = [0] * RANKS
         removed[x] += 1
         removed[y] += 1
-        key = _STEP[x] + _STEP[y]
+        key = STEP[x] + STEP[y]
         hard = x + y + 2
         aces = (x == 0) + (y == 0)
         total, _ = total_of(hard, aces > 0)
@@ -312,14 +312,14 @@ def _choose_post_split_play(
     u = play.u
     base = [0] * RANKS
     base[x] = 2
-    key0 = 2 * _STEP[x]
+    key0 = 2 * STEP[x]
     actions: dict[int, Action] = {}
     values: dict[int, int] = {}
     for y in range(RANKS):
         if u.n[y] - base[y] <= 0:
             continue
         base[y] += 1
-        key = key0 + _STEP[y]
+        key = key0 + STEP[y]
         hard = x + y + 2
         aces = (x == 0) + (y == 0)
         total, _ = total_of(hard, aces > 0)
@@ -411,7 +411,7 @@ def _strategy_tree(play: Play, x: int, strategy: PostSplitPlay) -> tuple[list[Pr
     u = play.u
     u.prepared(x)
     index = u.index(x)
-    key0 = 2 * _STEP[x]
+    key0 = 2 * STEP[x]
     leaves: set[int] = set()
     stack: list[int] = []
     reached: set[int] = set()
@@ -421,7 +421,7 @@ def _strategy_tree(play: Play, x: int, strategy: PostSplitPlay) -> tuple[list[Pr
 
     hits = strategy.hits
     for y, action in strategy.actions.items():
-        key = key0 + _STEP[y]
+        key = key0 + STEP[y]
         if action == STAND:
             leaves.add(key)
         elif action == DOUBLE:
@@ -462,7 +462,7 @@ class ShiftedHands:
 
     def __init__(self, play: Play, x: int, a: int, width: int | None) -> None:
         self.play, self.u, self.x, self.a, self.width = play, play.u, x, a, width
-        self.shift = a * _STEP[x]
+        self.shift = a * STEP[x]
 
     # -- the dealer numerators the strategy's stand leaves need ----------------
 
@@ -525,11 +525,11 @@ class ShiftedHands:
                 else:
                     worth[entry[0]] = self._stand(entry)
         out = {}
-        key0 = 2 * _STEP[x]
+        key0 = 2 * STEP[x]
         for y, action in strategy.actions.items():
             if _weight(u.n, x, y, a) <= 0:
                 continue
-            entry = u.entry(x, key0 + _STEP[y])
+            entry = u.entry(x, key0 + STEP[y])
             if action == STAND:
                 out[y] = self._stand(entry)
             elif action == DOUBLE:
@@ -569,13 +569,13 @@ class ShiftedHands:
             else:
                 worth[key] = stand
         one_card = x == 0 and rules.split_aces_one_card
-        key0 = 2 * _STEP[x]
+        key0 = 2 * STEP[x]
         actions: dict[int, Action] = {}
         values: dict[int, int] = {}
         for y in range(RANKS):
             if _weight(u.n, x, y, a) <= 0:
                 continue
-            entry = u.entry(x, key0 + _STEP[y])
+            entry = u.entry(x, key0 + STEP[y])
             total = entry[2]
             options = {STAND: self._stand(entry)}
             if not one_card:
@@ -625,7 +625,7 @@ class ShiftedHands:
             bust_weight -= a
         if a:
             removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
-        loss = self.play._busts(s + a, bust_weight, bust_ranks, removed)
+        loss = self.play.busts(s + a, bust_weight, bust_ranks, removed)
         return value - loss if self.width is None else value + loss
 
 

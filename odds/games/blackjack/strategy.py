@@ -12,37 +12,25 @@ hand's total.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.games.blackjack.actions import Action, ChartCode
+from odds.games.blackjack.actions import (
+    DOUBLE,
+    HIT,
+    NATURAL,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    Action,
+    Chart,
+    ChartCode,
+    RowKey,
+)
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
-from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
-
-
-#: A chart row: ``("hard", 16)``, ``("soft", 18)``, ``("pair", rank index)``.
-RowKey = tuple[str, int]
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A basic strategy chart and the decisions a player following it makes.
-
-    ``rows``: the printed code per row and up card (``"Dh"``, ``"P"`` …);
-    ``hit``: hit (True) or stand, per (up card, total, soft), for hands of three or
-    more cards; ``first``: the first action per (up card, first card, second card);
-    ``post_split``: the action per (up card, pair card, second card) of a split hand.
-    Up cards and cards are rank indices (0 = A … 9 = ten-value).
-    """
-
-    rows: dict[RowKey, dict[int, ChartCode]]
-    hit: dict[tuple[int, int, bool], bool]
-    first: dict[tuple[int, int, int], Action]
-    post_split: dict[tuple[int, int, int], ChartCode]
 
 
 def _argmax(sums: dict[Action, Fraction]) -> Action:
