@@ -208,7 +208,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         bet = main_bet(optimal)
         options = option_values(config, optimal.ev)
         game_tables = (
-            report_tables.dealer_table(counts, rules),
+            report_tables.dealer_table(optimal),
             report_tables.strategy_table(optimal, charted, bet),
             *report_tables.chart_tables(chart),
             report_tables.hand_table(optimal),

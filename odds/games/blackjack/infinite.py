@@ -190,4 +190,5 @@ def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
                     HandResult((a, b), u, probability, values, best, p_bj, rules.peek, split=split)
                 )
     assert sum(h.probability for h in hands) == 1
-    return RoundAnalysis(rules, INFINITE_COUNTS, hands)
+    dealer = {u: dealer_outcomes(u, rules.dealer_hits_soft_17) for u in range(RANKS)}
+    return RoundAnalysis(rules, INFINITE_COUNTS, hands, dealer=dealer)

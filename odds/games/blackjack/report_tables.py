@@ -15,10 +15,8 @@ from typing import Any
 from odds.core.numbers import percent
 from odds.core.table import Column, Kind, Table
 from odds.games.blackjack.actions import SPLIT, Chart
-from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
-from odds.games.blackjack.options import BlackjackRules
+from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
-from odds.games.blackjack.shoes import family
 from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, chart_rows
 from odds.stats.bets import Bet
 
@@ -35,21 +33,14 @@ class OptionValue:
     change: Fraction | None  # None: the paytable as it is
 
 
-def dealer_probabilities(counts: tuple[int, ...], rules: BlackjackRules, up: int) -> list[Fraction]:
-    """P(each final outcome) for one up card, from the full shoe less the up card."""
-    upcard = family(counts, rules.dealer_hits_soft_17).up(up)
-    upcard.ensure([((0,) * RANKS, 0)])
-    denominator = upcard.plan.denominator(0)
-    return [Fraction(c, denominator) for c in upcard.lanes(0)]
-
-
-def dealer_table(counts: tuple[int, ...], rules: BlackjackRules) -> Table:
+def dealer_table(analysis: RoundAnalysis) -> Table:
     """The dealer's final hand by up card (unconditional; conditioned on no blackjack in JSON)."""
+    rules = analysis.rules
     rows = []
     for u in UP_ORDER:
-        if counts[u] == 0:
+        if u not in analysis.dealer:
             continue
-        probs = dealer_probabilities(counts, rules, u)
+        probs = analysis.dealer[u]
         blackjack = probs[OUTCOMES.index("blackjack")]
         row: dict[str, Any] = {"up": RANK_NAMES[u], "p_dealer_blackjack": blackjack}
         row.update(zip(OUTCOMES, probs, strict=True))

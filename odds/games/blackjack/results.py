@@ -88,6 +88,9 @@ class RoundAnalysis:
     counts: Counts
     hands: list[HandResult]
     plays: dict[int, Play] = field(default_factory=dict)
+    #: P(each final dealer outcome, in :data:`.dealer.OUTCOMES` order) per up card, from the
+    #: full shoe less the up card (the report's dealer table reads this, not the engine).
+    dealer: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
 
     @property
     def ev(self) -> Fraction:

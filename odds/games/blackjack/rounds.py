@@ -118,7 +118,19 @@ def analyse_round(
                 result = _initial(play, rules, a, b, chart, distributions)
                 result.probability = p
                 hands.append(result)
-    return RoundAnalysis(rules, counts, hands, plays)
+    return RoundAnalysis(rules, counts, hands, plays, _dealer_outcomes(fam))
+
+
+def _dealer_outcomes(fam: Family) -> dict[int, tuple[Fraction, ...]]:
+    """P(each dealer outcome) per up card, off the top (the numerators the round computed)."""
+    result = {}
+    for u in range(RANKS):
+        if fam.counts[u]:
+            upcard = fam.up(u)
+            upcard.ensure([((0,) * RANKS, 0)])  # computed with the round's sets: a lookup
+            denominator = upcard.plan.denominator(0)
+            result[u] = tuple(Fraction(c, denominator) for c in upcard.lanes(0))
+    return result
 
 
 def _play(fam: Family, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
