@@ -37,6 +37,7 @@ from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING
 
+from odds.core.errors import OddsError
 from odds.engine.polynomial import falling
 from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
@@ -140,6 +141,24 @@ def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Frac
     """The split's value when the pair is always resplit up to ``m`` hands, per ``m``."""
     value_of = _round_values(play, rules, x, None)
     return {m: value_of(m) for m in range(2, rules.split_limit(x) + 1)}
+
+
+def split_hand_strategy(
+    play: Play, rules: BlackjackRules, x: int, splits_before: int
+) -> PostSplitPlay:
+    """The strategy a split hand of pair ``x`` follows when it gets its second card after
+    ``splits_before`` splits beyond the first: CDP1's or CDZ-'s for every hand, CDPN's
+    best for that count. CDP looks at pair cards later hands receive, so no player can
+    follow it: a one-line error."""
+    name = rules.split_strategy
+    if name == "CDP" and rules.split_limit(x) > 2:  # with one split it is CDP1
+        raise OddsError(
+            "split_strategy CDP depends on pair cards later split hands receive: no player "
+            "can follow it, so there is nothing to simulate (CDPN is the nearest playable)"
+        )
+    if name in ("CDPN", "CDP"):
+        return _best_play(play, rules, x, splits_before)
+    return _strategies(play, rules, x, None)(0)
 
 
 def hand_value(play: Play, rules: BlackjackRules, x: int, a: int) -> Fraction:
