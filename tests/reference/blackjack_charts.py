@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from odds.games.blackjack.actions import Chart
 from odds.games.blackjack.dealer import RANKS, total_of
-from odds.games.blackjack.strategy import Chart
 
 
 def simple_chart(surrender: bool) -> Chart:

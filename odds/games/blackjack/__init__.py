@@ -6,12 +6,16 @@ never matter, so the shoe is reduced to ten rank types (A, 2–9, ten-value).
 
 Python API beyond the paytables' 1–8 decks: :func:`analyse_decks` takes any
 number of decks or ``math.inf`` (an infinite shoe), :func:`analyse_round` any
-rank composition.
+rank composition. One rule set's exact round EV (a :class:`~fractions.Fraction`
+per initial stake)::
+
+    analyse_round(shoe_counts(8), BlackjackRules(split_strategy="CDPN")).ev
 """
 
 from odds.games.blackjack.game import Blackjack
-from odds.games.blackjack.rounds import analyse_decks, analyse_round
+from odds.games.blackjack.options import BlackjackRules
+from odds.games.blackjack.rounds import analyse_decks, analyse_round, shoe_counts
 
 GAME = Blackjack()
 
-__all__ = ["GAME", "Blackjack", "analyse_decks", "analyse_round"]
+__all__ = ["GAME", "Blackjack", "BlackjackRules", "analyse_decks", "analyse_round", "shoe_counts"]

@@ -1,4 +1,4 @@
-"""Blackjack's vocabulary: a player's actions and the strategy chart's codes, as enums.
+"""Blackjack's vocabulary: a player's actions, the strategy chart's codes, and a chart.
 
 An action is named three ways: the engine's letter (``"S"``, the chart's
 ``"P"``), the word reports print (``"stand"``) and what a user types to
@@ -23,6 +23,7 @@ odds.OddsError: unknown action 'fold' (use hit, stand, double, split, surrender)
 from __future__ import annotations
 
 from collections.abc import Container
+from dataclasses import dataclass
 from enum import StrEnum
 
 from odds.core.errors import OddsError
@@ -56,6 +57,16 @@ class Action(StrEnum):
             raise OddsError(f"unknown action {text!r} (use {typed})")
         return found
 
+
+#: The engine's short names for the actions (``STAND is Action.STAND``).
+STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = (
+    Action.STAND,
+    Action.HIT,
+    Action.DOUBLE,
+    Action.SPLIT,
+    Action.SURRENDER,
+    Action.NATURAL,
+)
 
 _WORDS = {
     Action.STAND: "stand",
@@ -111,3 +122,24 @@ class ChartCode(StrEnum):
             if action is not None and action in allowed:
                 return action
         return Action.STAND
+
+
+#: A chart row: ``("hard", 16)``, ``("soft", 18)``, ``("pair", rank index)``.
+RowKey = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A basic strategy chart and the decisions a player following it makes.
+
+    ``rows``: the printed code per row and up card (``"Dh"``, ``"P"`` …);
+    ``hit``: hit (True) or stand, per (up card, total, soft), for hands of three or
+    more cards; ``first``: the first action per (up card, first card, second card);
+    ``post_split``: the action per (up card, pair card, second card) of a split hand.
+    Up cards and cards are rank indices (0 = A … 9 = ten-value).
+    """
+
+    rows: dict[RowKey, dict[int, ChartCode]]
+    hit: dict[tuple[int, int, bool], bool]
+    first: dict[tuple[int, int, int], Action]
+    post_split: dict[tuple[int, int, int], ChartCode]

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine import paused_gc
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import NATURAL, SPLIT, Action
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.player import NATURAL, SPLIT
 from odds.games.blackjack.report_tables import OptionValue
 from odds.games.blackjack.results import RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
@@ -34,7 +33,7 @@ from odds.games.blackjack.rules import (
     single_label,
     split_label,
 )
-from odds.games.blackjack.strategy import SPLIT_ASSUMPTION, STRATEGY_DEFINITION, build_chart
+from odds.games.blackjack.strategy import build_chart, split_assumption, strategy_definition
 from odds.runtime.progress import track
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet, Outcome
@@ -212,11 +211,11 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         bet = main_bet(optimal)
         options = option_values(config, optimal.ev)
         game_tables = (
-            report_tables.dealer_table(counts, rules),
+            report_tables.dealer_table(optimal),
             report_tables.strategy_table(optimal, charted, bet),
             *report_tables.chart_tables(chart),
             report_tables.hand_table(optimal),
-            report_tables.option_table(options),
+            report_tables.option_table(options, rules.split_strategy),
             report_tables.strategy_data(optimal, charted, chart, bet),
         )
     return game.new_analysis(
@@ -227,5 +226,5 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         counting=counting_text(bet),
         bets=(bet,),
         tables=game_tables,
-        notes=(STRATEGY_DEFINITION, SPLIT_ASSUMPTION),
+        notes=(strategy_definition(rules.split_strategy), split_assumption(rules.split_strategy)),
     )

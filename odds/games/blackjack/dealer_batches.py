@@ -53,6 +53,7 @@ from odds.games.blackjack.dealer import OUTCOMES, Counts, lane_width
 from odds.games.blackjack.moments import (
     ORDER,
     Gather,
+    RootKey,
     dealer_moments,
     dealer_subsets,
     getter,
@@ -81,8 +82,6 @@ _Leaves: TypeAlias = tuple[
 ]
 #: A multiset ``R`` keyed for sorting and grouping: its counts in ``ORDER``, then ``R``.
 _Keyed: TypeAlias = tuple[*tuple[int, ...], Counts]
-#: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``.
-RootKey: TypeAlias = tuple[str, int, int]
 
 # ---------------------------------------------------------------------------
 # Shoe-independent layout: the tables of every level and how one feeds the next
@@ -359,7 +358,7 @@ def numerators(
     out: dict[Counts, int] = {}
     for s, tree in removal.trees.items():
         # Q_s[j] = Σ_k (N−s−k)^(kmax−k) M[j, k], by Horner's rule over k.
-        gathers = union.roots(removal, s, kmax)
+        gathers = union.roots(removal.root_keys[s], removal.roots[s], kmax)
         root = list(gathers[0](packed))
         for k, gather in enumerate(gathers[1:], start=2):
             root = list(map(add, map(mul, root, repeat(size - s - k + 1)), gather(packed)))

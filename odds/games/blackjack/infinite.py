@@ -20,10 +20,9 @@ import functools
 from fractions import Fraction
 
 from odds.core.caching import cached
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
 from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.resplit import patterns
 from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
 from odds.games.blackjack.splits import SplitResult
@@ -191,4 +190,5 @@ def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
                     HandResult((a, b), u, probability, values, best, p_bj, rules.peek, split=split)
                 )
     assert sum(h.probability for h in hands) == 1
-    return RoundAnalysis(rules, INFINITE_COUNTS, hands)
+    dealer = {u: dealer_outcomes(u, rules.dealer_hits_soft_17) for u in range(RANKS)}
+    return RoundAnalysis(rules, INFINITE_COUNTS, hands, dealer=dealer)

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import add, itemgetter, lshift, mul
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from odds.core.caching import cached
 from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, pack_lanes
 
-if TYPE_CHECKING:
-    from odds.games.blackjack.dealer_batches import RemovalSet, RootKey
+#: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``
+#: (:class:`odds.games.blackjack.dealer_batches.RemovalSet`).
+RootKey: TypeAlias = tuple[str, int, int]
 
 #: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
 ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -199,15 +200,17 @@ class MomentUnion:
             self.by_length[key >> last][index[key & ((1 << last) - 1)]] = at
         self._roots: dict[tuple[RootKey, int], tuple[Gather, ...]] = {}
 
-    def roots(self, removal: RemovalSet, s: int, kmax: int) -> tuple[Gather, ...]:
+    def roots(
+        self, root_key: RootKey, roots: Sequence[tuple[int, ...]], kmax: int
+    ) -> tuple[Gather, ...]:
         """For Horner's rule over lengths: per length ``1 … kmax``, a gather of ``M[j, k]``
-        for the root entries ``j`` of size ``s``."""
-        found = self._roots.get((removal.root_keys[s], kmax))
+        for the root entries ``j`` (``roots``, named ``root_key`` in the cache)."""
+        found = self._roots.get((root_key, kmax))
         if found is None:
             index = _subset_index()
-            take = getter([index[sum(map(lshift, j, SHIFTS))] for j in removal.roots[s]])
+            take = getter([index[sum(map(lshift, j, SHIFTS))] for j in roots])
             found = tuple(getter(take(self.by_length[k])) for k in range(1, kmax + 1))
-            self._roots[removal.root_keys[s], kmax] = found
+            self._roots[root_key, kmax] = found
         return found
 
 

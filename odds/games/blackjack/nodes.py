@@ -13,26 +13,18 @@ from itertools import groupby
 from operator import mul
 
 from odds.core.caching import cached
-from odds.games.blackjack.actions import Action
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 
-STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = (
-    Action.STAND,
-    Action.HIT,
-    Action.DOUBLE,
-    Action.SPLIT,
-    Action.SURRENDER,
-    Action.NATURAL,
-)
 _BASE = 64  # composition keys: Σ R_i · 64^i
-_STEP = tuple(_BASE**i for i in range(RANKS))
+#: A composition key's step per rank: a hand with one more card of rank ``r`` is ``key + STEP[r]``.
+STEP = tuple(_BASE**i for i in range(RANKS))
 #: Room above the largest hand: the other pair card, up to four more pair cards
 #: out of the shoe while valuing resplits (``a`` in :mod:`.resplit`), a bust card.
 EXTRA = 6
 
 
 def key_of(r: Counts) -> int:
-    return sum(map(mul, r, _STEP))
+    return sum(map(mul, r, STEP))
 
 
 def counts_of(key: int) -> Counts:
@@ -120,7 +112,7 @@ def context_nodes(ctx: int) -> tuple[Node, ...]:
             if hard + r + 1 > 21:
                 bust_ranks.append(r)
             else:
-                kids.append(key_of(removed) + _STEP[r])
+                kids.append(key_of(removed) + STEP[r])
                 kid_ranks.append(r)
         nodes.append(
             Node(
@@ -174,7 +166,7 @@ def context_groups(ctx: int) -> tuple[Group, ...]:
                 total != hard,
                 tuple(node.key for node in members),
                 tuple(node.s for node in members),
-                tuple(tuple(node.key + _STEP[r] for node in members) for r in range(first_bust)),
+                tuple(tuple(node.key + STEP[r] for node in members) for r in range(first_bust)),
                 tuple(tuple(node.removed[r] for node in members) for r in range(RANKS)),
                 tuple(sum(node.removed[first_bust:]) for node in members),
                 first_bust,

@@ -71,6 +71,19 @@ class BlackjackRules:
     resplit_aces: bool = option(
         False, "Aces may be resplit as well (only with split_hands above 2)."
     )
+    split_strategy: str = option(
+        "CDP1",
+        "Split hands are played by (docs/rules/blackjack.md §Splitting conventions):",
+        choices={
+            "CDP1": "the best play for the first split, on every split hand (default).",
+            "CDZ-": "every split hand by the pre-split strategy for the same cards (the "
+            "other pair card not taken into account).",
+            "CDP": "re-optimised for the number of further pair cards the round's other hands "
+            "hold (Farmer's CDP; not a strategy a player can follow, a benchmark).",
+            "CDPN": "re-optimised for the number of splits made so far in the round "
+            "(1, 2 or 3: what the player has seen when the hand is played).",
+        },
+    )
     split_aces_one_card: bool = option(
         True, "Each split ace receives exactly one card (the rule book); off = split aces play on."
     )

@@ -40,19 +40,14 @@ from operator import add as plus
 from operator import and_, floordiv, gt, mul, rshift, sub
 from typing import Any
 
+from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.dealer import (
     RANKS,
     Counts,
     total_of,
 )
 from odds.games.blackjack.nodes import (
-    _STEP,
-    DOUBLE,
-    HIT,
-    NATURAL,
-    SPLIT,
-    STAND,
-    SURRENDER,
+    STEP,
     Group,
     add,
     context_nodes,
@@ -63,12 +58,17 @@ from odds.games.blackjack.nodes import (
 )
 from odds.games.blackjack.shoes import Family, Prepared, UpCard, family
 
-__all__ = [  # the engine's vocabulary, importable from here as before
+#: Kept importable from here until the branches written against the old layout are merged:
+#: nothing in ``odds`` imports these from this module (their homes are
+#: :mod:`.actions`, :mod:`.nodes` and :mod:`.shoes`).
+_STEP = STEP
+__all__ = [
     "DOUBLE",
     "HIT",
     "NATURAL",
     "SPLIT",
     "STAND",
+    "STEP",
     "SURRENDER",
     "_STEP",
     "Family",
@@ -127,7 +127,7 @@ class Play:
         avoid, left = self.u.no_blackjack(list(removed), s)
         return -(self.u.scale[s] // left) * avoid
 
-    def _busts(self, s: int, bust_weight: int, bust_ranks: frozenset[int], removed: Counts) -> int:
+    def busts(self, s: int, bust_weight: int, bust_ranks: frozenset[int], removed: Counts) -> int:
         """Σ over busting cards of (their count) · (loss), as a positive number at ``D[s]``.
 
         ``bust_weight`` counts the busting cards in the full shoe; the up card's
@@ -249,7 +249,7 @@ class Play:
                 value += w * self.bust(removed, s + 1)
             else:
                 total, _ = total_of(hard + r + 1, aces + (r == 0) > 0)
-                value += w * self.stand(key + _STEP[r], s + 1, total)
+                value += w * self.stand(key + STEP[r], s + 1, total)
             removed[r] -= 1
         return 2 * value
 
@@ -268,9 +268,7 @@ class Play:
             if not hits.get(key, False):
                 dist[key] = self.stand_distribution(key, s, total, width)
             else:
-                dist[key] = self._hit_sum(dist, entry) + self._busts(
-                    s, entry[7], entry[8], entry[9]
-                )
+                dist[key] = self._hit_sum(dist, entry) + self.busts(s, entry[7], entry[8], entry[9])
         self._dist[ctx] = dist
         return dist
 
@@ -278,7 +276,7 @@ class Play:
         """Distribution of hitting the hand ``key`` once, then playing on by the decisions."""
         dist = self.distributions(ctx, width)
         entry = self.u.entry(ctx, key)
-        return self._hit_sum(dist, entry) + self._busts(entry[1], entry[7], entry[8], entry[9])
+        return self._hit_sum(dist, entry) + self.busts(entry[1], entry[7], entry[8], entry[9])
 
     def stand_distribution(self, key: int, s: int, total: int, width: int) -> int:
         """Packed ``(lose, push, win)`` of standing: the dealer's blackjack voided by a
@@ -306,7 +304,7 @@ class Play:
                 value += w * -self.bust(removed, s + 1)
             else:
                 total, _ = total_of(hard + r + 1, aces + (r == 0) > 0)
-                value += w * self.stand_distribution(key + _STEP[r], s + 1, total, width)
+                value += w * self.stand_distribution(key + STEP[r], s + 1, total, width)
             removed[r] -= 1
         return value
 

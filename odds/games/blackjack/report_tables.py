@@ -14,11 +14,10 @@ from typing import Any
 
 from odds.core.numbers import percent
 from odds.core.table import Column, Kind, Table
-from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES, RANKS
-from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import SPLIT, family
+from odds.games.blackjack.actions import SPLIT, Chart
+from odds.games.blackjack.dealer import OUTCOMES, RANK_NAMES
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
-from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, Chart, chart_rows
+from odds.games.blackjack.strategy import STRATEGY_DEFINITION, UP_ORDER, chart_rows
 from odds.stats.bets import Bet
 
 #: Markdown order of the dealer's outcomes (the JSON keys are :data:`OUTCOMES`).
@@ -34,21 +33,14 @@ class OptionValue:
     change: Fraction | None  # None: the paytable as it is
 
 
-def dealer_probabilities(counts: tuple[int, ...], rules: BlackjackRules, up: int) -> list[Fraction]:
-    """P(each final outcome) for one up card, from the full shoe less the up card."""
-    upcard = family(counts, rules.dealer_hits_soft_17).up(up)
-    upcard.ensure([((0,) * RANKS, 0)])
-    denominator = upcard.plan.denominator(0)
-    return [Fraction(c, denominator) for c in upcard.lanes(0)]
-
-
-def dealer_table(counts: tuple[int, ...], rules: BlackjackRules) -> Table:
+def dealer_table(analysis: RoundAnalysis) -> Table:
     """The dealer's final hand by up card (unconditional; conditioned on no blackjack in JSON)."""
+    rules = analysis.rules
     rows = []
     for u in UP_ORDER:
-        if counts[u] == 0:
+        if u not in analysis.dealer:
             continue
-        probs = dealer_probabilities(counts, rules, u)
+        probs = analysis.dealer[u]
         blackjack = probs[OUTCOMES.index("blackjack")]
         row: dict[str, Any] = {"up": RANK_NAMES[u], "p_dealer_blackjack": blackjack}
         row.update(zip(OUTCOMES, probs, strict=True))
@@ -88,7 +80,11 @@ def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet) -> 
     """The house edge of optimal play and of the basic strategy chart."""
     split_p = sum((h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0))
     rows = (
-        {"strategy": "composition-dependent optimal play (splits: CDP1)", "edge": -optimal.ev},
+        {
+            "strategy": "composition-dependent optimal play "
+            f"(splits: {optimal.rules.split_strategy})",
+            "edge": -optimal.ev,
+        },
         {"strategy": "the basic strategy chart below", "edge": -charted.ev},
     )
     return Table(
@@ -213,7 +209,7 @@ def hand_table(analysis: RoundAnalysis) -> Table:
     )
 
 
-def option_table(values: Sequence[OptionValue]) -> Table:
+def option_table(values: Sequence[OptionValue], split_strategy: str = "CDP1") -> Table:
     """The exact house edge with each rule option flipped, and the change."""
     rows = tuple(
         {"option": v.label, "house_edge": v.house_edge, "change": v.change} for v in values
@@ -229,7 +225,8 @@ def option_table(values: Sequence[OptionValue]) -> Table:
         ),
         rows=rows,
         note="Each row changes one option of the paytable and recomputes everything, exactly "
-        "(resplits too, for the CDP1 split strategy); the exact house edges and changes are "
+        f"(resplits too, for the {split_strategy} split strategy); the exact house edges and "
+        "changes are "
         "fractions in JSON and CSV.",
     )
 

@@ -1,14 +1,16 @@
-"""Exact values of splitting and resplitting a pair, for a fixed post-split strategy.
+"""Exact values of splitting and resplitting a pair, for the post-split strategies.
 
-The split strategy (CDP1)
--------------------------
-Every split hand is played by one fixed post-split strategy: the one that is
-best for the *first* split, i.e. for the shoe less the up card, the pair and
-the hand's own cards. It never looks at the other split hands' cards nor at
-how many pair cards were dealt since (that would be "CDPN"). A pair card dealt
-to a split hand as its second card is resplit while the round has fewer hands
-than its limit (the player chooses, per up card and pair, the best limit up to
-the rule's; see :func:`split_value`).
+The split strategy
+------------------
+Every split hand is played by a post-split strategy that looks at its own cards
+only (:mod:`.splits` builds them by convention): CDP1, the one best for the
+*first* split (the shoe less the up card, the pair and the hand's own cards),
+and CDZ- are one strategy for every hand; CDP's base values below are each for
+the strategy best with that many pair cards out; CDPN's hands play the strategy
+for the splits made before them (:func:`completions`, :func:`completion_value`).
+A pair card dealt to a split hand as its second card is resplit while the round
+has fewer hands than its limit (the player chooses, per up card and pair, the
+best limit up to the rule's; see :func:`split_value`).
 
 Why a handful of numbers suffice (the exchangeability argument)
 ---------------------------------------------------------------
@@ -225,25 +227,91 @@ def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[in
     return dict(sorted(result.items()))
 
 
-def split_value(
-    pair_cards: int,
-    other_cards: int,
-    x_value: Callable[[int], Fraction],
-    p_value: Callable[[int], Fraction],
-    limit: int,
-) -> tuple[Fraction, int]:
+def split_value(value_of: Callable[[int], Fraction], limit: int) -> tuple[Fraction, int]:
     """The split's value and the number of hands it is best to stop at (2 … ``limit``).
 
-    Splitting into at most ``m`` hands is available whenever ``m ≤ limit``, so
-    the value never decreases as the limit rises (ties keep the smaller ``m``).
+    ``value_of(m)`` is the value always resplitting up to ``m`` hands. Splitting into
+    at most ``m`` hands is available whenever ``m ≤ limit``, so the value never
+    decreases as the limit rises (ties keep the smaller ``m``).
     """
-    hands = SplitHands(pair_cards, other_cards, x_value, p_value, NUMBERS)
-    best, best_m = hands.round_value(2), 2
+    best, best_m = value_of(2), 2
     for m in range(3, limit + 1):
-        value = hands.round_value(m)
+        value = value_of(m)
         if value > best:
             best, best_m = value, m
     return best, best_m
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One sequence of second cards, with the hands in the order they are completed.
+
+    Each hand is ``(kind, c)``: ``"N"`` (a non-pair second card while a split was
+    left) or ``"X"`` (any card, the limit reached), and ``c`` the splits beyond the
+    first made when it got that card (what a CDPN player knows when playing it).
+    """
+
+    pairs: int
+    non_pairs: int
+    hands: tuple[tuple[str, int], ...]
+
+
+@cached
+def completions(limit: int) -> tuple[Completion, ...]:
+    """Every sequence of second cards for a pair split into at most ``limit`` hands, as
+    :func:`patterns` (the same sequences in the same order), each hand with its ``c``.
+
+    >>> for c in completions(3):
+    ...     print(c.pairs, c.non_pairs, c.hands)
+    1 0 (('X', 1), ('X', 1), ('X', 1))
+    1 1 (('N', 0), ('X', 1), ('X', 1))
+    0 2 (('N', 0), ('N', 0))
+    """
+    found: list[Completion] = []
+
+    def deal(hands: int, waiting: int, a: int, b: int, done: tuple[tuple[str, int], ...]) -> None:
+        if hands < limit:
+            deal(hands + 1, waiting + 1, a + 1, b, done)
+            finish(hands, waiting, a, b + 1, (*done, ("N", hands - 2)))
+        else:
+            finish(hands, waiting, a, b, (*done, ("X", hands - 2)))
+
+    def finish(hands: int, waiting: int, a: int, b: int, done: tuple[tuple[str, int], ...]) -> None:
+        if waiting == 0:
+            found.append(Completion(a, b, done))
+        else:
+            deal(hands, waiting - 1, a, b, done)
+
+    deal(2, 1, 0, 0, ())
+    return tuple(found)
+
+
+def completion_value(
+    pair_cards: int,
+    other_cards: int,
+    hands_for: Callable[[int], SplitHands[V]],
+    limit: int,
+    algebra: HandAlgebra[V],
+) -> V:
+    """Expected total of the split hands, resplitting up to ``limit`` hands, when a hand's
+    strategy depends on the splits made before it (``hands_for(c)``: its values; CDPN).
+
+    Given the sequence of second cards, each hand plays by its own cards and a strategy
+    fixed by the sequence, so the exchangeability argument holds hand by hand.
+    """
+    total = algebra.zero
+    size = pair_cards + other_cards
+    for completion in completions(limit):
+        a, b = completion.pairs, completion.non_pairs
+        ways = falling(pair_cards, a) * falling(other_cards, b)
+        if ways == 0:
+            continue
+        weight = Fraction(ways, falling(size, a + b))
+        for kind, c in completion.hands:
+            hands = hands_for(c)
+            value = hands.value("N", a, b - 1) if kind == "N" else hands.value("X", a, b)
+            total = algebra.add(total, algebra.scale(value, weight))
+    return total
 
 
 def needed_removals(pair_cards: int, limit: int) -> Sequence[int]:

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Play
+from odds.games.blackjack.player import Play
 from odds.games.blackjack.splits import SplitResult
 
 #: Ties (rare, exact) go to the simplest action.
@@ -88,6 +88,9 @@ class RoundAnalysis:
     counts: Counts
     hands: list[HandResult]
     plays: dict[int, Play] = field(default_factory=dict)
+    #: P(each final dealer outcome, in :data:`.dealer.OUTCOMES` order) per up card, from the
+    #: full shoe less the up card (the report's dealer table reads this, not the engine).
+    dealer: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
 
     @property
     def ev(self) -> Fraction:

@@ -35,9 +35,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from odds.engine.polynomial import FallingPolynomial
-from odds.games.blackjack.actions import ChartCode
+from odds.games.blackjack.actions import Chart, ChartCode
 from odds.games.blackjack.dealer import RANKS, dealer_table, total_of
-from odds.games.blackjack.strategy import Chart
 
 BITS = 6  # per rank in a monomial key while building (counts up to 63)
 #: The hole card's rank that completes a dealer blackjack, by up card (A ↔ ten-value).

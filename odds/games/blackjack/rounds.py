@@ -18,32 +18,25 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
-from typing import TYPE_CHECKING
 
 from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.engine import paused_gc
-from odds.games.blackjack.actions import Action
-from odds.games.blackjack.dealer import RANKS, Counts, total_of
-from odds.games.blackjack.dealer_batches import RemovalSet
-from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import (
-    _STEP,
+from odds.games.blackjack.actions import (
     DOUBLE,
     HIT,
     NATURAL,
     SPLIT,
     STAND,
     SURRENDER,
-    Family,
-    Play,
-    UpCard,
-    add,
-    counts_of,
-    family,
-    hand_multisets,
-    key_of,
+    Action,
+    Chart,
 )
+from odds.games.blackjack.dealer import RANKS, Counts, total_of
+from odds.games.blackjack.dealer_batches import RemovalSet
+from odds.games.blackjack.nodes import STEP, add, counts_of, hand_multisets, key_of
+from odds.games.blackjack.options import BlackjackRules
+from odds.games.blackjack.player import Play
 from odds.games.blackjack.results import (
     PREFERENCE,
     HandResult,
@@ -51,14 +44,12 @@ from odds.games.blackjack.results import (
     initial_hands,
     two_card_total,
 )
+from odds.games.blackjack.shoes import Family, UpCard, family
 from odds.games.blackjack.splits import (
     resplit_needs,
     split_distribution,
     split_pair,
 )
-
-if TYPE_CHECKING:
-    from odds.games.blackjack.strategy import Chart
 
 
 def deal_probability(counts: Counts, a: int, b: int, up: int) -> Fraction:
@@ -127,7 +118,19 @@ def analyse_round(
                 result = _initial(play, rules, a, b, chart, distributions)
                 result.probability = p
                 hands.append(result)
-    return RoundAnalysis(rules, counts, hands, plays)
+    return RoundAnalysis(rules, counts, hands, plays, _dealer_outcomes(fam))
+
+
+def _dealer_outcomes(fam: Family) -> dict[int, tuple[Fraction, ...]]:
+    """P(each dealer outcome) per up card, off the top (the numerators the round computed)."""
+    result = {}
+    for u in range(RANKS):
+        if fam.counts[u]:
+            upcard = fam.up(u)
+            upcard.ensure([((0,) * RANKS, 0)])  # computed with the round's sets: a lookup
+            denominator = upcard.plan.denominator(0)
+            result[u] = tuple(Fraction(c, denominator) for c in upcard.lanes(0))
+    return result
 
 
 def _play(fam: Family, up: UpCard, rules: BlackjackRules, chart: Chart | None) -> Play:
@@ -195,7 +198,7 @@ def _initial(
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
-    key = _STEP[a] + _STEP[b]
+    key = STEP[a] + STEP[b]
     avoid, left = u.no_blackjack(removed, 2)
     p_bj = Fraction(left - avoid, left)
     scale = u.scale[2]
@@ -257,7 +260,7 @@ def _single_distribution(
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
-    key = _STEP[a] + _STEP[b]
+    key = STEP[a] + STEP[b]
     hard = a + b + 2
     aces = (a == 0) + (b == 0)
     peek_loss = p_bj if rules.peek else Fraction(0)

@@ -27,10 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from odds.core.caching import cached
 from odds.core.numbers import short_number
-from odds.games.blackjack.actions import Action, ChartCode
+from odds.games.blackjack.actions import Action, Chart, ChartCode
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.round_polynomial import KEY
-from odds.games.blackjack.strategy import Chart
 from odds.games.dealing import Procedure
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import CountGroup, StateBet, StateEvaluator

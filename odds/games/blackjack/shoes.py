@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import ge, gt, itemgetter, le, rshift, sub
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from odds.core.caching import cached
 from odds.core.errors import OddsError
@@ -35,9 +35,6 @@ from odds.games.blackjack.dealer_batches import RemovalSet
 from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
-
-if TYPE_CHECKING:  # the player's pass is built on the families (annotations only)
-    from odds.games.blackjack.player import Play
 
 #: A context's hand with its card weights from one shoe (:meth:`Family.prepared`):
 #: ``(key, s, total, soft, kids, kid_weights, kid_position, bust_weight, bust_ranks,
@@ -204,7 +201,9 @@ class Family:
         self._prepared: dict[int, list[Prepared]] = {}
         self._most: dict[int, tuple[int, ...]] = {}
         #: The player's hit/stand passes, by ``("play", up card, peek)`` (:func:`.rounds._play`).
-        self.memos: dict[tuple[str, int, bool], Play] = {}
+        #: (:class:`odds.games.blackjack.player.Play` objects: the player's module is built
+        #: on this one, so it is not named here.)
+        self.memos: dict[tuple[str, int, bool], Any] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
         self._kmax: int | None = None
         self._weights: dict[int, GroupWeights] = {}

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, SURRENDER, Action
 from odds.games.blackjack.dealer import RANKS, dealer_stands, total_of
+from odds.games.blackjack.nodes import STEP
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, NATURAL, SPLIT, SURRENDER, Play
+from odds.games.blackjack.player import Play
 from odds.games.blackjack.results import HandResult, RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.splits import HitLookup, PostSplitPlay, split_hand_strategy
 from odds.games.features import CrosscheckFeature
 
 
@@ -49,6 +51,8 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     """Play ``rounds`` rounds with the analysed strategy; mean and SD of the net per round."""
     rng = random.Random(seed)
     rules = analysis.rules
+    if analysis.plays:  # a convention no player can follow is refused before any round
+        split_hand_strategy(next(iter(analysis.plays.values())), rules, 9, 0)
     best = {(h.cards, h.up): h for h in analysis.hands}
     base = list(analysis.counts)
     plays = analysis.plays
@@ -126,8 +130,8 @@ def _play_round(
         if result.split is None:  # a split is chosen only for a pair, which has its result
             raise AssertionError(f"split chosen for {result.cards} without a split result")
         # Each hand gets its second card in turn; a pair card is resplit while the
-        # round has fewer hands than the strategy's limit (CDP1: every split hand is
-        # then played by the first split's decisions).
+        # round has fewer hands than the strategy's limit; the hand then plays the
+        # convention's strategy (CDPN: the one for the splits made so far).
         limit, waiting, count = result.split.hands, 2, 2
         while waiting:
             waiting -= 1
@@ -136,7 +140,8 @@ def _play_round(
                 count += 1
                 waiting += 1
                 y = draw()
-            hands.append(_play_split_hand(result, play, a, y, draw))
+            strategy = split_hand_strategy(play, rules, a, count - 2)
+            hands.append(_play_split_hand(strategy, a, y, draw))
     else:
         hands.append(_play_hand(play, a, b, action, draw))
     if hole is None:
@@ -170,40 +175,39 @@ def _play_hand(
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
-    key = _STEP[a] + _STEP[b]
+    key = STEP[a] + STEP[b]
     hard, aces = a + b + 2, (a == 0) + (b == 0)
     if action == DOUBLE:
         r = draw()
         return total_of(hard + r + 1, aces + (r == 0) > 0)[0], 2
     if action == HIT:
         r = draw()
-        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
-        return _hit_on(play, -1, key, hard, aces, draw), 1
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + STEP[r]
+        return _hit_on(play.hits[-1], key, hard, aces, draw), 1
     return total_of(hard, aces > 0)[0], 1
 
 
-def _hit_on(play: Play, ctx: int, key: int, hard: int, aces: int, draw: Callable[[], int]) -> int:
+def _hit_on(hits: HitLookup, key: int, hard: int, aces: int, draw: Callable[[], int]) -> int:
     """Hit while the composition-dependent decision says so; the final total."""
-    hits = play.hits[ctx]
     while hard <= 21 and hits.get(key, False):
         r = draw()
-        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + STEP[r]
     return total_of(hard, aces > 0)[0]
 
 
 def _play_split_hand(
-    result: HandResult, play: Play, x: int, y: int, draw: Callable[[], int]
+    strategy: PostSplitPlay, x: int, y: int, draw: Callable[[], int]
 ) -> tuple[int, int]:
-    key = 2 * _STEP[x] + _STEP[y]
+    key = 2 * STEP[x] + STEP[y]
     hard, aces = x + y + 2, (x == 0) + (y == 0)
-    action = result.split_actions[y]
+    action = strategy.actions[y]
     if action == DOUBLE:
         r = draw()
         return total_of(hard + r + 1, aces + (r == 0) > 0)[0], 2
     if action == HIT:
         r = draw()
-        hard, aces, key = hard + r + 1, aces + (r == 0), key + _STEP[r]
-        return _hit_on(play, x, key, hard, aces, draw), 1
+        hard, aces, key = hard + r + 1, aces + (r == 0), key + STEP[r]
+        return _hit_on(strategy.hits, key, hard, aces, draw), 1
     return total_of(hard, aces > 0)[0], 1
 
 

@@ -1,10 +1,26 @@
-"""Splitting a pair: the post-split play (CDP1), exact resplits, the split round's outcomes.
+"""Splitting a pair: the post-split play by convention, exact resplits, the split round's outcomes.
 
-The post-split strategy is chosen once, for the first split: each second card
-``y`` gets the best of stand, hit and double for the shoe less the up card,
-the pair and ``y`` (later cards: the hit/stand decisions of the split
-context of :class:`odds.games.blackjack.player.Play`). Every split hand is
-played by it, however many pair cards the round has seen ("CDP1").
+A post-split strategy (:class:`PostSplitPlay`) is, for one pair and up card, the
+first action per second card ``y`` and then hit or stand per split hand. The
+conventions (``house.split_strategy``, Farmer's names) choose it:
+
+* **CDP1** (default): chosen once, for the first split: each second card gets the
+  best of stand, hit and double for the shoe less the up card, the pair and ``y``
+  (later cards: the hit/stand decisions of the split context of
+  :class:`odds.games.blackjack.player.Play`); every split hand is played by it,
+  however many pair cards the round has seen.
+* **CDZ-**: the pre-split strategy for the same cards (the ordinary context's
+  decisions, the other pair card not taken into account; doubling as the
+  after-split rule allows).
+* **CDP**: for the base values ``EV[X; a, 0]`` / ``EV[P; a, 0]`` of :mod:`.resplit`,
+  the strategy best with ``a`` further pair cards out (Farmer's CDP: it depends on
+  pair cards the round's later hands receive, so no player can follow it; an
+  upper benchmark).
+* **CDPN**: a hand completed after ``c`` splits beyond the first plays the strategy
+  best with ``c`` further pair cards out (what the player has seen), valued
+  exactly with the round's other second cards out (:func:`.resplit.completions`).
+
+With one split per round CDP, CDPN and CDP1 coincide (``a = c = 0``).
 
 With one split per round (the rule book's rule) the two hands are exchangeable
 and the split is worth twice one hand. With resplits, :mod:`.resplit` needs
@@ -15,40 +31,46 @@ with those cards removed (the hands are the same, the shoe is smaller).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING
 
+from odds.core.errors import OddsError
 from odds.engine.polynomial import falling
-from odds.games.blackjack.actions import Action, ChartCode
+from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
+from odds.games.blackjack.nodes import STEP, counts_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, STAND, Play, counts_of
+from odds.games.blackjack.player import Play
 from odds.games.blackjack.resplit import (
     DISTRIBUTIONS,
     NUMBERS,
     SplitHands,
+    completion_value,
+    completions,
     hands_distribution,
     max_pair_removals,
-    patterns,
     split_value,
 )
 
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
 
+#: The conventions, by the name ``house.split_strategy`` takes (:mod:`.options`).
+CONVENTIONS = ("CDP1", "CDZ-", "CDP", "CDPN")
+
 if TYPE_CHECKING:
     from odds.games.blackjack.shoes import Prepared
-    from odds.games.blackjack.strategy import Chart
 
 
 @dataclass
 class SplitResult:
     """How a pair is split and what it is worth (per initial stake, every hand, unconditional).
 
-    ``actions``: post-split action per second card; ``hands``: the most hands
-    the split is played to (2 … the rule's limit; the best one, see
-    :func:`odds.games.blackjack.resplit.split_value`); ``hand_counts``: the
+    ``actions``: post-split action per second card (of the first split's strategy);
+    ``hands``: the most hands the split is played to (2 … the rule's limit; the best
+    one, see :func:`odds.games.blackjack.resplit.split_value`); ``hand_counts``: the
     probability that the round ends with each number of hands.
     """
 
@@ -58,50 +80,234 @@ class SplitResult:
     hand_counts: dict[int, Fraction] = field(default_factory=dict)
 
 
+class _PreSplitHits:
+    """CDZ-'s hit (True) or stand per split hand: that of the ordinary hand of the same cards
+    (a split hand's key counts the other pair card too, :mod:`.nodes`)."""
+
+    def __init__(self, hits: dict[int, bool], x: int) -> None:
+        self.hits, self.step = hits, STEP[x]
+
+    def get(self, key: int, default: bool = False) -> bool:
+        return self.hits.get(key - self.step, default)
+
+
+#: Hit (True) or stand per split hand, by composition key.
+HitLookup = dict[int, bool] | _PreSplitHits
+
+
+@dataclass(frozen=True, eq=False)
+class PostSplitPlay:
+    """One fixed post-split strategy for one pair against one up card.
+
+    ``actions``: the first action per second card; ``hits``: after a first hit, hit
+    (True) or stand per split hand (composition keys of the split context); ``name``
+    tells strategies with the same first actions apart in the play's memos;
+    ``known``: per ``a``, the second cards' values at scale ``D[3 + a]`` where choosing
+    the strategy computed them (:func:`shifted_values` reuses them).
+    """
+
+    name: Hashable
+    actions: Mapping[int, Action]
+    hits: HitLookup
+    known: Mapping[int, Mapping[int, int]] = field(default_factory=dict)
+
+    @property
+    def memo_key(self) -> tuple[Hashable, ...]:
+        return (self.name, tuple(sorted(self.actions.items())))
+
+
+def convention(rules: BlackjackRules, chart: Chart | None) -> str:
+    """The split convention in force (a chart player follows its chart: as CDP1's machinery)."""
+    return "CDP1" if chart is not None else rules.split_strategy
+
+
 def split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -> SplitResult:
-    """Split a pair of rank ``x`` against the play's up card (exact for CDP1)."""
-    actions, values = _post_split_play(play, rules, x, chart)
+    """Split a pair of rank ``x`` against the play's up card (exact for the convention)."""
+    actions, _ = _post_split_play(play, rules, x, chart)
     u = play.u
     pair_cards = u.n[x] - 2
     other_cards = u.size - 2 - pair_cards
     limit = rules.split_limit(x) if pair_cards > 0 else 2
-    bases = _Bases(play, x, actions, values)
+    value_of = _round_values(play, rules, x, chart)
     if chart is not None:  # a chart player resplits whenever the rules allow
-        hands = SplitHands(pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS)
-        value, best = hands.round_value(limit), limit
+        value, best = value_of(limit), limit
     else:
-        value, best = split_value(pair_cards, other_cards, bases.x_value, bases.p_value, limit)
+        value, best = split_value(value_of, limit)
     counts = hands_distribution(pair_cards, other_cards, best)
-    return SplitResult(value, actions, best, counts)
+    return SplitResult(value, dict(actions), best, counts)
+
+
+def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Fraction]:
+    """The split's value when the pair is always resplit up to ``m`` hands, per ``m``."""
+    value_of = _round_values(play, rules, x, None)
+    return {m: value_of(m) for m in range(2, rules.split_limit(x) + 1)}
+
+
+def split_hand_strategy(
+    play: Play, rules: BlackjackRules, x: int, splits_before: int
+) -> PostSplitPlay:
+    """The strategy a split hand of pair ``x`` follows when it gets its second card after
+    ``splits_before`` splits beyond the first: CDP1's or CDZ-'s for every hand, CDPN's
+    best for that count. CDP looks at pair cards later hands receive, so no player can
+    follow it: a one-line error."""
+    name = rules.split_strategy
+    if name == "CDP" and rules.split_limit(x) > 2:  # with one split it is CDP1
+        raise OddsError(
+            "split_strategy CDP depends on pair cards later split hands receive: no player "
+            "can follow it, so there is nothing to simulate (CDPN is the nearest playable)"
+        )
+    if name in ("CDPN", "CDP"):
+        return _best_play(play, rules, x, splits_before)
+    return _strategies(play, rules, x, None)(0)
+
+
+def hand_value(play: Play, rules: BlackjackRules, x: int, a: int) -> Fraction:
+    """``EV[X; a, 0]`` of :mod:`.resplit` by the convention: one split hand of pair ``x``, its
+    second card drawn, ``a`` further pair cards out of the shoe (CDPN: the first split's)."""
+    return _Bases(play, x, _strategies(play, rules, x, None)).x_value(a)
+
+
+def _round_values(
+    play: Play, rules: BlackjackRules, x: int, chart: Chart | None
+) -> Callable[[int], Fraction]:
+    """``m`` → the split's value always resplitting up to ``m`` hands, by the convention."""
+    u = play.u
+    pair_cards = u.n[x] - 2
+    other_cards = u.size - 2 - pair_cards
+    name = convention(rules, chart)
+    if name == "CDPN":
+        by_count: dict[int, SplitHands[Fraction]] = {}
+
+        def hands_for(c: int) -> SplitHands[Fraction]:
+            found = by_count.get(c)
+            if found is None:
+                bases = _Bases(play, x, _fixed(_best_play(play, rules, x, c)))
+                found = by_count[c] = SplitHands(
+                    pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS
+                )
+            return found
+
+        return lambda m: completion_value(pair_cards, other_cards, hands_for, m, NUMBERS)
+    bases = _Bases(play, x, _strategies(play, rules, x, chart))
+    hands = SplitHands(pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS)
+    return hands.round_value
+
+
+def _fixed(strategy: PostSplitPlay) -> Callable[[int], PostSplitPlay]:
+    return lambda a: strategy
+
+
+def _strategies(
+    play: Play, rules: BlackjackRules, x: int, chart: Chart | None
+) -> Callable[[int], PostSplitPlay]:
+    """``a`` → the strategy the base values with ``a`` further pair cards out are for
+    (CDP: the best for that ``a``; CDP1 and CDZ-: one strategy for every ``a``)."""
+    name = convention(rules, chart)
+    if name == "CDP":
+        return lambda a: _best_play(play, rules, x, a)
+    if name == "CDPN":  # the first split's, for the hands completed before any resplit
+        return _fixed(_best_play(play, rules, x, 0))
+    if name == "CDZ-":
+        return _fixed(_pre_split_strategy(play, rules, x))
+    return _fixed(_first_split_strategy(play, rules, x, chart))
+
+
+def _doubles(rules: BlackjackRules) -> tuple[int, ...]:
+    return tuple(t for t in range(4, 22) if rules.may_double(t, after_split=True))
+
+
+def _first_split_strategy(
+    play: Play, rules: BlackjackRules, x: int, chart: Chart | None
+) -> PostSplitPlay:
+    """CDP1 (or a chart's post-split cells): the best play for the first split."""
+    actions, values = _post_split_play(play, rules, x, chart)
+    hits: dict[int, bool] = {}
+    if HIT in actions.values():
+        play.context(x)
+        hits = play.hits[x]
+    return PostSplitPlay("first", actions, hits, {0: values})
+
+
+def _pre_split_strategy(play: Play, rules: BlackjackRules, x: int) -> PostSplitPlay:
+    """CDZ-: every decision as for the ordinary hand of the same cards (the pre-split
+    values: the shoe less the up card and the hand's cards, the other pair card in it);
+    doubling only where the after-split rule allows it, split aces as the rule says."""
+    memo_key = ("pre-split", x, _doubles(rules), rules.split_aces_one_card)
+    found: PostSplitPlay | None = play.memo.get(memo_key)
+    if found is not None:
+        return found
+    u = play.u
+    one_card = x == 0 and rules.split_aces_one_card
+    actions: dict[int, Action] = {}
+    for y in range(RANKS):
+        if _weight(u.n, x, y, 0) <= 0:
+            continue
+        removed = [0] * RANKS
+        removed[x] += 1
+        removed[y] += 1
+        key = STEP[x] + STEP[y]
+        hard = x + y + 2
+        aces = (x == 0) + (y == 0)
+        total, _ = total_of(hard, aces > 0)
+        options = {STAND: play.stand(key, 2, total)}
+        if not one_card:
+            if total < 21:
+                options[HIT] = play.hit(-1, key)
+            if rules.may_double(total, after_split=True):
+                options[DOUBLE] = play.double(removed, key, 2, hard, aces)
+        actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+    play.context(-1)
+    found = play.memo[memo_key] = PostSplitPlay(
+        "pre-split", actions, _PreSplitHits(play.hits[-1], x)
+    )
+    return found
+
+
+def _best_play(play: Play, rules: BlackjackRules, x: int, a: int) -> PostSplitPlay:
+    """The best post-split play with ``a`` further pair cards out of the shoe (CDP, CDPN);
+    ``a = 0`` is CDP1's."""
+    if a == 0:
+        return _first_split_strategy(play, rules, x, None)
+    memo_key = ("best", x, a, _doubles(rules), rules.split_aces_one_card)
+    found: PostSplitPlay | None = play.memo.get(memo_key)
+    if found is None:
+        hands = ShiftedHands(play, x, a, None)
+        actions, hits, values = hands.optimise(rules)
+        found = play.memo[memo_key] = PostSplitPlay(("best", a), actions, hits, {a: values})
+    return found
 
 
 def resplit_needs(play: Play, rules: BlackjackRules, chart: Chart | None) -> set[int]:
     """Composition keys of every pair's hands with further pair cards out whose dealer
     numerators this up card lacks (the caller computes them, every up card together)."""
     u = play.u
+    name = convention(rules, chart)
     keys: list[int] = []
     for x in range(RANKS):
         pair_cards = u.n[x] - 2
         limit = rules.split_limit(x)
         if pair_cards <= 0 or limit <= 2:
             continue
-        actions, _ = _post_split_play(play, rules, x, chart)
-        for a in range(1, min(max_pair_removals(limit), pair_cards) + 1):
-            prepared = ("prepared", x, tuple(sorted(actions.items())), a)
+        most = min(max_pair_removals(limit), pair_cards)
+        if name in ("CDP", "CDPN"):  # the best play for a pair cards out: every hand
+            for a in range(1, (most if name == "CDP" else min(limit - 2, most)) + 1):
+                marker = ("prepared-all", x, a)
+                if marker not in play.memo:
+                    play.memo[marker] = {}
+                    keys.extend(ShiftedHands(play, x, a, None).needed_all())
+            if name == "CDP":
+                continue
+        strategy = (
+            _pre_split_strategy(play, rules, x)
+            if name == "CDZ-"
+            else _first_split_strategy(play, rules, x, chart)
+        )
+        for a in range(1, most + 1):
+            prepared = ("prepared", x, strategy.memo_key, a)
             if prepared not in play.memo:
                 play.memo[prepared] = {}
-                keys.extend(ShiftedHands(play, x, a, None).needed(actions))
+                keys.extend(ShiftedHands(play, x, a, None).needed(strategy))
     return set(keys).difference(u.packed_table)
-
-
-def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Fraction]:
-    """The split's value when the pair is always resplit up to ``m`` hands, per ``m``."""
-    actions, values = _post_split_play(play, rules, x, None)
-    u = play.u
-    pair_cards = u.n[x] - 2
-    bases = _Bases(play, x, actions, values)
-    hands = SplitHands(pair_cards, u.size - 2 - pair_cards, bases.x_value, bases.p_value, NUMBERS)
-    return {m: hands.round_value(m) for m in range(2, rules.split_limit(x) + 1)}
 
 
 def _post_split_play(
@@ -112,8 +318,7 @@ def _post_split_play(
     Kept on the play for every rule set that allows the same post-split actions
     (a chart's play is its own).
     """
-    doubles = tuple(t for t in range(4, 22) if rules.may_double(t, after_split=True))
-    memo_key = ("post-split", x, doubles, rules.split_aces_one_card, chart is None)
+    memo_key = ("post-split", x, _doubles(rules), rules.split_aces_one_card, chart is None)
     found = play.memo.get(memo_key)
     if found is None:
         found = play.memo[memo_key] = _choose_post_split_play(play, rules, x, chart)
@@ -126,14 +331,14 @@ def _choose_post_split_play(
     u = play.u
     base = [0] * RANKS
     base[x] = 2
-    key0 = 2 * _STEP[x]
+    key0 = 2 * STEP[x]
     actions: dict[int, Action] = {}
     values: dict[int, int] = {}
     for y in range(RANKS):
         if u.n[y] - base[y] <= 0:
             continue
         base[y] += 1
-        key = key0 + _STEP[y]
+        key = key0 + STEP[y]
         hard = x + y + 2
         aces = (x == 0) + (y == 0)
         total, _ = total_of(hard, aces > 0)
@@ -154,19 +359,18 @@ def _choose_post_split_play(
 
 
 class _Bases:
-    """``EV[X; a, 0]`` and ``EV[P; a, 0]`` of :mod:`.resplit` for one pair and strategy."""
+    """``EV[X; a, 0]`` and ``EV[P; a, 0]`` of :mod:`.resplit` for one pair, the strategy of
+    each ``a`` given by ``strategy(a)``."""
 
-    def __init__(
-        self, play: Play, x: int, actions: dict[int, Action], values: dict[int, int]
-    ) -> None:
-        self.play, self.x, self.actions, self.values = play, x, actions, values
-        self._hands: dict[int, dict[int, int]] = {0: values}
+    def __init__(self, play: Play, x: int, strategy: Callable[[int], PostSplitPlay]) -> None:
+        self.play, self.x, self.strategy = play, x, strategy
+        self._hands: dict[int, dict[int, int]] = {}
 
     def hand_values(self, a: int) -> dict[int, int]:
         """Value of each second card's hand at scale ``D[3 + a]``, ``a`` pair cards out."""
         found = self._hands.get(a)
         if found is None:
-            found = self._hands[a] = shifted_values(self.play, self.x, self.actions, a, None)
+            found = self._hands[a] = shifted_values(self.play, self.x, self.strategy(a), a, None)
         return found
 
     def x_value(self, a: int) -> Fraction:
@@ -189,7 +393,7 @@ def _weight(n: tuple[int, ...], x: int, y: int, a: int) -> int:
 
 
 def shifted_values(
-    play: Play, x: int, actions: dict[int, Action], a: int, width: int | None
+    play: Play, x: int, strategy: PostSplitPlay, a: int, width: int | None
 ) -> dict[int, int]:
     """The strategy's hand per second card with ``a`` further pair cards out of the shoe.
 
@@ -198,35 +402,35 @@ def shifted_values(
     Cached on the play: every rule set with the same post-split strategy
     shares it.
     """
-    cache_key = ("shifted", x, tuple(sorted(actions.items())), a, width)
+    if width is None and a in strategy.known:  # the values the strategy was chosen by
+        return dict(strategy.known[a])
+    cache_key = ("shifted", x, strategy.memo_key, a, width)
     found = play.memo.get(cache_key)
     if found is None:
         hands = ShiftedHands(play, x, a, width)
-        if ("prepared", x, cache_key[2], a) not in play.memo:
-            hands.prepare(actions)
-        found = play.memo[cache_key] = hands.values(actions)
+        if ("prepared", x, strategy.memo_key, a) not in play.memo:
+            hands.prepare(strategy)
+        found = play.memo[cache_key] = hands.values(strategy)
     return found
 
 
-def _strategy_tree(
-    play: Play, x: int, actions: dict[int, Action]
-) -> tuple[list[Prepared], set[int]]:
+def _strategy_tree(play: Play, x: int, strategy: PostSplitPlay) -> tuple[list[Prepared], set[int]]:
     """The split hands the strategy hits after a first hit, and its stand leaves (``a = 0``).
 
-    Returns the hands that follow the first split's hit/stand decisions (reached
+    Returns the hands that follow the strategy's hit/stand decisions (reached
     from a hand whose first action is a hit), children before parents, as entries of
     :meth:`UpCard.prepared`; and the keys of every hand the strategy stands on (a
     standing second card, a double's third card, a decision to stand). Cached on the
     play (the same for every ``a``).
     """
-    memo_key = ("tree", x, tuple(sorted(actions.items())))
+    memo_key = ("tree", x, strategy.memo_key)
     found: tuple[list[Prepared], set[int]] | None = play.memo.get(memo_key)
     if found is not None:
         return found
     u = play.u
     u.prepared(x)
     index = u.index(x)
-    key0 = 2 * _STEP[x]
+    key0 = 2 * STEP[x]
     leaves: set[int] = set()
     stack: list[int] = []
     reached: set[int] = set()
@@ -234,12 +438,9 @@ def _strategy_tree(
     def kids(key: int) -> list[int]:
         return [kid for kid in index[key][4] if kid in index]
 
-    hits: dict[int, bool] = {}
-    if HIT in actions.values():
-        play.context(x)
-        hits = play.hits[x]
-    for y, action in actions.items():
-        key = key0 + _STEP[y]
+    hits = strategy.hits
+    for y, action in strategy.actions.items():
+        key = key0 + STEP[y]
         if action == STAND:
             leaves.add(key)
         elif action == DOUBLE:
@@ -261,35 +462,34 @@ def _strategy_tree(
 
 
 def _strategy_leaves(
-    play: Play, x: int, actions: dict[int, Action]
+    play: Play, x: int, strategy: PostSplitPlay
 ) -> list[tuple[int, tuple[int, ...]]]:
     """``(key, removed)`` of every split hand the strategy stands on (``a = 0``)."""
-    _, leaves = _strategy_tree(play, x, actions)
+    _, leaves = _strategy_tree(play, x, strategy)
     index = play.u.index(x)
     return [(key, index[key][9]) for key in sorted(leaves)]
 
 
 class ShiftedHands:
-    """Split hands of pair ``x`` played by the strategy, with ``a`` further pair cards out.
+    """Split hands of pair ``x`` played by a strategy, with ``a`` further pair cards out.
 
-    The decisions are those of the first split (``a = 0``): the hands and the
-    choices are the same, only the shoe has ``a`` fewer pair cards, so every
-    probability and dealer outcome is computed again, exactly.
+    The hands are those of the first split (``a = 0``), only the shoe has ``a``
+    fewer pair cards, so every probability and dealer outcome is computed again,
+    exactly: for a fixed strategy (:meth:`values`) or choosing the best play for
+    this shoe (:meth:`optimise`).
     """
 
     def __init__(self, play: Play, x: int, a: int, width: int | None) -> None:
         self.play, self.u, self.x, self.a, self.width = play, play.u, x, a, width
-        self.shift = a * _STEP[x]
-        self._memo: dict[int, int] = {}
-        self._hit_table: dict[int, bool] | None = None
+        self.shift = a * STEP[x]
 
     # -- the dealer numerators the strategy's stand leaves need ----------------
 
-    def prepare(self, actions: dict[int, Action]) -> None:
+    def prepare(self, strategy: PostSplitPlay) -> None:
         if self.a:
-            self.u.ensure([(counts_of(key), key) for key in self.needed(actions)])
+            self.u.ensure([(counts_of(key), key) for key in self.needed(strategy)])
 
-    def needed(self, actions: dict[int, Action]) -> list[int]:
+    def needed(self, strategy: PostSplitPlay) -> list[int]:
         """Composition keys of every hand the strategy stands on, ``a`` pair cards out."""
         x, a, n = self.x, self.a, self.u.n
         if n[x] - 2 - a < 0:
@@ -297,13 +497,18 @@ class ShiftedHands:
         limit, shift = n[x] - a, self.shift
         return [
             key + shift
-            for key, removed in _strategy_leaves(self.play, x, actions)
+            for key, removed in _strategy_leaves(self.play, x, strategy)
             if removed[x] <= limit
         ]
 
+    def needed_all(self) -> list[int]:
+        """Composition keys of every split hand the shoe can hold, ``a`` pair cards out."""
+        limit, shift = self.u.n[self.x] - self.a, self.shift
+        return [e[0] + shift for e in self.u.prepared(self.x) if e[9][self.x] <= limit]
+
     # -- values --------------------------------------------------------------
 
-    def values(self, actions: dict[int, Action]) -> dict[int, int]:
+    def values(self, strategy: PostSplitPlay) -> dict[int, int]:
         """Each second card's hand played by its action (then by the decisions).
 
         One pass over the strategy's hands, children first; a hand the shoe
@@ -311,8 +516,8 @@ class ShiftedHands:
         reached: the weight of the card that leads to it is 0).
         """
         u, x, a = self.u, self.x, self.a
-        order, _ = _strategy_tree(self.play, x, actions)
-        hits = self.play.hits.get(x, {}) if order else {}
+        order, _ = _strategy_tree(self.play, x, strategy)
+        hits = strategy.hits
         limit = u.n[x] - a
         worth: dict[int, int] = {}
         if self.width is None:  # the stand values inlined (the common case)
@@ -339,20 +544,73 @@ class ShiftedHands:
                 else:
                     worth[entry[0]] = self._stand(entry)
         out = {}
-        key0 = 2 * _STEP[x]
-        for y, action in actions.items():
+        key0 = 2 * STEP[x]
+        for y, action in strategy.actions.items():
             if _weight(u.n, x, y, a) <= 0:
                 continue
-            entry = u.entry(x, key0 + _STEP[y])
+            entry = u.entry(x, key0 + STEP[y])
             if action == STAND:
                 out[y] = self._stand(entry)
             elif action == DOUBLE:
-                stands = {kid: self._stand(u.entry(x, kid)) for kid in self._possible(entry)}
-                value = self._draw(entry, stands)
-                out[y] = 2 * value if self.width is None else value
+                out[y] = self._double(entry)
             else:
                 out[y] = self._draw(entry, worth)
         return out
+
+    def optimise(
+        self, rules: BlackjackRules
+    ) -> tuple[dict[int, Action], dict[int, bool], dict[int, int]]:
+        """The best play with the ``a`` pair cards out: the first action per second card,
+        hit (True) or stand per split hand, and each second card's value at ``D[3 + a]``.
+
+        Every split hand the shoe can hold is valued, children first, as the best of
+        hit and stand (ties: stand); the second card then takes the best of stand,
+        hit and double the rules allow (ties: the simplest).
+        """
+        u, x, a = self.u, self.x, self.a
+        if ("prepared-all", x, a) not in self.play.memo:
+            self.u.ensure([(counts_of(key), key) for key in self.needed_all()])
+        limit = u.n[x] - a
+        worth: dict[int, int] = {}
+        hits: dict[int, bool] = {}
+        for entry in u.prepared(x):
+            key = entry[0]
+            if entry[9][x] > limit:
+                worth[key] = 0
+                continue
+            stand = self._stand(entry)
+            if entry[2] >= 21:
+                worth[key] = stand
+                continue
+            hit = self._draw(entry, worth)
+            if hit > stand:
+                worth[key], hits[key] = hit, True
+            else:
+                worth[key] = stand
+        one_card = x == 0 and rules.split_aces_one_card
+        key0 = 2 * STEP[x]
+        actions: dict[int, Action] = {}
+        values: dict[int, int] = {}
+        for y in range(RANKS):
+            if _weight(u.n, x, y, a) <= 0:
+                continue
+            entry = u.entry(x, key0 + STEP[y])
+            total = entry[2]
+            options = {STAND: self._stand(entry)}
+            if not one_card:
+                if total < 21:
+                    options[HIT] = self._draw(entry, worth)
+                if rules.may_double(total, after_split=True):
+                    options[DOUBLE] = self._double(entry)
+            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            values[y] = options[actions[y]]
+        return actions, hits, values
+
+    def _double(self, entry: Prepared) -> int:
+        """One card, then stand, for a double stake (packed outcomes: not doubled)."""
+        stands = {kid: self._stand(self.u.entry(self.x, kid)) for kid in self._possible(entry)}
+        value = self._draw(entry, stands)
+        return 2 * value if self.width is None else value
 
     def _possible(self, entry: Prepared) -> list[int]:
         """The hand's next hands that the shoe (less the ``a`` pair cards) can hold."""
@@ -386,7 +644,7 @@ class ShiftedHands:
             bust_weight -= a
         if a:
             removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
-        loss = self.play._busts(s + a, bust_weight, bust_ranks, removed)
+        loss = self.play.busts(s + a, bust_weight, bust_ranks, removed)
         return value - loss if self.width is None else value + loss
 
 
@@ -412,18 +670,18 @@ def split_distribution(
     width = u.scale[0].bit_length() + 4
     pair_cards = u.n[x] - 2
     other_cards = u.size - 2 - pair_cards
+    mask = (1 << width) - 1
 
-    def base(a: int, only_pair: bool) -> dict[Fraction, Fraction]:
-        packed = shifted_values(play, x, split.actions, a, width)
+    def base(strategy: PostSplitPlay, a: int, only_pair: bool) -> dict[Fraction, Fraction]:
+        packed = shifted_values(play, x, strategy, a, width)
         left = u.size - 2 - a
         scale = u.scale[3 + a]
         out: dict[Fraction, Fraction] = {}
         for y, triple in packed.items():
             if only_pair and y != x:
                 continue
-            factor = 2 if split.actions[y] == DOUBLE else 1
+            factor = 2 if strategy.actions[y] == DOUBLE else 1
             weight = Fraction(1) if only_pair else Fraction(_weight(u.n, x, y, a), left)
-            mask = (1 << width) - 1
             for net, c in (
                 (-factor, triple & mask),
                 (0, (triple >> width) & mask),
@@ -434,27 +692,38 @@ def split_distribution(
                     out[key] = out.get(key, Fraction(0)) + weight * Fraction(c, scale)
         return out
 
-    hands = SplitHands(
-        pair_cards,
-        other_cards,
-        lambda a: base(a, False),
-        lambda a: base(a, True),
-        DISTRIBUTIONS,
-    )
+    def hands_of(strategy: Callable[[int], PostSplitPlay]) -> SplitHands[dict[Fraction, Fraction]]:
+        return SplitHands(
+            pair_cards,
+            other_cards,
+            lambda a: base(strategy(a), a, False),
+            lambda a: base(strategy(a), a, True),
+            DISTRIBUTIONS,
+        )
+
+    if rules.split_strategy == "CDPN":
+        by_count = {
+            c: hands_of(_fixed(_best_play(play, rules, x, c)))
+            for c in range(max(split.hands - 1, 1))
+        }
+        hands_for: Callable[[int], SplitHands[dict[Fraction, Fraction]]] = by_count.__getitem__
+    else:
+        hands = hands_of(_strategies(play, rules, x, None))
+        hands_for = lambda c: hands  # noqa: E731 (one strategy for every hand)
     result: dict[Fraction, Fraction] = {}
     size = pair_cards + other_cards
-    for pattern in patterns(split.hands):
-        ways = falling(pair_cards, pattern.pairs) * falling(other_cards, pattern.non_pairs)
+    for completion in completions(split.hands):
+        a, b = completion.pairs, completion.non_pairs
+        ways = falling(pair_cards, a) * falling(other_cards, b)
         if not ways:
             continue
-        weight = Fraction(ways, falling(size, pattern.pairs + pattern.non_pairs))
-        members = []
-        if pattern.non_pairs:
-            members += [hands.value("N", pattern.pairs, pattern.non_pairs - 1)] * pattern.non_pairs
-        if pattern.x_hands:
-            members += [hands.value("X", pattern.pairs, pattern.non_pairs)] * pattern.x_hands
+        weight = Fraction(ways, falling(size, a + b))
+        members = [
+            hands_for(c).value("N", a, b - 1) if kind == "N" else hands_for(c).value("X", a, b)
+            for kind, c in completion.hands
+        ]
         mass = sum(members[0].values(), Fraction(0))
-        # Every hand of a pattern has the same chance that the dealer has no blackjack.
+        # Every hand of a round has the same chance that the dealer has no blackjack.
         assert all(sum(m.values(), Fraction(0)) == mass for m in members)
         combined = {Fraction(0): Fraction(1)}
         for member in members:

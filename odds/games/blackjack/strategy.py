@@ -12,37 +12,25 @@ hand's total.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.games.blackjack.actions import Action, ChartCode
+from odds.games.blackjack.actions import (
+    DOUBLE,
+    HIT,
+    NATURAL,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    Action,
+    Chart,
+    ChartCode,
+    RowKey,
+)
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
-from odds.games.blackjack.player import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
-
-
-#: A chart row: ``("hard", 16)``, ``("soft", 18)``, ``("pair", rank index)``.
-RowKey = tuple[str, int]
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A basic strategy chart and the decisions a player following it makes.
-
-    ``rows``: the printed code per row and up card (``"Dh"``, ``"P"`` …);
-    ``hit``: hit (True) or stand, per (up card, total, soft), for hands of three or
-    more cards; ``first``: the first action per (up card, first card, second card);
-    ``post_split``: the action per (up card, pair card, second card) of a split hand.
-    Up cards and cards are rank indices (0 = A … 9 = ten-value).
-    """
-
-    rows: dict[RowKey, dict[int, ChartCode]]
-    hit: dict[tuple[int, int, bool], bool]
-    first: dict[tuple[int, int, int], Action]
-    post_split: dict[tuple[int, int, int], ChartCode]
 
 
 def _argmax(sums: dict[Action, Fraction]) -> Action:
@@ -185,6 +173,55 @@ STRATEGY_DEFINITION = (
     "distributed like a fresh draw, so they drop out). Probabilities are exact rationals; every "
     "figure is exact for this definition."
 )
+
+#: How split hands are played, per ``house.split_strategy`` (the CDP1 text is in
+#: :data:`STRATEGY_DEFINITION`).
+SPLIT_PLAY = {
+    "CDZ-": "Split hands follow CDZ-: every split hand is played by the pre-split strategy for "
+    "the same cards (the best play for the shoe less the up card and the hand's own cards, the "
+    "other pair card not taken into account; doubling as the after-split rule allows)",
+    "CDP": "Split hands follow CDP (Farmer's): a split hand valued with some further pair "
+    "cards out of the shoe (those the round's other hands receive) is played by the strategy "
+    "best for that shoe, so the strategy depends on cards later hands receive: no player can "
+    "follow it, and its values are a benchmark",
+    "CDPN": "Split hands follow CDPN: a split hand is played by the strategy best for the shoe "
+    "less the up card, the pair, the pair cards split so far and the hand's own cards (it "
+    "depends on how many times the pair has been split when the hand gets its second card, "
+    "which the player has seen)",
+}
+
+
+def strategy_definition(split_strategy: str = "CDP1") -> str:
+    """The report's definition of the strategy, naming the split convention."""
+    if split_strategy == "CDP1":
+        return STRATEGY_DEFINITION
+    head, tail = STRATEGY_DEFINITION.split(" Split hands follow CDP1: ", 1)
+    _, rest = tail.split(", and a pair card dealt", 1)
+    return f"{head} {SPLIT_PLAY[split_strategy]}, and a pair card dealt{rest}"
+
+
+def split_assumption(split_strategy: str = "CDP1") -> str:
+    """The one assumption the figures rest on, for the split convention."""
+    if split_strategy == "CDP1":
+        return SPLIT_ASSUMPTION
+    if split_strategy == "CDZ-":
+        return (
+            "The one assumption: split hands play the pre-split strategy (CDZ-), not one "
+            "re-optimised for the removed pair card, so the figures are exact for that strategy "
+            "and slightly below what post-split play (CDP1, CDPN) earns."
+        )
+    if split_strategy == "CDP":
+        return (
+            "The one assumption: CDP re-optimises each split hand for pair cards the round's "
+            "later hands receive, which a player cannot know: the figures are exact for that "
+            "definition (Farmer's), a benchmark rather than a playable strategy."
+        )
+    return (
+        "The one assumption: split hands re-optimise for the number of splits made so far "
+        "(CDPN) but not for the other split hands' other cards, so the figures are exact for "
+        "that strategy and at most slightly below what perfect post-split play would earn."
+    )
+
 
 #: The one assumption the figures rest on (the report states it in one sentence).
 SPLIT_ASSUMPTION = (

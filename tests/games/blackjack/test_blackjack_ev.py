@@ -9,9 +9,10 @@ import pytest
 
 from odds.core.errors import OddsError
 from odds.core.table import json_value
+from odds.games.blackjack.actions import DOUBLE, HIT, SPLIT, STAND
 from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
+from odds.games.blackjack.nodes import STEP, key_of
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import _STEP, DOUBLE, HIT, SPLIT, STAND, key_of
 from odds.games.blackjack.report_tables import hand_json, hand_table
 from odds.games.blackjack.rounds import analyse_round
 
@@ -185,7 +186,7 @@ def test_split_matches_an_independent_recursion() -> None:
 
 
 def test_composition_keys_are_additive() -> None:
-    assert key_of((1, 0, 0, 0, 0, 0, 0, 0, 0, 2)) == _STEP[0] + 2 * _STEP[9]
+    assert key_of((1, 0, 0, 0, 0, 0, 0, 0, 0, 2)) == STEP[0] + 2 * STEP[9]
 
 
 def test_values_given_no_dealer_blackjack() -> None:

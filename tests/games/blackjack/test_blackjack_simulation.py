@@ -33,3 +33,24 @@ def test_simulate_command(capsys) -> None:
     assert "95% interval" in out and "inside" in out
     assert main(["crosscheck", "pok-deng", "--rounds", "10"]) == 2
     assert "no simulation" in capsys.readouterr().err
+
+
+def test_simulated_split_hands_follow_the_convention() -> None:
+    """CDZ- and CDPN players (one deck, DAS, resplits: where the conventions differ) land
+    within the interval of their own exact EVs; CDP, which no player can follow, is refused."""
+    one_deck = (4,) * 9 + (16,)
+    for convention in ("CDZ-", "CDPN"):
+        rules = BlackjackRules(double_after_split=True, split_hands=4, split_strategy=convention)
+        analysis = analyse_round(one_deck, rules)
+        result = simulate(analysis, 20_000, seed=1)
+        assert result.contains(float(analysis.ev)), (convention, result)
+
+
+def test_crosscheck_refuses_a_convention_no_player_can_follow(capsys) -> None:
+    args = ["crosscheck", "blackjack", "--decks", "1", "--rounds", "100"]
+    resplits = ["--set", "house.split_hands=4", "--set", "house.split_strategy=CDP"]
+    assert main([*args, *resplits]) == 2
+    err = capsys.readouterr().err
+    assert "no player can follow it" in err and len(err.strip().splitlines()) == 1
+    # With one split CDP is CDP1's strategy: simulated as such.
+    assert main([*args, "--set", "house.split_strategy=CDP"]) == 0
