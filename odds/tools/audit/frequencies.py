@@ -9,9 +9,12 @@ through. Shoes are shuffled independently, so over ``S`` shoes two statistics
 follow, each with an exactly known null:
 
 * **pooled** — ``D_g = Σ_shoes (x_g − n p_g)`` has covariance ``W (diag p − ppᵀ)``,
-  ``W = Σ w``; ``C = Σ_g D_g² / (W p_g)`` is Pearson's form of it, χ² with
-  ``G − 1`` degrees of freedom for many cards. A rank too common in *every*
-  shoe (k extra 9s, one 9 missing) adds up here, shoe after shoe.
+  ``W = Σ w``; the statistic is the largest ``|z_g| = |D_g| / √(W p_g (1 − p_g))``
+  over the groups. A rank too common (or too rare) in *every* shoe — k extra
+  9s, one 9 missing — adds up here, shoe after shoe; the largest ``|z|``
+  finds one rank off far sooner than an omnibus χ² over all thirteen, and
+  the dispersion test below is the omnibus one. For many cards its p-value is
+  the normal tail times the number of groups (Bonferroni).
 * **dispersion** — ``Σ_shoes Σ_g (x_g − n p_g)² / (w p_g)``: each shoe's own
   Pearson form (mean exactly ``G − 1``), summed; χ² with ``S(G − 1)`` degrees
   of freedom. A shoe unlike the others (a deck of 9s added to one shoe) shows here.
@@ -39,7 +42,6 @@ from odds.core.shoe import Shoe
 from odds.stats.chisquare import chi2_sf
 from odds.stats.significance import (
     ASYMPTOTIC_FROM,
-    CHI_SQUARE,
     DRAWS,
     MONTE_CARLO,
     PValue,
@@ -47,6 +49,8 @@ from odds.stats.significance import (
 )
 from odds.tools.audit.shoes import DealtShoe, ShoeTest
 
+#: The p-value method of the pooled test for many cards.
+BONFERRONI = "normal approximation, Bonferroni over the groups"
 #: Shoes named in a finding.
 NAMED = 3
 #: Fewer cards than this in the whole log: the frequency tests say "not enough cards".
@@ -130,7 +134,8 @@ def _tests(
     used = w > 0
     df_spread = int(used.sum()) * df_pooled
     if total >= ASYMPTOTIC_FROM:
-        p_pooled = PValue(chi2_sf(pooled, df_pooled), CHI_SQUARE, 0.0)
+        tail = math.erfc(pooled / math.sqrt(2)) * int(keep.sum())
+        p_pooled = PValue(min(1.0, tail), BONFERRONI, 0.0)
         p_spread = PValue(chi2_sf(spread, df_spread), CHI_SQUARE, 0.0)
     else:
         null_pooled, null_spread = _null(holds, n, w, p, keep, grouping.kind, total)
@@ -169,7 +174,7 @@ def _tests(
     spread_finding = "shoes unlike a shuffled shoe: " + "; ".join(described)
     spread_detail = f"the most extreme shoe: {described[0]}"
     return [
-        ShoeTest(pooled_name, pooled, df_pooled, p_pooled, pooled_detail, pooled_finding),
+        ShoeTest(pooled_name, pooled, None, p_pooled, pooled_detail, pooled_finding),
         ShoeTest(spread_name, spread, df_spread, p_spread, spread_detail, spread_finding),
     ]
 
@@ -182,10 +187,17 @@ def _deviant(seen: Any, expected: Any, labels: Sequence[str]) -> str:
 
 
 def _statistics(seen: Any, expected: Any, w: Any, p: Any) -> tuple[float, float]:
-    """The pooled statistic and the summed per-shoe statistic of observed counts."""
+    """The pooled statistic (the largest |z|) and the summed per-shoe statistic."""
     deviation = (seen - expected).sum(axis=0)
-    pooled = float((deviation**2 / (w.sum() * p)).sum())
-    return pooled, float(_each_shoe(seen, expected, w, p).sum())
+    return float(_largest_z(deviation, w, p)), float(_each_shoe(seen, expected, w, p).sum())
+
+
+def _largest_z(deviation: Any, w: Any, p: Any) -> Any:
+    """max_g |D_g| / √(W p_g (1 − p_g)) of one deviation vector or a row of them per log."""
+    import numpy as np
+
+    scale = np.sqrt(np.maximum(w.sum() * p * (1 - p), 1e-300))
+    return np.abs(deviation / scale).max(axis=-1)
 
 
 def _each_shoe(seen: Any, expected: Any, w: Any, p: Any) -> Any:
@@ -212,7 +224,7 @@ def _null(
         off = drawn - count * p[keep]
         deviation += off
         spread += ((off**2) / (w[j] * p[keep])).sum(axis=1)
-    pooled = (deviation**2 / (w.sum() * p[keep])).sum(axis=1)
+    pooled = _largest_z(deviation, w, p[keep])
     pooled.sort()
     spread.sort()
     return pooled, spread

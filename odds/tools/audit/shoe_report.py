@@ -10,7 +10,7 @@ from odds.tools.audit.shoes import ShoeTest
 
 METHOD = (
     "Method: each shoe's rank and suit counts against the hypergeometric law (pooled over "
-    "shoes, and shoe by shoe); each round's events against their exact probabilities given "
+    "shoes: the most deviant rank's z; and shoe by shoe: χ²); each round's events against their exact probabilities given "
     "the cards its shoe had already shown (the per-state engine; χ² of the summed deviations "
     "with their exact conditional covariance); the order of each shoe's cards against every "
     "order of the same cards (serial correlation of ranks, runs of high and low cards, pairs "
@@ -53,9 +53,9 @@ def shoe_lines(result: AuditResult) -> list[str]:
     for test in study.tests:
         out.append(f"Verdict, {test.name}: {_verdict(result, test, p_is)}")
     out.append("")
-    for test in study.tests:
-        if study.fails(test, result.threshold):
-            out.append(f"Finding: {test.finding}.")
+    named = dict.fromkeys(t.finding for t in study.tests if study.fails(t, result.threshold))
+    for finding in named:  # the pooled and shoe-by-shoe tests name an impossible shoe alike
+        out.append(f"Finding: {finding}.")
     for text in study.impossible:
         out.append(f"Note: {text}.")
     if any(study.fails(t, result.threshold) for t in study.tests) or study.impossible:

@@ -48,17 +48,21 @@ from odds.stats.chisquare import MIN_EXPECTED, chi2_sf
 from odds.stats.significance import CHI_SQUARE, PValue
 from odds.tools.audit.shoes import DealtShoe, ShoeTest
 
+#: Shoes whose cards run past what the shoe holds named in the notes (all are counted).
+NAMED_IMPOSSIBLE = 3
 #: At most this many rounds are evaluated by the per-state engine (whole shoes, first ones).
 MAX_ROUNDS = 20_000
 
-#: A state's event ways per bet: ``{bet: {event: ways}}`` (each bet's ways add up alike).
-StateOdds = Callable[[Sequence[int]], dict[str, dict[str, int]]]
+#: Event ways of a batch of states (rows of type counts): ``{bet: (event labels, ways)}``,
+#: ``ways`` an integer array (states × events) whose rows each add up to the state's total.
+StateOdds = Callable[[Any], dict[str, tuple[list[str], Any]]]
 
 
 def state_odds(game: Game, config: Any) -> tuple[StateOdds, int] | None:
     """The per-state event table of a game and the cards a round may need, or None.
 
-    Baccarat (every coup bet and the pair bets) and Dragon Tiger have one.
+    Baccarat (every coup bet and the pair bets, state by state) and Dragon Tiger
+    (its event polynomial over a batch of states at once) have one.
     """
     from odds.games.baccarat.options import BaccaratConfig
     from odds.games.dragon_tiger.options import DragonTigerConfig
@@ -69,14 +73,35 @@ def state_odds(game: Game, config: Any) -> tuple[StateOdds, int] | None:
         from odds.games.baccarat.state_values import state_event_ways
 
         names = _event_labels(bet_specs(config))
-        return (lambda counts: _labelled(state_event_ways(config, counts), names)), COUP_CARDS
+
+        def baccarat(states: Any) -> dict[str, tuple[list[str], Any]]:
+            return _stacked([state_event_ways(config, list(s)) for s in states.tolist()], names)
+
+        return baccarat, COUP_CARDS
     if isinstance(config, DragonTigerConfig):
-        from odds.games.dragon_tiger.counting import ROUND_CARDS, event_ways
+        from odds.games.dragon_tiger.counting import ROUND_CARDS, event_polynomial
         from odds.games.dragon_tiger.counting import bet_specs as dragon_specs
 
-        types = config.shoe.build().types
-        names = _event_labels(dragon_specs(config))
-        return (lambda counts: _labelled(event_ways(config, types, counts), names)), ROUND_CARDS
+        specs = dragon_specs(config)
+        polynomial = event_polynomial(config, config.shoe.build().types)
+        column = {key: i for i, key in enumerate(polynomial.keys)}
+
+        def dragon_tiger(states: Any) -> dict[str, tuple[list[str], Any]]:
+            import numpy as np
+
+            numerators = np.asarray(polynomial.numerators(states), dtype=np.int64)
+            found = {}
+            for spec in specs:
+                labels = list(dict.fromkeys(e.label for e in spec.events))
+                ways = np.zeros((len(states), len(labels)), dtype=np.int64)
+                for event in spec.events:
+                    index = column.get((spec.name, event.key))
+                    if index is not None:
+                        ways[:, labels.index(event.label)] += numerators[:, index]
+                found[spec.name] = (labels, ways)
+            return found
+
+        return dragon_tiger, ROUND_CARDS
     del game
     return None
 
@@ -86,26 +111,31 @@ def _event_labels(specs: Sequence[Any]) -> dict[str, dict[str, str]]:
     return {s.name: {str(e.key): e.label for e in s.events} for s in specs}
 
 
-def _labelled(
-    ways: dict[str, dict[Any, int]], names: dict[str, dict[str, str]]
-) -> dict[str, dict[str, int]]:
-    """Ways by event label (keys that share a label added up), in the bets' order."""
-    result: dict[str, dict[str, int]] = {}
-    for bet, events in ways.items():
-        labelled = result.setdefault(bet, {})
-        for key, w in events.items():
-            label = names[bet][str(key)]
-            labelled[label] = labelled.get(label, 0) + w
-    return result
+def _stacked(
+    states: list[dict[str, dict[Any, int]]], names: dict[str, dict[str, str]]
+) -> dict[str, tuple[list[str], Any]]:
+    """State-by-state ways as one array per bet, by event label (shared labels added up)."""
+    import numpy as np
+
+    found = {}
+    for bet, events in states[0].items():
+        labels = list(dict.fromkeys(names[bet][str(k)] for k in events))
+        ways = np.zeros((len(states), len(labels)), dtype=object)
+        for i, state in enumerate(states):
+            for key, w in state[bet].items():
+                ways[i, labels.index(names[bet][str(key)])] += w
+        found[bet] = (labels, ways)
+    return found
 
 
 @dataclass(frozen=True)
 class AwareRounds:
-    """Every evaluated round: its shoe, its state's event ways and its settled events."""
+    """Every evaluated round: its shoe, its state's event ways per bet and its settled events."""
 
     shoes: tuple[DealtShoe, ...]
     shoe_of: tuple[int, ...]  # index into shoes, per round
-    ways: tuple[dict[str, dict[str, int]], ...]
+    lines: tuple[int, ...]  # each round's line
+    ways: dict[str, tuple[list[str], Any]]  # per bet: event labels, ways (rounds × events)
     events: tuple[dict[str, str], ...]
     notes: tuple[str, ...]
     impossible: tuple[str, ...]  # rounds whose state the shoe cannot reach (integrity names them)
@@ -120,8 +150,9 @@ def evaluate_rounds(
     settle: Callable[[tuple[str, ...]], dict[str, str]] | None = None,
 ) -> AwareRounds:
     """The state before every round and its exact event ways (bounded, with progress)."""
-    shoe = game.shoe(config)
-    full = shoe.counts
+    import numpy as np
+
+    full = np.array(game.shoe(config).counts, dtype=np.int64)
     chosen: list[DealtShoe] = []
     total = 0
     for dealt in shoes:
@@ -137,42 +168,56 @@ def evaluate_rounds(
         )
     settle = settle or _settler(game, config)
     started = time.monotonic()
-    ways, events, shoe_of, impossible = [], [], [], []
-
-    def steps() -> Any:
-        for j, dealt in enumerate(chosen):
-            for dealt_round in dealt.rounds:
-                yield j, dealt_round
-
-    state: list[int] = list(full)
-    current = -1
-    broken = False
-    for j, dealt_round in track(steps(), "shoe-aware tests: exact odds of each round", total):
-        if j != current:
-            state, current, broken = list(full), j, False
-        if broken:
-            continue
-        if min(state) < 0 or sum(state) < round_cards:
-            broken = True
+    parts: list[dict[str, tuple[list[str], Any]]] = []
+    events: list[dict[str, str]] = []
+    shoe_of: list[int] = []
+    lines: list[int] = []
+    impossible: list[str] = []
+    for j, dealt in enumerate(track(chosen, "shoe-aware tests: exact odds of each round")):
+        taken = np.zeros((len(dealt.rounds), len(full)), dtype=np.int64)
+        for i, dealt_round in enumerate(dealt.rounds[:-1]):
+            np.add.at(taken[i + 1], np.array(dealt_round.cards, dtype=np.int64), 1)
+        states = full - np.cumsum(taken, axis=0)
+        valid = (states.min(axis=1) >= 0) & (states.sum(axis=1) >= round_cards)
+        usable = len(dealt.rounds) if valid.all() else int(np.argmin(valid))
+        if usable < len(dealt.rounds) and len(impossible) < NAMED_IMPOSSIBLE:
             impossible.append(
-                f"shoe {chosen[j].label}: the cards shown before round {dealt_round.label} "
-                "are more than the shoe holds; its later rounds are not tested"
+                f"shoe {dealt.label}: the cards shown before round "
+                f"{dealt.rounds[usable].label} are more than the shoe holds; its later rounds "
+                "are not tested shoe-aware"
             )
+        if not usable:
             continue
-        ways.append(odds(state))
-        events.append(settle(dealt_round.hands))
-        shoe_of.append(j)
-        for card in dealt_round.cards:
-            state[card] -= 1
+        parts.append(odds(states[:usable]))
+        for dealt_round in dealt.rounds[:usable]:
+            events.append(settle(dealt_round.hands))
+            shoe_of.append(j)
+            lines.append(dealt_round.line)
+    cut = sum(1 for j, d in enumerate(chosen) if _cut_short(d, shoe_of, j))
+    if cut > len(impossible):
+        impossible.append(f"… {cut - len(impossible):,} more shoes like these")
     elapsed = time.monotonic() - started
-    if ways:
+    ways: dict[str, tuple[list[str], Any]] = {}
+    if parts:
+        for bet, (labels, _) in parts[0].items():
+            ways[bet] = (labels, np.concatenate([part[bet][1] for part in parts]))
         notes.append(
-            f"shoe-aware tests: {len(ways):,} rounds evaluated exactly from the cards seen "
-            f"({elapsed / len(ways) * 1000:.1f} ms a round)"
+            f"shoe-aware tests: {len(events):,} rounds evaluated exactly from the cards seen "
+            f"({elapsed / len(events) * 1000:.1f} ms a round)"
         )
     return AwareRounds(
-        tuple(chosen), tuple(shoe_of), tuple(ways), tuple(events), tuple(notes), tuple(impossible)
+        tuple(chosen),
+        tuple(shoe_of),
+        tuple(lines),
+        ways,
+        tuple(events),
+        tuple(notes),
+        tuple(impossible),
     )
+
+
+def _cut_short(dealt: DealtShoe, shoe_of: list[int], j: int) -> bool:
+    return shoe_of.count(j) < len(dealt.rounds)
 
 
 def _settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, str]]:
@@ -195,17 +240,15 @@ def _settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, s
 
 def aware_tests(rounds: AwareRounds, unit: str) -> list[ShoeTest]:
     """One shoe-aware test per bet (see the module docstring)."""
-    if not rounds.ways:
-        return []
-    return [_bet_test(rounds, bet, unit) for bet in rounds.ways[0]]
+    return [_bet_test(rounds, bet, unit) for bet in rounds.ways]
 
 
 def _bet_test(rounds: AwareRounds, bet: str, unit: str) -> ShoeTest:
     import numpy as np
 
     name = f"shoe-aware: bet {bet}"
-    labels = list(rounds.ways[0][bet])
-    ways = np.array([[w[bet].get(e, 0) for e in labels] for w in rounds.ways], dtype=float)
+    labels, exact = rounds.ways[bet]
+    ways = exact.astype(float)
     totals = ways.sum(axis=1)
     p = ways / totals[:, None]
     index = {e: k for k, e in enumerate(labels)}
@@ -215,11 +258,11 @@ def _bet_test(rounds: AwareRounds, bet: str, unit: str) -> ShoeTest:
         if event is None or event not in index:
             raise OddsError(f"bet {bet}: settled event {event!r} is not in its state table")
         observed[i, index[event]] = 1
-        if ways[i, index[event]] == 0:
+        if exact[i, index[event]] == 0:
             shoe = rounds.shoes[rounds.shoe_of[i]]
             text = (
                 f"bet {bet}: shoe {shoe.label} shows {event} in a round where the cards "
-                f"already seen leave it impossible ({unit} {_line(rounds, i)})"
+                f"already seen leave it impossible ({unit} {rounds.lines[i]})"
             )
             return ShoeTest(name, math.inf, None, PValue(0.0, "impossible", 0.0), text, text)
     groups = _merge(p.sum(axis=0))
@@ -254,12 +297,6 @@ def _bet_test(rounds: AwareRounds, bet: str, unit: str) -> ShoeTest:
         f" most: shoe {shoe.label} ({per_shoe[top]:+.1f}, {shoe.span(unit)})"
     )
     return ShoeTest(name, q, df, PValue(chi2_sf(q, df), CHI_SQUARE, 0.0), detail, finding)
-
-
-def _line(rounds: AwareRounds, i: int) -> int:
-    shoe = rounds.shoes[rounds.shoe_of[i]]
-    before = sum(1 for j in rounds.shoe_of[:i] if j == rounds.shoe_of[i])
-    return shoe.rounds[before].line
 
 
 def _merge(expected: Any) -> list[list[int]]:
