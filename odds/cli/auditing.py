@@ -323,7 +323,9 @@ def _faults(
             items = paytable.game.parse_hand(paytable.config, text)
             for item in items:
                 if item not in shoe.types:
-                    raise OddsError(f"{option} {text}: not a card of this shoe ({shoe.description})")
+                    raise OddsError(
+                        f"{option} {text}: not a card of this shoe ({shoe.description})"
+                    )
                 found.append(shoe.index(item))
         return tuple(found)
 

@@ -42,6 +42,7 @@ from odds.core.shoe import Shoe
 from odds.stats.chisquare import chi2_sf
 from odds.stats.significance import (
     ASYMPTOTIC_FROM,
+    CHI_SQUARE,
     DRAWS,
     MONTE_CARLO,
     PValue,
@@ -79,16 +80,27 @@ def groupings(shoe: Shoe[Any]) -> list[Grouping]:
     return [Grouping("tile", labels, tuple(range(len(types))))]
 
 
-def frequency_tests(shoe: Shoe[Any], shoes: Sequence[DealtShoe], unit: str) -> list[ShoeTest]:
-    """The pooled and the dispersion test of every grouping (ranks, suits)."""
+def frequency_tests(
+    shoe: Shoe[Any], shoes: Sequence[DealtShoe], unit: str, decide: float | None = None
+) -> list[ShoeTest]:
+    """The pooled and the dispersion test of every grouping (ranks, suits).
+
+    ``decide`` (the power study's shortcut, never the audit's): below the exact
+    Monte Carlo's range, a test whose large-sample p-value is ten times beyond
+    this threshold either way keeps that p-value instead of the Monte Carlo's.
+    """
     tests = []
     for grouping in groupings(shoe):
-        tests += _tests(shoe, grouping, shoes, unit)
+        tests += _tests(shoe, grouping, shoes, unit, decide)
     return tests
 
 
 def _tests(
-    shoe: Shoe[Any], grouping: Grouping, shoes: Sequence[DealtShoe], unit: str
+    shoe: Shoe[Any],
+    grouping: Grouping,
+    shoes: Sequence[DealtShoe],
+    unit: str,
+    decide: float | None = None,
 ) -> list[ShoeTest]:
     import numpy as np
 
@@ -133,10 +145,15 @@ def _tests(
     df_pooled = int(keep.sum()) - 1
     used = w > 0
     df_spread = int(used.sum()) * df_pooled
-    if total >= ASYMPTOTIC_FROM:
-        tail = math.erfc(pooled / math.sqrt(2)) * int(keep.sum())
-        p_pooled = PValue(min(1.0, tail), BONFERRONI, 0.0)
-        p_spread = PValue(chi2_sf(spread, df_spread), CHI_SQUARE, 0.0)
+    tail = math.erfc(pooled / math.sqrt(2)) * int(keep.sum())
+    large = (
+        PValue(min(1.0, tail), BONFERRONI, 0.0),
+        PValue(chi2_sf(spread, df_spread), CHI_SQUARE, 0.0),
+    )
+    if total >= ASYMPTOTIC_FROM or (
+        decide is not None and all(p.value > 10 * decide or p.value < decide / 10 for p in large)
+    ):
+        p_pooled, p_spread = large
     else:
         null_pooled, null_spread = _null(holds, n, w, p, keep, grouping.kind, total)
         p_pooled = _monte_carlo(null_pooled, pooled)
@@ -208,9 +225,7 @@ def _each_shoe(seen: Any, expected: Any, w: Any, p: Any) -> Any:
     return np.where(w > 0, values, 0.0)
 
 
-def _null(
-    holds: Any, n: Any, w: Any, p: Any, keep: Any, kind: str, total: int
-) -> tuple[Any, Any]:
+def _null(holds: Any, n: Any, w: Any, p: Any, keep: Any, kind: str, total: int) -> tuple[Any, Any]:
     """Both statistics for :data:`DRAWS` logs of the same shoes, drawn exactly (sorted)."""
     import numpy as np
 

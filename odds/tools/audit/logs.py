@@ -247,9 +247,12 @@ def _deal_drawn(
                 shoes += 1
             draw = stack.pop
         hands = game.deal_round(config, _as_types(shoe, draw))
-        if faults.improve_banker and _banker_loses(game, config, hands):
-            if cheat.random() < faults.improve_banker:  # the coup is dealt again
-                hands = game.deal_round(config, _as_types(shoe, draw))
+        if (
+            faults.improve_banker
+            and _banker_loses(game, config, hands)
+            and cheat.random() < faults.improve_banker
+        ):  # the coup is dealt again
+            hands = game.deal_round(config, _as_types(shoe, draw))
         row = {"shoe": str(shoes), "round": str(number)}
         for position in game.positions:
             row[position] = game.hand_text(hands[position])

@@ -10,9 +10,9 @@ from odds.tools.audit.shoes import ShoeTest
 
 METHOD = (
     "Method: each shoe's rank and suit counts against the hypergeometric law (pooled over "
-    "shoes: the most deviant rank's z; and shoe by shoe: χ²); each round's events against their exact probabilities given "
-    "the cards its shoe had already shown (the per-state engine; χ² of the summed deviations "
-    "with their exact conditional covariance); the order of each shoe's cards against every "
+    "shoes: the most deviant rank's z; and shoe by shoe: χ²); each round's events against "
+    "their exact probabilities given the cards its shoe had already shown (the per-state "
+    "engine; χ² of the summed deviations with their exact conditional covariance); the order of each shoe's cards against every "
     "order of the same cards (serial correlation of ranks, runs of high and low cards, pairs "
     "of the previous shoe kept). P-values of the frequency tests are exact (Monte Carlo from "
     "the hypergeometric law) below 10,000 cards; the others are large-sample (their "
@@ -24,7 +24,6 @@ METHOD = (
 def shoe_lines(result: AuditResult) -> list[str]:
     """The section ``## Shoe by shoe``: every test, its verdict, and what drives a failure."""
     from odds.output.markdown import markdown_table
-
     from odds.tools.audit.report import p_is, p_text
 
     study = result.shoes

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -193,7 +194,8 @@ def evaluate_rounds(
             events.append(settle(dealt_round.hands))
             shoe_of.append(j)
             lines.append(dealt_round.line)
-    cut = sum(1 for j, d in enumerate(chosen) if _cut_short(d, shoe_of, j))
+    tested = Counter(shoe_of)
+    cut = sum(1 for j, d in enumerate(chosen) if tested[j] < len(d.rounds))
     if cut > len(impossible):
         impossible.append(f"… {cut - len(impossible):,} more shoes like these")
     elapsed = time.monotonic() - started
@@ -214,10 +216,6 @@ def evaluate_rounds(
         tuple(notes),
         tuple(impossible),
     )
-
-
-def _cut_short(dealt: DealtShoe, shoe_of: list[int], j: int) -> bool:
-    return shoe_of.count(j) < len(dealt.rounds)
 
 
 def _settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, str]]:

@@ -164,7 +164,9 @@ def read_shoes(
                 continue
             if same_round and current:
                 previous = current[-1]
-                current[-1] = DealtRound(previous.line, previous.label, previous.cards + tuple(cards))
+                current[-1] = DealtRound(
+                    previous.line, previous.label, previous.cards + tuple(cards)
+                )
             else:
                 by_name = dict(zip(hand_names, texts, strict=True))
                 hands = tuple(by_name[p] for p in positions) if one_row else ()
@@ -217,7 +219,5 @@ def dealt_shoe(label: str, rounds: Sequence[Sequence[int]]) -> DealtShoe:
     """A shoe from its rounds' cards (rounds labelled 1, 2, …): what simulations build."""
     return DealtShoe(
         label,
-        tuple(
-            DealtRound(i, str(i), tuple(cards)) for i, cards in enumerate(rounds, start=1)
-        ),
+        tuple(DealtRound(i, str(i), tuple(cards)) for i, cards in enumerate(rounds, start=1)),
     )

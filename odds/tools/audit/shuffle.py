@@ -24,6 +24,7 @@ order, a hand's cards as written.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -72,7 +73,7 @@ def serial_moments(values: Sequence[int]) -> Moments:
     ``(m − 2)(m − 3)`` disjoint ones.
     """
     m = len(values)
-    observed = Fraction(sum(a * b for a, b in zip(values, values[1:], strict=False)))
+    observed = Fraction(sum(a * b for a, b in itertools.pairwise(values)))
     if m < 4:
         return Moments(observed, observed, Fraction(0))
     a1, a2, a3, a4 = (sum(x**k for x in values) for k in (1, 2, 3, 4))
@@ -91,7 +92,7 @@ def runs_moments(high: Sequence[bool]) -> Moments:
     n = len(high)
     if n < 2:
         return Moments(Fraction(n), Fraction(n), Fraction(0))
-    runs = 1 + sum(a != b for a, b in zip(high, high[1:], strict=False))
+    runs = 1 + sum(a != b for a, b in itertools.pairwise(high))
     n1 = sum(high)
     n2 = n - n1
     mean = 1 + Fraction(2 * n1 * n2, n)
@@ -110,11 +111,10 @@ def kept_pairs_moments(previous: Sequence[int], cards: Sequence[int]) -> Moments
     """
     import numpy as np
 
-    pairs = sorted(set(zip(previous, previous[1:], strict=False)))
+    pairs = sorted(set(itertools.pairwise(previous)))
     m = len(cards)
-    observed = Fraction(
-        sum((a, b) in set(pairs) for a, b in zip(cards, cards[1:], strict=False))
-    )
+    present = set(pairs)
+    observed = Fraction(sum((a, b) in present for a, b in itertools.pairwise(cards)))
     if m < 4 or not pairs:
         return Moments(observed, observed, Fraction(0))
     counts = Counter(cards)
@@ -167,7 +167,11 @@ def shuffle_tests(shoe: Shoe[Any], shoes: Sequence[DealtShoe], unit: str) -> lis
         ),
         _combined("shuffle: runs of high and low cards", runs, shoes, unit, pairs, two_sided=True),
         _combined(
-            "shuffle: the previous shoe's order kept", kept, shoes[1:], unit, pairs,
+            "shuffle: the previous shoe's order kept",
+            kept,
+            shoes[1:],
+            unit,
+            pairs,
             two_sided=False,
         ),
     ]
