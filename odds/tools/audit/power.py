@@ -34,6 +34,7 @@ hundreds of thousands of rounds it takes are too many to deal here).
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -330,9 +331,10 @@ def power_tables(reps: int, seed: int, quick: bool = False) -> str:
     if quick:
         chosen = [chosen[2], chosen[4], chosen[5]]
     for experiment in track(chosen, "power: faults in shoes", label=lambda e: e.fault):
-        size, rate, tried = smallest_size(
-            lambda n, e=experiment: rejection_rate(e, n, reps, threshold, seed), SHOE_GRID
+        rate_at = functools.partial(
+            _rate_at, experiment=experiment, reps=reps, threshold=threshold, seed=seed
         )
+        size, _, tried = smallest_size(rate_at, SHOE_GRID)
         needed = f"> {SHOE_GRID[-1]} shoes" if size is None else f"{size:,} shoe(s)"
         curve = ", ".join(f"{n}: {r:.0%}" for n, r in tried)
         rows.append((experiment.fault, experiment.tests, needed, curve))
@@ -348,13 +350,13 @@ def power_tables(reps: int, seed: int, quick: bool = False) -> str:
             ", ".join(f"{n:,}: {r:.0%}" for n, r in improved[2]),
         )
     )
-    needed = mis_settled_rounds()
+    settled = mis_settled_rounds()
     rows.append(
         (
             "1 round in 1,000 mis-settled",
             "the settlement audit (every payout recomputed)",
-            f"{needed:,} rounds",
-            f"{needed:,}: {mis_settled_check(needed, 10_000, seed):.0%} of 10,000 binomial logs",
+            f"{settled:,} rounds",
+            f"{settled:,}: {mis_settled_check(settled, 10_000, seed):.0%} of 10,000 binomial logs",
         )
     )
     out.append(
@@ -368,6 +370,10 @@ def power_tables(reps: int, seed: int, quick: bool = False) -> str:
     out += aware_against_off_the_top(reps, seed, quick)
     out += false_alarms(reps, seed, quick)
     return "\n".join(out) + "\n"
+
+
+def _rate_at(size: int, experiment: Experiment, reps: int, threshold: float, seed: int) -> float:
+    return rejection_rate(experiment, size, reps, threshold, seed)
 
 
 def aware_against_off_the_top(reps: int, seed: int, quick: bool) -> list[str]:
@@ -427,13 +433,13 @@ def false_alarms(reps: int, seed: int, quick: bool) -> list[str]:
     round_sizes = (1, 10, 100, 1000) if quick else (1, 10, 100, 1000, 10_000)
     for rounds in track(round_sizes, "false alarms: shoe-aware"):
         logs = 4 * reps if rounds <= 100 else reps if rounds <= 1000 else max(20, reps // 4)
-        flagged = 0
+        aware_flags = 0
         for rep in range(logs):
             shoes = _rounds(dt_dealer, rounds, _seed(seed, "honest aware", rounds, rep))
-            flagged += aware_fails(dt, shoes, ALPHA / bets)
+            aware_flags += aware_fails(dt, shoes, ALPHA / bets)
         rows.append(
             _alarm_row(
-                f"shoe-aware, Dragon Tiger ({bets} tests)", f"{rounds:,} rounds", logs, flagged
+                f"shoe-aware, Dragon Tiger ({bets} tests)", f"{rounds:,} rounds", logs, aware_flags
             )
         )
     return [

@@ -103,7 +103,7 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     for r in result.returns:
         out.append(f"Verdict, return of {r.bet}: {_return_verdict(result, r)}")
     out.append("")
-    out += shoe_lines(result)  # the shoe-level tests (odds.tools.audit.shoe_report)
+    out += shoe_lines(result, p_text, p_is)  # the shoe-level tests (odds.tools.audit.shoe_report)
     out += _payout_lines(result)
     for note in result.notes:
         out.append(f"Note: {note}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from odds.core.table import Column, Kind, Table
 from odds.tools.audit.audit import AuditResult
@@ -10,21 +11,27 @@ from odds.tools.audit.shoes import ShoeTest
 
 METHOD = (
     "Method: each shoe's rank and suit counts against the hypergeometric law (pooled over "
-    "shoes: the most deviant rank's z; and shoe by shoe: χ²); each round's events against "
-    "their exact probabilities given the cards its shoe had already shown (the per-state "
-    "engine; χ² of the summed deviations with their exact conditional covariance); the order of each shoe's cards against every "
-    "order of the same cards (serial correlation of ranks, runs of high and low cards, pairs "
-    "of the previous shoe kept). P-values of the frequency tests are exact (Monte Carlo from "
-    "the hypergeometric law) below 10,000 cards; the others are large-sample (their "
-    "false-alarm rates are measured: python -m odds.tools.audit.power). They are judged in the "
-    "same Tarone family as the tests above."
+    "shoes: the most deviant rank's z; shoe by shoe: χ²); each round's events against their "
+    "exact probabilities given the cards its shoe had already shown (the per-state engine; χ² "
+    "of the summed deviations with their exact conditional covariance); the order of each "
+    "shoe's cards against every order of the same cards (serial correlation of ranks, runs of "
+    "high and low cards, pairs of the previous shoe kept). P-values of the frequency tests are "
+    "exact (Monte Carlo from the hypergeometric law) below 10,000 cards; the others are "
+    "large-sample (their false-alarm rates are measured: python -m odds.tools.audit.power). "
+    "They are judged in the same Tarone family as the tests above."
 )
 
 
-def shoe_lines(result: AuditResult) -> list[str]:
-    """The section ``## Shoe by shoe``: every test, its verdict, and what drives a failure."""
+def shoe_lines(
+    result: AuditResult,
+    p_text: Callable[[float | None], str],
+    p_is: Callable[[float | None, str], str],
+) -> list[str]:
+    """The section ``## Shoe by shoe``: every test, its verdict, and what drives a failure.
+
+    ``p_text`` and ``p_is`` are the audit report's ways of writing a p-value.
+    """
     from odds.output.markdown import markdown_table
-    from odds.tools.audit.report import p_is, p_text
 
     study = result.shoes
     if study is None:
@@ -62,8 +69,7 @@ def shoe_lines(result: AuditResult) -> list[str]:
     return out
 
 
-def _verdict(result: AuditResult, test: ShoeTest, p_is: object) -> str:
-    assert callable(p_is)
+def _verdict(result: AuditResult, test: ShoeTest, p_is: Callable[[float | None, str], str]) -> str:
     study = result.shoes
     assert study is not None
     if test.p is None:

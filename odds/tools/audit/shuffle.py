@@ -132,18 +132,18 @@ def kept_pairs_moments(previous: Sequence[int], cards: Sequence[int]) -> Moments
         for z in by_first.get(y, ()):
             chain += int(c[x]) * int(c[y] - (x == y)) * int(c[z] - (x == z) - (y == z))
     # disjoint (x, y), (u, v): four distinct positions
-    x, y = a[:, None], b[:, None]
-    u, v = a[None, :], b[None, :]
+    first, second = a[:, None], b[:, None]
+    third, fourth = a[None, :], b[None, :]
     four = (
-        c[x]
-        * (c[y] - (x == y))
-        * (c[u] - (x == u) - (y == u))
-        * (c[v] - (x == v) - (y == v) - (u == v))
+        c[first]
+        * (c[second] - (first == second))
+        * (c[third] - (first == third) - (second == third))
+        * (c[fourth] - (first == fourth) - (second == fourth) - (third == fourth))
     )
     apart = int(np.clip(four, 0, None).sum())
     mean = Fraction((m - 1) * one, f2)
-    second = mean + Fraction(2 * (m - 2) * chain, f3) + Fraction((m - 2) * (m - 3) * apart, f4)
-    return Moments(observed, mean, second - mean * mean)
+    square = mean + Fraction(2 * (m - 2) * chain, f3) + Fraction((m - 2) * (m - 3) * apart, f4)
+    return Moments(observed, mean, square - mean * mean)
 
 
 def shuffle_tests(shoe: Shoe[Any], shoes: Sequence[DealtShoe], unit: str) -> list[ShoeTest]:

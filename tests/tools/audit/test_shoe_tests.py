@@ -202,13 +202,11 @@ def test_honest_shoes_keep_each_shuffle_test_within_alpha(baccarat):
     dealer = dealer_for(baccarat.game, baccarat.config)
     rejected: Counter[str] = Counter()
     logs = 25
+    shoe = baccarat.game.shoe(baccarat.config)
     for seed in range(logs):
-        shoes = dealer.shoes(2, seed)
-        for test in run_tests(
-            baccarat.game, baccarat.config, tuple(shoes), aware=False, decide=0.05
-        ).tests:
-            if test.name.startswith("shuffle") and test.p is not None:
-                rejected[test.name] += test.p.value < 0.05
+        for test in shuffle_tests(shoe, dealer.shoes(2, seed), "line"):
+            assert test.p is not None
+            rejected[test.name] += test.p.value < 0.05
     assert len(rejected) == 3
     assert max(rejected.values()) <= power.allowed(logs, 0.05)
 
