@@ -118,14 +118,20 @@ def read_shoes(
         with task(f"reading the shoes of {path.name}") as update:
             source, _ = staged.everything(lambda share: update(50 * share))
         width = len(source.columns)
+        shoe_field = f"f{layout.labels['shoe'] + 1}"
+        ok = f"NOT blank AND nf = {width} AND NOT bad_quotes"
+        ((rows_total, shoes_total),) = db.con.execute(
+            f"SELECT count(*), count(DISTINCT {shoe_field}) FROM ({source.relation()}) WHERE {ok}"
+        ).fetchall()
+        if rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total):
+            return ShoeLog((), source.unit, rows_total)  # not dealt through: nothing to read
         hand_names = sorted(layout.hands, key=layout.hands.__getitem__)
         shared = set(game.shared_positions)
         fields = ", ".join(f"f{layout.hands[h] + 1}" for h in hand_names)
         round_field = f"f{layout.labels['round'] + 1}" if "round" in layout.labels else "''"
         sql = (
-            f"SELECT line, f{layout.labels['shoe'] + 1}, {round_field}, {fields} "
-            f"FROM ({source.relation()}) WHERE NOT blank AND nf = {width} AND NOT bad_quotes "
-            f"ORDER BY line LIMIT {MAX_ROWS + 1}"
+            f"SELECT line, {shoe_field}, {round_field}, {fields} "
+            f"FROM ({source.relation()}) WHERE {ok} ORDER BY line LIMIT {MAX_ROWS + 1}"
         )
         result = db.con.execute(sql)
         rows = _batches(result)
@@ -151,16 +157,16 @@ def read_shoes(
                 label, current, last_round = shoe_label, [], None
             same_round = bool(round_label) and round_label == last_round
             cards: list[int] = []
-            ok = True
+            readable = True
             for name, text in zip(hand_names, texts, strict=True):
                 if not text or (same_round and _position_of(name, layout) in shared):
                     continue
                 items = parsed(text)
                 if items is None:
-                    ok = False
+                    readable = False
                     break
                 cards.extend(items)
-            if not ok:
+            if not readable:
                 continue
             if same_round and current:
                 previous = current[-1]
