@@ -54,7 +54,7 @@ ALPHA = 0.01
 TARGET = 0.8
 #: The sizes (shoes) the search tries, smallest first.
 SHOE_GRID = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150,
-             200, 250, 300, 400, 500)  # fmt: skip
+             200, 250, 300)  # fmt: skip
 #: Rounds the search tries for the outcome faults.
 ROUND_GRID = tuple(int(x) for x in (1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 1.5e5, 2e5, 3e5, 4e5,
                                     5e5, 7e5, 1e6, 1.5e6, 2e6, 3e6, 5e6))  # fmt: skip
