@@ -136,19 +136,17 @@ def off_the_top_fails(table: Paytable, shoes: Sequence[DealtShoe], threshold: fl
     return any(v is not None and v < threshold for v in values)
 
 
-_SETTLED: dict[tuple[str, tuple[str, ...]], Any] = {}
-
-
 def _settle(table: Paytable) -> Callable[[tuple[str, ...]], Any]:
+    """The game's settlement of a round's hands, each kind settled once (for one call)."""
     positions = table.game.positions
+    settled: dict[tuple[str, ...], Any] = {}
 
     def settle(hands: tuple[str, ...]) -> Any:
-        key = (table.source, hands)
-        if key not in _SETTLED:
-            _SETTLED[key] = table.game.settle(
+        if hands not in settled:
+            settled[hands] = table.game.settle(
                 table.config, dict(zip(positions, hands, strict=True)), Fraction(1)
             )
-        return _SETTLED[key]
+        return settled[hands]
 
     return settle
 
