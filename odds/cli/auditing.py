@@ -6,7 +6,7 @@ import sys
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -217,6 +217,41 @@ def simulate(
             help="A fault to find: pay this share of the bets placed wrongly (e.g. 0.1%).",
         ),
     ] = None,
+    extra_card: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--extra-card",
+            help="A fault to find: add this card to every shoe (repeat for more; "
+            "needs --penetration).",
+        ),
+    ] = None,
+    missing_card: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--missing-card",
+            help="A fault to find: take this card out of every shoe (repeat for more).",
+        ),
+    ] = None,
+    weak_shuffle: Annotated[
+        bool,
+        typer.Option(
+            "--weak-shuffle",
+            help="A fault to find: each new shoe is the previous one's cards riffled once.",
+        ),
+    ] = False,
+    slug: Annotated[
+        int,
+        typer.Option(
+            "--slug", min=0, help="A fault to find: N cards of each shoe stacked by rank together."
+        ),
+    ] = 0,
+    improve_banker: Annotated[
+        str | None,
+        typer.Option(
+            "--improve-banker",
+            help="A fault to find (baccarat): re-deal this share of the coups the Player wins.",
+        ),
+    ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
@@ -254,7 +289,8 @@ def simulate(
         if not 0 <= wrong <= 1:
             raise OddsError(f"--mis-settle must be between 0 and 100%, got {mis_settle}")
         stakes = True
-    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats)
+    faults = _faults(paytable, extra_card, missing_card, weak_shuffle, slug, improve_banker)
+    rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats, faults)
     fields = None
     if seats or operator or stakes:
         from odds.tools.audit.logs import operator_log
@@ -266,6 +302,43 @@ def simulate(
         from odds.runtime.progress import echo
 
         echo(f"wrote {count:,} rounds to {out}")
+
+
+def _faults(
+    paytable: Any,
+    extra: list[str] | None,
+    missing: list[str] | None,
+    weak_shuffle: bool,
+    slug: int,
+    improve_banker: str | None,
+) -> Any:
+    """The faults ``odds simulate`` plants (:mod:`odds.tools.audit.faults`), checked."""
+    from odds.tools.audit.faults import Faults
+
+    shoe = paytable.game.shoe(paytable.config)
+
+    def cards(texts: list[str] | None, option: str) -> tuple[int, ...]:
+        found: list[int] = []
+        for text in texts or ():
+            items = paytable.game.parse_hand(paytable.config, text)
+            for item in items:
+                if item not in shoe.types:
+                    raise OddsError(
+                        f"{option} {text}: not a card of this shoe ({shoe.description})"
+                    )
+                found.append(shoe.index(item))
+        return tuple(found)
+
+    share = Fraction(0)
+    if improve_banker is not None:
+        share = parse_rational(improve_banker, "--improve-banker")
+        if not 0 <= share <= 1:
+            raise OddsError(f"--improve-banker must be between 0 and 100%, got {improve_banker}")
+    if slug > shoe.size:
+        raise OddsError(f"--slug {slug}: the shoe holds {shoe.size} cards")
+    return Faults(
+        cards(extra, "--extra-card"), cards(missing, "--missing-card"), weak_shuffle, slug, share
+    )
 
 
 class Basis(StrEnum):

@@ -30,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from statistics import NormalDist
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from odds.core.errors import OddsError
 from odds.games.paytable import Paytable
@@ -39,6 +39,9 @@ from odds.stats.bets import Bet
 from odds.stats.chisquare import Cell, GoodnessOfFit, goodness_of_fit
 from odds.stats.significance import PValue, chi_square_p, return_p, tarone
 from odds.tools.audit.reader import LogCounts, SettledGroup, read_log
+
+if TYPE_CHECKING:
+    from odds.tools.audit.shoe_study import ShoeStudy
 
 Z95 = Decimal(repr(NormalDist().inv_cdf(0.975)))
 TestT = TypeVar("TestT", "FitTest", "ReturnTest")
@@ -120,6 +123,7 @@ class AuditResult:
     alpha: float
     k: int  # Tarone's K: the judged tests are each held to alpha / k
     notes: tuple[str, ...]
+    shoes: ShoeStudy | None = None  # the shoe-level tests (a log dealt shoe by shoe)
 
     @property
     def rows(self) -> int:
@@ -139,7 +143,8 @@ class AuditResult:
 
     @property
     def tests(self) -> int:
-        return sum(t.judged for t in self.fits) + sum(t.judged for t in self.returns)
+        shoe_tests = 0 if self.shoes is None else sum(t.judged for t in self.shoes.tests)
+        return sum(t.judged for t in self.fits) + sum(t.judged for t in self.returns) + shoe_tests
 
     @property
     def threshold(self) -> float:
@@ -155,9 +160,16 @@ class AuditResult:
 
     @property
     def statistics_fail(self) -> bool:
-        return any(self.fit_fails(f) for f in self.fits) or any(
-            self.return_fails(r) for r in self.returns
+        return (
+            any(self.fit_fails(f) for f in self.fits)
+            or any(self.return_fails(r) for r in self.returns)
+            or self.shoe_tests_fail
         )
+
+    @property
+    def shoe_tests_fail(self) -> bool:
+        study = self.shoes
+        return study is not None and any(study.fails(t, self.threshold) for t in study.tests)
 
     @property
     def findings(self) -> int:
@@ -213,10 +225,21 @@ def audit(
         )
     if not analysis.hand_classes:
         notes.append(f"{paytable.game.name} declares no hand classes; hand classes not tested")
-    floors = [_floor(t) for t in fits] + [_floor(t) for t in returns]
+    # -- the shoe-level tests (odds.tools.audit.shoe_study): in the same Tarone family
+    study = None
+    if "shoe" in counts.labels and counts.used:
+        from odds.tools.audit.shoe_study import shoe_study
+
+        study = shoe_study(paytable.game, paytable.config, log, columns)
+    shoe_floors = [] if study is None else [_shoe_floor(t) for t in study.tests]
+    floors = [_floor(t) for t in fits] + [_floor(t) for t in returns] + shoe_floors
     k, judged = tarone(floors, alpha)
-    fits = [_judge(t, j) for t, j in zip(fits, judged[: len(fits)], strict=True)]
-    returns = [_judge(t, j) for t, j in zip(returns, judged[len(fits) :], strict=True)]
+    ends = len(fits), len(fits) + len(returns)
+    fits = [_judge(t, j) for t, j in zip(fits, judged[: ends[0]], strict=True)]
+    returns = [_judge(t, j) for t, j in zip(returns, judged[ends[0] : ends[1]], strict=True)]
+    if study is not None:
+        study = study.judged(judged[ends[1] :])
+        notes += study.notes
     return AuditResult(
         paytable=paytable.source,
         log=str(log),
@@ -226,7 +249,12 @@ def audit(
         alpha=alpha,
         k=k,
         notes=tuple(notes),
+        shoes=study,
     )
+
+
+def _shoe_floor(test: Any) -> float:
+    return 1.0 if test.p is None else test.p.floor
 
 
 def _floor(test: FitTest | ReturnTest) -> float:

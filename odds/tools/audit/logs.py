@@ -32,6 +32,7 @@ from odds.core.errors import OddsError
 from odds.games.base import Game
 from odds.runtime.atomic import Inputs, atomic_path, check_output_path
 from odds.runtime.progress import track
+from odds.tools.audit.faults import Faults
 from odds.tools.audit.layout import MAX_SEATS
 
 #: Columns that label a row without being a hand.
@@ -93,8 +94,12 @@ def deal_rounds(
     seed: int,
     penetration: Fraction | None = None,
     seats: int = 0,
+    faults: Faults | None = None,
 ) -> Iterator[dict[str, str]]:
     """Deal ``rounds`` rounds from a seeded, physically shuffled shoe.
+
+    ``faults`` (:mod:`odds.tools.audit.faults`) plants faults for the audit to find;
+    the shoe's own faults need ``penetration`` (shoes dealt through).
 
     With ``penetration`` None every round comes from a freshly shuffled shoe,
     as the exact odds assume. Otherwise the shoe is dealt continuously and
@@ -129,9 +134,44 @@ def deal_rounds(
         raise OddsError(
             f"a penetration of {float(penetration):.0%} deals fewer cards than one round needs"
         )
+    faults = faults or Faults()
+    if faults.shoe_faults and penetration is None:
+        raise OddsError(
+            "a fault of the shoe (extra or missing cards, a weak shuffle, a slug) needs shoes "
+            "dealt through: add --penetration (e.g. 80%)"
+        )
+    if faults.improve_banker and not (
+        game.max_round_cards and "banker" in game.positions and "player" in game.positions
+    ):
+        raise OddsError(f"--improve-banker: {game.name} has no Banker and Player coup to re-deal")
     if game.max_round_cards:
-        return _deal_drawn(game, config, shoe, rounds, seed, penetration)
-    return _deal(game, shoe, rounds, seed, penetration, game.hand_size, positions)
+        return _deal_drawn(game, config, shoe, rounds, seed, penetration, faults)
+    return _deal(game, shoe, rounds, seed, penetration, game.hand_size, positions, faults)
+
+
+class _Stack:
+    """A shoe being dealt: cards popped from the end, and the order they left in."""
+
+    def __init__(self, kinds: list[int], faults: Faults, rng: random.Random, types: Any) -> None:
+        self.kinds, self.faults, self.rng = faults.composition(kinds), faults, rng
+        self.rank = (lambda t: int(types[t].rank)) if hasattr(types[0], "rank") else int
+        self.cards: list[int] = []
+        self.dealt: list[int] = []
+        self.previous: list[int] | None = None
+
+    def fresh(self) -> None:
+        if self.cards or self.dealt:
+            self.previous = self.dealt + self.cards[::-1]
+        order = self.faults.new_order(self.rng, self.kinds, self.previous, self.rank)
+        self.cards, self.dealt = order[::-1], []
+
+    def pop(self) -> int:
+        card = self.cards.pop()
+        self.dealt.append(card)
+        return card
+
+    def __len__(self) -> int:
+        return len(self.cards)
 
 
 def _deal(
@@ -142,6 +182,7 @@ def _deal(
     penetration: Fraction | None,
     size: int,
     positions: list[str],
+    faults: Faults,
 ) -> Iterator[dict[str, str]]:
     # Physical cards as type indices: the shuffle depends only on the number of cards,
     # so the deal is the same as shuffling the cards themselves; texts are cached per hand.
@@ -156,7 +197,8 @@ def _deal(
 
     per_round = size * len(positions)
     rng = random.Random(seed)
-    stack: list[int] = []
+    stack = _Stack(kinds, faults, rng, shoe.types)
+    kinds = stack.kinds
     limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
     shoes = 0
     for number in range(1, rounds + 1):
@@ -165,8 +207,7 @@ def _deal(
             shoes += 1
         else:
             if len(stack) < per_round or len(kinds) - len(stack) >= limit:
-                stack = kinds[:]
-                rng.shuffle(stack)
+                stack.fresh()
                 shoes += 1
             dealt = [stack.pop() for _ in range(per_round)]
         row = {"shoe": str(shoes), "round": str(number)}
@@ -176,31 +217,53 @@ def _deal(
 
 
 def _deal_drawn(
-    game: Game, config: Any, shoe: Any, rounds: int, seed: int, penetration: Fraction | None
+    game: Game,
+    config: Any,
+    shoe: Any,
+    rounds: int,
+    seed: int,
+    penetration: Fraction | None,
+    faults: Faults,
 ) -> Iterator[dict[str, str]]:
     """Rounds of a game whose rules draw cards: the game deals each from the shuffled cards."""
     kinds = [i for i, n in enumerate(shoe.counts) for _ in range(n)]
     per_round = round_cards(game)
     rng = random.Random(seed)
-    stack: list[int] = []
+    cheat = random.Random(f"improve {seed}")
+    stack = _Stack(kinds, faults, rng, shoe.types)
+    kinds = stack.kinds
     limit = len(kinds) if penetration is None else int(len(kinds) * penetration)
+    need = 2 * per_round if faults.improve_banker else per_round  # a re-dealt coup takes two
     shoes = 0
     for number in range(1, rounds + 1):
         draw: Callable[[], int]
         if penetration is None:
-            draw = iter([kinds[j] for j in rng.sample(range(len(kinds)), per_round)]).__next__
+            fresh = [kinds[j] for j in rng.sample(range(len(kinds)), need)]
+            draw = iter(fresh).__next__
             shoes += 1
         else:
-            if len(stack) < per_round or len(kinds) - len(stack) >= limit:
-                stack = kinds[:]
-                rng.shuffle(stack)
+            if len(stack) < need or len(kinds) - len(stack) >= limit:
+                stack.fresh()
                 shoes += 1
             draw = stack.pop
         hands = game.deal_round(config, _as_types(shoe, draw))
+        if (
+            faults.improve_banker
+            and _banker_loses(game, config, hands)
+            and cheat.random() < faults.improve_banker
+        ):  # the coup is dealt again
+            hands = game.deal_round(config, _as_types(shoe, draw))
         row = {"shoe": str(shoes), "round": str(number)}
         for position in game.positions:
             row[position] = game.hand_text(hands[position])
         yield row
+
+
+def _banker_loses(game: Game, config: Any, hands: Any) -> bool:
+    """Whether the Player's hand beats the Banker's (the coup an improving dealer re-deals)."""
+    texts = {p: game.hand_text(hands[p]) for p in game.positions}
+    settled = game.settle(config, texts, Fraction(1))
+    return any(b.bet == "banker" and b.net < 0 for b in settled.bets)
 
 
 def _as_types(shoe: Any, draw: Callable[[], int]) -> Callable[[], Any]:

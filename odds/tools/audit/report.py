@@ -19,6 +19,7 @@ from odds.stats.significance import (
 )
 from odds.tools.audit.audit import AuditResult, FitTest, ReturnTest
 from odds.tools.audit.reader import KINDS, MAX_LISTED
+from odds.tools.audit.shoe_report import shoe_lines, shoe_table
 
 #: Rejected rows named in the Markdown output (JSON names up to MAX_LISTED).
 SHOWN = 20
@@ -102,6 +103,7 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     for r in result.returns:
         out.append(f"Verdict, return of {r.bet}: {_return_verdict(result, r)}")
     out.append("")
+    out += shoe_lines(result, p_text, p_is)  # the shoe-level tests (odds.tools.audit.shoe_report)
     out += _payout_lines(result)
     for note in result.notes:
         out.append(f"Note: {note}")
@@ -363,7 +365,10 @@ def audit_tables(result: AuditResult) -> list[Table]:
             (Column("flagged", "flagged", Kind.FLAG), result.flagged),
         ],
     )
-    return [log, rejected, method, fit_table(result), return_table(result), findings, verdict]
+    tables = [log, rejected, method, fit_table(result), return_table(result), findings, verdict]
+    if result.shoes is not None:  # the shoe-level tests (odds.tools.audit.shoe_report)
+        tables.insert(-2, shoe_table(result))
+    return tables
 
 
 def fit_table(result: AuditResult) -> Table:

@@ -1,0 +1,102 @@
+"""The shoe-level tests of an audit, run together on a shoe-ordered log.
+
+When a log has a ``shoe`` column and its shoes are dealt through (at least
+:data:`~odds.tools.audit.shoes.MIN_ROUNDS_PER_SHOE` rounds a shoe on average,
+as at a live table), the audit reads each shoe card by card
+(:mod:`~odds.tools.audit.shoes`) and adds three families of tests to its
+Tarone family (:func:`odds.stats.significance.tarone`, so α still holds for
+the whole audit):
+
+* rank and suit frequencies against the hypergeometric law
+  (:mod:`~odds.tools.audit.frequencies`);
+* shoe-aware tests of every bet's events given the cards already seen
+  (:mod:`~odds.tools.audit.shoe_tests`; baccarat and Dragon Tiger);
+* shuffle quality: serial correlation, runs, the previous shoe's order kept
+  (:mod:`~odds.tools.audit.shuffle`).
+
+A failing test's finding names the shoe(s) and rounds driving it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from odds.games.base import Game
+from odds.tools.audit.frequencies import frequency_tests
+from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
+from odds.tools.audit.shoes import MIN_ROUNDS_PER_SHOE, DealtShoe, ShoeTest, read_shoes
+from odds.tools.audit.shuffle import shuffle_tests
+
+
+@dataclass(frozen=True)
+class ShoeStudy:
+    """The shoe-level tests of one log (not yet judged: the audit sets ``judged``)."""
+
+    shoes: int
+    rounds: int
+    tests: tuple[ShoeTest, ...]
+    notes: tuple[str, ...]
+    impossible: tuple[str, ...]  # shoes whose cards run past what the shoe holds
+
+    def judged(self, flags: list[bool]) -> ShoeStudy:
+        tests = tuple(
+            replace(t, judged=f and t.p is not None) for t, f in zip(self.tests, flags, strict=True)
+        )
+        return replace(self, tests=tests)
+
+    def fails(self, test: ShoeTest, threshold: float) -> bool:
+        if test.p is not None and test.p.value == 0.0:
+            return True
+        return test.judged and test.p is not None and test.p.value < threshold
+
+
+def shoe_study(
+    game: Game, config: Any, log: Path, columns: dict[str, str] | None = None
+) -> ShoeStudy | None:
+    """Every shoe-level test of a log, or None when its shoes are not dealt through."""
+    read = read_shoes(game, config, log, columns)
+    if read is None or not read.shoes:
+        return None
+    if read.rounds < MIN_ROUNDS_PER_SHOE * len(read.shoes):
+        return None
+    notes = []
+    if read.truncated:
+        notes.append(f"the shoe-level tests read the first {read.rows:,} rows of the log")
+    return run_tests(game, config, read.shoes, read.unit, tuple(notes))
+
+
+def run_tests(
+    game: Game,
+    config: Any,
+    shoes: tuple[DealtShoe, ...],
+    unit: str = "line",
+    notes: tuple[str, ...] = (),
+    aware: bool = True,
+    decide: float | None = None,
+) -> ShoeStudy:
+    """The three families on shoes already read (what simulations call directly).
+
+    ``aware=False`` leaves out the shoe-aware tests (the slow ones); ``decide`` is the
+    power study's shortcut (:func:`odds.tools.audit.frequencies.frequency_tests`).
+    """
+    shoe = game.shoe(config)
+    tests = frequency_tests(shoe, shoes, unit, decide)
+    impossible: tuple[str, ...] = ()
+    found = state_odds(game, config) if aware else None
+    all_notes = list(notes)
+    if found is not None and all(r.hands for s in shoes for r in s.rounds):
+        odds, round_cards = found
+        rounds = evaluate_rounds(game, config, odds, round_cards, shoes)
+        tests += aware_tests(rounds, unit)
+        all_notes += rounds.notes
+        impossible = rounds.impossible
+    elif aware:
+        all_notes.append(
+            f"shoe-aware tests: {game.name} has no per-state event table (baccarat and "
+            "Dragon Tiger have); its rounds are tested off the top only"
+        )
+    tests += shuffle_tests(shoe, shoes, unit)
+    rounds_total = sum(len(s.rounds) for s in shoes)
+    return ShoeStudy(len(shoes), rounds_total, tuple(tests), tuple(all_notes), impossible)
