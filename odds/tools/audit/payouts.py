@@ -112,7 +112,7 @@ def audit_payouts(
 
     No table of bets is made: a log of 10 million rounds has tens of millions
     of them. Every bet is checked inside two aggregate queries over the rows
-    (:func:`_bets_sql`): one groups the bets by slice, unit return and whether
+    (:func:`bets_sql`): one groups the bets by slice, unit return and whether
     they are right (a few hundred groups, summed exactly here); the other keeps
     only the mis-settled bets, to name them.
     """
@@ -146,7 +146,7 @@ def audit_payouts(
         "SELECT combo, bet::VARCHAR AS bet, num, den FROM unit_table"
     )
     (rows_in_log,) = con.execute("SELECT coalesce(max(line), 0) FROM final").fetchone()
-    bets = _bets_sql(columns, tolerance, int(rows_in_log))
+    bets = bets_sql(columns, tolerance, int(rows_in_log))
     groups = con.execute(f"""
         SELECT slice, num, den, wrong, sign(excess_den) AS side, count(*), sum(stake),
                sum(paid), sum(excess_den), min(line), max(line)
@@ -220,7 +220,7 @@ def _placed(columns: Sequence[BetColumns]) -> str:
     )
 
 
-def _bets_sql(columns: Sequence[BetColumns], tolerance: Decimal, rows: int) -> str:
+def bets_sql(columns: Sequence[BetColumns], tolerance: Decimal, rows: int) -> str:
     """SQL: every bet placed (or paid) with its unit return, excess and slice; not stored.
 
     The excess ``paid × den − stake × num`` is the overpayment times the unit

@@ -48,10 +48,18 @@ from odds.core.shoe import Shoe
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile
 from odds.runtime.progress import task
+from odds.tools.audit.groups import (
+    Dimension,
+    GroupCounts,
+    GroupPath,
+    check_groups,
+    count_groups,
+    dimensions,
+)
 from odds.tools.audit.integrity import Finding, shoe_findings
 from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
-from odds.tools.audit.payouts import BetColumns, SettlementAudit, audit_payouts
+from odds.tools.audit.payouts import TOLERANCE, BetColumns, SettlementAudit, audit_payouts, bets_sql
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
 #: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
@@ -107,6 +115,8 @@ class LogCounts:
     payouts: SettlementAudit | None = None  # the settlement audit, when the log has payouts
     findings: tuple[Finding, ...] = ()  # problems of the log as a whole (shoe integrity)
     finding_kinds: dict[str, int] = dataclasses.field(default_factory=dict)  # all, by kind
+    by_groups: tuple[GroupCounts, ...] = ()  # --by: each group's counts (odds.tools.audit.groups)
+    group_paths: tuple[GroupPath, ...] = ()  # --by with --charts: each group's cumulative nets
 
     @property
     def rejected_total(self) -> int:
@@ -118,23 +128,35 @@ READING = 30.0
 
 
 def read_log(
-    game: Game, config: Any, path: Path, mapping: dict[str, str] | None = None
+    game: Game,
+    config: Any,
+    path: Path,
+    mapping: dict[str, str] | None = None,
+    by: tuple[str, ...] = (),
+    paths: bool = False,
 ) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
     The file is the one named, taken literally (:mod:`odds.runtime.inputs`); the counts
     carry the size and SHA-256 of the bytes read. ``mapping`` is ``--columns``
-    (:mod:`odds.tools.audit.layout`).
+    (:mod:`odds.tools.audit.layout`); ``by`` the ``--by`` columns (each group counted
+    apart, :mod:`odds.tools.audit.groups`), ``paths`` whether their cumulative nets are
+    drawn.
     """
     log_hand_sizes(game)
     label = str(path)
     with InputFile(path) as file, database() as db, task(f"reading {path.name}") as update:
         staged = stage_log(db, game, file, mapping)
         layout = staged.layout
+        fields = {
+            n: f"f{i + 1}" for table in (layout.labels, layout.extra) for n, i in table.items()
+        }
+        dims = dimensions(by, fields, list(layout.hands), label)
         first = staged.first_rows()
-        _Log(db.con, game, config, label, first, layout, lambda _: None).check_rows()
+        _Log(db.con, game, config, label, first, layout, lambda _: None, dims=dims).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
-        log = _Log(db.con, game, config, label, source, layout, update, start=READING)
+        log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
+        log.paths = paths
         return dataclasses.replace(log.counts(), size=digest.size, sha256=digest.sha256)
 
 
@@ -222,8 +244,13 @@ class _Log:
         layout: Layout,
         update: Callable[[float], None],
         start: float = 0.0,
+        dims: Sequence[Dimension] = (),
     ) -> None:
         self.con, self.game, self.config, self.label = con, game, config, label
+        #: --by: the group columns (g0, g1 … in the compact table) and whether to draw them.
+        self.dims, self.paths = tuple(dims), False
+        self.settled: dict[int, Settlement] = {}
+        self.bet_columns: list[BetColumns] = []
         self.update, self.unit, self.layout = update, source.unit, layout
         self.shoe = game.shoe(config)
         self.col = {
@@ -255,6 +282,7 @@ class _Log:
             kinds["refused"] = sum(refused.values())
         findings, finding_kinds = self._check_shoes()
         payouts = self._check_payouts()
+        by_groups, group_paths = self._count_groups(rows)
         return LogCounts(
             source=self.label,
             unit=self.unit,
@@ -268,7 +296,16 @@ class _Log:
             findings=tuple(findings),
             finding_kinds=finding_kinds,
             payouts=payouts,
+            by_groups=tuple(by_groups),
+            group_paths=tuple(group_paths),
         )
+
+    def _count_groups(self, rows: int) -> tuple[list[GroupCounts], list[GroupPath]]:
+        """--by: each group's counts (:mod:`odds.tools.audit.groups`), money included."""
+        if not self.dims:
+            return [], []
+        money = bets_sql(self.bet_columns, TOLERANCE, rows) if self.bet_columns else None
+        return count_groups(self.con, self.dims, self.settled, money, self.paths)
 
     def _prepare(self) -> None:
         """The hand table, the compact table, and the first malformed row (an error)."""
@@ -278,6 +315,8 @@ class _Log:
         self._store_hands(entries)
         self._materialize(key_count)
         self._first_fatal()
+        if self.dims:
+            check_groups(self.con, self.dims, f"{self.label} {self.unit}")
 
     # -- running a query with progress ----------------------------------------
 
@@ -399,6 +438,7 @@ class _Log:
         no_seat = " AND ".join(f"r.{self.col[s]} = ''" for s in self.seats) or "false"
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
+        labels += "".join(f", {dim.sql} AS g{k}" for k, dim in enumerate(self.dims))
         hids = ", ".join(
             [f"h{i}.hid AS hid{i}" for i in range(n)] + [f"s{j}.hid AS sid{j}" for j in seats]
         )
@@ -702,6 +742,7 @@ class _Log:
             else:
                 hands, combo = tuple(f"hid{i}" for i in range(n)), "combo"
             columns.append(BetColumns(seat, bet, stake, where["paid", bet, seat], combo, hands))
+        self.bet_columns = columns
         if "shoe" in self.col and "round" in self.col:
             labels = "'shoe ' || shoe || ', round ' || round"
         elif "round" in self.col:
@@ -800,6 +841,7 @@ class _Log:
                 refused[combo] = count
                 continue
             groups.append(SettledGroup(settlement, count))
+            self.settled[combo] = settlement
         return groups, refused
 
     def _listed(self, refused: dict[int, int]) -> list[Rejected]:
