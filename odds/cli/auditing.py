@@ -127,6 +127,14 @@ def audit(
             "a control chart per column and bet with --charts.",
         ),
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(
+            "--encoding",
+            help="The text log's encoding when it is not UTF-8: cp1252 (Excel on Windows), "
+            "latin-1 … (UTF-8 with or without a BOM and UTF-16 are told by themselves).",
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -138,6 +146,7 @@ def audit(
     \b
     Example: odds simulate dragon-tiger --rounds 900 -o r.csv && odds audit dragon-tiger --log r.csv
     """
+    from odds.runtime.inputs import check_encoding
     from odds.tools.audit.audit import EXIT_CODES
     from odds.tools.audit.audit import audit as run_audit
     from odds.tools.audit.groups import parse_by
@@ -146,6 +155,7 @@ def audit(
 
     mapping = parse_mapping(columns)
     dimensions = parse_by(by)
+    encoding = check_encoding(encoding)
     paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
     check_output(output, [*paytable_inputs(game), log, *mapping_file])
@@ -154,7 +164,9 @@ def audit(
         from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
-    result = run_audit(paytable, log, alpha, mapping, dimensions, paths=folder is not None)
+    result = run_audit(
+        paytable, log, alpha, mapping, dimensions, paths=folder is not None, encoding=encoding
+    )
     links = None
     if folder is not None:
         from odds.tools.audit.charts import write_fit_charts

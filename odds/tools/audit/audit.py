@@ -192,6 +192,7 @@ def audit(
     columns: dict[str, str] | None = None,
     by: tuple[str, ...] = (),
     paths: bool = False,
+    encoding: str | None = None,
 ) -> AuditResult:
     """Read the log, settle every kind of round once and run every test.
 
@@ -205,7 +206,7 @@ def audit(
     whole = alpha
     if by:
         alpha = alpha / 2
-    counts = read_log(paytable.game, paytable.config, log, columns, by, paths)
+    counts = read_log(paytable.game, paytable.config, log, columns, by, paths, encoding)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.analysis()

@@ -134,6 +134,7 @@ def read_log(
     mapping: dict[str, str] | None = None,
     by: tuple[str, ...] = (),
     paths: bool = False,
+    encoding: str | None = None,
 ) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
@@ -141,12 +142,12 @@ def read_log(
     carry the size and SHA-256 of the bytes read. ``mapping`` is ``--columns``
     (:mod:`odds.tools.audit.layout`); ``by`` the ``--by`` columns (each group counted
     apart, :mod:`odds.tools.audit.groups`), ``paths`` whether their cumulative nets are
-    drawn.
+    drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
     """
     log_hand_sizes(game)
     label = str(path)
     with InputFile(path) as file, database() as db, task(f"reading {path.name}") as update:
-        staged = stage_log(db, game, file, mapping)
+        staged = stage_log(db, game, file, mapping, encoding)
         layout = staged.layout
         fields = {
             n: f"f{i + 1}" for table in (layout.labels, layout.extra) for n, i in table.items()

@@ -7,8 +7,9 @@ what was named or hashed. Instead the file is opened once by its literal name
 (:class:`odds.runtime.inputs.InputFile`: a regular file, every byte hashed) and
 
 * a text log (CSV, optionally gzipped; LF, CRLF or CR line ends; UTF-8 with or
-  without a BOM) is validated line by line (:func:`odds.runtime.inputs.text_blocks`)
-  and written to a private copy with LF line ends;
+  without a BOM, UTF-16 told by itself, or the ``--encoding`` given: cp1252 from
+  Excel on Windows …, transcoded to UTF-8) is validated line by line
+  (:func:`odds.runtime.inputs.text_blocks`) and written to a private copy with LF line ends;
 * a Parquet file (told by its first bytes, ``PAR1``, whatever its name) is
   copied byte for byte;
 
@@ -111,14 +112,20 @@ class StagedLog(Protocol):
 
 
 def stage_log(
-    db: Database, game: Game, file: InputFile, mapping: dict[str, str] | None = None
+    db: Database,
+    game: Game,
+    file: InputFile,
+    mapping: dict[str, str] | None = None,
+    encoding: str | None = None,
 ) -> StagedLog:
     """The log as a :class:`StagedLog`, its header read into a :class:`Layout`.
 
     ``mapping`` is ``--columns`` (:func:`odds.tools.audit.layout.parse_mapping`). A header
     that cannot be read is a one-line error.
     """
-    staged: StagedLog = _ParquetLog(db, file) if file.kind() == "parquet" else _CsvLog(db, file)
+    staged: StagedLog = (
+        _ParquetLog(db, file) if file.kind() == "parquet" else _CsvLog(db, file, encoding)
+    )
     staged.layout = read_layout(game, staged.columns, file.label, mapping)
     return staged
 
@@ -138,9 +145,9 @@ class _CsvLog:
 
     layout: Layout
 
-    def __init__(self, db: Database, file: InputFile) -> None:
+    def __init__(self, db: Database, file: InputFile, encoding: str | None = None) -> None:
         self.db, self.file = db, file
-        self.blocks = text_blocks(file)
+        self.blocks = text_blocks(file, encoding=encoding)
         self.ahead: list[TextBlock] = []
         while sum(b.count for b in self.ahead) <= FIRST_ROWS:
             block = next(self.blocks, None)
