@@ -64,10 +64,13 @@ def shoe_findings(
     # copies cannot be over and skip even that.
     con.execute("""
         CREATE OR REPLACE TEMP TABLE shoe_summary AS
-        SELECT shoe, sum(len(items)) AS n, count(*) AS row_count,
-               count(DISTINCT round) AS rounds, min(line) AS first, max(line) AS last
-        FROM shoe_cards GROUP BY shoe
-    """)
+        SELECT shoe, sum(n) AS n, sum(row_count) AS row_count, count(*) AS rounds,
+               min(first) AS first, max(last) AS last
+        FROM (SELECT shoe, round, sum(len(items)) AS n, count(*) AS row_count,
+                     min(line) AS first, max(line) AS last
+              FROM shoe_cards GROUP BY shoe, round)
+        GROUP BY shoe
+    """)  # rounds counted by grouping twice: count(DISTINCT …) per group cannot spill to disk
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE shoe_flagged AS
         SELECT shoe FROM (
