@@ -212,7 +212,7 @@ def count_groups(
         "den": np.array([r[3] for r in rows], dtype=np.int64),
     }
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE combo_nets AS "
+        "CREATE OR REPLACE TABLE combo_nets AS "
         "SELECT combo, bet::VARCHAR AS bet, num, den FROM combo_nets"
     )
     tested = "kind IS NULL AND NOT extra"

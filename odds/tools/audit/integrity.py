@@ -49,7 +49,7 @@ def shoe_findings(
     ``cards_sql`` selects ``(line, shoe, round, items)`` — the type indices each row
     adds to its shoe; ``where(line)`` names a line for messages.
     """
-    con.execute(f"CREATE OR REPLACE TEMP TABLE shoe_cards AS {cards_sql}")
+    con.execute(f"CREATE OR REPLACE TABLE shoe_cards AS {cards_sql}")
     counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
     names = [str(t) for t in shoe.types]
     findings: list[Finding] = []
@@ -63,7 +63,7 @@ def shoe_findings(
     # hash table of every shoe's every type. Shoes with fewer repeats than the scarcest card's
     # copies cannot be over and skip even that.
     con.execute("""
-        CREATE OR REPLACE TEMP TABLE shoe_summary AS
+        CREATE OR REPLACE TABLE shoe_summary AS
         SELECT shoe, sum(n) AS n, sum(row_count) AS row_count, count(*) AS rounds,
                min(first) AS first, max(last) AS last
         FROM (SELECT shoe, round, sum(len(items)) AS n, count(*) AS row_count,
@@ -72,7 +72,7 @@ def shoe_findings(
         GROUP BY shoe
     """)  # rounds counted by grouping twice: count(DISTINCT …) per group cannot spill to disk
     con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE shoe_flagged AS
+        CREATE OR REPLACE TABLE shoe_flagged AS
         SELECT shoe FROM (
             SELECT shoe, list_sort(flatten(list(items))) AS sorted, sum(len(items)) AS n
             FROM shoe_cards SEMI JOIN (SELECT shoe FROM shoe_summary WHERE row_count > 1)
@@ -83,7 +83,7 @@ def shoe_findings(
                   i + {counts}[x + 1] <= n AND sorted[i + {counts}[x + 1]] = x))
     """)
     con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE shoe_over AS
+        CREATE OR REPLACE TABLE shoe_over AS
         SELECT shoe, type, count(*) AS n FROM (
             SELECT shoe, unnest(items) AS type
             FROM shoe_cards SEMI JOIN shoe_flagged USING (shoe))

@@ -142,7 +142,7 @@ def audit_payouts(
         "den": np.array([r[3] for r in rows], dtype=np.int64),
     }
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE unit_returns AS "
+        "CREATE OR REPLACE TABLE unit_returns AS "
         "SELECT combo, bet::VARCHAR AS bet, num, den FROM unit_table"
     )
     (rows_in_log,) = con.execute("SELECT coalesce(max(line), 0) FROM final").fetchone()

@@ -275,7 +275,7 @@ class _Log:
     def counts(self) -> LogCounts:
         self._prepare()
         self._check_rounds()
-        self._query(f"CREATE OR REPLACE TEMP TABLE final AS {self._final()}", weight=5)
+        self._query(f"CREATE OR REPLACE TABLE final AS {self._final()}", weight=5)
         self._check_independent()
         rows, untested, kinds = self._summary()
         groups, refused = self._groups()
@@ -400,7 +400,7 @@ class _Log:
             "cards": np.array(_numbered(e.items for e in entries), dtype=np.int64),
         }
         self.con.execute(
-            "CREATE OR REPLACE TEMP TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
+            "CREATE OR REPLACE TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
             "cards, "
             "CASE WHEN items = '' THEN []::INTEGER[] "
             "ELSE list_transform(string_split(items, ','), lambda x: x::INTEGER) END AS items "
@@ -450,7 +450,7 @@ class _Log:
                 hids += f", {_combo(aliases, key_count)}::BIGINT AS scombo{j}"
         c = _CODES
         self._query(
-            f"""CREATE OR REPLACE TEMP TABLE log AS
+            f"""CREATE OR REPLACE TABLE log AS
             SELECT r.line,
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
@@ -569,13 +569,13 @@ class _Log:
         key = self._round_key()
         columns = ", ".join(f"{name} VARCHAR" for name in key) or "round VARCHAR"
         self.con.execute(
-            f"CREATE OR REPLACE TEMP TABLE rounds ({columns}, first BIGINT, problem VARCHAR)"
+            f"CREATE OR REPLACE TABLE rounds ({columns}, first BIGINT, problem VARCHAR)"
         )
         if "round" not in self.col:
             return
         names = ", ".join(key)
         self._query(
-            f"CREATE OR REPLACE TEMP TABLE multi AS SELECT {names} FROM log "
+            f"CREATE OR REPLACE TABLE multi AS SELECT {names} FROM log "
             f"WHERE why IS NULL AND round <> '' GROUP BY {names} HAVING count(*) > 1",
             weight=15,
         )
@@ -682,7 +682,7 @@ class _Log:
         shared = self.positions.index(self.game.shared_positions[0])
         position = ", f.position" if "position" in self.col else ""
         self._query(
-            f"""CREATE OR REPLACE TEMP TABLE tested AS
+            f"""CREATE OR REPLACE TABLE tested AS
             SELECT f.line{position}, h.cards FROM final f JOIN hands h ON f.hid{shared} = h.hid
             WHERE f.kind IS NULL AND NOT f.extra ORDER BY f.line""",
             weight=3,
