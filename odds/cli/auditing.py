@@ -117,6 +117,24 @@ def audit(
             'or a file of name = "column" lines (see docs/guides/round-logs.md).',
         ),
     ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by",
+            metavar="COLUMNS",
+            help="Test each group too: columns of the log such as table,dealer,shoe, and day "
+            "(from a timestamp column); Holm across groups, the group driving a finding named, "
+            "a control chart per column and bet with --charts.",
+        ),
+    ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(
+            "--encoding",
+            help="The text log's encoding when it is not UTF-8: cp1252 (Excel on Windows), "
+            "latin-1 … (UTF-8 with or without a BOM and UTF-16 are told by themselves).",
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -128,12 +146,16 @@ def audit(
     \b
     Example: odds simulate dragon-tiger --rounds 900 -o r.csv && odds audit dragon-tiger --log r.csv
     """
+    from odds.runtime.inputs import check_encoding
     from odds.tools.audit.audit import EXIT_CODES
     from odds.tools.audit.audit import audit as run_audit
+    from odds.tools.audit.groups import parse_by
     from odds.tools.audit.layout import parse_mapping
     from odds.tools.audit.report import audit_tables, audit_text
 
     mapping = parse_mapping(columns)
+    dimensions = parse_by(by)
+    encoding = check_encoding(encoding)
     paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
     check_output(output, [*paytable_inputs(game), log, *mapping_file])
@@ -142,13 +164,22 @@ def audit(
         from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
-    result = run_audit(paytable, log, alpha, mapping)
+    result = run_audit(
+        paytable, log, alpha, mapping, dimensions, paths=folder is not None, encoding=encoding
+    )
     links = None
     if folder is not None:
         from odds.tools.audit.charts import write_fit_charts
 
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
         links = write_fit_charts(str(log), tests, folder, [paytable.file, log])
+        if result.groups is not None:  # --by: the control charts (odds.tools.audit.cusum)
+            from odds.tools.audit.audit import net_distribution
+            from odds.tools.audit.cusum import write_cusum_charts
+
+            bets = {b.name: net_distribution(b) for b in paytable.analysis().bets}
+            inputs = [f for f in (paytable.file, log) if f is not None]
+            links |= write_cusum_charts(str(log), result.groups, bets, folder, inputs)
     if format is AuditFormat.json:
         write_json(audit_tables(result), output, override_texts(decks, settings))
     else:

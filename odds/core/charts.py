@@ -12,7 +12,9 @@ Two shapes cover every chart the reports draw:
   audit cells) against one or more :class:`Panel` s side by side, each with
   its own value axis (a probability, a change in house edge, a count …);
 * :class:`FunnelChart`: how the range of the observed return narrows as
-  rounds accumulate, one :class:`Band` per confidence level.
+  rounds accumulate, one :class:`Band` per confidence level;
+* :class:`LineChart`: cumulative results against rounds, one :class:`Series`
+  per group, between control limits (an audit's CUSUM chart by dealer, table …).
 """
 
 from __future__ import annotations
@@ -126,7 +128,34 @@ class FunnelChart:
     break_even_rounds: int | None = None
 
 
-Chart = BarChart | FunnelChart
+@dataclass(frozen=True)
+class Series:
+    """One line of a :class:`LineChart`: its name and ``(x, y)`` points, x increasing."""
+
+    name: str
+    points: tuple[tuple[int, Value], ...]
+
+
+@dataclass(frozen=True)
+class LineChart:
+    """Lines against a count axis, between symmetric control limits ``±limit(x)``.
+
+    ``limits`` are ``(x, limit)`` points, x increasing (drawn as ``+limit`` and
+    ``−limit``); a series that leaves them is out of control.
+    """
+
+    title: str
+    subtitle: str
+    x_title: str
+    y_title: str
+    y_unit: Unit
+    series: tuple[Series, ...]
+    limits: tuple[tuple[int, Value], ...]
+    limit_label: str
+    alt: str
+
+
+Chart = BarChart | FunnelChart | LineChart
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import errno
 import gzip
 import hashlib
+import itertools
 import os
 import re
 import shutil
@@ -274,22 +275,99 @@ class TextBlock:
 
 
 def text_blocks(
-    source: InputFile, what: str = "log", chunk: int | None = None
+    source: InputFile, what: str = "log", chunk: int | None = None, encoding: str | None = None
 ) -> Iterator[TextBlock]:
     """The lines of a text or gzipped text input, in validated blocks (see the module doc).
 
     ``what`` names the input in messages ("log"). The input's kind must be
     "text" or "gzip" (:meth:`InputFile.kind`); ``chunk`` is the read size
-    (default :data:`CHUNK`; small in tests, to put chunk boundaries everywhere).
+    (default :data:`CHUNK`; small in tests, to put chunk boundaries everywhere);
+    ``encoding`` the text's encoding when it is not UTF-8 (UTF-16 is told by itself:
+    :func:`_transcoded`).
     """
     label = source.label
     size = CHUNK if chunk is None else chunk
     lines = _Lines(label, what)
     if source.kind() == "gzip":
         stream = gzip.GzipFile(fileobj=source, mode="rb")  # type: ignore[call-overload]
-        yield from lines.blocks(_gunzip(stream, label, size))
+        chunks = _gunzip(stream, label, size)
     else:
-        yield from lines.blocks(iter(lambda: source.read(size), b""))
+        chunks = iter(lambda: source.read(size), b"")
+    yield from lines.blocks(_transcoded(chunks, label, what, encoding))
+
+
+#: The encodings ``--encoding`` names (Python's codec names are accepted too).
+ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "cp1252", "latin-1")
+
+
+def check_encoding(name: str | None) -> str | None:
+    """``--encoding``: a codec Python knows, by its canonical name; a one-line error otherwise."""
+    if name is None:
+        return None
+    import codecs
+
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise OddsError(
+            f"--encoding: unknown encoding {name!r} (e.g. {', '.join(ENCODINGS)})"
+        ) from None
+
+
+def _transcoded(
+    chunks: Iterator[bytes], label: str, what: str, encoding: str | None
+) -> Iterator[bytes]:
+    """The bytes as UTF-8: a UTF-16 file (by its byte-order mark or its zero bytes) or one in
+    the ``encoding`` given (cp1252 from Excel on Windows …) is decoded as it is read.
+
+    Without ``encoding``, text that is neither UTF-16 nor UTF-8 stops at the first byte that is
+    not UTF-8 (:class:`_Lines`), with the remedy (``--encoding cp1252``); a byte the named
+    encoding cannot decode is a one-line error naming the line.
+    """
+    import codecs
+
+    first = b""
+    for chunk in chunks:
+        first += chunk
+        if len(first) >= 8:
+            break
+    if encoding is None:
+        wide = _wide_encoding(first)
+        if wide == "UTF-16":
+            if first.startswith((b"\xff\xfe", b"\xfe\xff")):
+                encoding = "utf-16"
+            else:  # an ASCII character's zero byte is second in little-endian order
+                encoding = "utf-16-le" if first[1:2] == b"\x00" else "utf-16-be"
+    if encoding is None or codecs.lookup(encoding).name == "utf-8":
+        if first:
+            yield first
+        yield from chunks
+        return
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    lines = 0
+    for chunk in itertools.chain([first], chunks):
+        try:
+            text = decoder.decode(chunk)
+        except UnicodeDecodeError as exc:
+            line = lines + decoder_line(chunk, exc.start, encoding)
+            raise OddsError(
+                f"{label} line {line}: not {encoding} text (byte 0x{chunk[exc.start]:02x}); "
+                f"give the {what}'s encoding with --encoding"
+            ) from None
+        lines += text.count("\n")
+        yield text.encode("utf-8")
+    try:
+        tail = decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise OddsError(f"{label}: the {what} ends inside a {encoding} character") from None
+    if tail:
+        yield tail.encode("utf-8")
+
+
+def decoder_line(chunk: bytes, offset: int, encoding: str) -> int:
+    """The line (from 1, within ``chunk``) of the byte at ``offset`` (the bytes before decoded
+    leniently)."""
+    return chunk[:offset].decode(encoding, errors="replace").count("\n") + 1
 
 
 def _gunzip(stream: gzip.GzipFile, label: str, size: int) -> Iterator[bytes]:
@@ -402,7 +480,11 @@ class _Lines:
             raise self.fail(body, offset, problem)
 
     def _utf8_problem(self, body: bytes, offset: int) -> str:
-        return f"not UTF-8 text (byte 0x{body[offset]:02x}); save the {self.what} as UTF-8"
+        return (
+            f"not UTF-8 text (byte 0x{body[offset]:02x}); give its encoding with --encoding "
+            "(cp1252 for a file Excel saved on Windows) or save the "
+            f"{self.what} as UTF-8"
+        )
 
     def _too_long(self) -> str:
         return f"a line longer than {MAX_LINE // 1024} KiB: not a {self.what}"

@@ -337,3 +337,43 @@ def tarone(floors: Sequence[float], alpha: float) -> tuple[int, list[bool]]:
         if sum(judged) <= k:
             return k, judged
     return max(1, len(floors)), [True] * len(floors)
+
+
+# ---------------------------------------------------------------------------
+# The range an honest game's observed return falls in
+
+
+def return_range(
+    distribution: Sequence[tuple[Fraction, Fraction]], n: int, level: float = 0.95
+) -> tuple[float, str]:
+    """The half-width (per unit staked) of the range around the RTP holding ``level`` of logs.
+
+    The observed return of ``n`` honest rounds is within ``RTP ± d`` with
+    probability at least ``level``, ``d`` the smallest such distance: from the
+    exact distribution of the total below :data:`ASYMPTOTIC_FROM` rounds (when
+    its support is small enough), else the normal approximation. The same
+    two-sided distance the return test uses, so an observed return outside
+    the range has p below ``1 − level``. A float: a bound printed for people.
+    """
+    import numpy as np
+
+    mean = sum((net * p for net, p in distribution), Fraction(0))
+    possible = tuple((net, p) for net, p in distribution if p > 0)
+    if len(possible) < 2:
+        return 0.0, EXACT
+    if n < ASYMPTOTIC_FROM:
+        exact = _sum_table(possible, n)
+        if exact is not None:
+            table, scale = exact
+            j = int(np.searchsorted(table.tails, 1 - level, side="right"))
+            d = float(table.distances[min(j, len(table.distances) - 1)])
+            return d / (scale * n), EXACT_SUM
+    variance = float(sum((p * (net - mean) ** 2 for net, p in possible), Fraction(0)))
+    z = 1.959963984540054 if level == 0.95 else _normal_quantile(level)
+    return z * math.sqrt(variance / n), NORMAL
+
+
+def _normal_quantile(level: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf((1 + level) / 2)

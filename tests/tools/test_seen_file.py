@@ -161,14 +161,14 @@ def test_every_log_format_gives_the_same_state(capsys, tmp_path, form):
 @pytest.mark.parametrize(
     ("data", "needle"),
     [
-        ("shoe,round,banker,player\n1,1,9d 7c,Kh 9h\n".encode("utf-16"), "UTF-16 text"),
+        ("shoe,round,banker,player\n1,1,9d\x1b 7c,Kh 9h\n".encode("utf-16"), "a control byte"),
         ("shoe,round,banker,player\n1,1,9d 7c,Kh 9h\n".encode("utf-32"), "UTF-32 text"),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not UTF-8 text"),
         (b"\x7fELF\x02\x01\x01\x00\x00\x00", "a control byte 0x7f"),
         (b"round,banker,player\n1,9d 7c," + b"K" * 140_000 + b"\n", "line 2: a line longer"),
         (b'round,banker,player\n1,9d 7c,"Kh 9h\n', "line 2: malformed CSV"),
         (b"round,banker,player\n1,9d 7c\n", "line 2: wrong number of fields (2"),
-        (b"round,dealer,player\n", "unknown column 'dealer'"),
+        (b"round,dealer\n", "no hand column (a pok-deng log has banker, player"),
         (b"round,banker,banker\n", "the column 'banker' appears twice"),
         (b"", "empty log"),
         (b"PAR1\x00\x00", "not a readable Parquet file"),

@@ -12,13 +12,13 @@ the latter two.
 * :mod:`odds.output.charts.build`: chart models from a bet, its confidence ranges,
   or an audit's counts;
 * :mod:`odds.output.charts.report_charts`: a report's charts, their files and their links;
-* :mod:`odds.output.charts.svg`, :mod:`odds.output.charts.bars`, :mod:`odds.output.charts.funnel`:
-  the drawing.
+* :mod:`odds.output.charts.svg`, :mod:`odds.output.charts.bars`, :mod:`odds.output.charts.funnel`,
+  :mod:`odds.output.charts.lines`: the drawing.
 """
 
 from __future__ import annotations
 
-from odds.core.charts import BarChart, Chart, FunnelChart, ReportChart
+from odds.core.charts import BarChart, Chart, FunnelChart, LineChart, ReportChart
 
 
 def svg_text(chart: Chart, key: str) -> str:
@@ -27,9 +27,13 @@ def svg_text(chart: Chart, key: str) -> str:
         from odds.output.charts.funnel import funnel_svg
 
         return funnel_svg(chart, key)
+    if isinstance(chart, LineChart):
+        from odds.output.charts.lines import line_chart_svg
+
+        return line_chart_svg(chart, key)
     from odds.output.charts.bars import bar_chart_svg
 
     return bar_chart_svg(chart, key)
 
 
-__all__ = ["BarChart", "Chart", "FunnelChart", "ReportChart", "svg_text"]
+__all__ = ["BarChart", "Chart", "FunnelChart", "LineChart", "ReportChart", "svg_text"]

@@ -38,6 +38,7 @@ from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
 from odds.stats.chisquare import Cell, GoodnessOfFit, goodness_of_fit
 from odds.stats.significance import PValue, chi_square_p, return_p, tarone
+from odds.tools.audit.groups import GroupAudit, drivers, evaluate_groups
 from odds.tools.audit.reader import LogCounts, SettledGroup, read_log
 
 if TYPE_CHECKING:
@@ -124,6 +125,7 @@ class AuditResult:
     k: int  # Tarone's K: the judged tests are each held to alpha / k
     notes: tuple[str, ...]
     shoes: ShoeStudy | None = None  # the shoe-level tests (a log dealt shoe by shoe)
+    groups: GroupAudit | None = None  # --by (odds.tools.audit.groups); alpha is then half
 
     @property
     def rows(self) -> int:
@@ -186,6 +188,8 @@ class AuditResult:
     def verdict(self) -> str:
         if self.rejected or self.findings or self.mis_settled or self.statistics_fail:
             return FLAGGED
+        if self.groups is not None and self.groups.flagged:
+            return FLAGGED
         return PASS if self.tests else INCONCLUSIVE
 
     @property
@@ -194,15 +198,27 @@ class AuditResult:
 
 
 def audit(
-    paytable: Paytable, log: Path, alpha: float = 0.01, columns: dict[str, str] | None = None
+    paytable: Paytable,
+    log: Path,
+    alpha: float = 0.01,
+    columns: dict[str, str] | None = None,
+    by: tuple[str, ...] = (),
+    paths: bool = False,
+    encoding: str | None = None,
 ) -> AuditResult:
     """Read the log, settle every kind of round once and run every test.
 
     ``columns`` maps the log's column names (``--columns``, :mod:`odds.tools.audit.layout`).
+    ``by`` names the ``--by`` columns: each group is tested too
+    (:mod:`odds.tools.audit.groups`), the pooled tests and the groups' each at α/2;
+    ``paths`` keeps each group's cumulative nets for the control charts.
     """
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
-    counts = read_log(paytable.game, paytable.config, log, columns)
+    whole = alpha
+    if by:
+        alpha = alpha / 2
+    counts = read_log(paytable.game, paytable.config, log, columns, by, paths, encoding)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.bet_analysis()
@@ -240,6 +256,28 @@ def audit(
     if study is not None:
         study = study.judged(judged[ends[1] :])
         notes += study.notes
+    group_audit = None
+    if by:
+        distributions = {bet.name: net_distribution(bet) for bet in analysis.bets}
+        group_audit = evaluate_groups(
+            distributions, counts.by_groups, whole - alpha, counts.group_paths
+        )
+        threshold = alpha / k
+        failing = [r.bet for r in returns if r.judged and r.p.value < threshold]
+        failing += [
+            f.name.removeprefix("bet ").removesuffix(": outcome events")
+            for f in fits
+            if f.name.startswith("bet ")
+            and (f.fit.impossible or (f.judged and f.p is not None and f.p.value < threshold))
+        ]
+        named = drivers(
+            group_audit,
+            list(dict.fromkeys(failing)),
+            bool(counts.payouts and counts.payouts.mis_settled),
+        )
+        from dataclasses import replace
+
+        group_audit = replace(group_audit, drivers=named)
     return AuditResult(
         paytable=paytable.source,
         log=str(log),
@@ -250,6 +288,7 @@ def audit(
         k=k,
         notes=tuple(notes),
         shoes=study,
+        groups=group_audit,
     )
 
 

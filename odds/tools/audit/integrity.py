@@ -49,16 +49,44 @@ def shoe_findings(
     ``cards_sql`` selects ``(line, shoe, round, items)`` — the type indices each row
     adds to its shoe; ``where(line)`` names a line for messages.
     """
-    con.execute(f"CREATE OR REPLACE TEMP TABLE shoe_cards AS {cards_sql}")
+    con.execute(f"CREATE OR REPLACE TABLE shoe_cards AS {cards_sql}")
     counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
     names = [str(t) for t in shoe.types]
     findings: list[Finding] = []
     totals: dict[str, int] = {}
 
+    fewest = min((c for c in shoe.counts if c > 0), default=0)
+    # Per shoe, its cards, rows and lines (plain aggregates: no lists). A shoe of one row is
+    # that row's cards, which the row check has tested already (an impossible row is rejected);
+    # of the others, each is sorted, so that a type dealt more often than the shoe holds it
+    # (c copies) shows as a card equal to the one c places after it: a lambda per card, not a
+    # hash table of every shoe's every type. Shoes with fewer repeats than the scarcest card's
+    # copies cannot be over and skip even that.
+    con.execute("""
+        CREATE OR REPLACE TABLE shoe_summary AS
+        SELECT shoe, sum(n) AS n, sum(row_count) AS row_count, count(*) AS rounds,
+               min(first) AS first, max(last) AS last
+        FROM (SELECT shoe, round, sum(len(items)) AS n, count(*) AS row_count,
+                     min(line) AS first, max(line) AS last
+              FROM shoe_cards GROUP BY shoe, round)
+        GROUP BY shoe
+    """)  # rounds counted by grouping twice: count(DISTINCT …) per group cannot spill to disk
     con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE shoe_over AS
+        CREATE OR REPLACE TABLE shoe_flagged AS
+        SELECT shoe FROM (
+            SELECT shoe, list_sort(flatten(list(items))) AS sorted, sum(len(items)) AS n
+            FROM shoe_cards SEMI JOIN (SELECT shoe FROM shoe_summary WHERE row_count > 1)
+                 USING (shoe)
+            GROUP BY shoe)
+        WHERE n - len(list_distinct(sorted)) >= {fewest}
+          AND list_bool_or(list_transform(sorted, lambda x, i:
+                  i + {counts}[x + 1] <= n AND sorted[i + {counts}[x + 1]] = x))
+    """)
+    con.execute(f"""
+        CREATE OR REPLACE TABLE shoe_over AS
         SELECT shoe, type, count(*) AS n FROM (
-            SELECT shoe, unnest(items) AS type FROM shoe_cards)
+            SELECT shoe, unnest(items) AS type
+            FROM shoe_cards SEMI JOIN shoe_flagged USING (shoe))
         GROUP BY shoe, type HAVING count(*) > {counts}[type + 1]
     """)
     over = con.execute(f"""
@@ -87,10 +115,9 @@ def shoe_findings(
         )
     size = shoe.size
     big = con.execute(f"""
-        SELECT shoe, sum(len(items)) AS n, count(DISTINCT round) AS rounds, min(line), max(line),
-               count(*) OVER () AS total
-        FROM shoe_cards GROUP BY shoe HAVING sum(len(items)) > {size}
-        ORDER BY min(line) LIMIT {MAX_NAMED}
+        SELECT shoe, n, rounds, first, last, count(*) OVER () AS total
+        FROM shoe_summary WHERE n > {size}
+        ORDER BY first LIMIT {MAX_NAMED}
     """).fetchall()
     for shoe_id, n, rounds, first, last, total in big:
         totals["shoe over"] = total

@@ -13,7 +13,7 @@ A bet is **mis-settled** when what was paid differs from what was due by more
 than the tolerance (default half a cent: a payout rounded to the cent is
 correct). Each mis-settled bet is named (line, round, seat, bet, stake, paid,
 due); the over- and underpayments are totalled; and the log is cut into tenths
-in file order with the paid-minus-due of each, so that a payout rule that
+of its rows, in file order with the paid-minus-due of each, so that a payout rule that
 drifts over time (an engine tuning payouts towards a target return) shows as a
 trend rather than a scatter.
 """
@@ -109,100 +109,137 @@ def audit_payouts(
 
     ``unit_returns`` takes (combination, example hand ids) pairs and gives each
     combination's return per unit staked, per bet (the game's settlement).
+
+    No table of bets is made: a log of 10 million rounds has tens of millions
+    of them. Every bet is checked inside two aggregate queries over the rows
+    (:func:`bets_sql`): one groups the bets by slice, unit return and whether
+    they are right (a few hundred groups, summed exactly here); the other keeps
+    only the mis-settled bets, to name them.
     """
+    import numpy as np
+
+    by_combo: dict[str, list[BetColumns]] = {}
+    for column in columns:
+        by_combo.setdefault(column.combo, []).append(column)
     parts = [
-        f"""SELECT line, {labels} AS round, '{c.seat}' AS seat, '{c.bet}' AS bet,
-                   {c.combo} AS combo, [{", ".join(c.hands)}] AS hands,
-                   coalesce({c.stake}, 0) AS stake, coalesce({c.paid}, 0) AS paid
-            FROM final WHERE kind IS NULL"""
-        for c in columns
+        f"SELECT {combo} AS combo, [{', '.join(group[0].hands)}] AS hands, line FROM final "
+        f"WHERE kind IS NULL AND ({_placed(group)})"
+        for combo, group in by_combo.items()
     ]
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE bets AS SELECT * FROM ("
-        + " UNION ALL ".join(parts)
-        + ") WHERE stake <> 0 OR paid <> 0"
-    )
-    examples = con.execute("SELECT combo, arg_min(hands, line) FROM bets GROUP BY combo").fetchall()
+    examples = con.execute(
+        f"SELECT combo, arg_min(hands, line) FROM ({' UNION ALL '.join(parts)}) GROUP BY combo"
+    ).fetchall()
     returns = unit_returns([(combo, tuple(h)) for combo, h in examples])
     rows = [
         (combo, bet, r.numerator, r.denominator)
         for combo, bets in returns.items()
         for bet, r in bets.items()
     ]
+    unit_table = {  # noqa: F841 - read by DuckDB's replacement scan below
+        "combo": np.array([r[0] for r in rows], dtype=np.int64),
+        "bet": np.array([r[1] for r in rows], dtype=object),
+        "num": np.array([r[2] for r in rows], dtype=np.int64),
+        "den": np.array([r[3] for r in rows], dtype=np.int64),
+    }
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE unit_returns "
-        "(combo BIGINT, bet VARCHAR, num BIGINT, den BIGINT)"
+        "CREATE OR REPLACE TABLE unit_returns AS "
+        "SELECT combo, bet::VARCHAR AS bet, num, den FROM unit_table"
     )
-    if rows:
-        con.executemany("INSERT INTO unit_returns VALUES (?, ?, ?, ?)", rows)
-    tol = str(tolerance)
-    con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE checked AS
-        SELECT b.*, u.num, u.den,
-               b.paid * u.den - b.stake * u.num AS excess_den,
-               abs(b.paid * u.den - b.stake * u.num) > {tol} * u.den AS wrong,
-               ntile({SLICES}) OVER (ORDER BY b.line) AS slice
-        FROM bets b JOIN unit_returns u USING (combo, bet)
-    """)
-    totals = con.execute("""
-        SELECT count(*), sum(stake), sum(paid), count(*) FILTER (WHERE wrong) FROM checked
-    """).fetchone()
-    count, staked, paid, wrong = totals
-    due = _sum_due(con, "TRUE")
-    over = _sum_excess(con, "wrong AND excess_den > 0")
-    under = -_sum_excess(con, "wrong AND excess_den < 0")
-    named = [
-        MisSettled(
-            line,
-            str(round_),
-            seat,
-            bet,
-            amount(stake),
-            amount(paid_),
-            Fraction(int(n), int(d)) * _fraction(stake),
-        )
-        for line, round_, seat, bet, stake, paid_, n, d in con.execute(f"""
-            SELECT line, round, seat, bet, stake, paid, num, den FROM checked WHERE wrong
-            ORDER BY line, seat, bet LIMIT {MAX_NAMED}
+    (rows_in_log,) = con.execute("SELECT coalesce(max(line), 0) FROM final").fetchone()
+    bets = bets_sql(columns, tolerance, int(rows_in_log))
+    groups = con.execute(f"""
+        SELECT slice, num, den, wrong, sign(excess_den) AS side, count(*), sum(stake),
+               sum(paid), sum(excess_den), min(line), max(line)
+        FROM ({bets}) GROUP BY ALL ORDER BY ALL
+    """).fetchall()
+    count = wrong = 0
+    staked = paid = Decimal(0)
+    due = over = under = Fraction(0)
+    per_slice: dict[int, list[Any]] = {}
+    for slice_, num, den, bad, side, n, stake_sum, paid_sum, excess, first, last in groups:
+        unit = Fraction(int(num), int(den))
+        slice_due = _fraction(stake_sum) * unit
+        count += n
+        staked += Decimal(stake_sum)
+        paid += Decimal(paid_sum)
+        due += slice_due
+        if bad:
+            wrong += n
+            if side > 0:
+                over += _fraction(excess) / int(den)
+            else:
+                under -= _fraction(excess) / int(den)
+        entry = per_slice.setdefault(slice_, [first, last, 0, 0, Decimal(0), Fraction(0)])
+        entry[0], entry[1] = min(entry[0], first), max(entry[1], last)
+        entry[2] += n
+        entry[3] += n if bad else 0
+        entry[4] += Decimal(paid_sum)
+        entry[5] += slice_due
+    named = (
+        []
+        if not wrong
+        else [
+            MisSettled(
+                line,
+                str(round_),
+                seat,
+                bet,
+                amount(stake),
+                amount(paid_),
+                Fraction(int(n), int(d)) * _fraction(stake),
+            )
+            for line, round_, seat, bet, stake, paid_, n, d in con.execute(f"""
+            SELECT w.line, {labels} AS round, w.seat, w.bet, w.stake, w.paid, w.num, w.den
+            FROM (SELECT * FROM ({bets}) WHERE wrong ORDER BY line, seat, bet LIMIT {MAX_NAMED}) w
+            JOIN final USING (line) ORDER BY w.line, w.seat, w.bet
         """).fetchall()
-    ]
-    slices = []
-    for number, first, last, n, bad, slice_paid in con.execute("""
-        SELECT slice, min(line), max(line), count(*), count(*) FILTER (WHERE wrong), sum(paid)
-        FROM checked GROUP BY slice ORDER BY slice
-    """).fetchall():
-        slices.append(
-            Slice(first, last, n, bad, amount(slice_paid), _sum_due(con, f"slice = {number}"))
-        )
+        ]
+    )
+    slices = tuple(
+        Slice(first, last, n, bad, amount(slice_paid), slice_due)
+        for _, (first, last, n, bad, slice_paid, slice_due) in sorted(per_slice.items())
+    )
     return SettlementAudit(
         bets=count,
         staked=amount(staked),
         paid=amount(paid),
         due=due,
-        mis_settled=wrong or 0,
+        mis_settled=wrong,
         overpaid=over,
         underpaid=under,
         named=tuple(named),
-        slices=tuple(slices),
+        slices=slices,
         tolerance=tolerance,
     )
 
 
-def _sum_due(con: Any, where: str) -> Fraction:
-    """Σ stake × unit return, exactly: the stakes summed per unit return in the database."""
-    total = Fraction(0)
-    for staked, num, den in con.execute(
-        f"SELECT sum(stake), num, den FROM checked WHERE {where} GROUP BY num, den"
-    ).fetchall():
-        total += _fraction(staked) * Fraction(int(num), int(den))
-    return total
+def _placed(columns: Sequence[BetColumns]) -> str:
+    """SQL: some bet of these columns was placed or paid."""
+    return " OR ".join(
+        f"coalesce({c.stake}, 0) <> 0 OR coalesce({c.paid}, 0) <> 0" for c in columns
+    )
 
 
-def _sum_excess(con: Any, where: str) -> Fraction:
-    """Σ (paid − due) over some bets, exactly (summed per denominator in the database)."""
-    total = Fraction(0)
-    for excess, den in con.execute(
-        f"SELECT sum(excess_den), den FROM checked WHERE {where} GROUP BY den"
-    ).fetchall():
-        total += _fraction(excess) / int(den)
-    return total
+def bets_sql(columns: Sequence[BetColumns], tolerance: Decimal, rows: int) -> str:
+    """SQL: every bet placed (or paid) with its unit return, excess and slice; not stored.
+
+    The excess ``paid × den − stake × num`` is the overpayment times the unit
+    return's denominator: exact (amounts are exact decimals, the return a
+    fraction). A slice is a tenth of the log's rows, in file order.
+    """
+    tol = str(tolerance)
+    parts = [
+        f"""SELECT line, '{c.seat}' AS seat, '{c.bet}' AS bet,
+                   coalesce({c.stake}, 0) AS stake, coalesce({c.paid}, 0) AS paid,
+                   {c.combo} AS combo
+            FROM final WHERE kind IS NULL AND (coalesce({c.stake}, 0) <> 0
+                                               OR coalesce({c.paid}, 0) <> 0)"""
+        for c in columns
+    ]
+    return f"""
+        SELECT b.line, b.seat, b.bet, b.stake, b.paid, u.num, u.den,
+               b.paid * u.den - b.stake * u.num AS excess_den,
+               abs(b.paid * u.den - b.stake * u.num) > {tol} * u.den AS wrong,
+               ({SLICES} * (b.line - 1)) // {max(rows, 1)} + 1 AS slice
+        FROM ({" UNION ALL ".join(parts)}) b JOIN unit_returns u USING (combo, bet)
+    """

@@ -48,16 +48,24 @@ from odds.core.shoe import Shoe
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile
 from odds.runtime.progress import task
+from odds.tools.audit.groups import (
+    Dimension,
+    GroupCounts,
+    GroupPath,
+    check_groups,
+    count_groups,
+    dimensions,
+)
 from odds.tools.audit.integrity import Finding, shoe_findings
 from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
-from odds.tools.audit.payouts import BetColumns, SettlementAudit, audit_payouts
+from odds.tools.audit.payouts import TOLERANCE, BetColumns, SettlementAudit, audit_payouts, bets_sql
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
-#: How amounts (stakes, payouts) are held in the database: exact decimals.
-AMOUNT = "DECIMAL(38, 6)"
+#: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
+AMOUNT = "DECIMAL(18, 6)"
 #: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
-AMOUNT_PATTERN = r"\d{1,30}(\.\d{0,6})?|\.\d{1,6}"
+AMOUNT_PATTERN = r"\d{1,12}(\.\d{0,6})?|\.\d{1,6}"
 #: Rejected rows named by line in the result (all are counted).
 MAX_LISTED = 1000
 #: Why a row is rejected: its code in the database and how the summary names the kind.
@@ -107,6 +115,8 @@ class LogCounts:
     payouts: SettlementAudit | None = None  # the settlement audit, when the log has payouts
     findings: tuple[Finding, ...] = ()  # problems of the log as a whole (shoe integrity)
     finding_kinds: dict[str, int] = dataclasses.field(default_factory=dict)  # all, by kind
+    by_groups: tuple[GroupCounts, ...] = ()  # --by: each group's counts (odds.tools.audit.groups)
+    group_paths: tuple[GroupPath, ...] = ()  # --by with --charts: each group's cumulative nets
 
     @property
     def rejected_total(self) -> int:
@@ -118,23 +128,36 @@ READING = 30.0
 
 
 def read_log(
-    game: Game, config: Any, path: Path, mapping: dict[str, str] | None = None
+    game: Game,
+    config: Any,
+    path: Path,
+    mapping: dict[str, str] | None = None,
+    by: tuple[str, ...] = (),
+    paths: bool = False,
+    encoding: str | None = None,
 ) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
     The file is the one named, taken literally (:mod:`odds.runtime.inputs`); the counts
     carry the size and SHA-256 of the bytes read. ``mapping`` is ``--columns``
-    (:mod:`odds.tools.audit.layout`).
+    (:mod:`odds.tools.audit.layout`); ``by`` the ``--by`` columns (each group counted
+    apart, :mod:`odds.tools.audit.groups`), ``paths`` whether their cumulative nets are
+    drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
     """
     log_hand_sizes(game)
     label = str(path)
     with InputFile(path) as file, database() as db, task(f"reading {path.name}") as update:
-        staged = stage_log(db, game, file, mapping)
+        staged = stage_log(db, game, file, mapping, encoding)
         layout = staged.layout
+        fields = {
+            n: f"f{i + 1}" for table in (layout.labels, layout.extra) for n, i in table.items()
+        }
+        dims = dimensions(by, fields, list(layout.hands), label)
         first = staged.first_rows()
-        _Log(db.con, game, config, label, first, layout, lambda _: None).check_rows()
+        _Log(db.con, game, config, label, first, layout, lambda _: None, dims=dims).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
-        log = _Log(db.con, game, config, label, source, layout, update, start=READING)
+        log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
+        log.paths = paths
         return dataclasses.replace(log.counts(), size=digest.size, sha256=digest.sha256)
 
 
@@ -222,8 +245,13 @@ class _Log:
         layout: Layout,
         update: Callable[[float], None],
         start: float = 0.0,
+        dims: Sequence[Dimension] = (),
     ) -> None:
         self.con, self.game, self.config, self.label = con, game, config, label
+        #: --by: the group columns (g0, g1 … in the compact table) and whether to draw them.
+        self.dims, self.paths = tuple(dims), False
+        self.settled: dict[int, Settlement] = {}
+        self.bet_columns: list[BetColumns] = []
         self.update, self.unit, self.layout = update, source.unit, layout
         self.shoe = game.shoe(config)
         self.col = {
@@ -247,7 +275,7 @@ class _Log:
     def counts(self) -> LogCounts:
         self._prepare()
         self._check_rounds()
-        self._query(f"CREATE OR REPLACE TEMP TABLE final AS {self._final()}", weight=5)
+        self._query(f"CREATE OR REPLACE TABLE final AS {self._final()}", weight=5)
         self._check_independent()
         rows, untested, kinds = self._summary()
         groups, refused = self._groups()
@@ -255,6 +283,7 @@ class _Log:
             kinds["refused"] = sum(refused.values())
         findings, finding_kinds = self._check_shoes()
         payouts = self._check_payouts()
+        by_groups, group_paths = self._count_groups(rows)
         return LogCounts(
             source=self.label,
             unit=self.unit,
@@ -268,7 +297,16 @@ class _Log:
             findings=tuple(findings),
             finding_kinds=finding_kinds,
             payouts=payouts,
+            by_groups=tuple(by_groups),
+            group_paths=tuple(group_paths),
         )
+
+    def _count_groups(self, rows: int) -> tuple[list[GroupCounts], list[GroupPath]]:
+        """--by: each group's counts (:mod:`odds.tools.audit.groups`), money included."""
+        if not self.dims:
+            return [], []
+        money = bets_sql(self.bet_columns, TOLERANCE, rows) if self.bet_columns else None
+        return count_groups(self.con, self.dims, self.settled, money, self.paths)
 
     def _prepare(self) -> None:
         """The hand table, the compact table, and the first malformed row (an error)."""
@@ -278,6 +316,8 @@ class _Log:
         self._store_hands(entries)
         self._materialize(key_count)
         self._first_fatal()
+        if self.dims:
+            check_groups(self.con, self.dims, f"{self.label} {self.unit}")
 
     # -- running a query with progress ----------------------------------------
 
@@ -360,7 +400,7 @@ class _Log:
             "cards": np.array(_numbered(e.items for e in entries), dtype=np.int64),
         }
         self.con.execute(
-            "CREATE OR REPLACE TEMP TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
+            "CREATE OR REPLACE TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
             "cards, "
             "CASE WHEN items = '' THEN []::INTEGER[] "
             "ELSE list_transform(string_split(items, ','), lambda x: x::INTEGER) END AS items "
@@ -399,6 +439,7 @@ class _Log:
         no_seat = " AND ".join(f"r.{self.col[s]} = ''" for s in self.seats) or "false"
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
+        labels += "".join(f", {dim.sql} AS g{k}" for k, dim in enumerate(self.dims))
         hids = ", ".join(
             [f"h{i}.hid AS hid{i}" for i in range(n)] + [f"s{j}.hid AS sid{j}" for j in seats]
         )
@@ -409,7 +450,7 @@ class _Log:
                 hids += f", {_combo(aliases, key_count)}::BIGINT AS scombo{j}"
         c = _CODES
         self._query(
-            f"""CREATE OR REPLACE TEMP TABLE log AS
+            f"""CREATE OR REPLACE TABLE log AS
             SELECT r.line,
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
@@ -433,8 +474,8 @@ class _Log:
         return bool(present) and per_row * rows > min(present)
 
     def _amount(self, field: str) -> str:
-        """SQL: a money field as an exact decimal (NULL when empty)."""
-        return f"CAST(nullif(r.{field}, '') AS {AMOUNT})"
+        """SQL: a money field as an exact decimal (NULL when empty; checked by _money_bad)."""
+        return f"TRY_CAST(nullif(r.{field}, '') AS {AMOUNT})"
 
     def _money_fields(self) -> list[tuple[int, str]]:
         """(index in layout.money, field) of every money column."""
@@ -444,19 +485,31 @@ class _Log:
         ]
 
     def _money_bad(self) -> str:
-        """SQL: some money field holds text that is not an amount, or a negative amount."""
-        checks = [
-            f"(r.{f} <> '' AND NOT regexp_full_match(r.{f}, '{AMOUNT_PATTERN}'))"
-            for _, f in self._money_fields()
-        ]
-        return " OR ".join(checks) or "false"
+        """SQL: some money field holds text that is not an amount (a negative amount included).
+
+        The distinct texts of the money columns (a few hundred in a real log:
+        stakes times multiples) are checked once here against
+        :data:`AMOUNT_PATTERN`; each row then only asks whether a field is one
+        of the bad ones (none: no question at all). A regular expression per
+        field and row costs more than the rest of the row's reading.
+        """
+        fields = self._money_fields()
+        if not fields:
+            return "false"
+        texts = ", ".join(f"r.{f}" for _, f in fields)
+        rows = self._query(
+            f"SELECT DISTINCT t FROM (SELECT unnest([{texts}]) AS t FROM rows r "
+            f"WHERE {self._fields_ok('r.')}) WHERE t <> ''",
+            weight=5,
+        )
+        bad = sorted(t for (t,) in rows if not re.fullmatch(AMOUNT_PATTERN, t))
+        if not bad:
+            return "false"
+        listed = ", ".join(_sql_text(t) for t in bad)
+        return " OR ".join(f"r.{f} IN ({listed})" for _, f in fields)
 
     def _money_columns(self) -> str:
-        return "".join(
-            f", CASE WHEN regexp_full_match(r.{f}, '{AMOUNT_PATTERN}') THEN {self._amount(f)} "
-            f"END AS m{k}"
-            for k, f in self._money_fields()
-        )
+        return "".join(f", {self._amount(f)} AS m{k}" for k, f in self._money_fields())
 
     def _first_fatal(self) -> None:
         found = self._query(
@@ -489,7 +542,8 @@ class _Log:
             if not re.fullmatch(AMOUNT_PATTERN, text):
                 raise OddsError(
                     f"{where}, column {money.column}: {text!r} is not an amount (a number "
-                    "such as 12.50: digits, a decimal point, at most 6 decimals, no sign)"
+                    "such as 12.50: at most 12 digits, a decimal point, at most 6 decimals, "
+                    "no sign)"
                 )
         raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
 
@@ -515,13 +569,13 @@ class _Log:
         key = self._round_key()
         columns = ", ".join(f"{name} VARCHAR" for name in key) or "round VARCHAR"
         self.con.execute(
-            f"CREATE OR REPLACE TEMP TABLE rounds ({columns}, first BIGINT, problem VARCHAR)"
+            f"CREATE OR REPLACE TABLE rounds ({columns}, first BIGINT, problem VARCHAR)"
         )
         if "round" not in self.col:
             return
         names = ", ".join(key)
         self._query(
-            f"CREATE OR REPLACE TEMP TABLE multi AS SELECT {names} FROM log "
+            f"CREATE OR REPLACE TABLE multi AS SELECT {names} FROM log "
             f"WHERE why IS NULL AND round <> '' GROUP BY {names} HAVING count(*) > 1",
             weight=15,
         )
@@ -628,7 +682,7 @@ class _Log:
         shared = self.positions.index(self.game.shared_positions[0])
         position = ", f.position" if "position" in self.col else ""
         self._query(
-            f"""CREATE OR REPLACE TEMP TABLE tested AS
+            f"""CREATE OR REPLACE TABLE tested AS
             SELECT f.line{position}, h.cards FROM final f JOIN hands h ON f.hid{shared} = h.hid
             WHERE f.kind IS NULL AND NOT f.extra ORDER BY f.line""",
             weight=3,
@@ -689,6 +743,7 @@ class _Log:
             else:
                 hands, combo = tuple(f"hid{i}" for i in range(n)), "combo"
             columns.append(BetColumns(seat, bet, stake, where["paid", bet, seat], combo, hands))
+        self.bet_columns = columns
         if "shoe" in self.col and "round" in self.col:
             labels = "'shoe ' || shoe || ', round ' || round"
         elif "round" in self.col:
@@ -787,6 +842,7 @@ class _Log:
                 refused[combo] = count
                 continue
             groups.append(SettledGroup(settlement, count))
+            self.settled[combo] = settlement
         return groups, refused
 
     def _listed(self, refused: dict[int, int]) -> list[Rejected]:
@@ -875,9 +931,22 @@ def _poisson_tail(k: int, mean: float) -> float:
 
 
 def _overflow(items: str, shoe: Shoe[Any]) -> str:
-    """SQL: some shoe type occurs in ``items`` (type indices) more often than the shoe has it."""
+    """SQL: some shoe type occurs in ``items`` (type indices) more often than the shoe has it.
+
+    A type the shoe holds ``c`` times can only be over with at least ``c + 1``
+    copies, so a row with fewer than ``c`` repeats among its cards (``len −
+    distinct``, native and fast) cannot be; only the rare others are counted
+    type by type (a lambda per card, costly).
+    """
     counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
-    return (
+    fewest = min((c for c in shoe.counts if c > 0), default=0)
+    exact = (
         f"list_bool_or(list_transform({items}, lambda x: "
         f"len(list_filter({items}, lambda y: y = x)) > {counts}[x + 1]))"
     )
+    return f"(CASE WHEN len({items}) - len(list_distinct({items})) >= {fewest} THEN {exact} END)"
+
+
+def _sql_text(text: str) -> str:
+    """Text as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"

@@ -105,6 +105,10 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     out.append("")
     out += shoe_lines(result, p_text, p_is)  # the shoe-level tests (odds.tools.audit.shoe_report)
     out += _payout_lines(result)
+    if result.groups is not None:  # --by (odds.tools.audit.group_report)
+        from odds.tools.audit.group_report import group_lines
+
+        out += group_lines(result.groups, charts)
     for note in result.notes:
         out.append(f"Note: {note}")
     if result.mis_settled:
@@ -116,6 +120,10 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
         )
     for finding in counts.findings:
         out.append(f"Finding: {finding.text}.")
+    if result.groups is not None:
+        from odds.tools.audit.group_report import finding_lines
+
+        out += finding_lines(result.groups)
     hidden = result.findings - len(counts.findings)
     if hidden > 0:
         out.append(f"Finding: … and {hidden:,} more of the same kinds ({_finding_kinds(result)}).")
@@ -365,10 +373,14 @@ def audit_tables(result: AuditResult) -> list[Table]:
             (Column("flagged", "flagged", Kind.FLAG), result.flagged),
         ],
     )
-    tables = [log, rejected, method, fit_table(result), return_table(result), findings, verdict]
+    tables = [log, rejected, method, fit_table(result), return_table(result), findings]
     if result.shoes is not None:  # the shoe-level tests (odds.tools.audit.shoe_report)
-        tables.insert(-2, shoe_table(result))
-    return tables
+        tables.insert(-1, shoe_table(result))
+    if result.groups is not None:  # --by (odds.tools.audit.group_report)
+        from odds.tools.audit.group_report import drivers_table, groups_table
+
+        tables += [groups_table(result.groups), drivers_table(result.groups)]
+    return [*tables, verdict]
 
 
 def fit_table(result: AuditResult) -> Table:

@@ -2,8 +2,11 @@
 
 ``odds shoe --seen "Kh 9h 5c"`` and ``--seen-file rounds.csv`` (the
 ``odds simulate`` log format: optional ``shoe``, ``round`` and ``position``
-columns and one column per hand; CSV, gzipped CSV or Parquet, told by the
-file's first bytes). A log usually holds many shoes, and only the cards of the
+columns and one column per hand; or the operator layout ``odds audit`` leads
+with — ``shoe;round;table;dealer;timestamp;banker;player_1 … player_5``, any
+other column, stakes and payouts ignored; names matched without regard to case;
+``,`` ``;`` tab or ``|`` between fields; CSV, gzipped CSV or Parquet, told by
+the file's first bytes; UTF-8 or UTF-16). A log usually holds many shoes, and only the cards of the
 shoe being dealt say anything about what is left in it, so
 
 * with a ``shoe`` column, the cards of one shoe are read: ``--shoe ID``, or by
@@ -24,6 +27,7 @@ holds it names the card and both counts.
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 from collections import Counter
 from collections.abc import Generator, Iterable, Iterator
@@ -134,7 +138,10 @@ def _csv_rows(file: InputFile, label: str) -> Rows:
     first = next(numbered, None)
     if first is None:
         raise OddsError(f"{label}: empty log (expected a header such as shoe,round,banker,player)")
-    header = _fields(label, *first)
+    from odds.tools.audit.sources import sniff_delimiter
+
+    delimiter = sniff_delimiter(first[1])
+    header = _fields(label, *first, delimiter)
     columns = [c.strip() for c in header]
 
     def rows() -> Iterator[Row]:
@@ -143,7 +150,7 @@ def _csv_rows(file: InputFile, label: str) -> Rows:
             if not text.strip():
                 yield where, None
                 continue
-            values = _fields(label, number, text)
+            values = _fields(label, number, text, delimiter)
             if len(values) != len(columns):
                 raise OddsError(
                     f"{label} {where}: wrong number of fields ({len(values)}; the header has "
@@ -154,9 +161,9 @@ def _csv_rows(file: InputFile, label: str) -> Rows:
     yield columns, rows()
 
 
-def _fields(label: str, number: int, text: str) -> list[str]:
+def _fields(label: str, number: int, text: str, delimiter: str = ",") -> list[str]:
     try:
-        return next(csv.reader([text], strict=True), [])
+        return next(csv.reader([text], delimiter=delimiter, strict=True), [])
     except csv.Error as exc:
         raise OddsError(f"{label} line {number}: malformed CSV ({exc})") from None
 
@@ -219,11 +226,14 @@ class _Reader:
             source.close()
 
     def _read(self, columns: list[str], rows: Iterator[Row]) -> tuple[list[Any], int, str | None]:
-        self._check_columns(columns)
-        by_shoe = "shoe" in columns
+        cards, labels = self._check_columns(columns)
+        rows = (
+            (where, None if row is None else row | {k: row[c] for k, c in labels.items()})
+            for where, row in rows
+        )
+        by_shoe = "shoe" in labels
         if self.wanted is not None and not by_shoe:
             raise OddsError(f"--shoe {self.wanted}: {self.label} has no shoe column")
-        cards = [c for c in columns if c not in NOT_CARDS]
         finished: dict[str, str] = {}  # shoe label -> where its rows started
         current: str | None = None
         started = ""
@@ -264,20 +274,44 @@ class _Reader:
             raise OddsError(f"--shoe {self.wanted}: no rows of shoe {self.wanted} in {self.label}")
         return kept
 
-    def _check_columns(self, columns: list[str]) -> None:
+    def _check_columns(self, columns: list[str]) -> tuple[list[str], dict[str, str]]:
+        """The hand columns, and the label columns by their names (shoe, round, position).
+
+        A column is a hand when its name (case and spaces aside) is a position
+        (``banker``) or a numbered seat of a position that is not shared
+        (``player_3``, ``Player 3``); a label when it is ``shoe``, ``round``,
+        ``position`` or ``actions``; anything else (``table``, ``dealer``,
+        ``timestamp``, stakes and payouts) is not read.
+        """
         if not any(columns):
             raise OddsError(
                 f"{self.label}: empty log (expected a header such as shoe,round,banker,player)"
             )
-        for column in columns:
-            if column not in self.game.positions and column not in NOT_CARDS:
-                raise OddsError(
-                    f"{self.label}: unknown column {column!r} (a {self.game.name} log has "
-                    f"{', '.join(self.game.positions)}; optional shoe, round, position)"
-                )
         twice = [c for c in columns if columns.count(c) > 1]
         if twice:
             raise OddsError(f"{self.label}: the column {twice[0]!r} appears twice")
+        own = [p for p in self.game.positions if p not in self.shared]
+        seat = re.compile("(" + "|".join(map(re.escape, own)) + r")_?\d+") if own else None
+        cards: list[str] = []
+        labels: dict[str, str] = {}
+        for column in columns:
+            name = re.sub(r"\s+", "_", column.strip().lower())
+            if name in NOT_CARDS:
+                if name in labels:
+                    raise OddsError(f"{self.label}: the column {name!r} appears twice")
+                labels[name] = column
+            elif name in self.game.positions or (seat is not None and seat.fullmatch(name)):
+                cards.append(column)
+        if not cards:
+            raise OddsError(
+                f"{self.label}: no hand column (a {self.game.name} log has "
+                f"{', '.join(self.game.positions)}; or numbered seats such as "
+                f"{own[0] if own else self.game.positions[0]}_1)"
+            )
+        self.shared_columns = {
+            c for c in cards if re.sub(r"\s+", "_", c.strip().lower()) in self.shared
+        }
+        return cards, labels
 
     def _row_items(
         self,
@@ -290,7 +324,7 @@ class _Reader:
         round_ = row.get("round", "")
         first_of_round = True
         if round_ and self.shared:
-            hands = "|".join(row[c] for c in cards if c in self.shared)
+            hands = "|".join(row[c] for c in cards if c in self.shared_columns)
             earlier = shared_of.get(round_)
             if earlier is None:
                 shared_of[round_] = (hands, where)
@@ -305,7 +339,7 @@ class _Reader:
         found: list[Any] = []
         for column in cards:
             text = row[column]
-            if not text or (column in self.shared and not first_of_round):
+            if not text or (column in self.shared_columns and not first_of_round):
                 continue
             try:
                 found.extend(self.game.parse_hand(self.config, text))

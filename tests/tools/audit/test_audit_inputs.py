@@ -191,7 +191,10 @@ def test_the_issue_s_crlf_log(capsys, tmp_path):
         (b"round,banker,player\r1,9d 7c,Kh 9h\r2,9d\n7c,Kh 9h\r", "line 3: a line feed"),
         (b"round,banker,player\n1,9d 7c,Kh 9h\n1,9d\x1b[0m 7c,Kh 9h\n", "line 3: a control"),
         ("round,banker,player\n1,9d 7c,Kh 9h\n".encode("utf-32"), ": UTF-32 text"),
-        ("round,banker,player\n1,9d 7c,Kh 9h\n".encode("utf-16-le"), ": UTF-16 text"),
+        (
+            "round,banker,player\n1,9d 7c,Kh 9h\n1,9d\x1b 7c,Kh 9h\n".encode("utf-16-le"),
+            "line 3: a control",
+        ),
         ("round,banker,player\n1,9d 7c,Kh 9h\n".encode("utf-32-be"), ": UTF-32 text"),
         (b"round,banker,player\n1,9d 7c," + b"K" * 70_000 + b"\n", "line 2: a line longer"),
         (b"PK\x03\x04\x14\x00\x06\x00", "zip archive (an Excel workbook?)"),

@@ -144,7 +144,7 @@ def test_the_first_malformed_line_is_named(capsys, tmp_path, text, needle):
 @pytest.mark.parametrize(
     ("data", "needle"),
     [
-        ("banker,player\n".encode("utf-16"), "UTF-16"),
+        ("banker,player\n".encode("utf-16"), "no rounds in the log"),  # UTF-16 is read now
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not UTF-8 text"),
         (b"", "empty log"),
     ],
