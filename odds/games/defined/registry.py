@@ -1,7 +1,8 @@
 """Defined games: compiled from a paytable's ``[definition]``, and found in ``tables/``.
 
 A paytable whose file holds a ``[definition]`` table is its own game: ``game``
-names it, the definition says how it is dealt and settled. The registry
+names it (by default the file's name, when that is lower-case letters, digits and
+hyphens), the definition says how it is dealt and settled. The registry
 (:func:`odds.games.games`) lists every such paytable of ``tables/`` beside the
 coded games; a definition elsewhere is read from its file (``odds report my-bet.toml``).
 """
@@ -10,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
+from pathlib import PurePath
 from typing import Any
 
 from odds.core.caching import cached
@@ -18,6 +21,9 @@ from odds.core.errors import OddsError
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.schema import read_definition
 from odds.games.defined.tables import tables_folder
+
+#: A file name that can name a game when its paytable has no ``game`` key.
+GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 def definition_digest(definition: Mapping[str, Any]) -> str:
@@ -34,6 +40,9 @@ def defined_game(
     The sections get the definition's defaults (its number of decks) and its digest.
     """
     name = data.get("game")
+    if name is None:  # a designer's my-bet.toml is the game my-bet
+        stem = PurePath(source).stem
+        name = stem if GAME_NAME.fullmatch(stem) else None
     if not isinstance(name, str) or not name:
         raise OddsError(f'{source}: a definition\'s paytable names its game: game = "my-game"')
     raw = data["definition"]

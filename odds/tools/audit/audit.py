@@ -246,7 +246,7 @@ def audit(
     if "shoe" in counts.labels and counts.used:
         from odds.tools.audit.shoe_study import shoe_study
 
-        study = shoe_study(paytable.game, paytable.config, log, columns)
+        study = shoe_study(paytable.game, paytable.config, log, columns, encoding)
     shoe_floors = [] if study is None else [_shoe_floor(t) for t in study.tests]
     floors = [_floor(t) for t in fits] + [_floor(t) for t in returns] + shoe_floors
     k, judged = tarone(floors, alpha)

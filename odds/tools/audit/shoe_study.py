@@ -53,10 +53,14 @@ class ShoeStudy:
 
 
 def shoe_study(
-    game: Game, config: Any, log: Path, columns: dict[str, str] | None = None
+    game: Game,
+    config: Any,
+    log: Path,
+    columns: dict[str, str] | None = None,
+    encoding: str | None = None,
 ) -> ShoeStudy | None:
     """Every shoe-level test of a log, or None when its shoes are not dealt through."""
-    read = read_shoes(game, config, log, columns)
+    read = read_shoes(game, config, log, columns, encoding)
     if read is None or not read.shoes:
         return None
     if read.rounds < MIN_ROUNDS_PER_SHOE * len(read.shoes):

@@ -106,12 +106,19 @@ class ShoeTest:
 
 
 def read_shoes(
-    game: Game, config: Any, path: Path, mapping: dict[str, str] | None = None
+    game: Game,
+    config: Any,
+    path: Path,
+    mapping: dict[str, str] | None = None,
+    encoding: str | None = None,
 ) -> ShoeLog | None:
-    """The log's shoes card by card, or None when it has no shoe column."""
+    """The log's shoes card by card, or None when it has no shoe column.
+
+    ``encoding`` is the text log's (``--encoding``), as the main reader got it.
+    """
     shoe = game.shoe(config)
     with InputFile(path) as file, database() as db:
-        staged = stage_log(db, game, file, mapping)
+        staged = stage_log(db, game, file, mapping, encoding)
         layout = staged.layout
         if "shoe" not in layout.labels:
             return None

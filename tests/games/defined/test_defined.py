@@ -16,6 +16,7 @@ from odds.core.numbers import read_toml
 from odds.games import games
 from odds.games.defined.game import DefinedGame
 from odds.games.paytable import TABLES, from_data, load, load_file
+from tests.paths import ROOT
 from tests.reference.defined import brute_force
 
 DEFINED = sorted(p.stem for p in TABLES.glob("*.toml") if "[definition" in p.read_text())
@@ -157,14 +158,27 @@ def test_lucky_6_matches_wizard_of_odds() -> None:
 
 
 def test_lucky_6_definition_is_ten_lines() -> None:
+    """The README shows the bet whole in ten lines: its payouts and its definition."""
+    text = (TABLES / "lucky-6.toml").read_text()
     lines = [
         line
-        for line in (TABLES / "lucky-6.toml").read_text().splitlines()
-        if line.strip() and not line.lstrip().startswith("#")
+        for line in text.splitlines()
+        if line.strip() and not line.startswith(("#", "game =", "title =", "description ="))
     ]
-    assert len(lines) <= 15  # the README snippet is the ten lines from [definition] on
-    start = next(i for i, line in enumerate(lines) if line == "[definition]")
-    assert len(lines[start:]) <= 10
+    assert len(lines) <= 10
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "```toml\n" + "\n".join(lines) + "\n```" in readme
+
+
+def test_a_definition_without_a_game_is_named_by_its_file(tmp_path: Path) -> None:
+    text = (TABLES / "lucky-6.toml").read_text()
+    bet = tmp_path / "my-bet.toml"
+    bet.write_text("\n".join(line for line in text.splitlines() if not line.startswith("game =")))
+    assert load(str(bet)).game.name == "my-bet"
+    odd = tmp_path / "My Bet.toml"
+    odd.write_text(bet.read_text())
+    with pytest.raises(OddsError, match="names its game"):
+        load(str(odd))
 
 
 # -- One round --------------------------------------------------------------------
