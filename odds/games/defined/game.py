@@ -473,11 +473,11 @@ class DefinedGame(Game[DefinedConfig]):
             points = patterns.points(cards, definition.shoe)
             if name in (f"{points} points", f"{points} point"):  # a points category
                 return name
-            return f"{name}, {points} points"
+            return f"{name}, {_points_text(points)}"
         if len(cards) == 1 and definition.deal.tableau is None:
             rank = cards[0].rank
             return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
-        return f"{patterns.points(cards, definition.shoe)} points"
+        return _points_text(patterns.points(cards, definition.shoe))
 
     def _label(self, cards: tuple[Any, ...]) -> str:
         definition = self.definition
@@ -638,3 +638,8 @@ def _label_of(definition: Definition, name: str) -> str:
 
 def _number(n: int) -> str:
     return ("one", "two", "three", "four", "five")[n - 1] if 1 <= n <= 5 else str(n)
+
+
+def _points_text(points: int) -> str:
+    """ "1 point", "7 points": how a settled hand's total reads."""
+    return "1 point" if points == 1 else f"{points} points"

@@ -349,3 +349,12 @@ def test_solve_finds_a_payout_on_a_defined_side_bet() -> None:
     solution = solve(load("lucky-6"), "lucky-6", "payouts.three_cards", Fraction(95, 100))
     # 0.037247·13 + 0.016617·(x + 1) = 0.95 per unit: x ≈ 27.03
     assert 27 < float(solution.solutions[0]) < 27.1
+
+
+def test_a_settled_hand_of_one_point_reads_in_the_singular() -> None:
+    paytable = load("goa-gae-defined")
+    hands = {"dealer": "Ah 10h Qh", "player": "9c Kd Qs"}
+    settled = paytable.game.settle(paytable.config, hands, Fraction(1))
+    described = {hand.position: hand.description for hand in settled.hands}
+    assert described["dealer"] == "Flush, 1 point"
+    assert described["player"] == "Points, 9 points"
