@@ -27,7 +27,7 @@ from odds.games.base import BenchCase
 from odds.games.blackjack.dealer import (
     RANK_NAMES,
     RANKS,
-    dealer_probabilities,
+    dealer_outcomes,
     dealer_probabilities_reference,
 )
 from odds.games.blackjack.options import BlackjackRules
@@ -148,7 +148,7 @@ def dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fract
     for u in range(RANKS):
         after = list(counts)
         after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities(tuple(after), u, h17)
+        result[RANK_NAMES[u]] = dealer_outcomes(tuple(after), u, h17).probabilities
     return result
 
 

@@ -1,5 +1,11 @@
 """The dealer's hand: draw sequences and exact outcome probabilities.
 
+One call answers every question about the dealer's hand: :func:`dealer_outcomes`
+(the shoe, the up card, the cards known to be out → a count per outcome over one
+denominator, or an infinite shoe). The rest of this module is what is behind it,
+public only to the kernel that batches thousands of removals at once
+(:mod:`.shoes`, :mod:`.dealer_batches`, :mod:`.moments`).
+
 Rank indices: 0 = A, 1 = 2, …, 8 = 9, 9 = ten-value; a rank's value is index + 1
 (the ace counts 1, or 11 when that does not bust: a *soft* total).
 
@@ -24,11 +30,13 @@ one Python integer (every term is non-negative, so the lanes never mix).
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
+from math import lcm
 from operator import add, itemgetter, mul
 from typing import TypeAlias, TypedDict, cast
 
@@ -129,7 +137,8 @@ def dealer_probabilities_reference(
     """Dealer outcome probabilities by direct recursion over every draw.
 
     ``counts`` is the shoe after the up card (and any other removed cards)
-    were dealt. Independent of :func:`dealer_table`; tests compare the two.
+    were dealt. Independent of :func:`dealer_table`: ``odds bench`` times the two
+    side by side and asserts they agree (tests use their own plain recursion).
     """
     left = list(counts)
     result = [Fraction(0)] * len(OUTCOMES)
@@ -435,14 +444,70 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -
     return out
 
 
-def dealer_probabilities(
-    counts: Counts, up: int, hits_soft_17: bool, removed: Counts = (0,) * RANKS
-) -> dict[str, Fraction]:
-    """Exact dealer outcome probabilities from ``counts`` less ``removed`` (fast path)."""
+@dataclass(frozen=True)
+class DealerOutcomes:
+    """The dealer's final hands from one shoe: a count per outcome over one denominator.
+
+    ``numerators`` are in :data:`OUTCOMES` order and add up to ``denominator`` exactly
+    (checked when made), so callers sum and compare integers and divide only to print.
+    """
+
+    numerators: tuple[int, ...]
+    denominator: int
+
+    def __post_init__(self) -> None:
+        if sum(self.numerators) != self.denominator:
+            raise AssertionError("dealer outcomes do not add up to the denominator")
+
+    @property
+    def probabilities(self) -> dict[str, Fraction]:
+        """Each outcome's exact probability, by name (``"17"`` … ``"bust"``, ``"blackjack"``)."""
+        pairs = zip(OUTCOMES, self.numerators, strict=True)
+        return {o: Fraction(n, self.denominator) for o, n in pairs}
+
+
+def dealer_outcomes(
+    counts: Counts | float, up: int, hits_soft_17: bool, removed: Counts = (0,) * RANKS
+) -> DealerOutcomes:
+    """The dealer's outcomes with ``up`` showing: the one call for a dealer's hand.
+
+    ``counts`` is the shoe after the up card was dealt (ten rank counts), ``removed``
+    the other cards known to be out of it (the player's); ``math.inf`` deals with
+    replacement (every rank at its one-deck chance, so ``removed`` does not matter).
+    Behind it: the draw-sequence table contracted over the shoe (:func:`plan`,
+    :func:`dealer_numerators`), the path the kernel batches thousands of removals
+    through, and for the infinite shoe a recursion over totals.
+    """
+    if isinstance(counts, float | int):
+        if counts != float("inf"):
+            raise ValueError(f"a shoe is ten rank counts or math.inf, not {counts!r}")
+        chances = _infinite_outcomes(up, hits_soft_17)
+        denominator = lcm(*(p.denominator for p in chances))
+        return DealerOutcomes(tuple(int(p * denominator) for p in chances), denominator)
     dp = plan(tuple(counts), up, hits_soft_17)
     packed = dealer_numerators(dp, [tuple(removed)])[tuple(removed)]
-    lanes = dp.unpack(packed)
-    denominator = dp.denominator(sum(removed))
-    if sum(lanes) != denominator:
-        raise AssertionError("dealer probabilities do not add up to 1")
-    return {o: Fraction(c, denominator) for o, c in zip(OUTCOMES, lanes, strict=True)}
+    return DealerOutcomes(dp.unpack(packed), dp.denominator(sum(removed)))
+
+
+#: Chance of each rank (A, 2–9, ten-value) dealt with replacement from standard decks.
+P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in range(RANKS))
+
+
+@cached
+def _infinite_outcomes(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
+    """P(each outcome) dealing with replacement: a recursion over (hard total, ace, cards)."""
+
+    @functools.cache  # a memo for this one walk, gone when it returns
+    def walk(hard: int, aces: bool, cards: int) -> tuple[Fraction, ...]:
+        total, soft = total_of(hard, aces)
+        if cards >= 2 and (total > 21 or dealer_stands(total, soft, hits_soft_17)):
+            out = [Fraction(0)] * len(OUTCOMES)
+            out[outcome_index(total, cards)] = Fraction(1)
+            return tuple(out)
+        found = [Fraction(0)] * len(OUTCOMES)
+        for r, p in enumerate(P_RANK):
+            for i, q in enumerate(walk(hard + r + 1, aces or r == 0, cards + 1)):
+                found[i] += p * q
+        return tuple(found)
+
+    return walk(up + 1, up == 0, 1)

@@ -16,50 +16,25 @@ split), resplitting pair cards up to the best number of hands.
 
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
+from math import inf
 
 from odds.core.caching import cached
 from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
-from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
+from odds.games.blackjack.dealer import BLACKJACK, BUST, P_RANK, RANKS, dealer_outcomes, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.resplit import patterns
 from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
 from odds.games.blackjack.splits import SplitResult
 
-#: Chance of each rank (A, 2–9, ten-value) from an infinite shoe of standard decks.
-P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in range(RANKS))
-
 #: The rank counts :func:`analyse_infinite` reports as its shoe (one deck's proportions).
 INFINITE_COUNTS = (4,) * 9 + (16,)
 
 
-@cached
-def dealer_outcomes(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
-    """P(17, 18, 19, 20, 21, bust, blackjack) for the dealer's final hand."""
-
-    @functools.cache  # a memo for this one walk, gone when it returns
-    def walk(hard: int, aces: bool, cards: int) -> tuple[Fraction, ...]:
-        total, soft = total_of(hard, aces)
-        out = [Fraction(0)] * len(OUTCOMES)
-        if cards >= 2:
-            if total > 21:
-                out[BUST] = Fraction(1)
-                return tuple(out)
-            if total == 21 and cards == 2:
-                out[BLACKJACK] = Fraction(1)
-                return tuple(out)
-            if dealer_stands(total, soft, hits_soft_17):
-                out[total - 17] = Fraction(1)
-                return tuple(out)
-        for r, p in enumerate(P_RANK):
-            for i, q in enumerate(walk(hard + r + 1, aces or r == 0, cards + 1)):
-                out[i] += p * q
-        return tuple(out)
-
-    result = list(walk(up + 1, up == 0, 1))
-    assert sum(result) == 1
-    return tuple(result)
+def _dealer(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
+    """P(each dealer outcome, in :data:`.dealer.OUTCOMES` order) dealt with replacement."""
+    found = dealer_outcomes(inf, up, hits_soft_17)
+    return tuple(Fraction(n, found.denominator) for n in found.numerators)
 
 
 class InfinitePlay:
@@ -70,7 +45,7 @@ class InfinitePlay:
 
     def __init__(self, up: int, rules: BlackjackRules) -> None:
         self.up, self.rules = up, rules
-        self.dealer = dealer_outcomes(up, rules.dealer_hits_soft_17)
+        self.dealer = _dealer(up, rules.dealer_hits_soft_17)
         self.p_blackjack = self.dealer[BLACKJACK]
         self.no_blackjack = 1 - self.p_blackjack if rules.peek else Fraction(1)
         self._hash = hash((up, rules))  # the cached methods hash it at every call
@@ -190,5 +165,5 @@ def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
                     HandResult((a, b), u, probability, values, best, p_bj, rules.peek, split=split)
                 )
     assert sum(h.probability for h in hands) == 1
-    dealer = {u: dealer_outcomes(u, rules.dealer_hits_soft_17) for u in range(RANKS)}
+    dealer = {u: _dealer(u, rules.dealer_hits_soft_17) for u in range(RANKS)}
     return RoundAnalysis(rules, INFINITE_COUNTS, hands, dealer=dealer)
