@@ -3,7 +3,7 @@
 The seeded simulation (:mod:`.simulate`), a shoe dealt to its cut card
 (:mod:`.shoe_state`) and the replay of a logged round (:mod:`.rules`) all deal
 through :func:`play`, as baccarat's ``deal_coup`` serves every use of a coup:
-what differs is where the cards come from (``draw``) and who decides
+what differs is where the cards come from (``draw``, told who each card is for) and who decides
 (a :class:`Strategy`).
 
 The order is a live table's: a first card to each player, the up card, a second
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -31,19 +30,13 @@ from odds.games.blackjack.options import BlackjackRules
 C = TypeVar("C")
 
 
-class Seat(StrEnum):
-    """Who a card is dealt to (a replay reads the player's and the dealer's cards apart)."""
-
-    PLAYER = "player"
-    DEALER = "dealer"
-
-
 @dataclass(eq=False)
 class PlayerHand(Generic[C]):
     """One hand as it is played: what a :class:`Strategy` reads, and what is settled.
 
     ``ranks`` are the cards' rank indices (0 = A … 9 = ten-value), in the order dealt;
     ``pair`` is the rank split to make this hand (None for the initial hand);
+    ``position`` its place among the player's hands (0: the first);
     ``hands`` is how many hands the player's round had when the strategy was last
     asked about this hand (what CDPN's split hands depend on).
     """
@@ -51,6 +44,7 @@ class PlayerHand(Generic[C]):
     cards: list[C]
     ranks: list[int]
     pair: int | None = None
+    position: int = 0
     hands: int = 1
     stake: int = 1
     surrendered: bool = False
@@ -152,23 +146,29 @@ def _same(card: Any) -> int:
     return int(card)
 
 
+#: ``draw(hand)``: the next card, for ``hand`` (None: for the dealer).
+Draw = Callable[[PlayerHand[C] | None], C]
+
+
 def play(
-    draw: Callable[[Seat], C],
+    draw: Draw[C],
     strategy: Strategy,
     rules: BlackjackRules,
     *,
     players: int = 1,
     rank: Callable[[C], int] = _same,
 ) -> PlayedRound[C]:
-    """Deal and play one round: ``draw(seat)`` gives the next card, ``rank`` its rank index.
+    """Deal and play one round: ``draw(hand)`` gives the next card, ``rank`` its rank index.
 
     Every player follows ``strategy``; an action it gives that is not allowed is a bug
     in the strategy (an error, never a silently different round).
     """
-    firsts = [draw(Seat.PLAYER) for _ in range(players)]
-    up_card = draw(Seat.DEALER)
-    seconds = [draw(Seat.PLAYER) for _ in range(players)]
-    seats = [[PlayerHand([a, b], [rank(a), rank(b)])] for a, b in zip(firsts, seconds, strict=True)]
+    seats: list[list[PlayerHand[C]]] = [[PlayerHand([], [])] for _ in range(players)]
+    for hands in seats:
+        _deal(hands[0], draw, rank)
+    up_card = draw(None)
+    for hands in seats:
+        _deal(hands[0], draw, rank)
     result = PlayedRound(seats, [up_card], [rank(up_card)])
     if rules.dealer_checks_first:
         _dealer_card(result, draw, rank)
@@ -177,7 +177,7 @@ def play(
             return result
     up = result.dealer_ranks[0]
     for hands in seats:
-        _play_hands(hands, up, strategy, rules, lambda: draw(Seat.PLAYER), rank)
+        _play_hands(hands, up, strategy, rules, draw, rank)
     if len(result.dealer) == 1:
         _dealer_card(result, draw, rank)
     if any(h.live for hands in seats for h in hands):
@@ -191,11 +191,14 @@ def play(
     return result
 
 
-def _dealer_card(
-    result: PlayedRound[C], draw: Callable[[Seat], C], rank: Callable[[C], int]
-) -> int:
+def _deal(hand: PlayerHand[C], draw: Draw[C], rank: Callable[[C], int]) -> None:
+    card = draw(hand)
+    hand.take(card, rank(card))
+
+
+def _dealer_card(result: PlayedRound[C], draw: Draw[C], rank: Callable[[C], int]) -> int:
     """Deal the dealer a card; its rank."""
-    card = draw(Seat.DEALER)
+    card = draw(None)
     result.dealer.append(card)
     result.dealer_ranks.append(found := rank(card))
     return found
@@ -206,20 +209,16 @@ def _play_hands(
     up: int,
     strategy: Strategy,
     rules: BlackjackRules,
-    draw: Callable[[], C],
+    draw: Draw[C],
     rank: Callable[[C], int],
 ) -> None:
     """One player's hands in turn, split hands inserted after the hand they came from."""
-
-    def deal(hand: PlayerHand[C]) -> None:
-        card = draw()
-        hand.take(card, rank(card))
-
     i = 0
     while i < len(hands):
         hand = hands[i]
+        hand.position = i
         if len(hand.ranks) == 1:  # a split hand's second card comes when its turn comes
-            deal(hand)
+            _deal(hand, draw, rank)
         while True:
             allowed = allowed_actions(hand, len(hands), rules)
             if not allowed:
@@ -239,9 +238,9 @@ def _play_hands(
                 hand.pair = pair
             elif action == DOUBLE:
                 hand.stake = 2
-                deal(hand)
+                _deal(hand, draw, rank)
                 break
-            deal(hand)
+            _deal(hand, draw, rank)
         i += 1
 
 

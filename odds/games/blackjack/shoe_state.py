@@ -29,7 +29,7 @@ from odds.core.caching import cached
 from odds.core.numbers import short_number
 from odds.games.blackjack.actions import Chart
 from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.play import Seat, play
+from odds.games.blackjack.play import PlayerHand, play
 from odds.games.blackjack.round_polynomial import KEY
 from odds.games.blackjack.strategy import ChartStrategy
 from odds.games.dealing import Procedure
@@ -179,7 +179,7 @@ class RoundDealer:
     def __call__(self, draw: Callable[[], int]) -> list[int]:
         dealt: list[int] = []
 
-        def card(seat: Seat) -> int:
+        def card(hand: PlayerHand[int] | None) -> int:
             dealt.append(t := draw())
             return t
 

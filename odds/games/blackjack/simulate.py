@@ -17,7 +17,7 @@ from math import sqrt
 
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.play import Seat, play
+from odds.games.blackjack.play import PlayerHand, play
 from odds.games.blackjack.results import RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.strategy import OptimalStrategy
@@ -71,7 +71,7 @@ class _Shoe:
         self.counts = list(self.base)
         self.left = sum(self.base)
 
-    def draw(self, seat: Seat | None = None) -> int:
+    def draw(self, hand: PlayerHand[int] | None = None) -> int:
         """A card for anyone (one shoe deals the player and the dealer alike)."""
         pick = self.rng.randrange(self.left)
         for r in range(RANKS):
