@@ -23,12 +23,17 @@ from typing import Any
 from odds.core.caching import clear_caches
 from odds.core.frozen import FrozenMap
 from odds.core.numbers import percent
+from odds.engine.bruteforce import brute_force_drawing
 from odds.games.base import BenchCase
 from odds.games.blackjack.dealer import (
+    OUTCOMES,
     RANK_NAMES,
     RANKS,
     dealer_outcomes,
-    dealer_probabilities_reference,
+    dealer_stands,
+    longest_draw,
+    outcome_index,
+    total_of,
 )
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
@@ -153,9 +158,21 @@ def dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fract
 
 
 def dealer_brute(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
+    """Every ordered dealer draw, walked by the engine's plain enumerator."""
     result = {}
     for u in range(RANKS):
-        after = list(counts)
-        after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities_reference(tuple(after), u, h17)
+        after = tuple(c - (r == u) for r, c in enumerate(counts))
+
+        def dealer_hand(draw: Callable[[], int], up: int = u) -> dict[str, int]:
+            hard, ace, cards = up + 1, up == 0, 1
+            while True:
+                total, soft = total_of(hard, ace)
+                if cards >= 2 and (total > 21 or dealer_stands(total, soft, h17)):
+                    return {"dealer": outcome_index(total, cards)}
+                r = draw()
+                hard, ace, cards = hard + r + 1, ace or r == 0, cards + 1
+
+        ways = brute_force_drawing(after, dealer_hand, longest_draw(after, u, h17))["dealer"]
+        total = sum(ways.values())
+        result[RANK_NAMES[u]] = {o: Fraction(ways.get(i, 0), total) for i, o in enumerate(OUTCOMES)}
     return result

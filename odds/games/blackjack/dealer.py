@@ -30,13 +30,11 @@ one Python integer (every term is non-negative, so the lanes never mix).
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
-from math import lcm
 from operator import add, itemgetter, mul
 from typing import TypeAlias, TypedDict, cast
 
@@ -125,49 +123,6 @@ def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
 
     walk(up + 1, up == 0, 1)
     return {m: tuple(lanes) for m, lanes in table.items()}
-
-
-# ---------------------------------------------------------------------------
-# Reference: the plain recursion over dealer draws, in Fractions.
-
-
-def dealer_probabilities_reference(
-    counts: Sequence[int], up: int, hits_soft_17: bool
-) -> dict[str, Fraction]:
-    """Dealer outcome probabilities by direct recursion over every draw.
-
-    ``counts`` is the shoe after the up card (and any other removed cards)
-    were dealt. Independent of :func:`dealer_table`: ``odds bench`` times the two
-    side by side and asserts they agree (tests use their own plain recursion).
-    """
-    left = list(counts)
-    result = [Fraction(0)] * len(OUTCOMES)
-
-    def walk(hard: int, has_ace: bool, cards: int, p: Fraction) -> None:
-        total = hard + 10 if has_ace and hard <= 11 else hard
-        soft = has_ace and hard <= 11
-        if cards >= 2:
-            if total > 21:
-                result[BUST] += p
-                return
-            if total == 21 and cards == 2:
-                result[BLACKJACK] += p
-                return
-            if total >= 18 or (total == 17 and not (soft and hits_soft_17)):
-                result[total - 17] += p
-                return
-        remaining = sum(left)
-        if remaining == 0:
-            raise ValueError("the shoe ran out during the dealer's hand")
-        for r in range(RANKS):
-            if left[r]:
-                q = p * Fraction(left[r], remaining)
-                left[r] -= 1
-                walk(hard + r + 1, has_ace or r == 0, cards + 1, q)
-                left[r] += 1
-
-    walk(up + 1, up == 0, 1, Fraction(1))
-    return dict(zip(OUTCOMES, result, strict=True))
 
 
 # ---------------------------------------------------------------------------
@@ -476,14 +431,12 @@ def dealer_outcomes(
     replacement (every rank at its one-deck chance, so ``removed`` does not matter).
     Behind it: the draw-sequence table contracted over the shoe (:func:`plan`,
     :func:`dealer_numerators`), the path the kernel batches thousands of removals
-    through, and for the infinite shoe a recursion over totals.
+    through; for the infinite shoe the same table weighted by the ranks' chances.
     """
     if isinstance(counts, float | int):
         if counts != float("inf"):
             raise ValueError(f"a shoe is ten rank counts or math.inf, not {counts!r}")
-        chances = _infinite_outcomes(up, hits_soft_17)
-        denominator = lcm(*(p.denominator for p in chances))
-        return DealerOutcomes(tuple(int(p * denominator) for p in chances), denominator)
+        return _infinite_outcomes(up, hits_soft_17)
     dp = plan(tuple(counts), up, hits_soft_17)
     packed = dealer_numerators(dp, [tuple(removed)])[tuple(removed)]
     return DealerOutcomes(dp.unpack(packed), dp.denominator(sum(removed)))
@@ -494,20 +447,14 @@ P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in r
 
 
 @cached
-def _infinite_outcomes(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
-    """P(each outcome) dealing with replacement: a recursion over (hard total, ace, cards)."""
-
-    @functools.cache  # a memo for this one walk, gone when it returns
-    def walk(hard: int, aces: bool, cards: int) -> tuple[Fraction, ...]:
-        total, soft = total_of(hard, aces)
-        if cards >= 2 and (total > 21 or dealer_stands(total, soft, hits_soft_17)):
-            out = [Fraction(0)] * len(OUTCOMES)
-            out[outcome_index(total, cards)] = Fraction(1)
-            return tuple(out)
-        found = [Fraction(0)] * len(OUTCOMES)
-        for r, p in enumerate(P_RANK):
-            for i, q in enumerate(walk(hard + r + 1, aces or r == 0, cards + 1)):
-                found[i] += p * q
-        return tuple(found)
-
-    return walk(up + 1, up == 0, 1)
+def _infinite_outcomes(up: int, hits_soft_17: bool) -> DealerOutcomes:
+    """Dealing with replacement a draw sequence ``m`` has chance ``∏ w_r^(m_r) / 13^|m|``
+    (``w`` = 1 per rank, 4 for the ten-values): :func:`dealer_table` over ``13^longest``."""
+    table = dealer_table(up, hits_soft_17)
+    longest = max(map(sum, table))
+    found = [0] * len(OUTCOMES)
+    for m, lanes in table.items():
+        weight = 4 ** m[9] * 13 ** (longest - sum(m))
+        for o, c in enumerate(lanes):
+            found[o] += c * weight
+    return DealerOutcomes(tuple(found), 13**longest)

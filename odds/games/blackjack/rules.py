@@ -30,14 +30,10 @@ def rank_index(card: Card) -> int:
     return min(int(card.rank), 10) - 1
 
 
-def hand_total(cards: list[Card]) -> tuple[int, bool]:
-    """Best total and softness."""
-    hard = sum(rank_index(c) + 1 for c in cards)
-    return total_of(hard, any(c.rank == Rank.ACE for c in cards))
-
-
 def total_text(cards: list[Card]) -> str:
-    total, soft = hand_total(cards)
+    """``"17"``, ``"soft 18"`` or ``"23, bust"``."""
+    hard = sum(rank_index(c) + 1 for c in cards)
+    total, soft = total_of(hard, any(c.rank == Rank.ACE for c in cards))
     if total > 21:
         return f"{total}, bust"
     return f"soft {total}" if soft else str(total)
@@ -202,34 +198,30 @@ def _settle(rules: BlackjackRules, played: PlayedRound[Card]) -> RoundSettlement
         stake = hand.stake
         net = Fraction(hand_net(rules, hand, index == 1, dealer_total, dealer_bj))
         if hand.surrendered:
+            why = "surrendered: half the stake is returned"
             if dealer_bj:
                 why = "surrendered, but the dealer's blackjack takes the stake"
-            else:
-                why = "surrendered: half the stake is returned"
         elif hand.natural:
+            why = f"blackjack pays {rules.blackjack_pays}"
             if dealer_bj:
                 why = "blackjack against dealer blackjack: push"
-            else:
-                why = f"blackjack pays {rules.blackjack_pays}"
         elif dealer_bj:
+            why = f"dealer blackjack takes every stake (no hole card): loses {stake}"
             if rules.dealer_checks_first:
                 why = "dealer blackjack takes the original stake (peek)"
             elif rules.peek:  # OBO: the round's original stake, the first hand's
                 why = "dealer blackjack takes the original stake only (no hole card, OBO)"
-                if stake > -net:
-                    why += f": {stake + net} returned"
-            else:
-                why = f"dealer blackjack takes every stake (no hole card): loses {stake}"
+                why += f": {stake + net} returned" if stake > -net else ""
         elif total > 21:
             why = f"bust: loses {stake}"
         elif dealer_total > 21:
             why = f"dealer busts: wins {stake}"
-        elif total > dealer_total:
-            why = f"{total} beats {dealer_total}: wins {stake}"
-        elif total < dealer_total:
-            why = f"{total} loses to {dealer_total}: loses {stake}"
         else:
-            why = f"{total} ties {dealer_total}: push"
+            why = {
+                1: f"{total} beats {dealer_total}: wins {stake}",
+                -1: f"{total} loses to {dealer_total}: loses {stake}",
+                0: f"{total} ties {dealer_total}: push",
+            }[(total > dealer_total) - (total < dealer_total)]
         if stake == 2:
             why = "doubled; " + why
         if hand.pair == 0 and rules.split_aces_one_card:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.caching import cached
 from odds.core.numbers import short_number
 from odds.games.blackjack.actions import Chart
+from odds.games.blackjack.dealer import RANK_NAMES
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.play import PlayerHand, play
 from odds.games.blackjack.round_polynomial import KEY
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 
 #: Fewest cards a state may hold (the full analysis refuses smaller shoes).
 MIN_CARDS = 40
-RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 class BlackjackEvaluator(StateEvaluator):
@@ -106,7 +106,7 @@ class BlackjackEvaluator(StateEvaluator):
         """Blackjack counts ten-value cards (10, J, Q, K) as one group."""
         return tuple(
             CountGroup(label, tuple(t for t, r in enumerate(self.rank_of) if r == rank))
-            for rank, label in enumerate(RANK_LABELS)
+            for rank, label in enumerate(RANK_NAMES)
         )
 
 

@@ -271,25 +271,7 @@ def strategy_definition(split_strategy: str = "CDP1") -> str:
 
 def split_assumption(split_strategy: str = "CDP1") -> str:
     """The one assumption the figures rest on, for the split convention."""
-    if split_strategy == "CDP1":
-        return SPLIT_ASSUMPTION
-    if split_strategy == "CDZ-":
-        return (
-            "The one assumption: split hands play the pre-split strategy (CDZ-), not one "
-            "re-optimised for the removed pair card, so the figures are exact for that strategy "
-            "and slightly below what post-split play (CDP1, CDPN) earns."
-        )
-    if split_strategy == "CDP":
-        return (
-            "The one assumption: CDP re-optimises each split hand for pair cards the round's "
-            "later hands receive, which a player cannot know: the figures are exact for that "
-            "definition (Farmer's), a benchmark rather than a playable strategy."
-        )
-    return (
-        "The one assumption: split hands re-optimise for the number of splits made so far "
-        "(CDPN) but not for the other split hands' other cards, so the figures are exact for "
-        "that strategy and at most slightly below what perfect post-split play would earn."
-    )
+    return SPLIT_ASSUMPTIONS[split_strategy]
 
 
 #: The one assumption the figures rest on (the report states it in one sentence).
@@ -299,3 +281,15 @@ SPLIT_ASSUMPTION = (
     "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
     "post-split play would earn."
 )
+SPLIT_ASSUMPTIONS = {
+    "CDP1": SPLIT_ASSUMPTION,
+    "CDZ-": "The one assumption: split hands play the pre-split strategy (CDZ-), not one "
+    "re-optimised for the removed pair card, so the figures are exact for that strategy and "
+    "slightly below what post-split play (CDP1, CDPN) earns.",
+    "CDP": "The one assumption: CDP re-optimises each split hand for pair cards the round's "
+    "later hands receive, which a player cannot know: the figures are exact for that "
+    "definition (Farmer's), a benchmark rather than a playable strategy.",
+    "CDPN": "The one assumption: split hands re-optimise for the number of splits made so far "
+    "(CDPN) but not for the other split hands' other cards, so the figures are exact for that "
+    "strategy and at most slightly below what perfect post-split play would earn.",
+}
