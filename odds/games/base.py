@@ -22,6 +22,7 @@ from odds.core.shoe import Shoe
 from odds.games.features import (
     ChartsFeature,
     CrosscheckFeature,
+    InfiniteShoeFeature,
     ShoeStateFeature,
     StakesFeature,
     StrengthFeature,
@@ -114,6 +115,8 @@ class Game(ABC, Generic[ConfigT]):
     stakes: StakesFeature[ConfigT] | None = None
     #: ``odds shoe`` / ``eor`` / ``exposure``: exact per-state EVs and the dealing procedure.
     shoe_state: ShoeStateFeature[ConfigT] | None = None
+    #: ``odds report --decks infinite``: the analysis of cards dealt with replacement.
+    infinite_shoe: InfiniteShoeFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.core.errors.OddsError` for a contradictory paytable."""

@@ -72,6 +72,15 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
         """Play ``rounds`` seeded rounds of the analysed strategy."""
 
 
+class InfiniteShoeFeature(ABC, Generic[ConfigT]):
+    """``odds report --decks infinite``: the analysis with every card dealt with replacement
+    (the limit of ever more decks, which analysts extrapolate to)."""
+
+    @abstractmethod
+    def analyse(self, game: Any, config: ConfigT, paytable: str) -> Analysis:
+        """The report's analysis from an infinite shoe of the paytable's rules."""
+
+
 class ChartsFeature(ABC):
     """Report charts of a game's own tables (every bet's charts come without asking).
 

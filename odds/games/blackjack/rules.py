@@ -228,19 +228,15 @@ def _settle(rules: BlackjackRules, played: PlayedRound[Card]) -> RoundSettlement
             why = "split ace, one card; " + why
         settled.append(HandSettlement(tuple(hand.cards), f"{label}: {desc}", stake, net, why))
     net = sum((h.net for h in settled), Fraction(0))
-    return RoundSettlement(tuple(settled), tuple(dealer), dealer_text, net, round_event(hands, net))
+    first = Action.NATURAL if hands[0].natural else Action.SPLIT if len(hands) > 1 else Action.STAND
+    return RoundSettlement(tuple(settled), tuple(dealer), dealer_text, net, round_event(first, net))
 
 
-def round_event(hands: list[PlayerHand[Card]], net: Fraction) -> str:
-    """The label of this round's row in the main bet's outcome table."""
-    if len(hands) > 1:
-        return split_label(net)
-    hand = hands[0]
-    if hand.natural:
-        return NATURAL_PUSH if net == 0 else NATURAL_WIN
-    if hand.surrendered:
-        return SURRENDER_LABEL if net < 0 and net != -1 else LOSE_LABEL
-    return single_label(net)
+def round_event(first: Action, net: Fraction) -> str:
+    """The label of a round's row in the main bet's outcome table, by its first action."""
+    if first == Action.NATURAL:
+        return NATURAL_WIN if net else NATURAL_PUSH
+    return split_label(net) if first == Action.SPLIT else single_label(net)
 
 
 NATURAL_WIN = "player blackjack"
