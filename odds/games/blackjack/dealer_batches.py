@@ -42,6 +42,7 @@ methods with the plain recursion over draws.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from itertools import count, groupby, repeat
 from math import comb
@@ -228,7 +229,10 @@ class RemovalSet:
     ``root_keys[s]`` names that list for caches.
     """
 
-    serials = count()
+    #: Names each set's exact roots in :class:`~.moments.MomentUnion`'s cache: drawn at random
+    #: per process, so a set kept on disk (:func:`standard_set`) never shares a name with one
+    #: made here.
+    serials = count(int.from_bytes(os.urandom(6), "little") << 20)
 
     def __init__(self, removed: Iterable[Counts], exact_roots: bool = True) -> None:
         layout = _layout()

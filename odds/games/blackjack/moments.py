@@ -23,6 +23,7 @@ from typing import Any, TypeAlias
 from odds.core.caching import cached
 from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, pack_lanes
+from odds.games.blackjack.kept_layouts import kept_layout
 
 #: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``
 #: (:class:`odds.games.blackjack.dealer_batches.RemovalSet`).
@@ -37,10 +38,10 @@ Gather: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
 
 
 def getter(indices: Sequence[int]) -> Gather:
-    """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
-    if len(indices) == 1:
+    """``f(seq)`` → the ``seq[i]`` for the indices, at C speed (even for one index)."""
+    if len(indices) == 1:  # a one-entry slice: a sequence as well, and picklable (kept layouts)
         (only,) = indices
-        return lambda seq: (seq[only],)
+        return itemgetter(slice(only, only + 1))
     return itemgetter(*indices)
 
 
@@ -156,7 +157,17 @@ class _MomentPlan:
 
 @cached
 def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
-    return _MomentPlan(dealer_table(up, hits_soft_17))
+    return _moment_plans(hits_soft_17)[up]
+
+
+@cached
+def _moment_plans(hits_soft_17: bool) -> tuple[_MomentPlan, ...]:
+    """Every up card's plan, kept on disk (:mod:`.kept_layouts`): built once per version."""
+    return kept_layout(
+        f"moment-plans-{'h17' if hits_soft_17 else 's17'}",
+        lambda: tuple(_MomentPlan(dealer_table(up, hits_soft_17)) for up in range(RANKS)),
+        (_MomentPlan, _MomentStep),
+    )
 
 
 def dealer_moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int]:
