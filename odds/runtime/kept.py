@@ -31,7 +31,6 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -112,6 +111,8 @@ def _read(path: Path, allowed: set[tuple[str, str]]) -> tuple[Any] | None:
 
 def _write(path: Path, name: str, value: Any) -> None:
     """Write the kept file atomically, and remove this name's files of other code."""
+    import tempfile  # only when writing (a tenth of the imports of a read)
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

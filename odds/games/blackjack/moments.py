@@ -233,4 +233,6 @@ def _subset_index() -> dict[int, int]:
 
 @cached
 def moment_union(ups: tuple[int, ...], hits_soft_17: bool) -> MomentUnion:
-    return MomentUnion(ups, hits_soft_17)
+    """The up cards' union (kept on disk, :mod:`.kept_layouts`: a few up-card sets occur)."""
+    name = f"moment-union-{'h17' if hits_soft_17 else 's17'}-{''.join(map(str, ups))}"
+    return kept_layout(name, lambda: MomentUnion(ups, hits_soft_17), (MomentUnion,))

@@ -28,14 +28,15 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     rules = BlackjackRules(double_after_split=True, hole_card="peek", split_hands=3)
     one_deck = (4,) * 9 + (16,)
     written = rounds.analyse_round(one_deck, rules).ev
-    names = sorted(p.name.rsplit("-", 1)[0] for p in folder.iterdir())
-    assert names == [
+    names = {p.name.rsplit("-", 1)[0] for p in folder.iterdir()}
+    assert {
         "blackjack-contexts",
         "blackjack-dealer-tables-h17",
         "blackjack-dealer-tables-s17",
         "blackjack-moment-plans-s17",
         "blackjack-reachable",
-    ]
+    } <= names
+    assert any(name.startswith("blackjack-moment-union-s17-") for name in names)
     clear_caches()  # a new process: every layout comes from the files
     read = rounds.analyse_round(one_deck, rules).ev
     for up in range(10):
