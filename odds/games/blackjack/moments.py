@@ -218,8 +218,8 @@ class MomentUnion:
         for the root entries ``j`` (``roots``, named ``root_key`` in the cache)."""
         found = self._roots.get((root_key, kmax))
         if found is None:
-            index = _subset_index()
-            take = getter([index[sum(map(lshift, j, SHIFTS))] for j in roots])
+            positions = _subset_positions()
+            take = getter([positions[j] for j in roots])
             found = tuple(getter(take(self.by_length[k])) for k in range(1, kmax + 1))
             self._roots[root_key, kmax] = found
         return found
@@ -229,6 +229,12 @@ class MomentUnion:
 def _subset_index() -> dict[int, int]:
     """Every sub-multiset of a dealer hand (:func:`dealer_subsets`), by its integer key."""
     return {sum(map(lshift, j, SHIFTS)): i for i, j in enumerate(sorted(dealer_subsets()))}
+
+
+@cached
+def _subset_positions() -> dict[tuple[int, ...], int]:
+    """Each sub-multiset's index in :func:`_subset_index` (by the multiset: no key to make)."""
+    return {j: i for i, j in enumerate(sorted(dealer_subsets()))}
 
 
 @cached

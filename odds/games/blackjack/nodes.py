@@ -9,8 +9,8 @@ bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import groupby
-from operator import mul
+from itertools import groupby, repeat
+from operator import and_, mul, rshift
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
@@ -24,13 +24,17 @@ STEP = tuple(_BASE**i for i in range(RANKS))
 EXTRA = 6
 
 
+_SHIFTS = tuple(6 * i for i in range(RANKS))
+_MASKS = (_BASE - 1,) * RANKS
+
+
 def key_of(r: Counts) -> int:
     return sum(map(mul, r, STEP))
 
 
 def counts_of(key: int) -> Counts:
     """The multiset of a composition key (:func:`key_of` inverted)."""
-    return tuple((key >> (6 * i)) & (_BASE - 1) for i in range(RANKS))
+    return tuple(map(and_, map(rshift, repeat(key, RANKS), _SHIFTS), _MASKS))
 
 
 @cached
