@@ -3,10 +3,11 @@
 "Cold" runs start without any table of the shoe: the dealer's outcome
 numerators and every player pass are computed again. Layouts that do not
 depend on the shoe (the dealer's draw sequences, the inclusion–exclusion
-layout of :mod:`.removal`, the hands of every context) are built once per
-process; the "first in a process" case builds those too, as a fresh
-``odds report`` does. "Warm" runs keep a shoe's tables, as a process analysing
-several rule sets on one shoe does, and redo every player pass. Targets
+layout of :mod:`.dealer_batches`, the hands of every context) are kept once per
+process, and on disk between processes (:mod:`.kept_layouts`); the "first in a
+process" case reads those too, as a fresh ``odds report`` does. "Warm" runs
+keep a shoe's tables, as a process analysing several rule sets on one shoe
+does, and redo every player pass. Targets
 (issue 14, one core) are in the labels. The "whole process" cases time a fresh
 interpreter's CPU (:func:`whole_process_cases`) beside Farmer's C++ analyzer's on
 the same rules (:data:`CA_SECONDS`, issue 25). There is no brute-force enumerator at
@@ -72,7 +73,7 @@ def bench_cases(
             "Blackjack rule set, 8 decks, one split, first in a process",
             first(counts_of(dataclasses.replace(config.shoe, decks=8)), rules),
             None,
-            note="every shoe-independent layout built too, as in a fresh process",
+            note="every shoe-independent layout loaded too (kept on disk), as in a fresh process",
         )
     )
     other = dataclasses.replace(rules, double_after_split=not rules.double_after_split)
