@@ -51,7 +51,12 @@ SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an int
 
 @cached
 def dealer_subsets() -> frozenset[tuple[int, ...]]:
-    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``."""
+    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``
+    (kept on disk, :mod:`.kept_layouts`: it reads both rules' dealer tables)."""
+    return kept_layout("dealer-subsets", _dealer_subsets)
+
+
+def _dealer_subsets() -> frozenset[tuple[int, ...]]:
     found: set[tuple[int, ...]] = set()
     for up in range(RANKS):
         for hits_soft_17 in (False, True):

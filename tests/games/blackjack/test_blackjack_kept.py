@@ -31,7 +31,7 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     names = {p.name.rsplit("-", 1)[0] for p in folder.iterdir()}
     assert {
         "blackjack-contexts",
-        "blackjack-dealer-tables-h17",
+        "blackjack-dealer-subsets",
         "blackjack-dealer-tables-s17",
         "blackjack-moment-plans-s17",
         "blackjack-reachable",
@@ -48,6 +48,7 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     for ctx in range(-1, 10):
         assert nodes.context_nodes(ctx) == nodes._nodes(ctx)
         assert nodes.context_groups(ctx) == nodes._groups(nodes._nodes(ctx))
+    assert moments.dealer_subsets() == moments._dealer_subsets()
     removal, keys = rounds._reachable()
     fresh, fresh_keys = rounds._build_reachable()
     assert removal.items == fresh.items and keys == fresh_keys
