@@ -5,7 +5,7 @@ removal set a round reaches depend on no shoe: building them costs more than
 analysing a shoe does afterwards. They are kept with :func:`odds.runtime.kept.kept`
 (the user's cache folder; checked, and rebuilt when damaged or stale). The
 fingerprint hashes the version, the Python version and the sources of every
-module that builds one, so a file made by other code is never read.
+module of the package, so a file made by other code is never read.
 """
 
 from __future__ import annotations
@@ -22,20 +22,18 @@ from odds.runtime.kept import kept
 
 T = TypeVar("T")
 
-#: The modules (beside this one) whose code builds a kept layout.
-SOURCES = ("dealer.py", "moments.py", "dealer_batches.py", "nodes.py", "rounds.py")
-
 
 @cached
 def fingerprint() -> str:
-    """A hash of what the kept layouts depend on: versions and the building modules' code."""
+    """A hash of what the kept layouts depend on: the versions and the code of every module
+    of this package (all of them, not a list to keep up to date: a layout's builder may move,
+    and one rebuild per change of the package costs about a second)."""
     digest = hashlib.sha256(f"{__version__} {sys.version_info[:2]}".encode())
-    folder = Path(__file__).parent
-    for name in (*SOURCES, "kept_layouts.py"):
-        try:
-            digest.update((folder / name).read_bytes())
-        except OSError:  # no source beside the module (a frozen install): the version decides
-            digest.update(name.encode())
+    sources = sorted(Path(__file__).parent.glob("*.py"))
+    if not sources:  # no source beside the module (a frozen install): the version decides
+        digest.update(b"no sources")
+    for path in sources:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

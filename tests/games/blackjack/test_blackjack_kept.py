@@ -56,3 +56,19 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     monkeypatch.setenv(kept.CACHE_VARIABLE, "none")
     clear_caches()
     assert read == written == rounds.analyse_round(one_deck, rules).ev
+
+
+def test_a_dropped_shoes_tables_are_freed_without_the_collector():
+    """The round freezes its tables out of the cyclic collector (:func:`gc.freeze`), so a
+    shoe's family must hold no reference cycle: dropped, it is freed by reference counts."""
+    import weakref
+
+    from odds.games.blackjack import shoes
+
+    rules = BlackjackRules(double_after_split=True, split_hands=3, split_strategy="CDPN")
+    counts = (4,) * 9 + (16,)
+    rounds.analyse_round(counts, rules)
+    family = weakref.ref(shoes.family(counts, False))
+    card = weakref.ref(shoes.family(counts, False).up(5))
+    shoes.forget_shoes()
+    assert family() is None and card() is None
