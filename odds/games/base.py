@@ -57,6 +57,12 @@ class BenchCase:
     ``view``, when given, turns the engine's full result into the brute force's
     shape after the timing (e.g. picks the hands a partial brute force checked),
     so the engine is timed on exactly the analysis it is credited with.
+
+    ``clock`` is what is timed: ``"wall"`` (the call's elapsed time) or
+    ``"child-cpu"`` (the CPU time of the processes the call runs: a whole
+    process, imports included, however loaded the machine). ``reference`` is
+    another program's time for the same analysis, ``(seconds, who and the
+    source)``, printed beside the engine's.
     """
 
     label: str
@@ -64,6 +70,8 @@ class BenchCase:
     brute: Callable[[], Any] | None  # None: nothing to compare with (timing only)
     note: str = ""
     view: Callable[[Any], Any] | None = None
+    clock: str = "wall"
+    reference: tuple[float, str] | None = None
 
 
 class Game(ABC, Generic[ConfigT]):

@@ -10,12 +10,32 @@ rank composition. One rule set's exact round EV (a :class:`~fractions.Fraction`
 per initial stake)::
 
     analyse_round(shoe_counts(8), BlackjackRules(split_strategy="CDPN")).ev
+
+The game itself (``GAME``, :class:`Blackjack`: its report, settlement and
+features) is imported on first use, so a script that only counts a round does
+not load the report's modules.
 """
 
-from odds.games.blackjack.game import Blackjack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_decks, analyse_round, shoe_counts
 
-GAME = Blackjack()
+if TYPE_CHECKING:
+    from odds.games.blackjack.game import Blackjack
+
+    GAME: Blackjack
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("GAME", "Blackjack"):
+        from odds.games.blackjack.game import Blackjack
+
+        globals().update(GAME=Blackjack(), Blackjack=Blackjack)
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["GAME", "Blackjack", "BlackjackRules", "analyse_decks", "analyse_round", "shoe_counts"]

@@ -40,6 +40,7 @@ from typing import TypeAlias, TypedDict, cast
 
 from odds.core.caching import cached
 from odds.engine.polynomial import falling, falling_row
+from odds.games.blackjack.kept_layouts import kept_layout
 
 #: Dealer outcomes (the order of :func:`dealer_table`'s counts and of :meth:`DealerPlan.unpack`).
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -106,8 +107,21 @@ def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     """``{m: orderings per outcome}`` for the cards the dealer draws after ``up``.
 
     Every ordered draw sequence is walked once (at most about 19,000 for an
-    up card of 2), so this is shoe-independent and cached for the process.
+    up card of 2), so this is shoe-independent: cached for the process, and the
+    ten up cards' tables kept on disk (:mod:`.kept_layouts`).
     """
+    return _dealer_tables(hits_soft_17)[up]
+
+
+@cached
+def _dealer_tables(hits_soft_17: bool) -> tuple[dict[Counts, tuple[int, ...]], ...]:
+    return kept_layout(
+        f"dealer-tables-{'h17' if hits_soft_17 else 's17'}",
+        lambda: tuple(_walk_table(up, hits_soft_17) for up in range(RANKS)),
+    )
+
+
+def _walk_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     table: dict[Counts, list[int]] = defaultdict(lambda: [0] * len(OUTCOMES))
     drawn = [0] * RANKS
 
