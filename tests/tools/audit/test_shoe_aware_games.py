@@ -1,0 +1,193 @@
+"""Shoe-aware tests beyond baccarat and Dragon Tiger: every game's outcome law, checked.
+
+Pok Deng's seat law (a seat's events given the Banker's hand and the cards seen)
+is compared with a brute force over every two-card hand of a reduced shoe,
+settled by the plain second implementation (``tests/reference/pok_deng.py``);
+averaged over every Banker hand it must be the two-hand law of the state (the
+exchangeability the seat-by-seat steps rest on). A doctored reduced shoe is
+flagged by the shoe-aware tests and not off the top, on a small seeded log from
+the independent dealer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from odds.core.overrides import decks_override
+from odds.games.paytable import TABLES, load_file
+from odds.games.pok_deng.rules import player_events
+from odds.tools.audit import power
+from odds.tools.audit.faults import Faults
+from odds.tools.audit.independent_dealer import dealer_for
+from odds.tools.audit.shoe_study import run_tests
+from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
+from odds.tools.audit.shoes import DealtRound, DealtShoe
+from tests.reference import pok_deng as reference
+
+
+@pytest.fixture(scope="module")
+def one_deck():
+    return load_file(TABLES / "pok-deng.toml", [decks_override(1, "--decks 1")])
+
+
+def _plain(card):
+    return int(card.rank), str(card.suit)
+
+
+def _state(table, removed: int, seed: int) -> list[int]:
+    counts = list(table.game.shoe(table.config).counts)
+    rng = random.Random(seed)
+    for _ in range(removed):
+        i = rng.choice([t for t, c in enumerate(counts) if c])
+        counts[i] -= 1
+    return counts
+
+
+def _hands(counts):
+    """Every two-card hand of a composition, as type pairs with their ways."""
+    for i, j in itertools.combinations_with_replacement(range(len(counts)), 2):
+        ways = counts[i] * (counts[i] - 1) // 2 if i == j else counts[i] * counts[j]
+        if ways:
+            yield (i, j), ways
+
+
+def _by_net(table, labels, row):
+    nets = {e.label: e.net for e in player_events(table.config.payouts)}
+    found: Counter[Fraction] = Counter()
+    for label, ways in zip(labels, row, strict=True):
+        found[nets[label]] += int(ways)
+    return {net: n for net, n in found.items() if n}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pok_deng_seat_law_is_the_brute_force_given_the_banker(one_deck, seed):
+    table = one_deck
+    types = table.game.shoe(table.config).types
+    counts = _state(table, 20, seed)
+    banker = next(h for h, _ in _hands(counts))
+    left = list(counts)
+    for t in banker:
+        left[t] -= 1
+    law, _ = state_odds(table.game, table.config)
+    found = law(np.array([left]), [banker])
+    nets: Counter[Fraction] = Counter()
+    pairs: Counter[int] = Counter()
+    b = tuple(_plain(types[t]) for t in banker)
+    for (i, j), ways in _hands(left):
+        player = (_plain(types[i]), _plain(types[j]))
+        nets[Fraction(reference.player_net(b, player))] += ways
+        pairs[reference.pair_net(player)] += ways
+    labels, rows = found["player"]
+    assert _by_net(table, labels, rows[0]) == dict(nets)
+    pair_labels, pair_rows = found["player-pair"]
+    assert [int(x) for x in pair_rows[0]] == [pairs[11], pairs[-1]]
+    assert pair_labels[0] == "player's two cards are a pair"
+
+
+def test_seat_laws_averaged_over_the_banker_are_the_two_hand_law(one_deck):
+    """Σ over Banker hands of P(banker) · P(seat event | banker) = two hands from the state."""
+    table = one_deck
+    types = table.game.shoe(table.config).types
+    counts = _state(table, 30, 3)
+    law, _ = state_odds(table.game, table.config)
+    size = sum(counts)
+    mixed: Counter[str] = Counter()
+    total = Fraction(0)
+    bankers = list(_hands(counts))
+    states = []
+    for banker, _ in bankers:
+        left = list(counts)
+        for t in banker:
+            left[t] -= 1
+        states.append(left)
+    labels, rows = law(np.array(states), [b for b, _ in bankers])["player"]
+    for (banker, ways), row in zip(bankers, rows, strict=True):
+        weight = Fraction(ways, size * (size - 1) // 2)
+        total += weight
+        for label, n in zip(labels, row, strict=True):
+            mixed[label] += weight * Fraction(int(n), int(row.sum()))
+    assert total == 1
+    # the two-hand law by brute force: every ordered pair of disjoint hands, plainly settled
+    two: Counter[Fraction] = Counter()
+    hands = list(_hands(counts))
+    for (bh, bw), (ph, _) in itertools.product(hands, hands):
+        left = list(counts)
+        for t in bh:
+            left[t] -= 1
+        i, j = ph
+        ways = left[i] * (left[i] - 1) // 2 if i == j else left[i] * left[j]
+        if ways:
+            b = tuple(_plain(types[t]) for t in bh)
+            p = (_plain(types[i]), _plain(types[j]))
+            two[Fraction(reference.player_net(b, p))] += bw * ways
+    denominator = sum(two.values())
+    nets = {e.label: e.net for e in player_events(table.config.payouts)}
+    by_net: Counter[Fraction] = Counter()
+    for label, share in mixed.items():
+        by_net[nets[label]] += share
+    assert {n: v for n, v in by_net.items() if v} == {
+        n: Fraction(w, denominator) for n, w in two.items()
+    }
+
+
+def test_seats_of_a_round_are_steps_given_the_banker_and_the_seats_before(one_deck):
+    table = one_deck
+    shoe = table.game.shoe(table.config)
+    text = ["Ah Kd", "9s 9c", "2h 3h", "", "Qs Js", "5d 5h"]
+    cards = tuple(
+        shoe.index(c) for t in text if t for c in table.game.parse_hand(table.config, t)
+    )
+    dealt = DealtShoe("1", (DealtRound(2, "1", cards, (text[0], ""), tuple(text[1:])),))
+    law, round_cards = state_odds(table.game, table.config)
+    rounds = evaluate_rounds(table.game, table.config, law, round_cards, [dealt])
+    assert len(rounds.events) == 4  # four occupied seats
+    labels, ways = rounds.ways["player-pair"]
+    # seat 1 is dealt from 50 cards, seat 2 from 48, seat 3 (the empty seat skipped) from 46
+    assert [int(w.sum()) for w in ways] == [50 * 49 // 2, 48 * 47 // 2, 46 * 45 // 2, 44 * 43 // 2]
+    assert "seats" in rounds.notes[-1]
+
+
+def test_a_doctored_shoe_is_seen_shoe_aware_before_off_the_top():
+    """Two decks holding eight extra 9s (two of each suit): seeded, six shoes of Pok Deng."""
+    table = load_file(TABLES / "pok-deng.toml", [decks_override(2, "--decks 2")])
+    shoe = table.game.shoe(table.config)
+    nines = tuple(shoe.index(c) for c in table.game.parse_hand(table.config, "9c 9d 9h 9s"))
+    dealer = dealer_for(table.game, table.config, Faults(missing=nines * 2), cut_card=13)
+    shoes = dealer.shoes(6, seed=1)
+    threshold = power.ALPHA / power.audit_tests(table)
+    study = run_tests(table.game, table.config, tuple(shoes))
+    aware = [t for t in study.tests if t.name.startswith("shoe-aware")]
+    assert [t.name for t in aware] == ["shoe-aware: bet player", "shoe-aware: bet player-pair"]
+    assert min(t.p.value for t in aware if t.p is not None) < threshold
+    assert not power.off_the_top_fails(table, shoes, threshold)
+
+
+def test_honest_pok_deng_logs_rarely_flag_shoe_aware(one_deck):
+    """30 honest logs of two 8-deck shoes: the shoe-aware tests at α = 5% within α + 3 SD."""
+    table = load_file(TABLES / "pok-deng.toml")
+    dealer = dealer_for(table.game, table.config)
+    law, round_cards = state_odds(table.game, table.config)
+    logs, flagged = 30, Counter()
+    for seed in range(logs):
+        shoes = dealer.shoes(2, seed)
+        tests = aware_tests(evaluate_rounds(table.game, table.config, law, round_cards, shoes), "line")
+        for test in tests:
+            assert test.p is not None
+            flagged[test.name] += test.p.value < 0.05
+    assert max(flagged.values()) <= power.allowed(logs, 0.05)
+
+
+def test_every_game_with_an_outcome_law_gets_the_shoe_aware_tests():
+    """The defined games (a side bet, a three-card showdown) go through the same code path."""
+    for name in ("dragon-tiger-side-bets", "teen-patti-2020"):
+        table = load_file(TABLES / f"{name}.toml")
+        assert state_odds(table.game, table.config) is not None, name
+    for name in ("goa-gae", "mahjong-28"):
+        table = load_file(TABLES / f"{name}.toml")
+        assert state_odds(table.game, table.config) is None, name
