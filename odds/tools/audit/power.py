@@ -67,7 +67,7 @@ def paytable(name: str) -> Paytable:
 
 def audit_tests(table: Paytable) -> int:
     """K: the tests a full audit of a shoe-ordered log of this game runs."""
-    analysis = table.analysis()
+    analysis = table.bet_analysis()
     classes = len(table.game.positions) if analysis.hand_classes else 0
     aware = len(analysis.bets)
     return 2 * len(analysis.bets) + classes + 4 + aware + 3
@@ -141,7 +141,7 @@ def off_the_top_fails(
             for hands in seat_hands(table, dealt)[:1]:
                 counts[hands] = counts.get(hands, 0) + 1
     groups = [SettledGroup(settle(hands), n) for hands, n in counts.items()]
-    fits, returns, _ = evaluate(table.analysis(), tally(groups), ALPHA, table.game.positions)
+    fits, returns, _ = evaluate(table.bet_analysis(), tally(groups), ALPHA, table.game.positions)
     if not hand_classes:
         fits = [t for t in fits if not t.name.startswith("hand classes")]
     values = [t.p_value for t in fits] + [t.p_value for t in returns]
@@ -309,7 +309,7 @@ def improved_banker_rate(share: Fraction, rounds: int, reps: int, seed: int, k: 
     from odds.tools.audit.audit import net_distribution
 
     table = paytable("baccarat")
-    bet = next(b for b in table.analysis().bets if b.name == "banker")
+    bet = next(b for b in table.bet_analysis().bets if b.name == "banker")
     exact = [Fraction(o.ways, bet.stats.total) for o in bet.outcomes]
     player_wins = next(i for i, o in enumerate(bet.outcomes) if o.net < 0)
     lost = exact[player_wins] * share
@@ -474,7 +474,7 @@ def pok_deng_aware(reps: int, seed: int, quick: bool) -> list[str]:
             top += off_the_top_fails(table, shoes, threshold)
         rows.append((size, f"{bets / n:.0%}", f"{top / n:.0%}", f"{aware / n:.0%}"))
     honest = dealer_for(table.game, table.config)
-    tests = len(table.analysis().bets)
+    tests = len(table.bet_analysis().bets)
     alarms = []
     round_sizes = (1, 10, 100, 1000) if quick else (1, 10, 100, 1000, 10_000)
     for rounds in track(round_sizes, "false alarms: Pok Deng shoe-aware"):
@@ -531,7 +531,7 @@ def false_alarms(reps: int, seed: int, quick: bool) -> list[str]:
             rows.append(_alarm_row(name, f"{size} shoe(s)", logs, flagged[name]))
     dt = paytable("dragon-tiger")
     dt_dealer = dealer_for(dt.game, dt.config)
-    bets = len(dt.analysis().bets)
+    bets = len(dt.bet_analysis().bets)
     round_sizes = (1, 10, 100, 1000) if quick else (1, 10, 100, 1000, 10_000)
     for rounds in track(round_sizes, "false alarms: shoe-aware"):
         logs = 4 * reps if rounds <= 100 else reps if rounds <= 1000 else max(20, reps // 4)
