@@ -155,8 +155,8 @@ def test_a_doctored_shoe_is_seen_shoe_aware_before_off_the_top():
 
     Off the top (the first seat of each round, as the audit counts it) the missing rank
     barely moves the bets' events; given the cards seen, the shoe claims ever more 9s
-    among ever fewer cards (the power table in docs/commands/audit.md: about 60% of logs
-    of 16 shoes flagged shoe-aware, none off the top).
+    among ever fewer cards (the power table in docs/commands/audit.md: 80% of logs of 32
+    shoes flagged shoe-aware, none by the bets' off-the-top tests).
     """
     table = load_file(TABLES / "pok-deng.toml")
     shoe = table.game.shoe(table.config)
