@@ -11,7 +11,8 @@ the whole audit):
   (:mod:`~odds.tools.audit.frequencies`);
 * shoe-aware tests of every bet's events given the cards already seen
   (:mod:`~odds.tools.audit.shoe_tests`; every game whose shoe-state feature
-  declares an outcome law: baccarat, Dragon Tiger, Pok Deng, the defined games);
+  declares an outcome law: baccarat, Dragon Tiger, Pok Deng, Goa Gae, the
+  defined games);
 * shuffle quality: serial correlation, runs, the previous shoe's order kept
   (:mod:`~odds.tools.audit.shuffle`).
 

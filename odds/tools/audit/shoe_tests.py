@@ -6,7 +6,7 @@ shoe. A live shoe is dealt through: before round ``i`` the cards of rounds
 fair) round ``i`` is dealt as if from the full shoe less exactly those cards.
 Every game's shoe-state feature may declare an outcome law
 (:class:`odds.games.shoe_state.OutcomeLaw`: baccarat, Dragon Tiger, Pok Deng,
-every defined game), which gives every bet's exact event probabilities
+Goa Gae, every defined game), which gives every bet's exact event probabilities
 ``p_i`` for that state; this module has one code path for all of them.
 
 Where several seats play against one shared hand (Pok Deng's five positions
@@ -40,9 +40,10 @@ The work is bounded and estimated before it starts: at most
 when the game's law declares a cost that would take more than
 :data:`WORK_SECONDS` (a defined game's three-card showdown: about a second a
 state), or the bound the caller gives; the note names the shoes tested and
-those left to the off-the-top tests. Each distinct state is evaluated once (a
-game reshuffled every round has one), in batches, with progress and the
-estimate on a terminal.
+those left to the off-the-top tests. Each distinct state (with its shared
+hand) is evaluated once, in batches, with progress and the estimate on a
+terminal. The states follow the log: its shoes are dealt through (the
+shoe-level tests run only then), whatever the paytable's ``[dealing]`` says.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def state_odds(game: Game, config: Any) -> tuple[StateOdds, int] | None:
 
     Every game whose shoe-state feature declares an outcome law has one
     (:meth:`odds.games.features.ShoeStateFeature.outcome_law`): baccarat, Dragon
-    Tiger, Pok Deng and every defined game.
+    Tiger, Pok Deng, Goa Gae and every defined game.
     """
     feature = game.shoe_state
     law = None if feature is None else feature.outcome_law(config)
@@ -165,16 +166,14 @@ def evaluate_rounds(
         )
     settle = settle or _settler(game, config)
     given = tuple(getattr(odds, "given", ()))
-    reshuffled = _reshuffled_each_round(game, config)
     steps = _Steps([], [], [], [], [])
     impossible: list[str] = []
     cut = 0
     split = _StepSplitter(game, config, given)
     for j, dealt in enumerate(chosen):
         taken = np.zeros((len(dealt.rounds), len(full)), dtype=np.int64)
-        if not reshuffled:
-            for i, dealt_round in enumerate(dealt.rounds[:-1]):
-                np.add.at(taken[i + 1], np.array(dealt_round.cards, dtype=np.int64), 1)
+        for i, dealt_round in enumerate(dealt.rounds[:-1]):
+            np.add.at(taken[i + 1], np.array(dealt_round.cards, dtype=np.int64), 1)
         states = full - np.cumsum(taken, axis=0)
         for i, dealt_round in enumerate(dealt.rounds):
             state = states[i]
@@ -220,17 +219,6 @@ def evaluate_rounds(
 def _labels(shoes: Sequence[DealtShoe]) -> str:
     first, last = shoes[0].label, shoes[-1].label
     return first if len(shoes) == 1 else f"{first} … {last}"
-
-
-def _reshuffled_each_round(game: Game, config: Any) -> bool:
-    """Whether every round is dealt from the full shoe (the paytable's ``[dealing]``)."""
-    feature = game.shoe_state
-    if feature is None:
-        return False
-    try:
-        return feature.procedure(config).reshuffled_each_round
-    except OddsError:
-        return False
 
 
 class _StepSplitter:

@@ -230,10 +230,30 @@ def test_the_bound_names_the_shoes_tested_and_not(one_deck):
 
 
 def test_every_game_with_an_outcome_law_gets_the_shoe_aware_tests():
-    """The defined games (a side bet, a three-card showdown) go through the same code path."""
-    for name in ("dragon-tiger-side-bets", "teen-patti-2020"):
+    """The defined games (a side bet, a three-card showdown) and Goa Gae: the same code path."""
+    for name in ("dragon-tiger-side-bets", "teen-patti-2020", "goa-gae"):
         table = load_file(TABLES / f"{name}.toml")
         assert state_odds(table.game, table.config) is not None, name
-    for name in ("goa-gae", "mahjong-28"):
-        table = load_file(TABLES / f"{name}.toml")
-        assert state_odds(table.game, table.config) is None, name
+    table = load_file(TABLES / "mahjong-28.toml")  # five rounds a set: never dealt through
+    assert state_odds(table.game, table.config) is None
+
+
+@pytest.mark.parametrize("name", ["goa-gae", "goa-gae-bonus"])
+def test_goa_gae_position_law_lists_every_hand_of_labelled_cards(name):
+    """A position's law given the dealer, against every three labelled cards of the state."""
+    table = load_file(TABLES / f"{name}.toml")
+    types = table.game.shoe(table.config).types
+    counts = _state(table, 25, 5)
+    dealer_hand = tuple(t for t, c in enumerate(counts) if c)[:3]
+    for t in dealer_hand:
+        counts[t] -= 1
+    law, _ = state_odds(table.game, table.config)
+    labels, ways = law(np.array([counts]), [dealer_hand])["player"]
+    cards = [t for t, c in enumerate(counts) for _ in range(c)]
+    text = " ".join(str(types[t]) for t in dealer_hand)
+    listed: Counter[str] = Counter()
+    for hand in itertools.combinations(cards, 3):
+        player = " ".join(str(types[t]) for t in hand)
+        settled = table.game.settle(table.config, {"dealer": text, "player": player}, Fraction(1))
+        listed[settled.bets[0].event] += 1
+    assert {label: int(n) for label, n in zip(labels, ways[0], strict=True) if n} == dict(listed)
