@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from odds.core.charts import ReportChart
     from odds.core.table import Table
     from odds.games.dealing import Procedure
-    from odds.games.shoe_state import StateEvaluator
+    from odds.games.shoe_state import OutcomeLaw, StateEvaluator
     from odds.stats.analysis import Analysis
 
 ConfigT = TypeVar("ConfigT")
@@ -123,6 +123,10 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
       :class:`odds.games.shoe_state.PolynomialEvaluator`.
     * :meth:`procedure` — how one shuffled shoe is dealt (the paytable's
       ``[dealing]`` section as a :class:`odds.games.dealing.Procedure`).
+
+    A third, optional hook, :meth:`outcome_law`, gives every bet's whole event
+    law for a state (the audit's shoe-aware tests; an EV is not enough to test
+    a log's outcomes against).
     """
 
     #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).
@@ -139,6 +143,11 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def procedure(self, config: ConfigT) -> Procedure:
         """How a shoe is dealt: burns, cards shown per round, when it is reshuffled."""
+
+    def outcome_law(self, config: ConfigT) -> OutcomeLaw | None:
+        """Every bet's exact event law for any state, or None (no shoe-aware tests)."""
+        del config
+        return None
 
     def reference_evs(
         self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]
