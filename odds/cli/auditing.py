@@ -13,7 +13,14 @@ import typer
 from odds.cli.app import app
 from odds.cli.completion import complete_bet
 from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, override_texts
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.output import (
+    OutputOpt,
+    check_output,
+    emit,
+    fail_verdict,
+    paytable_inputs,
+    write_json,
+)
 from odds.core.errors import OddsError
 from odds.core.numbers import check_count, check_seed, parse_rational
 
@@ -73,9 +80,8 @@ def verify(
         write_json(tables, output, override_texts(decks, settings))
     else:
         emit(verify_text(paytable, claim, checks, notes, bet), output)
-    code = decide(paytable, checks, bet).exit_code
-    if code:
-        raise typer.Exit(code)
+    verdict = decide(paytable, checks, bet)
+    fail_verdict(verdict.exit_code, f"{verdict.status}: {verdict.reason}")
 
 
 @app.command()
@@ -184,9 +190,9 @@ def audit(
         write_json(audit_tables(result), output, override_texts(decks, settings))
     else:
         emit(audit_text(result, links), output)
-    code = EXIT_CODES[result.verdict]
-    if code:
-        raise typer.Exit(code)
+    from odds.tools.audit.report import verdict_line
+
+    fail_verdict(EXIT_CODES[result.verdict], verdict_line(result))
 
 
 class LogFormat(StrEnum):
@@ -405,7 +411,7 @@ def solve(
     \b
     Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
     """
-    from odds.tools.solve import solution_tables, solution_text
+    from odds.tools.solve import no_solution_line, solution_tables, solution_text
     from odds.tools.solve import solve as run_solve
     from odds.tools.verify import parse_percentage
 
@@ -418,4 +424,4 @@ def solve(
     else:
         emit(solution_text(solution), output)
     if not solution.solutions:
-        raise typer.Exit(1)
+        fail_verdict(1, no_solution_line(solution))
