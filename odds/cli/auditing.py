@@ -238,13 +238,22 @@ def simulate(
     operator: Annotated[
         bool,
         typer.Option(
-            "--operator", help="Write the operator layout (implied by --seats and --stakes)."
+            "--operator",
+            help="Write the operator layout (implied by --seats, --stakes and --results-only).",
         ),
     ] = False,
     stakes: Annotated[
         bool,
         typer.Option(
             "--stakes", help="Stake random amounts on every bet and write what each was paid."
+        ),
+    ] = False,
+    results_only: Annotated[
+        bool,
+        typer.Option(
+            "--results-only",
+            help="Write each bet's outcome (result_<bet>, as its outcome table names it) instead "
+            "of the cards, in the operator layout: a results-only log.",
         ),
     ] = False,
     mis_settle: Annotated[
@@ -329,11 +338,16 @@ def simulate(
     faults = _faults(paytable, extra_card, missing_card, weak_shuffle, slug, improve_banker)
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats, faults)
     fields = None
-    if seats or operator or stakes:
+    if seats or operator or stakes or results_only:
         from odds.tools.audit.logs import operator_log
 
         bets = [b.name for b in paytable.bet_analysis().bets] if stakes else []
         fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
+        if results_only:
+            from odds.tools.audit.logs import results_only as without_cards
+
+            names = [b.name for b in paytable.bet_analysis().bets]
+            fields, rows = without_cards(paytable.game, paytable.config, fields, rows, names)
     count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
     if out is not None:
         from odds.runtime.progress import echo
