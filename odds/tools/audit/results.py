@@ -88,10 +88,9 @@ def read_results(
     layout = staged.layout
     sources, notes = _sources(layout, vocabulary, label)
     source, digest = staged.everything(lambda share: update(30 * share))
-    log = _ResultsLog(con, label, source.unit, layout, sources, vocabulary, dims)
     con.execute(f"CREATE OR REPLACE TEMP VIEW rows AS {source.relation()}")
-    log.width = len(source.columns)
-    counts = log.counts(paths, update)
+    log = _ResultsLog(con, label, source.unit, len(source.columns), layout, sources, vocabulary)
+    counts = log.counts(dims, paths, update)
     return dataclasses.replace(
         counts,
         size=digest.size,
@@ -154,22 +153,21 @@ def _seat_number(seat: str) -> int:
 
 
 class _ResultsLog:
-    """One open results-only log: the queries that read it."""
-
-    width = 0
+    """One open results-only log (the view ``rows``): the queries that read it."""
 
     def __init__(
         self,
         con: Any,
         label: str,
         unit: str,
+        width: int,
         layout: Layout,
         sources: Sequence[Source],
         vocabulary: Vocabulary,
-        dims: Sequence[Dimension],
     ) -> None:
-        self.con, self.label, self.unit, self.layout = con, label, unit, layout
-        self.sources, self.vocabulary, self.dims = list(sources), vocabulary, tuple(dims)
+        self.con, self.label, self.unit, self.width, self.layout = con, label, unit, width, layout
+        self.sources, self.vocabulary = list(sources), vocabulary
+        self.dims: tuple[Dimension, ...] = ()
         self.col = {
             name: f"f{i + 1}"
             for table in (layout.labels, layout.extra)
@@ -180,7 +178,11 @@ class _ResultsLog:
         self.bets = list(dict.fromkeys(s.bet for s in self.sources))
         self.bet_columns: list[BetColumns] = []
 
-    def counts(self, paths: bool, update: Callable[[float], None]) -> LogCounts:
+    def counts(
+        self, dims: Sequence[Dimension], paths: bool, update: Callable[[float], None]
+    ) -> LogCounts:
+        """Every count the audit tests (``dims``: the ``--by`` groups; ``update``: progress)."""
+        self.dims = tuple(dims)
         self._check_fields()
         update(40)
         self._read_values()

@@ -209,23 +209,12 @@ def test_a_tampered_results_only_log_is_flagged(capsys, tmp_path):
     assert {"dragon", "tiger"} <= failing
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        (
-            "Bankr",
-            r"line 3, column winner: 'Bankr' is not a winner \(winners: player, banker, tie\)",
-        ),
-    ],
-)
-def test_an_unknown_winner_is_one_line_naming_the_line(capsys, tmp_path, text, message):
-    import re
-
+def test_an_unknown_winner_is_one_line_naming_the_line(capsys, tmp_path):
     log = tmp_path / "b.csv"
-    log.write_text(f"round,winner\n1,Banker\n2,{text}\n", encoding="utf-8")
+    log.write_text("round,winner\n1,Banker\n2,Bankr\n", encoding="utf-8")
     code, _, err = _audit(capsys, "baccarat", log)
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
-    assert re.search(message, err), err
+    assert "line 3, column winner: 'Bankr' is not a winner (winners: player, banker, tie)" in err
 
 
 @pytest.mark.parametrize(
