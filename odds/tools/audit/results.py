@@ -49,6 +49,8 @@ from odds.tools.audit.payouts import (
 )
 from odds.tools.audit.sources import StagedLog
 
+#: The empty text, as SQL.
+EMPTY = "''"
 #: Rejected rows named in the result (all are counted).
 MAX_LISTED = 1000
 #: Why a row is rejected: its code here, and its kind (the keys of the reader's KINDS).
@@ -146,6 +148,11 @@ def _sources(layout: Layout, vocabulary: Vocabulary, label: str) -> tuple[list[S
 def _field_or_empty(field: str | None) -> str:
     """SQL: a row's field, or the empty text when the source has none."""
     return f"r.{field}" if field else "''"
+
+
+def _sql_text(text: str) -> str:
+    """Text as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _seat_number(seat: str) -> int:
@@ -247,20 +254,24 @@ class _ResultsLog:
 
         rows: list[tuple[int, str, str, int]] = []
         known: dict[Cell, int] = {}
-        for k, source in enumerate(self.sources):
-            multiplier = source.multiplier or "''"
-            for text, times in self.con.execute(
-                f"SELECT DISTINCT {source.field}, {multiplier} FROM rows WHERE {self._ok()} "
-                f"AND ({source.field} <> '' OR {multiplier} <> '')"
-            ).fetchall():
-                try:
-                    if not text:
-                        raise OddsError(f"a multiplier ({times!r}) but no result")
-                    cell = self._cell(source, text, times)
-                except OddsError as exc:
-                    raise self._named(source, text, times, exc) from None
-                number = known.setdefault(cell, len(known))
-                rows.append((k, text, times, number))
+        values = ", ".join(  # every source's (value, multiplier) in one scan of the log
+            "{" + f"'k': {k}, 't': {s.field}, 'm': {s.multiplier or EMPTY}" + "}"
+            for k, s in enumerate(self.sources)
+        )
+        found = self.con.execute(
+            f"SELECT DISTINCT v.k, v.t, v.m FROM (SELECT unnest([{values}]) AS v FROM rows "
+            f"WHERE {self._ok()}) WHERE v.t <> '' OR v.m <> '' ORDER BY ALL"
+        ).fetchall()
+        for k, text, times in found:
+            source = self.sources[k]
+            try:
+                if not text:
+                    raise OddsError(f"a multiplier ({times!r}) but no result")
+                cell = self._cell(source, text, times)
+            except OddsError as exc:
+                raise self._named(source, text, times, exc) from None
+            number = known.setdefault(cell, len(known))
+            rows.append((k, text, times, number))
         self.cells = list(known)
         value_cells = {  # noqa: F841 - read by DuckDB's replacement scan below
             "source": np.array([r[0] for r in rows], dtype=np.int64),
@@ -298,20 +309,28 @@ class _ResultsLog:
 
     def _check_money_texts(self) -> None:
         """A money field that is not an amount: a one-line error naming its line and column."""
-        for k, f in self._money_fields():
-            for (text,) in self.con.execute(
-                f"SELECT DISTINCT {f} FROM rows WHERE {self._ok()} AND {f} <> ''"
-            ).fetchall():
-                if re.fullmatch(AMOUNT_PATTERN, text):
-                    continue
-                (line,) = self.con.execute(
-                    f"SELECT min(line) FROM rows WHERE {self._ok()} AND {f} = ?", [text]
-                ).fetchone()
-                raise OddsError(
-                    f"{self.label} {self.unit} {line}, column {self.layout.money[k].column}: "
-                    f"{text!r} is not an amount (a number such as 12.50: at most 12 digits, a "
-                    "decimal point, at most 6 decimals, no sign)"
-                )
+        fields = self._money_fields()
+        if not fields:
+            return
+        texts = ", ".join(f for _, f in fields)
+        found = self.con.execute(  # the distinct amounts (a few hundred), in one scan
+            f"SELECT DISTINCT t FROM (SELECT unnest([{texts}]) AS t FROM rows WHERE {self._ok()}) "
+            "WHERE t <> ''"
+        ).fetchall()
+        bad = sorted(t for (t,) in found if not re.fullmatch(AMOUNT_PATTERN, t))
+        if not bad:
+            return
+        listed = ", ".join(_sql_text(t) for t in bad)
+        wrong = " OR ".join(f"{f} IN ({listed})" for _, f in fields)
+        ((line, *amounts),) = self.con.execute(  # the first line with one, and its column
+            f"SELECT line, {texts} FROM rows WHERE {self._ok()} AND ({wrong}) ORDER BY line LIMIT 1"
+        ).fetchall()
+        k, text = next((k, t) for (k, _), t in zip(fields, amounts, strict=True) if t in bad)
+        raise OddsError(
+            f"{self.label} {self.unit} {line}, column {self.layout.money[k].column}: "
+            f"{text!r} is not an amount (a number such as 12.50: at most 12 digits, a "
+            "decimal point, at most 6 decimals, no sign)"
+        )
 
     def _materialize(self) -> None:
         """``log``: one row per log row — line, why rejected, each source's cell, labels, money."""

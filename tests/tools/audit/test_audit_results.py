@@ -228,6 +228,12 @@ def test_an_unknown_winner_is_one_line_naming_the_line(capsys, tmp_path):
         ("result_banker,multiplier_tie", "win,2", "'multiplier_tie' has no result column of tie"),
         ("result_lucky", "win", "column 'result_lucky': baccarat has no bet 'lucky'"),
         (
+            "winner,stake_tie,paid_tie",
+            "Tie,10,9O",
+            "line 2, column paid_tie: '9O' is not an amount",
+        ),
+        ("result_tie,multiplier_tie", ",2", "line 2, column result_tie: a multiplier ('2') but no"),
+        (
             "winner,player_pair,stake_player_pair,paid_player_pair",
             "Tie,,10,0",
             "line 2: a stake on player-pair (stake_player_pair) but no result for it",
