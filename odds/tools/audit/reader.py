@@ -108,6 +108,8 @@ def read_log(
     (:mod:`odds.tools.audit.layout`); ``by`` the ``--by`` columns (each group counted
     apart, :mod:`odds.tools.audit.groups`), ``paths`` whether their cumulative nets are
     drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
+    A results-only log (no hand column; each bet's outcome) is read by
+    :mod:`odds.tools.audit.results`.
     """
     log_hand_sizes(game)
     label = str(path)

@@ -22,11 +22,14 @@ import pytest
 from odds.cli import main
 from odds.games.paytable import load
 from odds.tools.audit.audit import audit
+from odds.tools.audit.layout import parse_mapping
 
 
-def _counted(game: str, log: Path) -> dict[str, list[tuple[str, int]]]:
+def _counted(
+    game: str, log: Path, columns: dict[str, str] | None = None
+) -> dict[str, list[tuple[str, int]]]:
     """Each bet's outcome cells as the audit counted them (before sparse cells are merged)."""
-    result = audit(load(game, []), log)
+    result = audit(load(game, []), log, columns=columns)
     return {
         t.name.removeprefix("bet ").removesuffix(": outcome events"): [
             (" / ".join(c.labels), c.observed) for c in t.exact
@@ -267,3 +270,24 @@ def test_a_repeated_round_and_an_empty_row_are_rejected(capsys, tmp_path):
     assert result["rejected_kinds"] == {"round": 2, "results": 1}
     reasons = {r["line"]: r["reason"] for r in result["rejected"]}
     assert "a round number repeated" in reasons[3] and reasons[5] == "no bet has a result"
+
+
+def test_columns_maps_an_operators_names_onto_the_results_vocabulary(capsys, tmp_path):
+    """--columns names the winner and a flag column in another language."""
+    log = tmp_path / "b.csv"
+    log.write_text("Coup;Gagnant;Paire joueur\n1;Banker;non\n2;Player;yes\n", encoding="utf-8")
+    mapping = "round=Coup,winner=Gagnant,player_pair=Paire joueur"
+    code, _, err = _audit(capsys, "baccarat", log, "--columns", mapping)
+    assert code == 2 and "line 2, column Paire joueur: 'non' is not yes or no" in err
+    log.write_text("Coup;Gagnant;Paire joueur\n1;Banker;no\n2;Player;yes\n", encoding="utf-8")
+    code, _, err = _audit(capsys, "baccarat", log, "--columns", mapping)
+    assert code in (0, 3), err
+    found = _counted("baccarat", log, parse_mapping(mapping))
+    assert found["banker"] == [
+        ("Banker wins (less commission)", 1),
+        ("tie (push)", 0),
+        ("Player wins", 1),
+    ]
+    assert found["player-pair"] == [("pair", 1), ("no pair", 1)]
+    code, _, err = _audit(capsys, "baccarat", log)  # without the mapping: no result columns
+    assert code == 2 and "missing column 'player'" in err
