@@ -309,6 +309,12 @@ class _Reader:
                 labels[name] = column
             elif name in self.game.positions or (seat is not None and seat.fullmatch(name)):
                 cards.append(column)
+        names = [re.sub(r"\s+", "_", c.strip().lower()) for c in columns]
+        if not cards and any(n.startswith(("result_", "winner")) for n in names):
+            raise OddsError(
+                f"{self.label}: a results-only log (each bet's outcome, no cards): it shows no "
+                "card seen; give a log with the hands"
+            )
         if not cards:
             raise OddsError(
                 f"{self.label}: no hand column (a {self.game.name} log has "

@@ -291,3 +291,11 @@ def test_columns_maps_an_operators_names_onto_the_results_vocabulary(capsys, tmp
     assert found["player-pair"] == [("pair", 1), ("no pair", 1)]
     code, _, err = _audit(capsys, "baccarat", log)  # without the mapping: no result columns
     assert code == 2 and "missing column 'player'" in err
+
+
+def test_the_seen_file_says_a_results_only_log_has_no_cards(capsys, tmp_path):
+    log = tmp_path / "r.csv"
+    log.write_text("shoe,round,winner\n1,1,Dragon\n", encoding="utf-8")
+    assert main(["shoe", "dragon-tiger", "--seen-file", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a results-only log (each bet's outcome, no cards)" in err
