@@ -407,7 +407,7 @@ class _ResultsLog:
         self.con.execute("""
             CREATE OR REPLACE TABLE final AS
             SELECT k.*, c.combo FROM keyed k LEFT JOIN combos c
-                ON k.kind IS NULL AND k.cells = c.cells
+                ON k.kind IS NULL AND k.cells IS NOT DISTINCT FROM c.cells
             ORDER BY k.line
         """)
 

@@ -108,11 +108,12 @@ S1;2;T1;D1;Player;yes;no;10;0
 S1;3;T1;D1;Tie;no;no;10;90
 S1;4;T1;D2;B;no;yes;;
 S1;5;T1;D2;p;N;Y;10;0
+S1;6;T1;D2;Tie;;no;;
 """
 
 
 def test_the_operators_words_winner_and_pair_flags(capsys, tmp_path):
-    """Counted by hand: 2 Banker, 2 Player, 1 Tie; one Player pair, two Banker pairs."""
+    """Counted by hand: 2 Banker, 2 Player, 2 Ties; one Player pair in 5, two Banker pairs in 6."""
     log = tmp_path / "b.csv"
     log.write_text(BACCARAT, encoding="utf-8")
     code, result, err = _audit(capsys, "baccarat", log)
@@ -120,12 +121,12 @@ def test_the_operators_words_winner_and_pair_flags(capsys, tmp_path):
     found = _counted("baccarat", log)
     assert found["banker"] == [
         ("Banker wins (less commission)", 2),
-        ("tie (push)", 1),
+        ("tie (push)", 2),
         ("Player wins", 2),
     ]
-    assert found["tie"] == [("tie", 1), ("no tie", 4)]
-    assert found["player-pair"] == [("pair", 1), ("no pair", 4)]
-    assert found["banker-pair"] == [("pair", 2), ("no pair", 3)]
+    assert found["tie"] == [("tie", 2), ("no tie", 4)]
+    assert found["player-pair"] == [("pair", 1), ("no pair", 4)]  # line 7 gives no flag
+    assert found["banker-pair"] == [("pair", 2), ("no pair", 4)]
     assert "either-pair" not in found
     assert any("no result for, not tested: either-pair" in n for n in result["notes"])
     # the Tie paid 8 to 1 on the tie, lost elsewhere: every payout right
