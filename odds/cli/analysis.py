@@ -18,7 +18,14 @@ from odds.cli.options import (
     load_paytable,
     override_texts,
 )
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.output import (
+    OutputOpt,
+    check_output,
+    emit,
+    fail_verdict,
+    paytable_inputs,
+    write_json,
+)
 from odds.cli.report_output import ReportFormat
 from odds.core.errors import OddsError, PositionError
 from odds.core.numbers import check_count, check_seed, parse_rational
@@ -373,7 +380,11 @@ def crosscheck(
             output,
         )
     if not result.contains(exact):
-        raise typer.Exit(1)
+        fail_verdict(
+            1,
+            f"OUTSIDE: the exact EV {exact:+.6f} is outside the simulation's 95% interval "
+            f"[{low:+.6f}, {high:+.6f}] ({rounds:,} rounds, seed {seed})",
+        )
 
 
 def _crosscheck_table(
