@@ -45,6 +45,8 @@ from fractions import Fraction
 from math import factorial
 
 from odds.core.errors import OddsError
+from odds.core.table import Column, Kind, Table
+from odds.games.blackjack.actions import SPLIT
 from odds.games.blackjack.dealer import (
     RANK_NAMES,
     RANKS,
@@ -161,6 +163,64 @@ def optimal_split(
         )
     solver = _Solver(counts, pair, up, rules, forced_resplit, max_states)
     return solver.solve()
+
+
+def parse_rank(text: str, what: str) -> int:
+    """A rank as people write it (``A``, ``2`` … ``10``, ``T``/``J``/``Q``/``K``) → its index."""
+    spelled = text.strip().upper()
+    spelled = "10" if spelled in ("T", "J", "Q", "K") else ("A" if spelled == "1" else spelled)
+    if spelled not in RANK_NAMES:
+        raise OddsError(f"{what} {text!r} is not a rank (A, 2 … 10, T, J, Q, K)")
+    return RANK_NAMES.index(spelled)
+
+
+#: The conventions in the order of the information they use (:mod:`.splits`).
+SHOWN_CONVENTIONS = ("CDZ-", "CDP1", "CDP", "CDPN")
+
+
+def split_values_table(
+    counts: Counts, pair: int, up: int, rules: BlackjackRules, forced_resplit: bool = False
+) -> Table:
+    """Every convention's split value beside the optimum (``odds split blackjack``).
+
+    A convention's value is the round analysis' (``HandResult.values[SPLIT]``, the
+    best number of hands for it); the last row is :func:`optimal_split`, the most any
+    split strategy earns: exact, and an upper bound on every row above it.
+    """
+    from dataclasses import replace
+
+    from odds.games.blackjack.rounds import analyse_round
+
+    best = optimal_split(counts, pair, up, rules, forced_resplit=forced_resplit)
+    rows = []
+    blackjack = best.round_value - best.value  # P(dealer blackjack) with a peek, else 0
+    for name in SHOWN_CONVENTIONS:
+        hand = analyse_round(counts, replace(rules, split_strategy=name)).hand(pair, pair, up)
+        rows.append(_split_row(name, hand.values[SPLIT], blackjack, rules.peek))
+    optimum = "optimal split, upper bound" + (" (always resplitting)" if forced_resplit else "")
+    rows.append(_split_row(optimum, best.value, blackjack, rules.peek))
+    columns = [
+        Column("strategy", "split strategy"),
+        Column("ev", "EV per initial stake", Kind.PERCENT, places=6, signed=True),
+    ]
+    if rules.peek:
+        columns.append(
+            Column("given", "given no dealer blackjack", Kind.PERCENT, places=6, signed=True)
+        )
+    note = (
+        f"Splitting {best.label} to at most {best.hands} hands from {sum(counts)} cards. "
+        "Each convention plays the split hands as its rule says (docs/rules/blackjack.md "
+        "§Splitting conventions); the optimal split decides every card on all the cards "
+        f"the round has shown ({best.states:,} states, exact): no strategy earns more."
+    )
+    return Table("split", f"Splitting {best.label}", tuple(columns), tuple(rows), note=note)
+
+
+def _split_row(name: str, value: Fraction, blackjack: Fraction, peek: bool) -> dict[str, object]:
+    row: dict[str, object] = {"strategy": name, "ev": value}
+    if peek and blackjack != 1:
+        row["given"] = (value + blackjack) / (1 - blackjack)
+    return row
 
 
 def _after_up(counts: Counts, up: int) -> Counts:
