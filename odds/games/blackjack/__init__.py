@@ -10,6 +10,13 @@ rank composition. One rule set's exact round EV (a :class:`~fractions.Fraction`
 per initial stake)::
 
     analyse_round(shoe_counts(8), BlackjackRules(split_strategy="CDPN")).ev
+
+The truly optimal split of one pair against one up card (every decision on all the
+cards the round has shown; an upper bound on every convention, tractable on one
+deck split once), per initial stake, from
+:func:`odds.games.blackjack.optimal_split.optimal_split` (rank indices, 0 = ace)::
+
+    optimal_split(shoe_counts(1), 7, 9, BlackjackRules(hole_card="peek")).value
 """
 
 from odds.games.blackjack.game import Blackjack

@@ -43,9 +43,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
+from typing import TYPE_CHECKING
 
 from odds.core.errors import OddsError
-from odds.core.table import Column, Kind, Table
 from odds.games.blackjack.actions import SPLIT
 from odds.games.blackjack.dealer import (
     RANK_NAMES,
@@ -58,6 +58,9 @@ from odds.games.blackjack.dealer import (
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.shoes import family
 from odds.runtime.progress import phase
+
+if TYPE_CHECKING:
+    from odds.core.table import Table
 
 A, TEN = 0, 9
 
@@ -189,6 +192,7 @@ def split_values_table(
     """
     from dataclasses import replace
 
+    from odds.core.table import Column, Kind, Table
     from odds.games.blackjack.rounds import analyse_round
 
     best = optimal_split(counts, pair, up, rules, forced_resplit=forced_resplit)
