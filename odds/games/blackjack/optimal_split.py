@@ -34,7 +34,7 @@ the optimum is the same (values then add ``−P(blackjack)`` per initial stake, 
 :class:`~odds.games.blackjack.results.HandResult` does).
 
 Tractable: small shoes and one deck split to two hands (seconds); every
-resplit multiplies the states. :func:`estimate_states` bounds the work before
+resplit multiplies the states. :func:`estimate_multisets` bounds the work before
 it starts and :func:`optimal_split` refuses past ``max_states`` with one line.
 """
 
@@ -66,7 +66,7 @@ A, TEN = 0, 9
 
 #: States :func:`optimal_split` values at most by default (about two minutes of CPU).
 MAX_STATES = 3_000_000
-#: Card multisets (:func:`estimate_states`) past which it refuses before starting.
+#: Card multisets (:func:`estimate_multisets`) past which it refuses before starting.
 MAX_MULTISETS = 500_000
 
 #: A finished hand: ``(total, stake)``, total 16 for every total of 16 or less, 22 bust.
@@ -98,8 +98,8 @@ class OptimalSplit:
         return f"{RANK_NAMES[self.pair]}-{RANK_NAMES[self.pair]} v {RANK_NAMES[self.up]}"
 
 
-def estimate_states(counts: Counts, pair: int, up: int, rules: BlackjackRules) -> int:
-    """A quick upper estimate of the multisets of cards the split hands can end with.
+def estimate_multisets(counts: Counts, pair: int, up: int, rules: BlackjackRules) -> int:
+    """An upper estimate of the multisets of cards the split hands can end with.
 
     Every split hand draws only below 21, so its cards add up to at most 30 (aces
     counted 1); the multisets of the shoe (after the up card) within the hands' budget
@@ -143,7 +143,7 @@ def optimal_split(
     as :func:`odds.games.blackjack.rounds.analyse_round` takes it. Refused with one
     line: a shoe that may run out during the round, a pair or up card the shoe cannot
     deal, work estimated beyond ``max_multisets`` before it starts
-    (:func:`estimate_states`), and beyond ``max_states`` states as it counts.
+    (:func:`estimate_multisets`), and beyond ``max_states`` states as it counts.
     """
     counts = tuple(counts)
     if len(counts) != RANKS or min(counts) < 0:
@@ -158,7 +158,7 @@ def optimal_split(
             f"the shoe cannot deal {RANK_NAMES[pair]}-{RANK_NAMES[pair]} against {RANK_NAMES[up]}"
         )
     family(counts, rules.dealer_hits_soft_17).check_round(rules)
-    estimate = estimate_states(counts, pair, up, rules)
+    estimate = estimate_multisets(counts, pair, up, rules)
     if estimate > max_multisets:
         raise OddsError(
             f"optimal split: up to {estimate:,} card multisets to value, above the limit of "

@@ -15,7 +15,7 @@ import dataclasses
 import pytest
 
 from odds.core.errors import OddsError
-from odds.games.blackjack.optimal_split import estimate_states, optimal_split
+from odds.games.blackjack.optimal_split import estimate_multisets, optimal_split
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.splits import CONVENTIONS, values_by_limit
@@ -98,7 +98,7 @@ def test_optimal_split_is_strictly_better_where_seen_cards_matter() -> None:
 def test_estimate_and_refusals() -> None:
     one_deck = (4,) * 9 + (16,)
     rules = BlackjackRules(double_after_split=True)
-    assert estimate_states(one_deck, 7, 9, rules) < estimate_states(one_deck, 1, 5, rules)
+    assert estimate_multisets(one_deck, 7, 9, rules) < estimate_multisets(one_deck, 1, 5, rules)
     eight = tuple(8 * c for c in one_deck)
     with pytest.raises(OddsError, match="above the limit"):
         optimal_split(eight, 7, 9, dataclasses.replace(rules, split_hands=4))
