@@ -39,7 +39,7 @@ def split(
     split to two hands (seconds to a minute); refused with one line beyond that.
 
     \b
-    Example: odds split blackjack --decks 1 --pair 8 --up 10 --set house.hole_card=peek
+    Example: odds split blackjack --decks 1 --pair A --up 10 --set house.hole_card=peek
     """
     from odds.games.blackjack.counting import rank_counts
     from odds.games.blackjack.optimal_split import parse_rank, split_values_table
