@@ -51,6 +51,8 @@ from odds.games.blackjack.dealer import (
     RANK_NAMES,
     RANKS,
     Counts,
+    DealerPlan,
+    RemovalTree,
     dealer_numerators,
     plan,
     total_of,
@@ -280,12 +282,14 @@ class _Solver:
         self.dealer = plan(self.left, up, rules.dealer_hits_soft_17)
         self.memo: dict[_State, int] = {}
         self.worth: dict[int, tuple[dict[int, int], int]] = {}
+        self.listing: set[int] | None = None  # the multisets rounds end on, while listed
         self.fresh = (pair + 1, pair == A)  # a split hand's first card
 
     def solve(self) -> OptimalSplit:
         start: _State = (2 * _ONE[self.pair], (), *self.fresh, 1, False, 1, 2)
         label = f"optimal split {RANK_NAMES[self.pair]}-{RANK_NAMES[self.pair]}"
-        with phase(f"{label} v {RANK_NAMES[self.up]}"):
+        self._batch_dealer(start)
+        with phase(f"{label} v {RANK_NAMES[self.up]}: values"):
             scaled = self.value(start)
         round_value = Fraction(scaled, factorial(self.size - 2))
         adjust = -self._p_blackjack() if self.peek else Fraction(0)
@@ -298,6 +302,27 @@ class _Solver:
             round_value,
             len(self.memo),
         )
+
+    def _batch_dealer(self, start: _State) -> None:
+        """The dealer's outcomes for every multiset a round can end on, in one batch.
+
+        The same walk with the finished hands forgotten (what can be dealt next does not
+        depend on them: far fewer states) lists those multisets; one
+        :func:`~odds.games.blackjack.dealer.dealer_numerators` call then shares the
+        contraction along their common prefixes (about 3× faster per multiset than one
+        call each)."""
+        label = f"optimal split {RANK_NAMES[self.pair]}-{RANK_NAMES[self.pair]}"
+        with phase(f"{label} v {RANK_NAMES[self.up]}: dealer outcomes"):
+            self.listing = set()
+            self.value(start)
+            ends, self.listing = self.listing, None
+            self.memo.clear()
+            removed = {dealt: self._removed(dealt) for dealt in ends}
+            dp = self.dealer
+            usual = {d: r for d, r in removed.items() if self.size - sum(r) >= dp.kmax}
+            packed = dealer_numerators(dp, RemovalTree(usual.values()))
+            for dealt, r in usual.items():
+                self.worth[dealt] = self._worth(dp, dp.unpack(packed[r]), sum(r))
 
     def value(self, s: _State) -> int:
         """The state's best value times ``(N − s)!`` (an integer: see the module)."""
@@ -363,13 +388,19 @@ class _Solver:
         """The hand stands (or busts, or has doubled): the next waiting hand's turn."""
         dealt, finished, _, _, _, _, waiting, hands = s
         shown = 22 if total > 21 else max(total, 16)
-        done = tuple(sorted((*finished, (shown, stake))))
+        if self.listing is not None:  # listing the multisets: the finished hands do not matter
+            done: tuple[Finished, ...] = ()
+        else:
+            done = tuple(sorted((*finished, (shown, stake))))
         if waiting == 0:  # that was the last: the round goes to the dealer
             return (dealt, done, 0, False, 0, False, 0, hands)
         return (dealt, done, *self.fresh, 1, False, waiting - 1, hands)
 
     def _settle(self, dealt: int, finished: tuple[Finished, ...]) -> int:
         """Every hand against the dealer, times ``(N − s)!`` (see :meth:`_dealer`)."""
+        if self.listing is not None:
+            self.listing.add(dealt)
+            return 0
         worth, scale = self._dealer(dealt)
         return scale * sum(stake * worth[t] for t, stake in finished)
 
@@ -381,18 +412,26 @@ class _Solver:
         found = self.worth.get(dealt)
         if found is not None:
             return found
-        removed = tuple((dealt >> (_BITS * r)) & _MASK for r in range(RANKS))
+        removed = self._removed(dealt)
         s = sum(removed)
         dp = self.dealer
         if self.size - s < dp.kmax:
             left = tuple(c - d for c, d in zip(self.left, removed, strict=True))
             dp, removed, s = plan(left, self.up, self.rules.dealer_hits_soft_17), (0,) * RANKS, 0
-        o = dp.unpack(dealer_numerators(dp, [removed])[removed])
-        if sum(o) != dp.denominator(s):
-            raise AssertionError("dealer outcomes do not add up to 1")
-        found = _stand_values(o, self.peek), factorial(dp.size - s - dp.kmax)
+        found = self._worth(dp, dp.unpack(dealer_numerators(dp, [removed])[removed]), s)
         self.worth[dealt] = found
         return found
+
+    def _worth(
+        self, dp: DealerPlan, outcomes: tuple[int, ...], s: int
+    ) -> tuple[dict[int, int], int]:
+        if sum(outcomes) != dp.denominator(s):
+            raise AssertionError("dealer outcomes do not add up to 1")
+        return _stand_values(outcomes, self.peek), factorial(dp.size - s - dp.kmax)
+
+    @staticmethod
+    def _removed(dealt: int) -> Counts:
+        return tuple((dealt >> (_BITS * r)) & _MASK for r in range(RANKS))
 
     def _p_blackjack(self) -> Fraction:
         left = tuple(c - 2 * (r == self.pair) for r, c in enumerate(self.left))
