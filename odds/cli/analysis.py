@@ -14,6 +14,7 @@ from odds.cli.options import (
     GameArg,
     SetOpt,
     TextFormat,
+    is_infinite,
     load_paytable,
     override_texts,
 )
@@ -121,18 +122,25 @@ def report(
     from odds.output.provenance import Provenance
 
     rounds, limit = _shift_options(shift, table_max)
-    paytable = load_paytable(game, decks, settings)
+    infinite = is_infinite(decks)
+    if infinite and (stakes or rounds or shoe or symbolic):
+        raise OddsError("--decks infinite: no --stakes, --shift, --shoe or --symbolic with it")
+    paytable = load_paytable(game, None if infinite else decks, settings)
     inputs = tuple(paytable_inputs(game)) + tuple(
         p for p in (Path(paytable.source),) if p.is_file()
     )
     check_report_output(format, output, table, inputs)
-    provenance = Provenance(command_line(), override_texts(decks, settings), output)
+    texts = ("--decks infinite",) * infinite + override_texts(None if infinite else decks, settings)
+    provenance = Provenance(command_line(), texts, output)
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
-    analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
+    if infinite:
+        analysis = paytable.infinite_analysis()
+    else:
+        analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if rounds:
         from odds.tools.shift import with_shift_section
 

@@ -135,6 +135,16 @@ def audit(
             "latin-1 … (UTF-8 with or without a BOM and UTF-16 are told by themselves).",
         ),
     ] = None,
+    aware_rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--aware-rounds",
+            metavar="N",
+            help="At most N rounds (whole shoes, from the first) in the shoe-aware tests "
+            "(default: 20,000, fewer for a game whose per-state odds are slow; the report "
+            "names the shoes left to the off-the-top tests).",
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -156,6 +166,8 @@ def audit(
     mapping = parse_mapping(columns)
     dimensions = parse_by(by)
     encoding = check_encoding(encoding)
+    if aware_rounds is not None:
+        check_count(aware_rounds, "--aware-rounds", MAX_ROUNDS, "a log's rounds are at most 10^9")
     paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
     check_output(output, [*paytable_inputs(game), log, *mapping_file])
@@ -165,7 +177,14 @@ def audit(
 
         folder = check_folder(charts)
     result = run_audit(
-        paytable, log, alpha, mapping, dimensions, paths=folder is not None, encoding=encoding
+        paytable,
+        log,
+        alpha,
+        mapping,
+        dimensions,
+        paths=folder is not None,
+        encoding=encoding,
+        aware_rounds=aware_rounds,
     )
     links = None
     if folder is not None:

@@ -205,8 +205,11 @@ def audit(
     by: tuple[str, ...] = (),
     paths: bool = False,
     encoding: str | None = None,
+    aware_rounds: int | None = None,
 ) -> AuditResult:
     """Read the log, settle every kind of round once and run every test.
+
+    ``aware_rounds`` bounds the rounds the shoe-aware tests evaluate (``--aware-rounds``).
 
     ``columns`` maps the log's column names (``--columns``, :mod:`odds.tools.audit.layout`).
     ``by`` names the ``--by`` columns: each group is tested too
@@ -246,7 +249,7 @@ def audit(
     if "shoe" in counts.labels and counts.used:
         from odds.tools.audit.shoe_study import shoe_study
 
-        study = shoe_study(paytable.game, paytable.config, log, columns, encoding)
+        study = shoe_study(paytable.game, paytable.config, log, columns, encoding, aware_rounds)
     shoe_floors = [] if study is None else [_shoe_floor(t) for t in study.tests]
     floors = [_floor(t) for t in fits] + [_floor(t) for t in returns] + shoe_floors
     k, judged = tarone(floors, alpha)

@@ -10,7 +10,9 @@ the whole audit):
 * rank and suit frequencies against the hypergeometric law
   (:mod:`~odds.tools.audit.frequencies`);
 * shoe-aware tests of every bet's events given the cards already seen
-  (:mod:`~odds.tools.audit.shoe_tests`; baccarat and Dragon Tiger);
+  (:mod:`~odds.tools.audit.shoe_tests`; every game whose shoe-state feature
+  declares an outcome law: baccarat, Dragon Tiger, Pok Deng, Goa Gae, the
+  defined games);
 * shuffle quality: serial correlation, runs, the previous shoe's order kept
   (:mod:`~odds.tools.audit.shuffle`).
 
@@ -58,8 +60,13 @@ def shoe_study(
     log: Path,
     columns: dict[str, str] | None = None,
     encoding: str | None = None,
+    aware_rounds: int | None = None,
 ) -> ShoeStudy | None:
-    """Every shoe-level test of a log, or None when its shoes are not dealt through."""
+    """Every shoe-level test of a log, or None when its shoes are not dealt through.
+
+    ``aware_rounds`` bounds the rounds the shoe-aware tests evaluate (None: the
+    default of :func:`odds.tools.audit.shoe_tests.default_rounds`).
+    """
     read = read_shoes(game, config, log, columns, encoding)
     if read is None or not read.shoes:
         return None
@@ -68,7 +75,7 @@ def shoe_study(
     notes = []
     if read.truncated:
         notes.append(f"the shoe-level tests read the first {read.rows:,} rows of the log")
-    return run_tests(game, config, read.shoes, read.unit, tuple(notes))
+    return run_tests(game, config, read.shoes, read.unit, tuple(notes), aware_rounds=aware_rounds)
 
 
 def run_tests(
@@ -79,6 +86,7 @@ def run_tests(
     notes: tuple[str, ...] = (),
     aware: bool = True,
     decide: float | None = None,
+    aware_rounds: int | None = None,
 ) -> ShoeStudy:
     """The three families on shoes already read (what simulations call directly).
 
@@ -92,14 +100,14 @@ def run_tests(
     all_notes = list(notes)
     if found is not None and all(r.hands for s in shoes for r in s.rounds):
         odds, round_cards = found
-        rounds = evaluate_rounds(game, config, odds, round_cards, shoes)
+        rounds = evaluate_rounds(game, config, odds, round_cards, shoes, max_rounds=aware_rounds)
         tests += aware_tests(rounds, unit)
         all_notes += rounds.notes
         impossible = rounds.impossible
     elif aware:
         all_notes.append(
-            f"shoe-aware tests: {game.name} has no per-state event table (baccarat and "
-            "Dragon Tiger have); its rounds are tested off the top only"
+            f"shoe-aware tests: {game.name} has no per-state outcome law (its shoe-state "
+            "feature declares none); its rounds are tested off the top only"
         )
     tests += shuffle_tests(shoe, shoes, unit)
     rounds_total = sum(len(s.rounds) for s in shoes)
