@@ -11,6 +11,13 @@ per initial stake)::
 
     analyse_round(shoe_counts(8), BlackjackRules(split_strategy="CDPN")).ev
 
+The truly optimal split of one pair against one up card (every decision on all the
+cards the round has shown; an upper bound on every convention, tractable on one
+deck split once), per initial stake, from
+:func:`odds.games.blackjack.optimal_split.optimal_split` (rank indices, 0 = ace)::
+
+    optimal_split(shoe_counts(1), 7, 9, BlackjackRules(hole_card="peek")).value
+
 The game itself (``GAME``, :class:`Blackjack`: its report, settlement and
 features) is imported on first use, so a script that only counts a round does
 not load the report's modules.
