@@ -141,7 +141,8 @@ def test_mgp_early_surrender_shown_given_no_blackjack(one_deck_peek) -> None:  #
 #: splits: one less than our split_hands), RSA, forced resplits. Rows: (shoe, pair, up) with
 #: rank indices (0 = ace, 9 = ten-value) and the printed value. One deck splitting 8-8 against
 #: a ten (peek, S17, DAS, SPL1) prints -0.49605749674594107, ours -0.4960574967459411 (4 s of
-#: CPU: docs/rules/blackjack.md §The optimal split shows it and four more, not run here).
+#: CPU: docs/rules/blackjack.md §The optimal split (an upper bound) shows it and four more,
+#: not run here).
 SPLIT_SMALL = (2, 2, 2, 0, 0, 0, 0, 6, 0, 12)
 SPLIT_EIGHTS = (0, 3, 0, 0, 1, 0, 0, 4, 0, 12)
 FARMER_OPTIMAL_SPLIT = [
