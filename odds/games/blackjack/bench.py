@@ -19,7 +19,6 @@ seeded simulation (``odds crosscheck``).
 from __future__ import annotations
 
 import dataclasses
-import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -124,9 +123,9 @@ CA_RULES = BlackjackRules(
 )
 #: One rule set's exact round EV in a fresh interpreter: what a script does.
 _ONE_RULE_SET = (
-    "import json, sys\n"
+    "import ast, sys\n"
     "from odds.games.blackjack import BlackjackRules, analyse_round, shoe_counts\n"
-    "rules = BlackjackRules(**json.loads(sys.argv[1]))\n"
+    "rules = BlackjackRules(**ast.literal_eval(sys.argv[1]))\n"
     "print(analyse_round(shoe_counts(8), rules).ev)\n"
 )
 
@@ -174,7 +173,7 @@ def _child(arguments: list[str]) -> str:
 
 def whole_process(rules: BlackjackRules) -> Callable[[], str]:
     """One rule set's exact house edge, computed by a fresh interpreter."""
-    settings = json.dumps(dataclasses.asdict(rules))
+    settings = repr(dataclasses.asdict(rules))  # a literal of booleans, numbers and words
 
     def run() -> str:
         return percent(-Fraction(_child(["-c", _ONE_RULE_SET, settings]).strip()), 6)
