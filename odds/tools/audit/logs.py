@@ -366,6 +366,16 @@ def _write_parquet(
 
 #: The operator layout's label columns, before the hands.
 OPERATOR_LABELS = ("shoe", "round", "table", "dealer", "timestamp")
+#: The staff column's name in a game with a hand called ``dealer`` (Goa Gae): the croupier.
+CROUPIER = "croupier"
+
+
+def staff_label(game: Game) -> str:
+    """The column naming who dealt: ``dealer``, or ``croupier`` where a hand is the dealer's.
+
+    A log cannot hold two ``dealer`` columns, and the hand keeps its game's name.
+    """
+    return CROUPIER if "dealer" in game.positions else "dealer"
 #: Stakes a simulated seat places on a bet (0: no bet), chosen at random.
 STAKES = (0, 10, 20, 50, 100)
 #: Dealers take turns shoe by shoe; rounds are this many seconds apart.
@@ -390,7 +400,8 @@ def operator_log(
     ``bets`` (the paytable's), each seat stakes a random amount of :data:`STAKES` on every bet
     and is paid what the game's settlement returns (to the cent); a share
     ``mis_settle`` of the bets placed is paid wrongly (a fault to find: the stake
-    more, or nothing when something was due), seeded apart from the deal.
+    more, or nothing when something was due), seeded apart from the deal. In a game with a
+    ``dealer`` hand the staff column is ``croupier`` (:func:`staff_label`).
     """
     own = next((p for p in game.positions if p not in game.shared_positions), "")
     seat_names = [f"{own}_{k}" for k in range(1, seats + 1)] if seats else [""]
@@ -401,7 +412,9 @@ def operator_log(
         for bet in bets
         for kind in ("stake", "paid")
     ]
-    fields = [*OPERATOR_LABELS, *hands, *money]
+    staff = staff_label(game)
+    labels = [staff if label == "dealer" else label for label in OPERATOR_LABELS]
+    fields = [*labels, *hands, *money]
     rng = random.Random(f"stakes {seed}")
 
     def rows_out() -> Iterator[dict[str, str]]:
@@ -410,7 +423,7 @@ def operator_log(
             number = number + 1 if row["shoe"] == shoe else 1
             shoe = row["shoe"]
             out = {"shoe": shoe, "round": str(number), "table": table}
-            out["dealer"] = f"D{(int(shoe) - 1) % DEALERS + 1}"
+            out[staff] = f"D{(int(shoe) - 1) % DEALERS + 1}"
             when = START + timedelta(seconds=ROUND_SECONDS * index)
             out["timestamp"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
             out |= {h: row[h] for h in hands}
