@@ -26,7 +26,13 @@ from typing import Any
 from odds.games.base import Game
 from odds.tools.audit.frequencies import frequency_tests
 from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
-from odds.tools.audit.shoes import MIN_ROUNDS_PER_SHOE, DealtShoe, ShoeTest, read_shoes
+from odds.tools.audit.shoes import (
+    MIN_ROUNDS_PER_SHOE,
+    DealtShoe,
+    ShoeLog,
+    ShoeTest,
+    read_shoes,
+)
 from odds.tools.audit.shuffle import shuffle_tests
 
 
@@ -68,6 +74,33 @@ def shoe_study(
     notes = []
     if read.truncated:
         notes.append(f"the shoe-level tests read the first {read.rows:,} rows of the log")
+    return run_tests(game, config, read.shoes, read.unit, tuple(notes))
+
+
+def study_of_shoes(
+    game: Game, config: Any, read: ShoeLog | None, shoes_in_log: int = 0
+) -> ShoeStudy | None:
+    """Every shoe-level test of shoes already read (the audit's one pass), or None.
+
+    None when the log has no shoes dealt through. When the reading stopped at its
+    limit (``--shoe-rows``), a note names the shoes tested and those left to the
+    off-the-top tests: the first shoes, whole, and the lines they span.
+    """
+    if read is None or not read.shoes:
+        return None
+    if read.rounds < MIN_ROUNDS_PER_SHOE * len(read.shoes):
+        return None
+    notes = []
+    if read.truncated:
+        first, last = read.shoes[0], read.shoes[-1]
+        untested = max(shoes_in_log - len(read.shoes), 0)
+        notes.append(
+            f"the shoe-level tests cover the log's first {len(read.shoes):,} shoes, whole "
+            f"(shoes {first.label} to {last.label}, {read.unit}s {first.rounds[0].line:,}–"
+            f"{last.rounds[-1].line:,}); its other {untested:,} shoes, after {read.unit} "
+            f"{last.rounds[-1].line:,}, are tested off the top only (at most "
+            f"{read.rows:,} rows are read shoe by shoe: --shoe-rows)"
+        )
     return run_tests(game, config, read.shoes, read.unit, tuple(notes))
 
 
