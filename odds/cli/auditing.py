@@ -135,6 +135,15 @@ def audit(
             "latin-1 … (UTF-8 with or without a BOM and UTF-16 are told by themselves).",
         ),
     ] = None,
+    shoe_rows: Annotated[
+        int | None,
+        typer.Option(
+            "--shoe-rows",
+            metavar="N",
+            help="A shoe-ordered log's shoe-level tests read its first shoes, whole, within "
+            "this many rows (the report names the shoes tested; default 2,000,000); 0: none.",
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -152,6 +161,7 @@ def audit(
     from odds.tools.audit.groups import parse_by
     from odds.tools.audit.layout import parse_mapping
     from odds.tools.audit.report import audit_tables, audit_text
+    from odds.tools.audit.shoes import MAX_ROWS
 
     mapping = parse_mapping(columns)
     dimensions = parse_by(by)
@@ -165,7 +175,14 @@ def audit(
 
         folder = check_folder(charts)
     result = run_audit(
-        paytable, log, alpha, mapping, dimensions, paths=folder is not None, encoding=encoding
+        paytable,
+        log,
+        alpha,
+        mapping,
+        dimensions,
+        paths=folder is not None,
+        encoding=encoding,
+        shoe_rows=MAX_ROWS if shoe_rows is None else shoe_rows,
     )
     links = None
     if folder is not None:

@@ -224,9 +224,7 @@ def audit(
         alpha = alpha / 2
     if shoe_rows < 0:
         raise OddsError(f"--shoe-rows must be 0 or more, got {shoe_rows}")
-    counts = read_log(
-        paytable.game, paytable.config, log, columns, by, paths, encoding, shoe_rows
-    )
+    counts = read_log(paytable.game, paytable.config, log, columns, by, paths, encoding, shoe_rows)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.bet_analysis()
@@ -254,9 +252,9 @@ def audit(
     if "shoe" in counts.labels and counts.used:
         from odds.tools.audit.shoe_study import study_of_shoes
 
-        study = study_of_shoes(
-            paytable.game, paytable.config, counts.shoes, counts.shoes_in_log
-        )
+        study = study_of_shoes(paytable.game, paytable.config, counts.shoes, counts.shoes_in_log)
+    if "shoe" in counts.labels and counts.used and shoe_rows == 0:
+        notes.append("shoe-level tests not run (--shoe-rows 0): rounds tested off the top only")
     shoe_floors = [] if study is None else [_shoe_floor(t) for t in study.tests]
     floors = [_floor(t) for t in fits] + [_floor(t) for t in returns] + shoe_floors
     k, judged = tarone(floors, alpha)

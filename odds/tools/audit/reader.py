@@ -891,7 +891,7 @@ class _Log:
         if "round" in self.col:  # no round on two rows: then a shoe's rounds are its rows
             (shared_labels,) = self.con.execute(f"""
                 SELECT (SELECT count(*) FROM multi) + (SELECT count(*) FROM log
-                    WHERE why IN ({c['impossible']}, {c['seats']})
+                    WHERE why IN ({c["impossible"]}, {c["seats"]})
                        OR (why IS NULL AND round = ''))
             """).fetchone()
             one_row = not shared_labels

@@ -107,9 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--seed-rounds", type=int, default=20_000)
     parser.add_argument("--seats", type=int, default=5, help="0: the game's own positions")
-    parser.add_argument(
-        "--penetration", help="deal each shoe through to this fraction (e.g. 75%%)"
-    )
+    parser.add_argument("--penetration", help="deal each shoe through to this fraction (e.g. 75%%)")
     parser.add_argument("--keep", type=Path, help="keep the logs in this folder")
     parser.add_argument("audit_args", nargs="*", help="more options for odds audit (after --)")
     args = parser.parse_args(argv)

@@ -96,10 +96,10 @@ def study_of_shoes(
         untested = max(shoes_in_log - len(read.shoes), 0)
         notes.append(
             f"the shoe-level tests cover the log's first {len(read.shoes):,} shoes, whole "
-            f"(shoes {first.label} to {last.label}, {read.unit}s {first.rounds[0].line:,}–"
-            f"{last.rounds[-1].line:,}); its other {untested:,} shoes, after {read.unit} "
-            f"{last.rounds[-1].line:,}, are tested off the top only (at most "
-            f"{read.rows:,} rows are read shoe by shoe: --shoe-rows)"
+            f"(shoe {first.label} first, shoe {last.label} last: {read.unit}s "
+            f"{first.rounds[0].line:,}–{last.rounds[-1].line:,}); its other {untested:,} "
+            f"shoes, after {read.unit} {last.rounds[-1].line:,}, are tested off the top "
+            f"only (at most {read.rows:,} rows are read shoe by shoe: --shoe-rows)"
         )
     return run_tests(game, config, read.shoes, read.unit, tuple(notes))
 

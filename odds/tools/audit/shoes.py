@@ -141,7 +141,9 @@ def read_shoes(
             f"SELECT line, {shoe_field}, {round_field}, {fields} "
             f"FROM ({source.relation()}) WHERE {ok} ORDER BY line LIMIT {limit + 1}"
         )
-        return shoes_from_rows(game, config, layout, _batches(db.con.execute(sql)), source.unit, limit)
+        return shoes_from_rows(
+            game, config, layout, _batches(db.con.execute(sql)), source.unit, limit
+        )
 
 
 def hand_columns(layout: Any) -> list[str]:
