@@ -73,6 +73,10 @@ from odds.tools.audit.sources import Source, database, first_line, stage_log
 AMOUNT = "DECIMAL(18, 6)"
 #: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
 AMOUNT_PATTERN = r"\d{1,12}(\.\d{0,6})?|\.\d{1,6}"
+#: How the compact table is stored. Written once and read by a handful of queries, it costs
+#: more to compress (DuckDB analyses every column of every segment) than it saves: a third of
+#: the time of writing it, measured on a seated Pok Deng log (python -m odds.tools.audit.scale).
+LOG_COMPRESSION = "uncompressed"
 #: Rejected rows named by line in the result (all are counted).
 MAX_LISTED = 1000
 #: Why a row is rejected: its code in the database and how the summary names the kind.
@@ -522,6 +526,7 @@ class _Log:
                 for name, parts in (("own_cards", own), ("shared_cards", shared_sizes))
             )
         c = _CODES
+        self.con.execute(f"PRAGMA force_compression = '{LOG_COMPRESSION}'")
         self._query(
             f"""CREATE OR REPLACE TABLE log AS
             SELECT r.line,
@@ -536,6 +541,7 @@ class _Log:
             FROM rows r {joins}""",
             weight=45,
         )
+        self.con.execute("PRAGMA force_compression = 'auto'")
 
     def _hands_sharing(self) -> int:
         """How many hands must hold a type for a round to hold it more often than the shoe.
