@@ -141,7 +141,7 @@ def audit(
             "--shoe-rows",
             metavar="N",
             help="A shoe-ordered log's shoe-level tests read its first shoes, whole, within "
-            "this many rows (the report names the shoes tested; default 2,000,000); 0: none.",
+            "this many rows (the report names the shoes tested; default 200,000); 0: none.",
         ),
     ] = None,
     output: OutputOpt = None,

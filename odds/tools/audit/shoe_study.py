@@ -19,10 +19,13 @@ A failing test's finding names the shoe(s) and rounds driving it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from odds.core.errors import OddsError
 from odds.games.base import Game
 from odds.tools.audit.frequencies import frequency_tests
 from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
@@ -125,7 +128,8 @@ def run_tests(
     all_notes = list(notes)
     if found is not None and all(r.hands for s in shoes for r in s.rounds):
         odds, round_cards = found
-        rounds = evaluate_rounds(game, config, odds, round_cards, shoes)
+        settle = combination_settler(game, config)
+        rounds = evaluate_rounds(game, config, odds, round_cards, shoes, settle)
         tests += aware_tests(rounds, unit)
         all_notes += rounds.notes
         impossible = rounds.impossible
@@ -137,3 +141,41 @@ def run_tests(
     tests += shuffle_tests(shoe, shoes, unit)
     rounds_total = sum(len(s.rounds) for s in shoes)
     return ShoeStudy(len(shoes), rounds_total, tuple(tests), tuple(all_notes), impossible)
+
+
+def combination_settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, str]]:
+    """Each bet's event of a round (its hand texts, game order), settled once per combination.
+
+    A round's settlement depends only on its hands' keys and how their strengths
+    compare (the game's promise, :class:`odds.games.base.HandKey`, which the audit's
+    reader relies on too), so a shoe's thousands of distinct rounds settle as a few
+    hundred combinations: what the shoe-aware tests ask of every round they test.
+    """
+    keyer = game.hand_keys(config)
+    positions = game.positions
+    keys: dict[str, tuple[Any, Any]] = {}
+    settled: dict[tuple[Any, ...], dict[str, str]] = {}
+
+    def key_of(text: str) -> tuple[Any, Any]:
+        found = keys.get(text)
+        if found is None:
+            hand_key = keyer(tuple(game.parse_hand(config, text)))
+            found = keys[text] = (hand_key.key, hand_key.strength)
+        return found
+
+    def settle(hands: tuple[str, ...]) -> dict[str, str]:
+        if len(hands) != len(positions):
+            raise OddsError("the shoe-aware tests need one row per round, every position")
+        parts = [key_of(text) for text in hands]
+        first = parts[0][1]
+        order = tuple(
+            0 if first is None or s is None else (first > s) - (first < s) for _, s in parts[1:]
+        )
+        combination = (*(k for k, _ in parts), *order)
+        found = settled.get(combination)
+        if found is None:
+            settlement = game.settle(config, dict(zip(positions, hands, strict=True)), Fraction(1))
+            found = settled[combination] = {b.bet: b.event for b in settlement.bets}
+        return found
+
+    return settle
