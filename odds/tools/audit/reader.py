@@ -361,7 +361,10 @@ class _Log:
                 for line, shoe, round_label, *hids in batch:
                     yield (line, shoe, round_label, *(texts[-1 if h is None else h] for h in hids))
 
-        found = shoes_from_rows(self.game, self.config, self.layout, rows(), self.unit, limit)
+        total = min(limit, rows_total)
+        found = shoes_from_rows(
+            self.game, self.config, self.layout, rows(), self.unit, limit, total
+        )
         return found, shoes_total
 
     def _count_groups(self, rows: int) -> tuple[list[GroupCounts], list[GroupPath]]:

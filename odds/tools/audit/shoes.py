@@ -161,13 +161,15 @@ def shoes_from_rows(
     rows: Iterable[tuple[Any, ...]],
     unit: str,
     limit: int = MAX_ROWS,
+    total: int | None = None,
 ) -> ShoeLog:
     """The shoes of rows ``(line, shoe, round, *hand texts)`` in line order, at most ``limit``.
 
     The hand texts are in :func:`hand_columns` order (``""``: no hand). This is
     where every reading of a log's shoes ends: :func:`read_shoes` (its own pass
     over the file) and the audit's reader (:mod:`odds.tools.audit.reader`, the
-    rows of its one pass), so both give the same shoes.
+    rows of its one pass), so both give the same shoes. ``total``, the rows to read when
+    known, gives the progress bar its end (and its estimate of the time left).
     """
     shoe = game.shoe(config)
     hand_names = hand_columns(layout)
@@ -182,7 +184,7 @@ def shoes_from_rows(
     last_round = None
     count = 0
     truncated = False
-    for row in track(rows, "reading the shoes", None):
+    for row in track(rows, "reading the shoes", total):
         count += 1
         if count > limit:
             truncated = True
