@@ -9,9 +9,20 @@ own module and registers itself on :data:`odds.cli.app.app`:
 * :mod:`odds.cli.info` — ``games``
 * :mod:`odds.cli.shoe` — ``shoe``, ``eor``, ``exposure``
 * :mod:`odds.cli.compare` — ``compare``, ``sweep``
+* :mod:`odds.cli.splitting` — ``split`` (blackjack's pairs)
 """
 
-from odds.cli import analysis, auditing, compare, info, maintenance, shoe
+from odds.cli import analysis, auditing, compare, info, maintenance, shoe, splitting
 from odds.cli.app import app, main
 
-__all__ = ["analysis", "app", "auditing", "compare", "info", "main", "maintenance", "shoe"]
+__all__ = [
+    "analysis",
+    "app",
+    "auditing",
+    "compare",
+    "info",
+    "main",
+    "maintenance",
+    "shoe",
+    "splitting",
+]

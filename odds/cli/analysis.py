@@ -14,10 +14,18 @@ from odds.cli.options import (
     GameArg,
     SetOpt,
     TextFormat,
+    is_infinite,
     load_paytable,
     override_texts,
 )
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.output import (
+    OutputOpt,
+    check_output,
+    emit,
+    fail_verdict,
+    paytable_inputs,
+    write_json,
+)
 from odds.cli.report_output import ReportFormat
 from odds.core.errors import OddsError, PositionError
 from odds.core.numbers import check_count, check_seed, parse_rational
@@ -121,18 +129,25 @@ def report(
     from odds.output.provenance import Provenance
 
     rounds, limit = _shift_options(shift, table_max)
-    paytable = load_paytable(game, decks, settings)
+    infinite = is_infinite(decks)
+    if infinite and (stakes or rounds or shoe or symbolic):
+        raise OddsError("--decks infinite: no --stakes, --shift, --shoe or --symbolic with it")
+    paytable = load_paytable(game, None if infinite else decks, settings)
     inputs = tuple(paytable_inputs(game)) + tuple(
         p for p in (Path(paytable.source),) if p.is_file()
     )
     check_report_output(format, output, table, inputs)
-    provenance = Provenance(command_line(), override_texts(decks, settings), output)
+    texts = ("--decks infinite",) * infinite + override_texts(None if infinite else decks, settings)
+    provenance = Provenance(command_line(), texts, output)
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
 
         folder = check_folder(charts)
-    analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
+    if infinite:
+        analysis = paytable.infinite_analysis()
+    else:
+        analysis = paytable.analysis() if stakes is None else paytable.analyse(stakes)
     if rounds:
         from odds.tools.shift import with_shift_section
 
@@ -365,7 +380,11 @@ def crosscheck(
             output,
         )
     if not result.contains(exact):
-        raise typer.Exit(1)
+        fail_verdict(
+            1,
+            f"OUTSIDE: the exact EV {exact:+.6f} is outside the simulation's 95% interval "
+            f"[{low:+.6f}, {high:+.6f}] ({rounds:,} rounds, seed {seed})",
+        )
 
 
 def _crosscheck_table(

@@ -13,7 +13,14 @@ import typer
 from odds.cli.app import app
 from odds.cli.completion import complete_bet
 from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, override_texts
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.output import (
+    OutputOpt,
+    check_output,
+    emit,
+    fail_verdict,
+    paytable_inputs,
+    write_json,
+)
 from odds.core.errors import OddsError
 from odds.core.numbers import check_count, check_seed, parse_rational
 
@@ -73,9 +80,8 @@ def verify(
         write_json(tables, output, override_texts(decks, settings))
     else:
         emit(verify_text(paytable, claim, checks, notes, bet), output)
-    code = decide(paytable, checks, bet).exit_code
-    if code:
-        raise typer.Exit(code)
+    verdict = decide(paytable, checks, bet)
+    fail_verdict(verdict.exit_code, f"{verdict.status}: {verdict.reason}")
 
 
 @app.command()
@@ -144,6 +150,16 @@ def audit(
             "this many rows (the report names the shoes tested; default 200,000); 0: none.",
         ),
     ] = None,
+    aware_rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--aware-rounds",
+            metavar="N",
+            help="At most N rounds (whole shoes, from the first) in the shoe-aware tests "
+            "(default: 20,000, fewer for a game whose per-state odds are slow; the report "
+            "names the shoes left to the off-the-top tests).",
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -166,6 +182,8 @@ def audit(
     mapping = parse_mapping(columns)
     dimensions = parse_by(by)
     encoding = check_encoding(encoding)
+    if aware_rounds is not None:
+        check_count(aware_rounds, "--aware-rounds", MAX_ROUNDS, "a log's rounds are at most 10^9")
     paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
     check_output(output, [*paytable_inputs(game), log, *mapping_file])
@@ -183,6 +201,7 @@ def audit(
         paths=folder is not None,
         encoding=encoding,
         shoe_rows=MAX_ROWS if shoe_rows is None else shoe_rows,
+        aware_rounds=aware_rounds,
     )
     links = None
     if folder is not None:
@@ -201,9 +220,9 @@ def audit(
         write_json(audit_tables(result), output, override_texts(decks, settings))
     else:
         emit(audit_text(result, links), output)
-    code = EXIT_CODES[result.verdict]
-    if code:
-        raise typer.Exit(code)
+    from odds.tools.audit.report import verdict_line
+
+    fail_verdict(EXIT_CODES[result.verdict], verdict_line(result))
 
 
 class LogFormat(StrEnum):
@@ -249,13 +268,22 @@ def simulate(
     operator: Annotated[
         bool,
         typer.Option(
-            "--operator", help="Write the operator layout (implied by --seats and --stakes)."
+            "--operator",
+            help="Write the operator layout (implied by --seats, --stakes and --results-only).",
         ),
     ] = False,
     stakes: Annotated[
         bool,
         typer.Option(
             "--stakes", help="Stake random amounts on every bet and write what each was paid."
+        ),
+    ] = False,
+    results_only: Annotated[
+        bool,
+        typer.Option(
+            "--results-only",
+            help="Write each bet's outcome (result_<bet>, as its outcome table names it) instead "
+            "of the cards, in the operator layout: a results-only log.",
         ),
     ] = False,
     mis_settle: Annotated[
@@ -340,11 +368,16 @@ def simulate(
     faults = _faults(paytable, extra_card, missing_card, weak_shuffle, slug, improve_banker)
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats, faults)
     fields = None
-    if seats or operator or stakes:
+    if seats or operator or stakes or results_only:
         from odds.tools.audit.logs import operator_log
 
         bets = [b.name for b in paytable.bet_analysis().bets] if stakes else []
         fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
+        if results_only:
+            from odds.tools.audit.logs import results_only as without_cards
+
+            names = [b.name for b in paytable.bet_analysis().bets]
+            fields, rows = without_cards(paytable.game, paytable.config, fields, rows, names)
     count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
     if out is not None:
         from odds.runtime.progress import echo
@@ -422,7 +455,7 @@ def solve(
     \b
     Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
     """
-    from odds.tools.solve import solution_tables, solution_text
+    from odds.tools.solve import no_solution_line, solution_tables, solution_text
     from odds.tools.solve import solve as run_solve
     from odds.tools.verify import parse_percentage
 
@@ -435,4 +468,4 @@ def solve(
     else:
         emit(solution_text(solution), output)
     if not solution.solutions:
-        raise typer.Exit(1)
+        fail_verdict(1, no_solution_line(solution))

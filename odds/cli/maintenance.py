@@ -99,8 +99,10 @@ def bench(
             return
         brute = "" if row.brute_seconds is None else f", brute force {row.brute_seconds:.2f} s"
         result = f" → {row.result}" if row.result else ""
+        other = "" if row.reference is None else f"; {row.reference[1]}: {row.reference[0]:.2f} s"
         echo(
-            f"{row.label}: engine {row.engine_seconds:.4f} s{brute}{result}", err=output is not None
+            f"{row.label}: engine {row.engine_seconds:.4f} s{brute}{result}{other}",
+            err=output is not None,
         )
         if row.note:
             echo(f"  {row.note}", err=output is not None)

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from odds.cli.completion import complete_game, complete_setting
+from odds.core.errors import OddsError
 from odds.core.overrides import Override, decks_override
 from odds.games.paytable import Paytable, load
 
@@ -36,8 +37,16 @@ GameArg = Annotated[
     ),
 ]
 DecksOpt = Annotated[
-    int | None, typer.Option("--decks", help="Override the number of decks in the shoe.")
+    str | None,
+    typer.Option(
+        "--decks",
+        metavar="N",
+        help="Override the number of decks in the shoe (odds report blackjack: also "
+        "infinite, every card dealt with replacement).",
+    ),
 ]
+#: What ``--decks`` takes for an infinite shoe.
+INFINITE = ("infinite", "inf")
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -50,19 +59,43 @@ SetOpt = Annotated[
 ]
 
 
-def overrides(decks: int | None, settings: list[str] | None) -> list[Override]:
+def is_infinite(decks: int | str | None) -> bool:
+    """``--decks infinite``: cards dealt with replacement (only ``odds report`` takes it)."""
+    return isinstance(decks, str) and decks.strip().lower() in INFINITE
+
+
+def decks_count(decks: int | str | None) -> int | None:
+    """``--decks`` as a whole number of decks (None: not given); anything else is a one-line
+    error, ``infinite`` included (a command that takes it asks :func:`is_infinite` first)."""
+    if decks is None or isinstance(decks, int):
+        return decks
+    if is_infinite(decks):
+        raise OddsError(
+            "--decks infinite: only `odds report blackjack` deals from an infinite shoe"
+        )
+    try:
+        return int(decks.strip())
+    except ValueError:
+        raise OddsError(
+            f"--decks takes a whole number of decks (or infinite for the blackjack report), "
+            f"not {decks!r}"
+        ) from None
+
+
+def overrides(decks: int | str | None, settings: list[str] | None) -> list[Override]:
     """The command line's overrides, typed, in the order given (``--decks`` first)."""
-    result = [decks_override(decks, f"--decks {decks}")] if decks is not None else []
+    count = decks_count(decks)
+    result = [decks_override(count, f"--decks {count}")] if count is not None else []
     return result + [Override.parse(text) for text in settings or ()]
 
 
-def override_texts(decks: int | None, settings: list[str] | None) -> tuple[str, ...]:
+def override_texts(decks: int | str | None, settings: list[str] | None) -> tuple[str, ...]:
     """The overrides as typed (``--decks 6``, ``rules.x=false``): what a document says it used."""
     return tuple(o.source for o in overrides(decks, settings))
 
 
 def load_paytable(
-    game: str, decks: int | None = None, settings: list[str] | None = None
+    game: str, decks: int | str | None = None, settings: list[str] | None = None
 ) -> Paytable:
     """Resolve a game or paytable path with the command line's overrides applied."""
     return load(game, overrides(decks, settings))

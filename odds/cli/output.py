@@ -81,6 +81,18 @@ def emit(text: str, output: Path | None = None) -> None:
         temporary.write_text(text, encoding="utf-8", newline="")
 
 
+def fail_verdict(code: int, line: str) -> None:
+    """A verdict that is not a pass: its one line on stderr, then the exit ``code`` (if not 0).
+
+    The document (standard output or ``--output``) says the same at length; a script or
+    a pipe that keeps only stderr still learns, in one line, why the exit code is not 0.
+    """
+    if not code:
+        return
+    typer.echo(line, err=True)
+    raise typer.Exit(code)
+
+
 def write_json(
     tables: Sequence[Table],
     output: Path | None = None,

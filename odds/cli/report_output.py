@@ -126,7 +126,7 @@ def _stdout_is_terminal() -> bool:
 
 def report_command(
     game: str,
-    decks: int | None,
+    decks: int | str | None,
     settings: list[str] | None,
     *,
     stakes: str | None = None,

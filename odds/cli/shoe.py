@@ -57,6 +57,14 @@ def shoe(
             "--shoe", metavar="ID", help="With --seen-file: the shoe to read (default: the last)."
         ),
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(
+            "--encoding",
+            help="With --seen-file: the text log's encoding when it is not UTF-8: cp1252 "
+            "(Excel on Windows), latin-1 … (as odds audit --encoding).",
+        ),
+    ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = Format.markdown,
@@ -67,18 +75,22 @@ def shoe(
     \b
     Example: odds shoe baccarat --seen '9h 9d 9c 9s 8h 8d'
     """
+    from odds.runtime.inputs import check_encoding
     from odds.tools.shoe import questions
     from odds.tools.shoe.seen import parse_seen_text, read_seen_file
 
     if shoe_id is not None and seen_file is None:
         raise OddsError("--shoe picks a shoe of the --seen-file log; give --seen-file too")
+    if encoding is not None and seen_file is None:
+        raise OddsError("--encoding is the --seen-file log's encoding; give --seen-file too")
+    encoding = check_encoding(encoding)
     paytable = load_paytable(game, decks, settings)
     check_output(output, [*paytable_inputs(game), seen_file])
     questions.feature_of(paytable)
     items: list[Any] = []
     from_file = None
     if seen_file is not None:
-        from_file = read_seen_file(paytable.game, paytable.config, seen_file, shoe_id)
+        from_file = read_seen_file(paytable.game, paytable.config, seen_file, shoe_id, encoding)
         items += from_file.items
     if seen is not None:
         items += parse_seen_text(paytable.game, paytable.config, seen)

@@ -11,15 +11,20 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from odds.core.errors import OddsError
-from odds.games.base import Game
+
+if TYPE_CHECKING:  # imported where a game is checked: a script that imports one game's
+    # counting (``from odds.games.blackjack import analyse_round``) need not load the base
+    from odds.games.base import Game
 
 
 @cache
 def games() -> dict[str, Game[Any]]:
     """Every game, by name (discovered once per process)."""
+    from odds.games.base import Game
+
     found: list[Game[Any]] = []
     for info in pkgutil.iter_modules(__path__):
         if not info.ispkg:
@@ -49,6 +54,8 @@ def _own_package(name: str) -> Game[Any] | None:
     """The game ``name`` from the package named after it (``pok-deng``: ``pok_deng``),
     importing that package only: one command about one game need not import them all
     (a tenth of a second). ``None`` when no package is so named (discovery decides)."""
+    from odds.games.base import Game
+
     package = name.replace("-", "_")
     if not package.isidentifier() or package not in _package_names():
         return None

@@ -22,6 +22,7 @@ from odds.core.shoe import Shoe
 from odds.games.features import (
     ChartsFeature,
     CrosscheckFeature,
+    InfiniteShoeFeature,
     ShoeStateFeature,
     StakesFeature,
     StrengthFeature,
@@ -56,6 +57,12 @@ class BenchCase:
     ``view``, when given, turns the engine's full result into the brute force's
     shape after the timing (e.g. picks the hands a partial brute force checked),
     so the engine is timed on exactly the analysis it is credited with.
+
+    ``clock`` is what is timed: ``"wall"`` (the call's elapsed time) or
+    ``"child-cpu"`` (the CPU time of the processes the call runs: a whole
+    process, imports included, however loaded the machine). ``reference`` is
+    another program's time for the same analysis, ``(seconds, who and the
+    source)``, printed beside the engine's.
     """
 
     label: str
@@ -63,6 +70,8 @@ class BenchCase:
     brute: Callable[[], Any] | None  # None: nothing to compare with (timing only)
     note: str = ""
     view: Callable[[Any], Any] | None = None
+    clock: str = "wall"
+    reference: tuple[float, str] | None = None
 
 
 class Game(ABC, Generic[ConfigT]):
@@ -114,6 +123,8 @@ class Game(ABC, Generic[ConfigT]):
     stakes: StakesFeature[ConfigT] | None = None
     #: ``odds shoe`` / ``eor`` / ``exposure``: exact per-state EVs and the dealing procedure.
     shoe_state: ShoeStateFeature[ConfigT] | None = None
+    #: ``odds report --decks infinite``: the analysis of cards dealt with replacement.
+    infinite_shoe: InfiniteShoeFeature[ConfigT] | None = None
 
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.core.errors.OddsError` for a contradictory paytable."""

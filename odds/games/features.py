@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from odds.core.charts import ReportChart
     from odds.core.table import Table
     from odds.games.dealing import Procedure
-    from odds.games.shoe_state import StateEvaluator
+    from odds.games.shoe_state import OutcomeLaw, StateEvaluator
     from odds.stats.analysis import Analysis
 
 ConfigT = TypeVar("ConfigT")
@@ -72,6 +72,15 @@ class CrosscheckFeature(ABC, Generic[ConfigT]):
         """Play ``rounds`` seeded rounds of the analysed strategy."""
 
 
+class InfiniteShoeFeature(ABC, Generic[ConfigT]):
+    """``odds report --decks infinite``: the analysis with every card dealt with replacement
+    (the limit of ever more decks, which analysts extrapolate to)."""
+
+    @abstractmethod
+    def analyse(self, game: Any, config: ConfigT, paytable: str) -> Analysis:
+        """The report's analysis from an infinite shoe of the paytable's rules."""
+
+
 class ChartsFeature(ABC):
     """Report charts of a game's own tables (every bet's charts come without asking).
 
@@ -114,6 +123,10 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
       :class:`odds.games.shoe_state.PolynomialEvaluator`.
     * :meth:`procedure` — how one shuffled shoe is dealt (the paytable's
       ``[dealing]`` section as a :class:`odds.games.dealing.Procedure`).
+
+    A third, optional hook, :meth:`outcome_law`, gives every bet's whole event
+    law for a state (the audit's shoe-aware tests; an EV is not enough to test
+    a log's outcomes against).
     """
 
     #: Shoes the report's simulated exposure deals (a fixed seed; reports stay quick).
@@ -130,6 +143,11 @@ class ShoeStateFeature(ABC, Generic[ConfigT]):
     @abstractmethod
     def procedure(self, config: ConfigT) -> Procedure:
         """How a shoe is dealt: burns, cards shown per round, when it is reshuffled."""
+
+    def outcome_law(self, config: ConfigT) -> OutcomeLaw | None:
+        """Every bet's exact event law for any state, or None (no shoe-aware tests)."""
+        del config
+        return None
 
     def reference_evs(
         self, paytable: Any, evaluator: StateEvaluator, counts: Sequence[int]

@@ -87,6 +87,17 @@ class Paytable:
         """The game's exact analysis of this paytable, titled as the paytable is."""
         return self._titled(self.game.analyse(self.config, self.source), charts=True)
 
+    def infinite_analysis(self) -> Analysis:
+        """The analysis from an infinite shoe (``odds report --decks infinite``): every card
+        dealt with replacement, for a game that offers it."""
+        feature = self.game.infinite_shoe
+        if feature is None:
+            raise OddsError(
+                f"{self.game.name} has no infinite-shoe analysis (--decks infinite: blackjack's "
+                "report only)"
+            )
+        return self._titled(feature.analyse(self.game, self.config, self.source), charts=True)
+
     def bet_analysis(self) -> Analysis:
         """The bets' analysis alone (:meth:`odds.games.base.Game.analyse_bets`: no costly game
         tables, no charts), computed once per paytable object: what audits, claim checks and

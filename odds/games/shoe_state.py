@@ -10,12 +10,15 @@ A game's :class:`odds.games.features.ShoeStateFeature` builds one
 evaluates it for any number of states. Shared code (effects of removal,
 counts, exposures, the ``odds shoe`` table) only calls :meth:`StateEvaluator.evs`;
 the exact enumeration of tile sets also uses :meth:`StateEvaluator.batch`.
+
+The audit's shoe-aware tests need more than EVs: each bet's whole event law
+for a state, which a game gives as an :class:`OutcomeLaw`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -182,3 +185,92 @@ class _PolynomialBatch(BatchEvaluator):
 
     def invariant_blocks(self) -> list[list[int]]:
         return self.polynomial.invariant_blocks(self.full)
+
+
+#: Each bet's event labels and ways for a batch of states: ``{bet: (labels, ways)}``, ``ways``
+#: an integer array (states × events) whose rows each add up to the state's number of deals.
+StateWays = dict[str, tuple[list[str], Any]]
+
+
+class OutcomeLaw(ABC):
+    """Every bet's exact event law for a round dealt from any composition (shoe-aware tests).
+
+    What the audit's shoe-aware tests (:mod:`odds.tools.audit.shoe_tests`) ask of
+    a game: called with a batch of states (an integer array, one row of type
+    counts per state), it returns each bet's ways per event label — labels as
+    the game's settlement names them, so a logged round's settled event is
+    looked up directly. A game declares it through
+    :meth:`odds.games.features.ShoeStateFeature.outcome_law`.
+
+    ``given`` names the positions whose hands the law takes as already shown:
+    in a game where several seats play against one shared hand (Pok Deng's
+    Banker), the seats of one round are not independent given the state, but
+    each seat *is* a fresh hand from the state less the shared hand and the
+    seats before it. The audit reveals the shared hand first, then the seats
+    one by one (any order of revealing the cards of a round gives the same
+    joint law, the cards being exchangeable), so every step has an exact law
+    and the steps are martingale differences. ``shared`` then holds, per
+    state, the type indices of the given hands (the positions in ``given``
+    order, concatenated).
+
+    ``seconds_per_round`` is the CPU time one round's law takes, measured and
+    declared (not timed on the run, so that the audit's default bound and its
+    report do not depend on the machine).
+    """
+
+    given: tuple[str, ...] = ()
+    seconds_per_round: float = 1e-3
+
+    def __init__(self, round_cards: int) -> None:
+        self.round_cards = round_cards
+
+    @abstractmethod
+    def __call__(self, states: Any, shared: Sequence[tuple[int, ...]] | None = None) -> StateWays:
+        """Each bet's event labels and its ways for every state (row) of ``states``."""
+
+
+def event_labels(specs: Sequence[Any]) -> dict[str, dict[str, str]]:
+    """Each bet's event keys to the labels its settlement (and outcome table) uses."""
+    return {s.name: {str(e.key): e.label for e in s.events} for s in specs}
+
+
+def stacked_ways(
+    states: Sequence[dict[str, dict[Any, int]]], names: dict[str, dict[str, str]]
+) -> StateWays:
+    """State-by-state ways (``{bet: {event key: ways}}``) as one array per bet, by label.
+
+    Keys sharing a label are added up; integers stay exact (an object array).
+    """
+    import numpy as np
+
+    found: StateWays = {}
+    if not states:
+        return found
+    for bet, events in states[0].items():
+        labels = list(dict.fromkeys(names[bet][str(k)] for k in events))
+        column = {label: i for i, label in enumerate(labels)}
+        ways = np.zeros((len(states), len(labels)), dtype=object)
+        for i, state in enumerate(states):
+            for key, w in state[bet].items():
+                ways[i, column[names[bet][str(key)]]] += w
+        found[bet] = (labels, ways)
+    return found
+
+
+class StateByStateLaw(OutcomeLaw):
+    """An :class:`OutcomeLaw` from a function giving one state's ways per bet and event key."""
+
+    def __init__(
+        self,
+        round_cards: int,
+        ways_of: Callable[[tuple[int, ...]], dict[str, dict[Any, int]]],
+        names: dict[str, dict[str, str]],
+        seconds_per_round: float,
+    ) -> None:
+        super().__init__(round_cards)
+        self.ways_of = ways_of
+        self.names = names
+        self.seconds_per_round = seconds_per_round
+
+    def __call__(self, states: Any, shared: Sequence[tuple[int, ...]] | None = None) -> StateWays:
+        return stacked_ways([self.ways_of(tuple(s)) for s in states.tolist()], self.names)

@@ -27,6 +27,8 @@ class BenchRow:
     agree: bool | None
     note: str = ""
     result: str = ""
+    #: Another program's time for the same analysis, and whose (:attr:`BenchCase.reference`).
+    reference: tuple[float, str] | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -40,21 +42,34 @@ def run_case(case: BenchCase, repeat: int) -> BenchRow:
     """Time one case: the engine's best of ``repeat`` runs, then the brute force once."""
     if repeat < 1:
         raise ValueError("repeat must be at least 1")
+    clock = _CLOCKS[case.clock]
     times = []
     fast: Any = None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fast = case.engine()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     best = min(times)
     if case.brute is None:
-        return BenchRow(case.label, best, None, None, case.note, str(fast))
+        return BenchRow(case.label, best, None, None, case.note, str(fast), case.reference)
     start = time.perf_counter()
     slow = case.brute()
     brute = time.perf_counter() - start
     if case.view is not None:
         fast = case.view(fast)
     return BenchRow(case.label, best, brute, fast == slow, case.note)
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of every finished child process so far (Unix)."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+#: What a case's ``clock`` names: elapsed time, or the CPU time of the processes it runs.
+_CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "child-cpu": _children_cpu}
 
 
 def run(
@@ -80,19 +95,24 @@ def bench_table(rows: Iterable[BenchRow]) -> Table:
             "ratio": row.ratio,
             "equal": row.agree,
             "result": row.result or None,
+            "reference_seconds": row.reference[0] if row.reference else None,
+            "reference": row.reference[1] if row.reference else None,
         }
         for row in rows
     ]
+    columns = [
+        Column("analysis", "analysis"),
+        Column("engine_seconds", "engine, best (s)", Kind.APPROXIMATE, places=6),
+        Column("brute_seconds", "brute force (s)", Kind.APPROXIMATE, places=2),
+        Column("ratio", "ratio (×)", Kind.APPROXIMATE, places=0),
+        Column("equal", "equal", Kind.FLAG),
+        Column("result", "result (timing only)"),
+    ]
+    if any(row.reference for row in rows):  # another program's time beside ours
+        columns += [
+            Column("reference_seconds", "other program (s)", Kind.APPROXIMATE, places=2),
+            Column("reference", "other program, source"),
+        ]
     return Table(
-        key="bench",
-        title="Engine against brute force",
-        columns=(
-            Column("analysis", "analysis"),
-            Column("engine_seconds", "engine, best (s)", Kind.APPROXIMATE, places=6),
-            Column("brute_seconds", "brute force (s)", Kind.APPROXIMATE, places=2),
-            Column("ratio", "ratio (×)", Kind.APPROXIMATE, places=0),
-            Column("equal", "equal", Kind.FLAG),
-            Column("result", "result (timing only)"),
-        ),
-        rows=tuple(records),
+        key="bench", title="Engine against brute force", columns=tuple(columns), rows=tuple(records)
     )

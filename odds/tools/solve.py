@@ -297,6 +297,18 @@ def _units(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else str(float(value))
 
 
+def no_solution_line(solution: Solution) -> str:
+    """Why a solve failed, in one line (``odds solve`` says it on stderr and exits 1)."""
+    from odds.core.numbers import percent
+
+    basis = "per unit staked" if solution.basis == "stake" else "per unit debited"
+    achievable = f"; achievable: {solution.achievable}" if solution.achievable else ""
+    return (
+        f"no solution: no value of {solution.key} the paytable accepts gives bet "
+        f"{solution.bet} RTP {percent(solution.target, 4)} {basis}{achievable}"
+    )
+
+
 def solution_text(solution: Solution) -> str:
     """The answer for the terminal."""
     from odds.core.numbers import percent

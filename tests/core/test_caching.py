@@ -60,9 +60,9 @@ def test_blackjack_families_clear_with_everything_else():
     kept = shoes.family(counts, False)
     shoes.forget_shoes()  # a "cold" bench run: the shoe's tables go, the layouts stay
     assert shoes.family(counts, False) is not kept
-    assert nodes.context_nodes.cache_info().currsize
+    assert nodes.context_groups.cache_info().currsize
     clear_caches()
-    assert nodes.context_nodes.cache_info().currsize == 0
+    assert nodes.context_groups.cache_info().currsize == 0
     assert analyse_round(counts, rules).ev == ev
 
 

@@ -50,6 +50,12 @@ def dealer_final(left: Shoe, up: int, hits_soft_17: bool) -> dict[object, Fracti
 
 
 _OUTCOMES: tuple[object, ...] = (17, 18, 19, 20, 21, 22, BJ)
+_NAMES = {17: "17", 18: "18", 19: "19", 20: "20", 21: "21", 22: "bust", BJ: "blackjack"}
+
+
+def dealer_probabilities(left: Shoe, up: int, hits_soft_17: bool) -> dict[str, Fraction]:
+    """:func:`dealer_final` by the kernel's outcome names."""
+    return {_NAMES[o]: p for o, p in dealer_final(tuple(left), up, hits_soft_17).items()}
 
 
 @cache

@@ -3,11 +3,14 @@
 "Cold" runs start without any table of the shoe: the dealer's outcome
 numerators and every player pass are computed again. Layouts that do not
 depend on the shoe (the dealer's draw sequences, the inclusion–exclusion
-layout of :mod:`.removal`, the hands of every context) are built once per
-process; the "first in a process" case builds those too, as a fresh
-``odds report`` does. "Warm" runs keep a shoe's tables, as a process analysing
-several rule sets on one shoe does, and redo every player pass. Targets
-(issue 14, one core) are in the labels. There is no brute-force enumerator at
+layout of :mod:`.dealer_batches`, the hands of every context) are kept once per
+process, and on disk between processes (:mod:`.kept_layouts`); the "first in a
+process" case reads those too, as a fresh ``odds report`` does. "Warm" runs
+keep a shoe's tables, as a process analysing several rule sets on one shoe
+does, and redo every player pass. Targets
+(issue 14, one core) are in the labels. The "whole process" cases time a fresh
+interpreter's CPU (:func:`whole_process_cases`) beside Farmer's C++ analyzer's on
+the same rules (:data:`CA_SECONDS`, issue 25). There is no brute-force enumerator at
 these sizes: the dealer probabilities are compared with one, the split values
 with an enumeration of the split tree on small shoes (tests), the EVs with a
 seeded simulation (``odds crosscheck``).
@@ -16,19 +19,28 @@ seeded simulation (``odds crosscheck``).
 from __future__ import annotations
 
 import dataclasses
+import json
+import subprocess
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from odds.core.caching import clear_caches
+from odds.core.errors import OddsError
 from odds.core.frozen import FrozenMap
 from odds.core.numbers import percent
+from odds.engine.bruteforce import brute_force_drawing
 from odds.games.base import BenchCase
 from odds.games.blackjack.dealer import (
+    OUTCOMES,
     RANK_NAMES,
     RANKS,
-    dealer_probabilities,
-    dealer_probabilities_reference,
+    dealer_outcomes,
+    dealer_stands,
+    longest_draw,
+    outcome_index,
+    total_of,
 )
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
@@ -66,7 +78,7 @@ def bench_cases(
             "Blackjack rule set, 8 decks, one split, first in a process",
             first(counts_of(dataclasses.replace(config.shoe, decks=8)), rules),
             None,
-            note="every shoe-independent layout built too, as in a fresh process",
+            note="every shoe-independent layout loaded too (kept on disk), as in a fresh process",
         )
     )
     other = dataclasses.replace(rules, double_after_split=not rules.double_after_split)
@@ -86,6 +98,7 @@ def bench_cases(
             note="what `odds report blackjack` computes",
         )
     )
+    cases += whole_process_cases()
     cases.append(
         BenchCase(
             "Blackjack dealer probabilities, every up card, full shoe",
@@ -94,6 +107,84 @@ def bench_cases(
         )
     )
     return cases
+
+
+#: Eric Farmer's combinatorial analyzer (CA, C++), compiled on this machine and timed as a
+#: whole process (CPU: user and system) on the same rules as :data:`CA_RULES`: 8 decks, S17,
+#: double any two, double after split, peek, CDP1 (issue 25's measurements), by the most hands.
+CA_SECONDS = {2: 0.12, 4: 0.62}
+CA_SOURCE = "Farmer's C++ CA (compiled here; CPU, whole process; issue 25)"
+#: The rules both programs were timed on (with ``split_hands`` 2 or 4).
+CA_RULES = BlackjackRules(
+    dealer_hits_soft_17=False,
+    double="any-two",
+    double_after_split=True,
+    hole_card="peek",
+    split_strategy="CDP1",
+)
+#: One rule set's exact round EV in a fresh interpreter: what a script does.
+_ONE_RULE_SET = (
+    "import json, sys\n"
+    "from odds.games.blackjack import BlackjackRules, analyse_round, shoe_counts\n"
+    "rules = BlackjackRules(**json.loads(sys.argv[1]))\n"
+    "print(analyse_round(shoe_counts(8), rules).ev)\n"
+)
+
+
+def whole_process_cases() -> list[BenchCase]:
+    """Our whole process beside Farmer's CA's, same rules: split once, resplit to 4, the report.
+
+    CPU time of a fresh Python process (imports, the shoe-independent layouts read from the
+    user's cache folder, the exact EV; nothing of the shoe kept), so a loaded machine adds
+    little. The report is ``odds report blackjack`` from the same fresh start.
+    """
+    cases = []
+    for hands, label in ((2, "split once"), (4, "resplit to 4 hands")):
+        rules = dataclasses.replace(CA_RULES, split_hands=hands)
+        cases.append(
+            BenchCase(
+                f"Blackjack 8 decks S17 DA2 DAS peek CDP1, {label}: whole process, CPU",
+                whole_process(rules),
+                None,
+                note="a fresh interpreter: imports, kept layouts, the exact round EV (house edge)",
+                clock="child-cpu",
+                reference=(CA_SECONDS[hands], CA_SOURCE),
+            )
+        )
+    cases.append(
+        BenchCase(
+            "Blackjack `odds report blackjack`: whole process, CPU (target ≤ 1.5 s)",
+            whole_report,
+            None,
+            note="the command as a user runs it, output discarded",
+            clock="child-cpu",
+        )
+    )
+    return cases
+
+
+def _child(arguments: list[str]) -> str:
+    """Run ``python arguments…`` and return its output; a failure is a one-line error."""
+    done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, check=False)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise OddsError(f"the timed process failed: {last}")
+    return done.stdout
+
+
+def whole_process(rules: BlackjackRules) -> Callable[[], str]:
+    """One rule set's exact house edge, computed by a fresh interpreter."""
+    settings = json.dumps(dataclasses.asdict(rules))
+
+    def run() -> str:
+        return percent(-Fraction(_child(["-c", _ONE_RULE_SET, settings]).strip()), 6)
+
+    return run
+
+
+def whole_report() -> str:
+    """``odds report blackjack`` in a fresh interpreter (its Markdown discarded)."""
+    return f"{len(_child(['-m', 'odds', 'report', 'blackjack']).splitlines())} lines"
 
 
 def first(counts: tuple[int, ...], rules: BlackjackRules) -> Callable[[], str]:
@@ -148,14 +239,26 @@ def dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fract
     for u in range(RANKS):
         after = list(counts)
         after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities(tuple(after), u, h17)
+        result[RANK_NAMES[u]] = dealer_outcomes(tuple(after), u, h17).probabilities
     return result
 
 
 def dealer_brute(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:
+    """Every ordered dealer draw, walked by the engine's plain enumerator."""
     result = {}
     for u in range(RANKS):
-        after = list(counts)
-        after[u] -= 1
-        result[RANK_NAMES[u]] = dealer_probabilities_reference(tuple(after), u, h17)
+        after = tuple(c - (r == u) for r, c in enumerate(counts))
+
+        def dealer_hand(draw: Callable[[], int], up: int = u) -> dict[str, int]:
+            hard, ace, cards = up + 1, up == 0, 1
+            while True:
+                total, soft = total_of(hard, ace)
+                if cards >= 2 and (total > 21 or dealer_stands(total, soft, h17)):
+                    return {"dealer": outcome_index(total, cards)}
+                r = draw()
+                hard, ace, cards = hard + r + 1, ace or r == 0, cards + 1
+
+        ways = brute_force_drawing(after, dealer_hand, longest_draw(after, u, h17))["dealer"]
+        total = sum(ways.values())
+        result[RANK_NAMES[u]] = {o: Fraction(ways.get(i, 0), total) for i, o in enumerate(OUTCOMES)}
     return result

@@ -18,22 +18,16 @@ from typing import TYPE_CHECKING, Any
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
 from odds.engine import paused_gc
-from odds.games.blackjack.actions import NATURAL, SPLIT, Action
+from odds.games.blackjack.actions import Chart
 from odds.games.blackjack.dealer import RANKS
+from odds.games.blackjack.infinite import analyse_infinite
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.report_tables import OptionValue
 from odds.games.blackjack.results import RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.rules import (
-    LOSE_LABEL,
-    NATURAL_PUSH,
-    NATURAL_WIN,
-    SURRENDER_LABEL,
-    rank_index,
-    single_label,
-    split_label,
-)
+from odds.games.blackjack.rules import rank_index, round_event
 from odds.games.blackjack.strategy import build_chart, split_assumption, strategy_definition
+from odds.games.features import InfiniteShoeFeature
 from odds.runtime.progress import track
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet, Outcome
@@ -143,16 +137,6 @@ class RoundBet(Bet):
             raise AssertionError(f"bet {self.name}: bad outcome table")
 
 
-def _event_label(best: Action, net: Fraction) -> str:
-    if best == NATURAL:
-        return NATURAL_WIN if net else NATURAL_PUSH
-    if best == SPLIT:
-        return split_label(net)
-    if net == Fraction(-1, 2):
-        return SURRENDER_LABEL
-    return single_label(net) if net != -1 else LOSE_LABEL
-
-
 def main_bet(analysis: RoundAnalysis) -> RoundBet:
     """The round as one bet: net payout per initial stake, over every initial hand and up card.
 
@@ -162,7 +146,7 @@ def main_bet(analysis: RoundAnalysis) -> RoundBet:
     probabilities: dict[tuple[str, Fraction], Fraction] = {}
     for h in analysis.hands:
         for net, p in h.distribution.items():
-            key = (_event_label(h.best, net), net)
+            key = (round_event(h.best, net), net)
             probabilities[key] = probabilities.get(key, Fraction(0)) + h.probability * p
     total = sum(probabilities.values())
     if total != 1:
@@ -199,8 +183,6 @@ def counting_text(bet: Bet) -> str:
 
 def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str) -> Analysis:
     """The exact analysis: optimal play, the chart, every rule option, the main bet."""
-    from odds.games.blackjack import report_tables
-
     shoe = config.shoe.build()
     counts = rank_counts(shoe)
     rules = config.house
@@ -208,23 +190,72 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
         optimal = analyse_round(counts, rules, distributions=True)
         chart = build_chart(optimal)
         charted = analyse_round(counts, rules, chart=chart)
-        bet = main_bet(optimal)
         options = option_values(config, optimal.ev)
-        game_tables = (
-            report_tables.dealer_table(optimal),
-            report_tables.strategy_table(optimal, charted, bet),
-            *report_tables.chart_tables(chart),
-            report_tables.hand_table(optimal),
-            report_tables.option_table(options, rules.split_strategy),
-            report_tables.strategy_data(optimal, charted, chart, bet),
-        )
+        return _analysis(game, config, paytable, optimal, chart, charted, options, shoe.size)
+
+
+class BlackjackInfiniteShoe(InfiniteShoeFeature[BlackjackConfig]):
+    """``odds report blackjack --decks infinite``: optimal play with every card dealt with
+    replacement (:mod:`.infinite`), every rule option flipped but the decks, and the chart
+    the values derive (its own house edge is not computed there)."""
+
+    def analyse(self, game: Any, config: BlackjackConfig, paytable: str) -> Analysis:
+        rules = config.house
+        optimal = analyse_infinite(rules, distributions=True)
+        options = [OptionValue("(paytable as it is)", -optimal.ev, None)]
+        for flip in track(flips(config)[1:], "blackjack rule options"):
+            edge = -analyse_infinite(dataclasses.replace(rules, **flip.rules)).ev
+            options.append(OptionValue(flip.label, edge, edge + optimal.ev))
+        chart = build_chart(optimal)
+        return _analysis(game, config, paytable, optimal, chart, None, options, None)
+
+
+def _analysis(
+    game: Game[BlackjackConfig],
+    config: BlackjackConfig,
+    paytable: str,
+    optimal: RoundAnalysis,
+    chart: Chart,
+    charted: RoundAnalysis | None,
+    options: list[OptionValue],
+    cards: int | None,
+) -> Analysis:
+    """The report from its parts (``cards`` None: an infinite shoe)."""
+    from odds.games.blackjack import report_tables
+
+    rules = config.house
+    bet = main_bet(optimal)
+    game_tables = (
+        report_tables.dealer_table(optimal),
+        report_tables.strategy_table(optimal, charted, bet),
+        *report_tables.chart_tables(chart),
+        report_tables.hand_table(optimal),
+        report_tables.option_table(options, rules.split_strategy),
+        report_tables.strategy_data(optimal, charted, chart, bet),
+    )
+    notes: tuple[str, ...] = (
+        strategy_definition(rules.split_strategy),
+        split_assumption(rules.split_strategy),
+    )
+    shoe = f"{config.shoe.build().description} ({cards} cards)"
+    if cards is None:
+        shoe = "infinite: every card dealt with replacement (ranks in one deck's proportions)"
+        notes = (INFINITE_NOTE, *notes)
     return game.new_analysis(
         config,
         paytable,
-        shoe=f"{shoe.description} ({shoe.size} cards)",
+        shoe=shoe,
         deals=bet.stats.total,
         counting=counting_text(bet),
         bets=(bet,),
         tables=game_tables,
-        notes=(strategy_definition(rules.split_strategy), split_assumption(rules.split_strategy)),
+        notes=notes,
     )
+
+
+INFINITE_NOTE = (
+    "From an infinite shoe (--decks infinite) nothing dealt changes what comes next: the "
+    "dealer's outcomes depend on the up card alone and every decision on the hand's total "
+    "(the pair, for a split), so the definition below reduces to total-dependent play. The "
+    "figures are exact rationals; a split round's spread treats its hands as independent."
+)

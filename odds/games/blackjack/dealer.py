@@ -1,5 +1,11 @@
 """The dealer's hand: draw sequences and exact outcome probabilities.
 
+One call answers every question about the dealer's hand: :func:`dealer_outcomes`
+(the shoe, the up card, the cards known to be out → a count per outcome over one
+denominator, or an infinite shoe). The rest of this module is what is behind it,
+public only to the kernel that batches thousands of removals at once
+(:mod:`.shoes`, :mod:`.dealer_batches`, :mod:`.moments`).
+
 Rank indices: 0 = A, 1 = 2, …, 8 = 9, 9 = ten-value; a rank's value is index + 1
 (the ace counts 1, or 11 when that does not bust: a *soft* total).
 
@@ -34,6 +40,7 @@ from typing import TypeAlias, TypedDict, cast
 
 from odds.core.caching import cached
 from odds.engine.polynomial import falling, falling_row
+from odds.games.blackjack.kept_layouts import kept_layout
 
 #: Dealer outcomes (the order of :func:`dealer_table`'s counts and of :meth:`DealerPlan.unpack`).
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -100,8 +107,21 @@ def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     """``{m: orderings per outcome}`` for the cards the dealer draws after ``up``.
 
     Every ordered draw sequence is walked once (at most about 19,000 for an
-    up card of 2), so this is shoe-independent and cached for the process.
+    up card of 2), so this is shoe-independent: cached for the process, and the
+    ten up cards' tables kept on disk (:mod:`.kept_layouts`).
     """
+    return _dealer_tables(hits_soft_17)[up]
+
+
+@cached
+def _dealer_tables(hits_soft_17: bool) -> tuple[dict[Counts, tuple[int, ...]], ...]:
+    return kept_layout(
+        f"dealer-tables-{'h17' if hits_soft_17 else 's17'}",
+        lambda: tuple(_walk_table(up, hits_soft_17) for up in range(RANKS)),
+    )
+
+
+def _walk_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
     table: dict[Counts, list[int]] = defaultdict(lambda: [0] * len(OUTCOMES))
     drawn = [0] * RANKS
 
@@ -117,48 +137,6 @@ def dealer_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
 
     walk(up + 1, up == 0, 1)
     return {m: tuple(lanes) for m, lanes in table.items()}
-
-
-# ---------------------------------------------------------------------------
-# Reference: the plain recursion over dealer draws, in Fractions.
-
-
-def dealer_probabilities_reference(
-    counts: Sequence[int], up: int, hits_soft_17: bool
-) -> dict[str, Fraction]:
-    """Dealer outcome probabilities by direct recursion over every draw.
-
-    ``counts`` is the shoe after the up card (and any other removed cards)
-    were dealt. Independent of :func:`dealer_table`; tests compare the two.
-    """
-    left = list(counts)
-    result = [Fraction(0)] * len(OUTCOMES)
-
-    def walk(hard: int, has_ace: bool, cards: int, p: Fraction) -> None:
-        total = hard + 10 if has_ace and hard <= 11 else hard
-        soft = has_ace and hard <= 11
-        if cards >= 2:
-            if total > 21:
-                result[BUST] += p
-                return
-            if total == 21 and cards == 2:
-                result[BLACKJACK] += p
-                return
-            if total >= 18 or (total == 17 and not (soft and hits_soft_17)):
-                result[total - 17] += p
-                return
-        remaining = sum(left)
-        if remaining == 0:
-            raise ValueError("the shoe ran out during the dealer's hand")
-        for r in range(RANKS):
-            if left[r]:
-                q = p * Fraction(left[r], remaining)
-                left[r] -= 1
-                walk(hard + r + 1, has_ace or r == 0, cards + 1, q)
-                left[r] += 1
-
-    walk(up + 1, up == 0, 1, Fraction(1))
-    return dict(zip(OUTCOMES, result, strict=True))
 
 
 # ---------------------------------------------------------------------------
@@ -435,14 +413,62 @@ def dealer_numerators(dp: DealerPlan, removed: Iterable[Counts] | RemovalTree) -
     return out
 
 
-def dealer_probabilities(
-    counts: Counts, up: int, hits_soft_17: bool, removed: Counts = (0,) * RANKS
-) -> dict[str, Fraction]:
-    """Exact dealer outcome probabilities from ``counts`` less ``removed`` (fast path)."""
+@dataclass(frozen=True)
+class DealerOutcomes:
+    """The dealer's final hands from one shoe: a count per outcome over one denominator.
+
+    ``numerators`` are in :data:`OUTCOMES` order and add up to ``denominator`` exactly
+    (checked when made), so callers sum and compare integers and divide only to print.
+    """
+
+    numerators: tuple[int, ...]
+    denominator: int
+
+    def __post_init__(self) -> None:
+        if sum(self.numerators) != self.denominator:
+            raise AssertionError("dealer outcomes do not add up to the denominator")
+
+    @property
+    def probabilities(self) -> dict[str, Fraction]:
+        """Each outcome's exact probability, by name (``"17"`` … ``"bust"``, ``"blackjack"``)."""
+        pairs = zip(OUTCOMES, self.numerators, strict=True)
+        return {o: Fraction(n, self.denominator) for o, n in pairs}
+
+
+def dealer_outcomes(
+    counts: Counts | float, up: int, hits_soft_17: bool, removed: Counts = (0,) * RANKS
+) -> DealerOutcomes:
+    """The dealer's outcomes with ``up`` showing: the one call for a dealer's hand.
+
+    ``counts`` is the shoe after the up card was dealt (ten rank counts), ``removed``
+    the other cards known to be out of it (the player's); ``math.inf`` deals with
+    replacement (every rank at its one-deck chance, so ``removed`` does not matter).
+    Behind it: the draw-sequence table contracted over the shoe (:func:`plan`,
+    :func:`dealer_numerators`), the path the kernel batches thousands of removals
+    through; for the infinite shoe the same table weighted by the ranks' chances.
+    """
+    if isinstance(counts, float | int):
+        if counts != float("inf"):
+            raise ValueError(f"a shoe is ten rank counts or math.inf, not {counts!r}")
+        return _infinite_outcomes(up, hits_soft_17)
     dp = plan(tuple(counts), up, hits_soft_17)
     packed = dealer_numerators(dp, [tuple(removed)])[tuple(removed)]
-    lanes = dp.unpack(packed)
-    denominator = dp.denominator(sum(removed))
-    if sum(lanes) != denominator:
-        raise AssertionError("dealer probabilities do not add up to 1")
-    return {o: Fraction(c, denominator) for o, c in zip(OUTCOMES, lanes, strict=True)}
+    return DealerOutcomes(dp.unpack(packed), dp.denominator(sum(removed)))
+
+
+#: Chance of each rank (A, 2–9, ten-value) dealt with replacement from standard decks.
+P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in range(RANKS))
+
+
+@cached
+def _infinite_outcomes(up: int, hits_soft_17: bool) -> DealerOutcomes:
+    """Dealing with replacement a draw sequence ``m`` has chance ``∏ w_r^(m_r) / 13^|m|``
+    (``w`` = 1 per rank, 4 for the ten-values): :func:`dealer_table` over ``13^longest``."""
+    table = dealer_table(up, hits_soft_17)
+    longest = max(map(sum, table))
+    found = [0] * len(OUTCOMES)
+    for m, lanes in table.items():
+        weight = 4 ** m[9] * 13 ** (longest - sum(m))
+        for o, c in enumerate(lanes):
+            found[o] += c * weight
+    return DealerOutcomes(tuple(found), 13**longest)

@@ -42,6 +42,7 @@ methods with the plain recursion over draws.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from itertools import count, groupby, repeat
 from math import comb
@@ -50,6 +51,7 @@ from typing import TypeAlias, cast
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import OUTCOMES, Counts, lane_width
+from odds.games.blackjack.kept_layouts import kept_layout
 from odds.games.blackjack.moments import (
     ORDER,
     Gather,
@@ -60,6 +62,8 @@ from odds.games.blackjack.moments import (
     in_order,
     moment_union,
 )
+from odds.games.blackjack.nodes import add as with_cards
+from odds.games.blackjack.nodes import hand_multisets
 
 _DEPTH = len(ORDER) - 2  # levels before the last two ranks
 _LANES = len(OUTCOMES)
@@ -210,7 +214,38 @@ def _step(
 
 @cached
 def _layout() -> _Layout:
-    return _Layout()
+    """The layout, kept on disk (:mod:`.kept_layouts`) with every table and step that
+    resplitting needs already built (:func:`_prefilled_layout`); others are built when asked."""
+    return kept_layout("removal-layout", _prefilled_layout, (_Layout,))
+
+
+#: Most hands a pair may be split into (``house.split_hands``' maximum, :mod:`.options`).
+_MOST_HANDS = 4
+
+
+def _prefilled_layout() -> _Layout:
+    """A layout holding the tables and steps of every resplit's removal sets.
+
+    Resplitting values split hands with up to ``2 · (hands − 2)`` further pair cards out
+    of the shoe (:func:`.resplit.max_pair_removals`): a hand of the split context of
+    pair ``x`` (:func:`.nodes.context_nodes`: the hand and the other pair card) plus
+    ``a`` more cards ``x``. Any set of those visits only tables and steps a tree of all
+    of them visits (a step is named by its level, the cards left and the count), so one
+    tree of all of them builds every one; the roots depend on each set's largest hard
+    total and are built as sets ask.
+    """
+    layout = _Layout()
+    hands = [h for h in hand_multisets() if sum(h) >= 2]
+    most = 2 * (_MOST_HANDS - 2)
+    split_hands = {
+        with_cards(h, x, 1 + a)
+        for x in range(len(ORDER))
+        for h in hands
+        if h[x]
+        for a in range(1, most + 1)
+    }
+    RemovalSet(split_hands, exact_roots=False, layout=layout)
+    return layout
 
 
 # ---------------------------------------------------------------------------
@@ -228,10 +263,15 @@ class RemovalSet:
     ``root_keys[s]`` names that list for caches.
     """
 
-    serials = count()
+    #: Names each set's exact roots in :class:`~.moments.MomentUnion`'s cache: drawn at random
+    #: per process, so a set kept on disk (:func:`standard_set`) never shares a name with one
+    #: made here.
+    serials = count(int.from_bytes(os.urandom(6), "little") << 20)
 
-    def __init__(self, removed: Iterable[Counts], exact_roots: bool = True) -> None:
-        layout = _layout()
+    def __init__(
+        self, removed: Iterable[Counts], exact_roots: bool = True, layout: _Layout | None = None
+    ) -> None:
+        layout = layout or _layout()  # (given: while the kept layout is being built)
         serial = next(self.serials)
         self.items = tuple(sorted(set(map(tuple, removed))))
         by_size: dict[int, list[tuple[int, ...]]] = {}
@@ -258,18 +298,19 @@ class RemovalSet:
                 self.root_keys[s] = ("hard", s, hard)
             self.roots[s] = root
             self.trees[s] = tuple(
-                (step, self._tree(group, 1, s - c))
+                (step, _tree(layout, group, 1, s - c))
                 for step, (c, group) in zip(steps, groups, strict=True)
             )
 
-    def _tree(self, ordered: list[_Keyed], d: int, r: int) -> _Tree:
-        layout = _layout()
-        if d == _DEPTH:  # an item's d-th entry is a count (its last is the multiset)
-            return tuple((*layout.leaf(r, cast(int, item[d])), item[-1]) for item in ordered)
-        return tuple(
-            (layout.step(d, r, c), self._tree(group, d + 1, r - c))
-            for c, group in _groups(ordered, d)
-        )
+
+def _tree(layout: _Layout, ordered: list[_Keyed], d: int, r: int) -> _Tree:
+    """The prefix tree of the items below level ``d`` (``r`` cards left to them)."""
+    if d == _DEPTH:  # an item's d-th entry is a count (its last is the multiset)
+        return tuple((*layout.leaf(r, cast(int, item[d])), item[-1]) for item in ordered)
+    return tuple(
+        (layout.step(d, r, c), _tree(layout, group, d + 1, r - c))
+        for c, group in _groups(ordered, d)
+    )
 
 
 _COUNT = [itemgetter(d) for d in range(len(ORDER))]

@@ -32,6 +32,7 @@ class Blackjack(Game[BlackjackConfig]):
     bet_names = ("main",)
     hand_size = 0
     crosscheck = BlackjackCrosscheck()
+    infinite_shoe = counting.BlackjackInfiniteShoe()
     charts = BlackjackCharts()
     shoe_state = BlackjackShoeState()
 

@@ -16,50 +16,26 @@ split), resplitting pair cards up to the best number of hands.
 
 from __future__ import annotations
 
-import functools
+from collections import defaultdict
 from fractions import Fraction
+from math import inf
 
 from odds.core.caching import cached
 from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
-from odds.games.blackjack.dealer import BLACKJACK, BUST, OUTCOMES, RANKS, dealer_stands, total_of
+from odds.games.blackjack.dealer import BLACKJACK, BUST, P_RANK, RANKS, dealer_outcomes, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.resplit import patterns
 from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
 from odds.games.blackjack.splits import SplitResult
 
-#: Chance of each rank (A, 2–9, ten-value) from an infinite shoe of standard decks.
-P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in range(RANKS))
-
 #: The rank counts :func:`analyse_infinite` reports as its shoe (one deck's proportions).
 INFINITE_COUNTS = (4,) * 9 + (16,)
 
 
-@cached
-def dealer_outcomes(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
-    """P(17, 18, 19, 20, 21, bust, blackjack) for the dealer's final hand."""
-
-    @functools.cache  # a memo for this one walk, gone when it returns
-    def walk(hard: int, aces: bool, cards: int) -> tuple[Fraction, ...]:
-        total, soft = total_of(hard, aces)
-        out = [Fraction(0)] * len(OUTCOMES)
-        if cards >= 2:
-            if total > 21:
-                out[BUST] = Fraction(1)
-                return tuple(out)
-            if total == 21 and cards == 2:
-                out[BLACKJACK] = Fraction(1)
-                return tuple(out)
-            if dealer_stands(total, soft, hits_soft_17):
-                out[total - 17] = Fraction(1)
-                return tuple(out)
-        for r, p in enumerate(P_RANK):
-            for i, q in enumerate(walk(hard + r + 1, aces or r == 0, cards + 1)):
-                out[i] += p * q
-        return tuple(out)
-
-    result = list(walk(up + 1, up == 0, 1))
-    assert sum(result) == 1
-    return tuple(result)
+def _dealer(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
+    """P(each dealer outcome, in :data:`.dealer.OUTCOMES` order) dealt with replacement."""
+    found = dealer_outcomes(inf, up, hits_soft_17)
+    return tuple(Fraction(n, found.denominator) for n in found.numerators)
 
 
 class InfinitePlay:
@@ -70,7 +46,7 @@ class InfinitePlay:
 
     def __init__(self, up: int, rules: BlackjackRules) -> None:
         self.up, self.rules = up, rules
-        self.dealer = dealer_outcomes(up, rules.dealer_hits_soft_17)
+        self.dealer = _dealer(up, rules.dealer_hits_soft_17)
         self.p_blackjack = self.dealer[BLACKJACK]
         self.no_blackjack = 1 - self.p_blackjack if rules.peek else Fraction(1)
         self._hash = hash((up, rules))  # the cached methods hash it at every call
@@ -125,6 +101,85 @@ class InfinitePlay:
         total, _ = total_of(hard, aces)
         return total < 21 and self.hit(hard, aces) > self.stand(total)
 
+    # -- net payout distributions (the report's outcome table) --------------------------
+
+    @cached
+    def final(self, hard: int, aces: bool) -> dict[int, Fraction]:
+        """The final total (22: bust) of a hand hit while :meth:`takes_hit` says so."""
+        if not self.takes_hit(hard, aces):
+            return {total_of(hard, aces)[0]: Fraction(1)}
+        return self.drawn(hard, aces, True)
+
+    def drawn(self, hard: int, aces: bool, hit_on: bool) -> dict[int, Fraction]:
+        """The final total after one more card, then hitting on (or standing: a double)."""
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for r, p in enumerate(P_RANK):
+            after, ace = hard + r + 1, aces or r == 0
+            if after > 21:
+                out[22] += p
+                continue
+            then = self.final(after, ace) if hit_on else {total_of(after, ace)[0]: Fraction(1)}
+            for total, q in then.items():
+                out[total] += p * q
+        return out
+
+    def nets(self, totals: dict[int, Fraction], stake: int) -> dict[Fraction, Fraction]:
+        """P(net, and a dealer hand that is not a blackjack) for these final totals."""
+        out: dict[Fraction, Fraction] = defaultdict(Fraction)
+        for total, q in totals.items():
+            for o in range(BLACKJACK):
+                if total > 21 or o == BUST:
+                    net = -stake if total > 21 else stake
+                else:
+                    net = stake * ((total > 17 + o) - (total < 17 + o))
+                out[Fraction(net)] += q * self.dealer[o]
+        return out
+
+    def hand_totals(self, action: Action, hard: int, aces: bool) -> tuple[dict[int, Fraction], int]:
+        """A hand's final totals and stake after its first action (stand, hit or double)."""
+        if action == STAND:
+            return {total_of(hard, aces)[0]: Fraction(1)}, 1
+        return self.drawn(hard, aces, action == HIT), 2 if action == DOUBLE else 1
+
+    def distribution(self, action: Action, a: int, b: int) -> dict[Fraction, Fraction]:
+        """Net payout probabilities of an initial hand's action (a split's: see :meth:`split`)."""
+        p_bj, peek = self.p_blackjack, self.rules.peek
+        if action == NATURAL:
+            return _add({self.rules.blackjack_payout: 1 - p_bj}, {Fraction(0): p_bj})
+        if action == SURRENDER:
+            return _add({Fraction(-1, 2): 1 - p_bj}, {Fraction(-1): p_bj})
+        if action == SPLIT:
+            return self.split_distribution(a)
+        totals, stake = self.hand_totals(action, a + b + 2, a == 0 or b == 0)
+        return _add(self.nets(totals, stake), {Fraction(-1 if peek else -stake): p_bj})
+
+    def split_distribution(self, x: int) -> dict[Fraction, Fraction]:
+        """A split round's net, its hands convolved as if independent given the dealer's
+        blackjack or not (they share the dealer's hand: the spread is approximate, the mean
+        exact)."""
+        split, p, p_bj = self.split(x), P_RANK[x], self.p_blackjack
+        other: dict[str, list[tuple[Fraction, dict[Fraction, Fraction]]]] = {"X": [], "N": []}
+        lost: dict[str, list[tuple[Fraction, dict[Fraction, Fraction]]]] = {"X": [], "N": []}
+        for y in range(RANKS):
+            totals, stake = self.hand_totals(split.actions[y], x + y + 2, x == 0 or y == 0)
+            given = {net: q / (1 - p_bj) for net, q in self.nets(totals, stake).items()}
+            for kind, weight in (("X", P_RANK[y]), ("N", P_RANK[y] / (1 - p))):
+                if kind == "X" or y != x:
+                    other[kind].append((weight, given))
+                    lost[kind].append((weight, {Fraction(-stake): Fraction(1)}))
+        rounds: dict[Fraction, Fraction] = {}
+        blackjack: dict[Fraction, Fraction] = {}
+        for pattern in patterns(split.hands):
+            weight = p**pattern.pairs * (1 - p) ** pattern.non_pairs
+            for kinds, out in ((other, rounds), (lost, blackjack)):
+                hands = [_mix(kinds["N"])] * pattern.non_pairs + [
+                    _mix(kinds["X"])
+                ] * pattern.x_hands
+                out.update(_add(out, _scaled(_convolve(hands), weight)))
+        if self.rules.peek:
+            blackjack = {Fraction(-1): Fraction(1)}
+        return _add(_scaled(rounds, 1 - p_bj), _scaled(blackjack, p_bj))
+
     def split(self, x: int) -> SplitResult:
         """Split a pair of rank ``x``: each hand alone, resplitting up to the best limit."""
         rules = self.rules
@@ -159,8 +214,45 @@ class InfinitePlay:
         return SplitResult(best, actions, best_m, dict(sorted(counts.items())))
 
 
-def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
-    """Every initial hand against every up card from an infinite shoe (exact rationals)."""
+Distribution = dict[Fraction, Fraction]
+
+
+def _add(a: Distribution, b: Distribution) -> Distribution:
+    out = dict(a)
+    for net, q in b.items():
+        out[net] = out.get(net, Fraction(0)) + q
+    return out
+
+
+def _scaled(a: Distribution, factor: Fraction) -> Distribution:
+    return {net: q * factor for net, q in a.items()}
+
+
+def _mix(weighted: list[tuple[Fraction, Distribution]]) -> Distribution:
+    out: Distribution = {}
+    for weight, distribution in weighted:
+        out = _add(out, _scaled(distribution, weight))
+    return out
+
+
+def _convolve(hands: list[Distribution]) -> Distribution:
+    out: Distribution = {Fraction(0): Fraction(1)}
+    for hand in hands:
+        summed: Distribution = defaultdict(Fraction)
+        for net, q in out.items():
+            for more, r in hand.items():
+                summed[net + more] += q * r
+        out = summed
+    return dict(out)
+
+
+def _mean(distribution: Distribution) -> Fraction:
+    return sum((net * q for net, q in distribution.items()), Fraction(0))
+
+
+def analyse_infinite(rules: BlackjackRules, distributions: bool = False) -> RoundAnalysis:
+    """Every initial hand against every up card from an infinite shoe (exact rationals);
+    ``distributions``: each hand's net payout probabilities too (the report's outcomes)."""
     hands: list[HandResult] = []
     for u in range(RANKS):
         play = InfinitePlay(u, rules)
@@ -186,9 +278,16 @@ def analyse_infinite(rules: BlackjackRules) -> RoundAnalysis:
                         split = play.split(a)
                         values[SPLIT] = split.value + adjust
                 best = max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
-                hands.append(
-                    HandResult((a, b), u, probability, values, best, p_bj, rules.peek, split=split)
+                result = HandResult(
+                    (a, b), u, probability, values, best, p_bj, rules.peek, split=split
                 )
+                if distributions:
+                    found = play.distribution(best, a, b)
+                    result.distribution = {net: q for net, q in sorted(found.items()) if q}
+                    result.split_distribution_exact = best != SPLIT
+                    if sum(found.values()) != 1 or _mean(found) != values[best]:
+                        raise AssertionError(f"{a},{b} v {u}: the distribution is not the value")
+                hands.append(result)
     assert sum(h.probability for h in hands) == 1
-    dealer = {u: dealer_outcomes(u, rules.dealer_hits_soft_17) for u in range(RANKS)}
+    dealer = {u: _dealer(u, rules.dealer_hits_soft_17) for u in range(RANKS)}
     return RoundAnalysis(rules, INFINITE_COUNTS, hands, dealer=dealer)

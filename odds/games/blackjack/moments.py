@@ -23,6 +23,7 @@ from typing import Any, TypeAlias
 from odds.core.caching import cached
 from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, pack_lanes
+from odds.games.blackjack.kept_layouts import kept_layout
 
 #: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``
 #: (:class:`odds.games.blackjack.dealer_batches.RemovalSet`).
@@ -37,10 +38,10 @@ Gather: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
 
 
 def getter(indices: Sequence[int]) -> Gather:
-    """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
-    if len(indices) == 1:
+    """``f(seq)`` → the ``seq[i]`` for the indices, at C speed (even for one index)."""
+    if len(indices) == 1:  # a one-entry slice: a sequence as well, and picklable (kept layouts)
         (only,) = indices
-        return lambda seq: (seq[only],)
+        return itemgetter(slice(only, only + 1))
     return itemgetter(*indices)
 
 
@@ -50,7 +51,12 @@ SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an int
 
 @cached
 def dealer_subsets() -> frozenset[tuple[int, ...]]:
-    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``."""
+    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``
+    (kept on disk, :mod:`.kept_layouts`: it reads both rules' dealer tables)."""
+    return kept_layout("dealer-subsets", _dealer_subsets)
+
+
+def _dealer_subsets() -> frozenset[tuple[int, ...]]:
     found: set[tuple[int, ...]] = set()
     for up in range(RANKS):
         for hits_soft_17 in (False, True):
@@ -156,7 +162,17 @@ class _MomentPlan:
 
 @cached
 def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
-    return _MomentPlan(dealer_table(up, hits_soft_17))
+    return _moment_plans(hits_soft_17)[up]
+
+
+@cached
+def _moment_plans(hits_soft_17: bool) -> tuple[_MomentPlan, ...]:
+    """Every up card's plan, kept on disk (:mod:`.kept_layouts`): built once per version."""
+    return kept_layout(
+        f"moment-plans-{'h17' if hits_soft_17 else 's17'}",
+        lambda: tuple(_MomentPlan(dealer_table(up, hits_soft_17)) for up in range(RANKS)),
+        (_MomentPlan, _MomentStep),
+    )
 
 
 def dealer_moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int]:
@@ -207,8 +223,8 @@ class MomentUnion:
         for the root entries ``j`` (``roots``, named ``root_key`` in the cache)."""
         found = self._roots.get((root_key, kmax))
         if found is None:
-            index = _subset_index()
-            take = getter([index[sum(map(lshift, j, SHIFTS))] for j in roots])
+            positions = _subset_positions()
+            take = getter([positions[j] for j in roots])
             found = tuple(getter(take(self.by_length[k])) for k in range(1, kmax + 1))
             self._roots[root_key, kmax] = found
         return found
@@ -221,5 +237,13 @@ def _subset_index() -> dict[int, int]:
 
 
 @cached
+def _subset_positions() -> dict[tuple[int, ...], int]:
+    """Each sub-multiset's index in :func:`_subset_index` (by the multiset: no key to make)."""
+    return {j: i for i, j in enumerate(sorted(dealer_subsets()))}
+
+
+@cached
 def moment_union(ups: tuple[int, ...], hits_soft_17: bool) -> MomentUnion:
-    return MomentUnion(ups, hits_soft_17)
+    """The up cards' union (kept on disk, :mod:`.kept_layouts`: a few up-card sets occur)."""
+    name = f"moment-union-{'h17' if hits_soft_17 else 's17'}-{''.join(map(str, ups))}"
+    return kept_layout(name, lambda: MomentUnion(ups, hits_soft_17), (MomentUnion,))

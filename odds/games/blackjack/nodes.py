@@ -9,11 +9,12 @@ bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import groupby
-from operator import mul
+from itertools import groupby, repeat
+from operator import and_, mul, rshift
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
+from odds.games.blackjack.kept_layouts import kept_layout
 
 _BASE = 64  # composition keys: Σ R_i · 64^i
 #: A composition key's step per rank: a hand with one more card of rank ``r`` is ``key + STEP[r]``.
@@ -23,13 +24,17 @@ STEP = tuple(_BASE**i for i in range(RANKS))
 EXTRA = 6
 
 
+_SHIFTS = tuple(6 * i for i in range(RANKS))
+_MASKS = (_BASE - 1,) * RANKS
+
+
 def key_of(r: Counts) -> int:
     return sum(map(mul, r, STEP))
 
 
 def counts_of(key: int) -> Counts:
     """The multiset of a composition key (:func:`key_of` inverted)."""
-    return tuple((key >> (6 * i)) & (_BASE - 1) for i in range(RANKS))
+    return tuple(map(and_, map(rshift, repeat(key, RANKS), _SHIFTS), _MASKS))
 
 
 @cached
@@ -97,8 +102,24 @@ def context_nodes(ctx: int) -> tuple[Node, ...]:
     """Every hand of a context, children before parents (highest hard total first).
 
     ``ctx`` is −1 for ordinary hands, or the rank of a split pair (the hand
-    holds one pair card; the other is removed too).
+    holds one pair card; the other is removed too). Every context's nodes and
+    groups are kept on disk (:mod:`.kept_layouts`).
     """
+    return _contexts()[0][ctx + 1]
+
+
+@cached
+def _contexts() -> tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]:
+    """``(nodes, groups)`` of every context (−1, then the pairs), kept on disk."""
+
+    def build() -> tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]:
+        nodes = tuple(_nodes(ctx) for ctx in range(-1, RANKS))
+        return nodes, tuple(_groups(members) for members in nodes)
+
+    return kept_layout("contexts", build, (Node, Group))
+
+
+def _nodes(ctx: int) -> tuple[Node, ...]:
     extra = (0,) * RANKS if ctx < 0 else add((0,) * RANKS, ctx)
     nodes = []
     for hand in hand_multisets():
@@ -154,8 +175,11 @@ class Group:
 @cached
 def context_groups(ctx: int) -> tuple[Group, ...]:
     """:func:`context_nodes` as :class:`Group` s, children's groups first."""
+    return _contexts()[1][ctx + 1]
+
+
+def _groups(nodes: tuple[Node, ...]) -> tuple[Group, ...]:
     groups = []
-    nodes = context_nodes(ctx)
     for (hard, total), grouped in groupby(nodes, key=lambda node: (node.hard, node.total)):
         members = list(grouped)
         first_bust = max(0, min(RANKS, 21 - hard))

@@ -181,7 +181,7 @@ class Play:
         known, get = u.packed_table.get, best.get
         extra = [0] * (RANKS * 3)  # hands the shoe cannot hold: 0
         stand_scale, denominators = u.stand_scale + extra, u.denominators + extra
-        for group, weights, busting in u.family.weights(ctx):
+        for group, weights, busting in u.hands.weights(ctx):
             keys, sizes = group.keys, group.sizes
             a, b, c = u.stand_shifts[group.total, self.peek]
             packed = list(map(known, keys, repeat(0)))

@@ -76,17 +76,18 @@ def dealer_table(analysis: RoundAnalysis) -> Table:
     )
 
 
-def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet) -> Table:
-    """The house edge of optimal play and of the basic strategy chart."""
+def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis | None, bet: Bet) -> Table:
+    """The house edge of optimal play and of the basic strategy chart (None: not computed)."""
     split_p = sum((h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0))
-    rows = (
+    rows = [
         {
             "strategy": "composition-dependent optimal play "
             f"(splits: {optimal.rules.split_strategy})",
             "edge": -optimal.ev,
-        },
-        {"strategy": "the basic strategy chart below", "edge": -charted.ev},
-    )
+        }
+    ]
+    if charted is not None:
+        rows.append({"strategy": "the basic strategy chart below", "edge": -charted.ev})
     return Table(
         key="house_edge",
         title="House edge by strategy",
@@ -95,7 +96,7 @@ def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis, bet: Bet) -> 
             Column("edge", "house edge (exact)", Kind.EXACT, markdown=False),
             Column("edge", "house edge", Kind.PERCENT, places=4, json=False),
         ),
-        rows=rows,
+        rows=tuple(rows),
         note=(
             "Exact fractions (of 40 to 50 digits) in JSON and CSV. "
             f"SD per round of optimal play ≈ {float(bet.stats.sd):.4f}. The main bet below "
@@ -258,12 +259,14 @@ def hand_json(h: HandResult) -> dict[str, Any]:
     return data
 
 
-def strategy_data(optimal: RoundAnalysis, charted: RoundAnalysis, chart: Chart, bet: Bet) -> Table:
+def strategy_data(
+    optimal: RoundAnalysis, charted: RoundAnalysis | None, chart: Chart, bet: Bet
+) -> Table:
     """The strategy for JSON readers: the definition, both house edges, every hand's values."""
     row = {
         "definition": STRATEGY_DEFINITION,
         "house_edge_optimal": -optimal.ev,
-        "house_edge_chart": -charted.ev,
+        "house_edge_chart": None if charted is None else -charted.ev,
         "sd_optimal_approximate": bet.stats.sd,
         "given_no_dealer_blackjack": optimal.rules.peek,
         "chart": {

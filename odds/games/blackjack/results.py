@@ -48,11 +48,6 @@ class HandResult:
         return self.values[self.best]
 
     @property
-    def split_actions(self) -> dict[int, Action]:
-        """Post-split action per second card (empty for a hand that is not a pair)."""
-        return self.split.actions if self.split is not None else {}
-
-    @property
     def values_given_no_dealer_blackjack(self) -> dict[Action, Fraction] | None:
         """The values a player who acts after the peek sees (None without a peek).
 

@@ -16,12 +16,14 @@ exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from math import comb
 
 from odds.core.caching import cached
 from odds.core.errors import OddsError
-from odds.engine import paused_gc
 from odds.games.blackjack.actions import (
     DOUBLE,
     HIT,
@@ -34,6 +36,7 @@ from odds.games.blackjack.actions import (
 )
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.dealer_batches import RemovalSet
+from odds.games.blackjack.kept_layouts import kept_layout
 from odds.games.blackjack.nodes import STEP, add, counts_of, hand_multisets, key_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import Play
@@ -104,7 +107,7 @@ def analyse_round(
         raise OddsError("a shoe is ten non-negative rank counts (A, 2–9, ten-value)")
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
-    with paused_gc():  # millions of short-lived tuples, no cycles; kept tables not re-walked
+    with _tables_built():
         _ensure_sets(fam)
         hands: list[HandResult] = []
         plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
@@ -119,6 +122,22 @@ def analyse_round(
                 result.probability = p
                 hands.append(result)
     return RoundAnalysis(rules, counts, hands, plays, _dealer_outcomes(fam))
+
+
+@contextmanager
+def _tables_built() -> Iterator[None]:
+    """The collector paused while the round builds its tables (millions of tuples, no
+    cycles), and what it kept frozen afterwards (:func:`gc.freeze`): re-enabling the
+    collector would otherwise walk every kept table at once (a fifth of a split-once run)
+    and again at every older collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.freeze()
+            gc.enable()
 
 
 def _dealer_outcomes(fam: Family) -> dict[int, tuple[Fraction, ...]]:
@@ -158,7 +177,11 @@ def _reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     card; and none, for the dealer's own table), laid out once per process for every
     shoe, with its composition key. Split aces that take one card reach only
     ``{A, A, y}``, a few of these: one set serves either rule (and a shoe analysed
-    under one has the other's numerators too)."""
+    under one has the other's numerators too). Kept on disk (:mod:`.kept_layouts`)."""
+    return kept_layout("reachable", _build_reachable, (RemovalSet,))
+
+
+def _build_reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     hands = [h for h in hand_multisets() if sum(h) >= 2]
     wanted = set(hands)
     wanted.add((0,) * RANKS)

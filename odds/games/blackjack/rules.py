@@ -14,14 +14,15 @@ a one-line error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.core.cards import Card, Rank, hand_text, parse_cards, split_tokens
 from odds.core.errors import OddsError, PositionError
 from odds.games.blackjack.actions import Action
-from odds.games.blackjack.dealer import RANK_NAMES, dealer_stands, total_of
+from odds.games.blackjack.dealer import RANK_NAMES, total_of
 from odds.games.blackjack.options import BlackjackRules
+from odds.games.blackjack.play import PlayedRound, PlayerHand, hand_net, play
 
 
 def rank_index(card: Card) -> int:
@@ -29,38 +30,13 @@ def rank_index(card: Card) -> int:
     return min(int(card.rank), 10) - 1
 
 
-def hand_total(cards: list[Card]) -> tuple[int, bool]:
-    """Best total and softness."""
-    hard = sum(rank_index(c) + 1 for c in cards)
-    return total_of(hard, any(c.rank == Rank.ACE for c in cards))
-
-
 def total_text(cards: list[Card]) -> str:
-    total, soft = hand_total(cards)
+    """``"17"``, ``"soft 18"`` or ``"23, bust"``."""
+    hard = sum(rank_index(c) + 1 for c in cards)
+    total, soft = total_of(hard, any(c.rank == Rank.ACE for c in cards))
     if total > 21:
         return f"{total}, bust"
     return f"soft {total}" if soft else str(total)
-
-
-@dataclass
-class PlayedHand:
-    """One player hand as it was played."""
-
-    cards: list[Card]
-    stake: int = 1
-    from_split: bool = False
-    split_aces: bool = False
-    surrendered: bool = False
-    done: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return hand_total(self.cards)[0]
-
-    @property
-    def natural(self) -> bool:
-        return len(self.cards) == 2 and self.total == 21 and not self.from_split
 
 
 @dataclass(frozen=True)
@@ -100,223 +76,167 @@ def replay(
         raise PositionError("player", "{position} needs at least the two initial cards")
     if not dealer:
         raise PositionError("dealer", "{position} needs at least the up card")
-    hands = _Replay(rules, cards, dealer, parse_actions(actions_text)).play()
-    _check_dealer(rules, dealer, hands)
-    return _settle(rules, hands, dealer)
+    logged = _Logged(rules, cards, dealer, parse_actions(actions_text))
+    played = play(logged.draw, logged, rules, rank=rank_index)
+    logged.check_finished(played)
+    return _settle(rules, played)
 
 
-class _Replay:
-    """One round replayed card by card; every step the rules forbid is a one-line error."""
+class _Logged:
+    """A logged round as the cards to deal and the strategy to follow (:func:`.play.play`):
+    the player's cards and the dealer's in order, the actions as taken. Every step the
+    rules forbid, and anything missing or left over, is a one-line error."""
 
     def __init__(
         self, rules: BlackjackRules, cards: list[Card], dealer: list[Card], actions: list[Action]
     ) -> None:
-        self.rules = rules
-        self.cards = cards
-        self.deck = iter(cards[2:])
-        self.used = 2
+        self.rules, self.cards, self.dealer = rules, cards, dealer
+        self.player_used = self.dealer_used = 0
         self.queue = list(actions)
-        self.hands = [PlayedHand(cards[:2])]
-        self.dealer_blackjack = len(dealer) >= 2 and hand_total(dealer[:2])[0] == 21
+        self.last: Action | None = None
 
-    def next_card(self, why: str) -> Card:
-        try:
-            card = next(self.deck)
-        except StopIteration:
+    def draw(self, hand: PlayerHand[Card] | None) -> Card:
+        if hand is None:
+            return self._dealer_card()
+        if self.player_used == len(self.cards):
+            why = self.last.word if self.last in (Action.HIT, Action.DOUBLE) else ""
+            if len(hand.cards) < 2:
+                why = f"split hand {hand.position + 1}"
             raise PositionError(
                 "player", f"{{position}} has too few cards: {why} needs another card"
-            ) from None
-        self.used += 1
-        return card
-
-    def play(self) -> list[PlayedHand]:
-        """Every hand in turn; then nothing may be left over (actions or cards)."""
-        first = self.hands[0]
-        first.done = first.natural
-        if self.rules.dealer_checks_first and self.dealer_blackjack:
-            if self.queue:
-                raise OddsError("the dealer peeked a blackjack: the round ends before any action")
-            first.done = True
-        i = 0
-        while i < len(self.hands):
-            self.play_hand(i)
-            i += 1
-        if self.queue:
-            one_card = self.rules.split_aces_one_card and any(h.split_aces for h in self.hands)
-            if self.queue[0] in (Action.HIT, Action.DOUBLE) and one_card:
-                raise OddsError(f"split aces receive one card each: no {self.queue[0].word}")
-            raise OddsError(f"action {self.queue[0].word!r} left over: every hand is finished")
-        if self.used != len(self.cards):
-            raise PositionError(
-                "player",
-                f"{{position}} has {len(self.cards) - self.used} card(s) more than the actions "
-                f"use: {hand_text(self.cards[self.used :])}",
             )
-        return self.hands
+        self.player_used += 1
+        return self.cards[self.player_used - 1]
 
-    def play_hand(self, i: int) -> None:
-        hand = self.hands[i]
-        if len(hand.cards) == 1:  # a split hand's second card comes when its turn comes
-            self.second_card(hand, i, self.rules.split_limit(0))
-        while not hand.done:
-            if hand.total >= 21:
-                hand.done = True
-                break
-            if not self.queue:
-                shown = f"{hand_text(hand.cards)}, {total_text(hand.cards)}"
-                raise OddsError(f"no action for hand {i + 1} ({shown})")
-            self.act(self.queue.pop(0), hand, i)
-        if hand.total > 21 and self.queue and i == len(self.hands) - 1:
-            raise OddsError(
-                f"action {self.queue[0].word!r} after hand {i + 1} busted ({hand_text(hand.cards)})"
-            )
+    def _dealer_card(self) -> Card:
+        text = hand_text(self.dealer)
+        if self.dealer_used == len(self.dealer):
+            if self.dealer_used == 1:
+                raise OddsError(f"dealer {text}: the dealer must complete the hand")
+            raise OddsError(f"dealer {text}: the dealer must draw to {total_text(self.dealer)}")
+        self.dealer_used += 1
+        return self.dealer[self.dealer_used - 1]
 
-    def second_card(self, hand: PlayedHand, i: int, limit: int) -> None:
-        """Deal a split hand its second card; split aces stop there unless resplit."""
-        hand.cards.append(self.next_card(f"split hand {i + 1}"))
-        if hand.split_aces and self.rules.split_aces_one_card:
-            can_resplit = hand.cards[1].rank == Rank.ACE and len(self.hands) < limit
-            if not (can_resplit and self.queue and self.queue[0] == Action.SPLIT):
-                hand.done = True
+    def action(self, hand: PlayerHand[Card], up: int, allowed: frozenset[Action]) -> Action:
+        """The next logged action, if the rules allow it here."""
+        if allowed == {Action.STAND, Action.SPLIT} and hand.pair == 0:  # a split ace's ace
+            if self.queue and self.queue[0] == Action.SPLIT:
+                return self.queue.pop(0)
+            return Action.STAND  # split aces stop at one card unless split again
+        if not self.queue:
+            shown = f"{hand_text(hand.cards)}, {total_text(hand.cards)}"
+            raise OddsError(f"no action for hand {hand.position + 1} ({shown})")
+        action = self.last = self.queue.pop(0)
+        if action not in allowed:
+            raise OddsError(self._refused(action, hand))
+        return action
 
-    def act(self, action: Action, hand: PlayedHand, i: int) -> None:
-        one_card = hand.split_aces and self.rules.split_aces_one_card
-        if action == Action.STAND:
-            hand.done = True
-        elif action == Action.HIT:
-            if one_card:
-                raise OddsError("split aces receive one card each: no hit")
-            hand.cards.append(self.next_card("hit"))
-        elif action == Action.DOUBLE:
-            self.double(hand, one_card)
-        elif action == Action.SPLIT:
-            self.split(hand, i)
-        elif action == Action.SURRENDER:
+    def _refused(self, action: Action, hand: PlayerHand[Card]) -> str:
+        """Why the rules do not allow ``action`` on ``hand``."""
+        one_card = hand.pair == 0 and self.rules.split_aces_one_card
+        if action == Action.SURRENDER:
             if not self.rules.surrender:
-                raise OddsError("the rules do not allow surrender")
-            if len(hand.cards) != 2 or len(self.hands) > 1:
-                raise OddsError("surrender only on the first two cards, before any split")
-            hand.surrendered = hand.done = True
-
-    def double(self, hand: PlayedHand, one_card: bool) -> None:
-        total = hand.total
-        if len(hand.cards) != 2:
-            raise OddsError(f"double on {len(hand.cards)} cards: only the first two")
-        if one_card:
-            raise OddsError("split aces receive one card each: no double")
-        if not self.rules.may_double(total, hand.from_split):
-            where = " after a split" if hand.from_split else ""
-            raise OddsError(f"the rules do not allow doubling {total}{where}")
-        hand.stake = 2
-        hand.cards.append(self.next_card("double"))
-        hand.done = True
-
-    def split(self, hand: PlayedHand, i: int) -> None:
-        ranks = [rank_index(c) for c in hand.cards]
+                return "the rules do not allow surrender"
+            return "surrender only on the first two cards, before any split"
+        if action in (Action.HIT, Action.DOUBLE) and one_card:
+            return f"split aces receive one card each: no {action.word}"
+        if action == Action.DOUBLE:
+            if len(hand.cards) != 2:
+                return f"double on {len(hand.cards)} cards: only the first two"
+            where = " after a split" if hand.pair is not None else ""
+            return f"the rules do not allow doubling {hand.total[0]}{where}"
+        ranks = hand.ranks
         if len(ranks) != 2 or ranks[0] != ranks[1]:
-            raise OddsError(f"cannot split {hand_text(hand.cards)}: only two cards of equal value")
+            return f"cannot split {hand_text(hand.cards)}: only two cards of equal value"
         limit = self.rules.split_limit(ranks[0])
-        if len(self.hands) >= limit:
-            raise OddsError(
-                f"no more splits: the rules allow {limit} hands from a pair of "
-                f"{RANK_NAMES[ranks[0]]}s"
-            )
-        aces = ranks[0] == 0
-        self.hands.insert(i + 1, PlayedHand([hand.cards[1]], from_split=True, split_aces=aces))
-        hand.cards = [hand.cards[0]]
-        hand.from_split, hand.split_aces = True, aces
-        self.second_card(hand, i, limit)
+        return (
+            f"no more splits: the rules allow {limit} hands from a pair of {RANK_NAMES[ranks[0]]}s"
+        )
+
+    def check_finished(self, played: PlayedRound[Card]) -> None:
+        """Nothing left over once the round is played: no action, no card of either side."""
+        hands = played.seats[0]
+        if self.queue:
+            word = self.queue[0].word
+            if played.peeked:
+                raise OddsError("the dealer peeked a blackjack: the round ends before any action")
+            if hands[-1].busted:
+                shown = hand_text(hands[-1].cards)
+                raise OddsError(f"action {word!r} after hand {len(hands)} busted ({shown})")
+            one_card = self.rules.split_aces_one_card and hands[0].pair == 0
+            if self.queue[0] in (Action.HIT, Action.DOUBLE) and one_card:
+                raise OddsError(f"split aces receive one card each: no {word}")
+            raise OddsError(f"action {word!r} left over: every hand is finished")
+        if self.player_used != len(self.cards):
+            rest = self.cards[self.player_used :]
+            more = f"{len(rest)} card(s) more than the actions use: {hand_text(rest)}"
+            raise PositionError("player", f"{{position}} has {more}")
+        if self.dealer_used != len(self.dealer):
+            text = hand_text(self.dealer)
+            if played.dealer_blackjack:
+                raise OddsError(f"dealer {text}: a blackjack does not draw")
+            if not any(h.live for h in hands):
+                raise OddsError(f"dealer {text}: no live player hand, so the dealer does not draw")
+            stood = total_text(self.dealer[: self.dealer_used])
+            raise OddsError(f"dealer {text}: the dealer stands on {stood}")
 
 
-def _check_dealer(rules: BlackjackRules, dealer: list[Card], hands: list[PlayedHand]) -> None:
-    live = any(not h.surrendered and h.total <= 21 and not h.natural for h in hands)
-    text = hand_text(dealer)
-    if len(dealer) >= 2 and hand_total(dealer[:2])[0] == 21:
-        if len(dealer) > 2:
-            raise OddsError(f"dealer {text}: a blackjack does not draw")
-        return
-    if not live:
-        if len(dealer) > 2:
-            raise OddsError(f"dealer {text}: no live player hand, so the dealer does not draw")
-        return
-    if len(dealer) < 2:
-        raise OddsError(f"dealer {text}: the dealer must complete the hand")
-    for k in range(2, len(dealer) + 1):
-        total, soft = hand_total(dealer[:k])
-        stands = total > 21 or dealer_stands(total, soft, rules.dealer_hits_soft_17)
-        if stands and k < len(dealer):
-            raise OddsError(f"dealer {text}: the dealer stands on {total_text(dealer[:k])}")
-        if not stands and k == len(dealer):
-            raise OddsError(f"dealer {text}: the dealer must draw to {total_text(dealer)}")
-
-
-def _settle(rules: BlackjackRules, hands: list[PlayedHand], dealer: list[Card]) -> RoundSettlement:
-    dealer_total, _ = hand_total(dealer)
-    dealer_bj = len(dealer) == 2 and dealer_total == 21
+def _settle(rules: BlackjackRules, played: PlayedRound[Card]) -> RoundSettlement:
+    hands, dealer = played.seats[0], played.dealer
+    dealer_total, dealer_bj = played.dealer_total, played.dealer_blackjack
     dealer_text = "blackjack" if dealer_bj else total_text(dealer)
     settled = []
     for index, hand in enumerate(hands, 1):
-        total = hand.total
+        total = hand.total[0]
         label = f"hand {index}" if len(hands) > 1 else "hand"
         if hand.natural:
             desc = "blackjack"
-        elif hand.from_split and len(hand.cards) == 2 and total == 21:
+        elif hand.pair is not None and len(hand.cards) == 2 and total == 21:
             desc = "21 (ace and ten after a split count 21, not blackjack)"
         else:
             desc = total_text(hand.cards)
         stake = hand.stake
+        net = Fraction(hand_net(rules, hand, index == 1, dealer_total, dealer_bj))
         if hand.surrendered:
+            why = "surrendered: half the stake is returned"
             if dealer_bj:
-                net, why = Fraction(-1), "surrendered, but the dealer's blackjack takes the stake"
-            else:
-                net, why = Fraction(-1, 2), "surrendered: half the stake is returned"
+                why = "surrendered, but the dealer's blackjack takes the stake"
         elif hand.natural:
+            why = f"blackjack pays {rules.blackjack_pays}"
             if dealer_bj:
-                net, why = Fraction(0), "blackjack against dealer blackjack: push"
-            else:
-                net = rules.blackjack_payout
-                why = f"blackjack pays {rules.blackjack_pays}"
+                why = "blackjack against dealer blackjack: push"
         elif dealer_bj:
-            lost = 1 if rules.peek else stake
+            why = f"dealer blackjack takes every stake (no hole card): loses {stake}"
             if rules.dealer_checks_first:
                 why = "dealer blackjack takes the original stake (peek)"
             elif rules.peek:  # OBO: the round's original stake, the first hand's
-                lost = 0 if index > 1 else 1
                 why = "dealer blackjack takes the original stake only (no hole card, OBO)"
-                if stake > lost:
-                    why += f": {stake - lost} returned"
-            else:
-                why = f"dealer blackjack takes every stake (no hole card): loses {lost}"
-            net = Fraction(-lost)
+                why += f": {stake + net} returned" if stake > -net else ""
         elif total > 21:
-            net, why = Fraction(-stake), f"bust: loses {stake}"
+            why = f"bust: loses {stake}"
         elif dealer_total > 21:
-            net, why = Fraction(stake), f"dealer busts: wins {stake}"
-        elif total > dealer_total:
-            net, why = Fraction(stake), f"{total} beats {dealer_total}: wins {stake}"
-        elif total < dealer_total:
-            net, why = Fraction(-stake), f"{total} loses to {dealer_total}: loses {stake}"
+            why = f"dealer busts: wins {stake}"
         else:
-            net, why = Fraction(0), f"{total} ties {dealer_total}: push"
+            why = {
+                1: f"{total} beats {dealer_total}: wins {stake}",
+                -1: f"{total} loses to {dealer_total}: loses {stake}",
+                0: f"{total} ties {dealer_total}: push",
+            }[(total > dealer_total) - (total < dealer_total)]
         if stake == 2:
             why = "doubled; " + why
-        if hand.split_aces and rules.split_aces_one_card:
+        if hand.pair == 0 and rules.split_aces_one_card:
             why = "split ace, one card; " + why
         settled.append(HandSettlement(tuple(hand.cards), f"{label}: {desc}", stake, net, why))
     net = sum((h.net for h in settled), Fraction(0))
-    return RoundSettlement(tuple(settled), tuple(dealer), dealer_text, net, round_event(hands, net))
+    first = Action.NATURAL if hands[0].natural else Action.SPLIT if len(hands) > 1 else Action.STAND
+    return RoundSettlement(tuple(settled), tuple(dealer), dealer_text, net, round_event(first, net))
 
 
-def round_event(hands: list[PlayedHand], net: Fraction) -> str:
-    """The label of this round's row in the main bet's outcome table."""
-    if len(hands) > 1:
-        return split_label(net)
-    hand = hands[0]
-    if hand.natural:
-        return NATURAL_PUSH if net == 0 else NATURAL_WIN
-    if hand.surrendered:
-        return SURRENDER_LABEL if net < 0 and net != -1 else LOSE_LABEL
-    return single_label(net)
+def round_event(first: Action, net: Fraction) -> str:
+    """The label of a round's row in the main bet's outcome table, by its first action."""
+    if first == Action.NATURAL:
+        return NATURAL_WIN if net else NATURAL_PUSH
+    return split_label(net) if first == Action.SPLIT else single_label(net)
 
 
 NATURAL_WIN = "player blackjack"

@@ -27,9 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from odds.core.caching import cached
 from odds.core.numbers import short_number
-from odds.games.blackjack.actions import Action, Chart, ChartCode
+from odds.games.blackjack.actions import Chart
+from odds.games.blackjack.dealer import RANK_NAMES
 from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.play import PlayerHand, play
 from odds.games.blackjack.round_polynomial import KEY
+from odds.games.blackjack.strategy import ChartStrategy
 from odds.games.dealing import Procedure
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import CountGroup, StateBet, StateEvaluator
@@ -39,7 +42,6 @@ if TYPE_CHECKING:
 
 #: Fewest cards a state may hold (the full analysis refuses smaller shoes).
 MIN_CARDS = 40
-RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 class BlackjackEvaluator(StateEvaluator):
@@ -104,7 +106,7 @@ class BlackjackEvaluator(StateEvaluator):
         """Blackjack counts ten-value cards (10, J, Q, K) as one group."""
         return tuple(
             CountGroup(label, tuple(t for t, r in enumerate(self.rank_of) if r == rank))
-            for rank, label in enumerate(RANK_LABELS)
+            for rank, label in enumerate(RANK_NAMES)
         )
 
 
@@ -151,7 +153,7 @@ def penetration_procedure(config: BlackjackConfig, chart: Chart) -> Procedure:
     options = config.dealing
     size = shoe.size
     rank_of = tuple(rank_index(card) for card in shoe.types)
-    dealer = _RoundDealer(config.house, chart, rank_of, options.players)
+    dealer = RoundDealer(config.house, chart, rank_of, options.players)
     share = options.penetration
     return Procedure(
         description=(
@@ -166,105 +168,20 @@ def penetration_procedure(config: BlackjackConfig, chart: Chart) -> Procedure:
     )
 
 
-class _RoundDealer:
-    """Deals one round at a live table: every player plays the chart, then the dealer.
-
-    Cards are dealt one to each player, the up card, a second to each player;
-    the hole card at once under peek rules (a dealer blackjack ends the round),
-    otherwise after the players. The dealer draws only when some hand still
-    stands (not busted, surrendered or a natural). Returns every card dealt
-    (all face up).
-    """
+class RoundDealer:
+    """Deals one round at a live table (:func:`odds.games.blackjack.play.play`): every player
+    plays the chart, then the dealer; returns every card dealt (all face up)."""
 
     def __init__(self, rules: Any, chart: Chart, rank_of: Sequence[int], players: int) -> None:
-        self.rules, self.chart, self.rank_of, self.players = rules, chart, rank_of, players
+        self.rules, self.rank_of, self.players = rules, rank_of, players
+        self.strategy = ChartStrategy(chart, rules)
 
     def __call__(self, draw: Callable[[], int]) -> list[int]:
-        from odds.games.blackjack.dealer import dealer_stands, total_of
-
         dealt: list[int] = []
 
-        def card() -> int:
-            t = draw()
-            dealt.append(t)
-            return self.rank_of[t]
+        def card(hand: PlayerHand[int] | None) -> int:
+            dealt.append(t := draw())
+            return t
 
-        firsts = [card() for _ in range(self.players)]
-        up = card()
-        seconds = [card() for _ in range(self.players)]
-        hole = card() if self.rules.dealer_checks_first else None
-        if hole is not None and total_of(up + hole + 2, 0 in (up, hole))[0] == 21:
-            return dealt
-        standing = 0
-        for a, b in zip(firsts, seconds, strict=True):
-            standing += self._play(a, b, up, card)
-        if hole is None:
-            hole = card()
-        hard, aces = up + hole + 2, (up == 0) + (hole == 0)
-        while standing:
-            total, soft = total_of(hard, aces > 0)
-            if total > 21 or dealer_stands(total, soft, self.rules.dealer_hits_soft_17):
-                break
-            r = card()
-            hard, aces = hard + r + 1, aces + (r == 0)
+        play(card, self.strategy, self.rules, players=self.players, rank=self.rank_of.__getitem__)
         return dealt
-
-    def _play(self, a: int, b: int, up: int, card: Callable[[], int]) -> int:
-        """Play one player's hand(s) by the chart; the number of hands left standing."""
-        from odds.games.blackjack.dealer import total_of
-
-        total, _ = total_of(a + b + 2, 0 in (a, b))
-        if total == 21:
-            return 0  # a natural: settled against the hole card only
-        action = self.chart.first[up, min(a, b), max(a, b)]
-        if action == "R":
-            return 0
-        if action == "P":
-            return sum(self._split_hand(a, up, card) for _ in range(2))
-        if action == "D":
-            hard = a + b + 2 + card() + 1
-            return int(hard <= 21)
-        hard, aces = a + b + 2, (a == 0) + (b == 0)
-        if action == "H":
-            return self._hit(hard, aces, up, card, first=True)
-        return 1
-
-    def _split_hand(self, x: int, up: int, card: Callable[[], int]) -> int:
-        from odds.games.blackjack.dealer import total_of
-
-        y = card()
-        hard, aces = x + y + 2, (x == 0) + (y == 0)
-        if x == 0 and self.rules.split_aces_one_card:
-            return 1
-        total, _ = total_of(hard, aces > 0)
-        may_double = self.rules.may_double(total, after_split=True)
-        open_ = _DOUBLE_OPEN if may_double else _NO_DOUBLE
-        action = ChartCode(self.chart.post_split[up, x, y]).choose(open_)
-        if action == "D":
-            return int(hard + card() + 1 <= 21)
-        if action == "H" and total < 21:
-            return self._hit(hard, aces, up, card, first=True)
-        return 1
-
-    def _hit(self, hard: int, aces: int, up: int, card: Callable[[], int], first: bool) -> int:
-        from odds.games.blackjack.dealer import total_of
-
-        hit_table = self.chart.hit
-        take = first
-        while True:
-            if take:
-                r = card()
-                hard, aces = hard + r + 1, aces + (r == 0)
-            total, soft = total_of(hard, aces > 0)
-            if total > 21:
-                return 0
-            if total == 21:
-                return 1
-            take = hit_table[up, total, soft]
-            if not take:
-                return 1
-
-
-#: What a split hand may do on its first two cards (a chart's cell falls back to one of these).
-_DOUBLE_OPEN = frozenset({Action.STAND, Action.HIT, Action.DOUBLE})
-_NO_DOUBLE = frozenset({Action.STAND, Action.HIT})

@@ -68,7 +68,9 @@ class UpCard:
 
     def __init__(self, fam: Family, up: int) -> None:
         counts, hits_soft_17 = fam.counts, fam.hits_soft_17
-        self.family = fam
+        #: The shoe's hands (not the family: no reference cycle, so a shoe's tables are freed
+        #: when its family is dropped, even frozen out of the collector, :mod:`.rounds`).
+        self.hands = fam.hands
         after = list(counts)
         if after[up] <= 0:
             raise OddsError(f"the shoe has no {RANK_LABEL[up]} for the dealer's up card")
@@ -155,7 +157,7 @@ class UpCard:
         found = self._prepared.get(ctx)
         if found is None:
             u, limit = self.up, self.n[self.up]
-            entries, most = self.family.prepared(ctx), self.family.most(ctx)
+            entries, most = self.hands.prepared(ctx), self.hands.most(ctx)
             if most[u] <= limit:
                 found = entries
             else:
@@ -198,15 +200,13 @@ class Family:
         self.hits_soft_17 = hits_soft_17
         self.size = sum(counts)
         self._up: dict[int, UpCard] = {}
-        self._prepared: dict[int, list[Prepared]] = {}
-        self._most: dict[int, tuple[int, ...]] = {}
+        self.hands = ShoeHands(counts)
         #: The player's hit/stand passes, by ``("play", up card, peek)`` (:func:`.rounds._play`).
         #: (:class:`odds.games.blackjack.player.Play` objects: the player's module is built
         #: on this one, so it is not named here.)
         self.memos: dict[tuple[str, int, bool], Any] = {}
         self.smax = max(sum(h) for h in hand_multisets() if all(map(le, h, counts))) + EXTRA
         self._kmax: int | None = None
-        self._weights: dict[int, GroupWeights] = {}
         self._sets: set[tuple[RemovalSet, tuple[int, ...]]] = set()
 
     @property
@@ -323,6 +323,33 @@ class Family:
         if self.hits_soft_17 and u >= 6:
             return family(self.counts, False)
         return self
+
+    def prepared(self, ctx: int) -> list[Prepared]:
+        """The context's hands the full shoe can hold, with their card weights
+        (:meth:`ShoeHands.prepared`)."""
+        return self.hands.prepared(ctx)
+
+    def weights(self, ctx: int) -> GroupWeights:
+        """Per group of the context, its card weights (:meth:`ShoeHands.weights`)."""
+        return self.hands.weights(ctx)
+
+    def most(self, ctx: int) -> tuple[int, ...]:
+        """Largest count of each rank among the context's hands."""
+        return self.hands.most(ctx)
+
+
+class ShoeHands:
+    """Every context's hands with their card weights from one full shoe (any soft-17 rule).
+
+    Kept apart from :class:`Family` so that up cards and player passes can hold them
+    without holding the family (no reference cycle).
+    """
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self._prepared: dict[int, list[Prepared]] = {}
+        self._most: dict[int, tuple[int, ...]] = {}
+        self._weights: dict[int, GroupWeights] = {}
 
     def prepared(self, ctx: int) -> list[Prepared]:
         """The context's hands the full shoe can hold, with their card weights.

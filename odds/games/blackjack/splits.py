@@ -34,7 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import mul
+from itertools import repeat
+from operator import add as plus
+from operator import and_, mul, rshift, sub
 from typing import TYPE_CHECKING
 
 from odds.core.errors import OddsError
@@ -461,6 +463,34 @@ def _strategy_tree(play: Play, x: int, strategy: PostSplitPlay) -> tuple[list[Pr
     return found
 
 
+#: :func:`_strategy_passes`: stand hands by total (keys, sizes, pair cards), then hit hands.
+_Passes = tuple[dict[int, tuple[list[int], list[int], list[int]]], list["Prepared"]]
+
+
+def _strategy_passes(play: Play, x: int, strategy: PostSplitPlay) -> _Passes:
+    """:func:`_strategy_tree`'s hands split for :meth:`ShiftedHands.values`: the hands the
+    strategy stands on by total (their keys, sizes and pair cards), and the hands it hits, in
+    order (children first). Cached on the play (the same for every ``a``)."""
+    memo_key = ("passes", x, strategy.memo_key)
+    found: _Passes | None = play.memo.get(memo_key)
+    if found is not None:
+        return found
+    order, _ = _strategy_tree(play, x, strategy)
+    hits = strategy.hits
+    stands: dict[int, tuple[list[int], list[int], list[int]]] = {}
+    drawn: list[Prepared] = []
+    for entry in order:
+        if hits.get(entry[0], False):
+            drawn.append(entry)
+        else:
+            keys, sizes, pair_counts = stands.setdefault(entry[2], ([], [], []))
+            keys.append(entry[0])
+            sizes.append(entry[1])
+            pair_counts.append(entry[9][x])
+    found = play.memo[memo_key] = (stands, drawn)
+    return found
+
+
 def _strategy_leaves(
     play: Play, x: int, strategy: PostSplitPlay
 ) -> list[tuple[int, tuple[int, ...]]]:
@@ -520,21 +550,37 @@ class ShiftedHands:
         hits = strategy.hits
         limit = u.n[x] - a
         worth: dict[int, int] = {}
-        if self.width is None:  # the stand values inlined (the common case)
+        if self.width is None:  # the common case: the stands of one total at once
+            stands, drawn = _strategy_passes(self.play, x, strategy)
             known, mask, shift = u.packed_table, u.lane_mask, self.shift
-            shifts, scale = u.stand_shifts, u.stand_scale
-            peek = self.play.peek
-            for entry in order:
-                key = entry[0]
-                if entry[9][x] > limit:
-                    worth[key] = 0
-                elif hits.get(key, False):
-                    worth[key] = self._draw(entry, worth)
-                else:
-                    p = known[key + shift]
-                    first, second, last = shifts[entry[2], peek]
-                    lanes = ((p >> first) & mask) + ((p >> second) & mask) - ((p >> last) & mask)
-                    worth[key] = lanes * scale[entry[1] + a]
+            scale, peek = u.stand_scale, self.play.peek
+            for total, (keys, sizes, pair_counts) in stands.items():
+                if max(pair_counts) > limit:  # hands the shoe cannot hold: worth 0
+                    worth.update(zip(keys, repeat(0)))
+                    held = [i for i, c in enumerate(pair_counts) if c <= limit]
+                    keys, sizes = [keys[i] for i in held], [sizes[i] for i in held]
+                first, second, last = u.stand_shifts[total, peek]
+                packed = list(map(known.__getitem__, map(plus, keys, repeat(shift))))
+                low = list(map(and_, map(rshift, packed, repeat(first)), repeat(mask)))
+                high = (
+                    low
+                    if second == first
+                    else map(and_, map(rshift, packed, repeat(second)), repeat(mask))
+                )
+                lanes = map(
+                    sub,
+                    map(plus, low, high),
+                    map(and_, map(rshift, packed, repeat(last)), repeat(mask)),
+                )
+                worth.update(
+                    zip(
+                        keys,
+                        map(mul, lanes, map(scale.__getitem__, map(plus, sizes, repeat(a)))),
+                        strict=True,
+                    )
+                )
+            for entry in drawn:  # children before parents; every stand is known
+                worth[entry[0]] = 0 if entry[9][x] > limit else self._draw(entry, worth)
         else:
             for entry in order:
                 if entry[9][x] > limit:

@@ -1,4 +1,9 @@
-"""The basic strategy chart: total-dependent decisions derived from the exact EVs.
+"""Who decides: the :class:`~.play.Strategy` s a round is played by, and the chart they derive.
+
+Two strategies play a round card by card (:func:`odds.games.blackjack.play.play`):
+:class:`OptimalStrategy`, the decisions the exact analysis chose (composition-dependent;
+split hands by the convention in force), and :class:`ChartStrategy`, a basic strategy
+chart (:class:`~.actions.Chart`) followed as printed.
 
 For each up card, a chart row collects the two-card hands of one total (hard
 or soft, pairs apart) and takes the action with the highest EV summed over
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction
+from typing import Any
 
 from odds.games.blackjack.actions import (
     DOUBLE,
@@ -27,7 +33,11 @@ from odds.games.blackjack.actions import (
     RowKey,
 )
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
+from odds.games.blackjack.nodes import STEP
+from odds.games.blackjack.options import BlackjackRules
+from odds.games.blackjack.play import PlayerHand
 from odds.games.blackjack.results import HandResult, RoundAnalysis, two_card_total
+from odds.games.blackjack.splits import PostSplitPlay, split_hand_strategy
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
@@ -36,6 +46,65 @@ UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
 def _argmax(sums: dict[Action, Fraction]) -> Action:
     order = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
     return max(sums, key=lambda k: (sums[k], -order.index(k)))
+
+
+class OptimalStrategy:
+    """The analysis's own decisions: each two-card hand's best action, then hit or stand
+    for the composition held; a split hand by the post-split strategy of the convention
+    (CDPN: the one for the hands the round had when it got its second card), resplit
+    while the round has fewer hands than the pair's best limit. A convention no player
+    can follow (CDP with resplits) is a one-line error when the strategy is made."""
+
+    def __init__(self, analysis: RoundAnalysis) -> None:
+        self.analysis = analysis
+        self.rules = analysis.rules
+        self.best = {(h.cards, h.up): h for h in analysis.hands}
+        if analysis.plays:  # refused before any round
+            split_hand_strategy(next(iter(analysis.plays.values())), self.rules, 9, 0)
+        self._split: dict[tuple[int, int, int], PostSplitPlay] = {}
+
+    def action(self, hand: PlayerHand[Any], up: int, allowed: frozenset[Action]) -> Action:
+        ranks, pair = hand.ranks, hand.pair
+        if pair is None:
+            if len(ranks) == 2:
+                return self.best[(min(ranks), max(ranks)), up].best
+            hits = self.analysis.plays[up].hits[-1]
+            return HIT if hits.get(sum(STEP[r] for r in ranks), False) else STAND
+        if len(ranks) == 2:
+            split = self.best[(pair, pair), up].split
+            if SPLIT in allowed and split is not None and hand.hands < split.hands:
+                return SPLIT
+            return self._post_split(up, pair, hand.hands).actions[ranks[1]]
+        strategy = self._post_split(up, pair, hand.hands)
+        key = STEP[pair] + sum(STEP[r] for r in ranks)  # a split hand counts the pair
+        return HIT if strategy.hits.get(key, False) else STAND
+
+    def _post_split(self, up: int, pair: int, hands: int) -> PostSplitPlay:
+        found = self._split.get((up, pair, hands))
+        if found is None:
+            play = self.analysis.plays[up]
+            found = split_hand_strategy(play, self.rules, pair, hands - 2)
+            self._split[up, pair, hands] = found
+        return found
+
+
+class ChartStrategy:
+    """A basic strategy chart followed as printed: the first action per two-card hand, a
+    split hand's cell (its fallback where the cell's action is not allowed), then hit or
+    stand by total. A chart never resplits."""
+
+    def __init__(self, chart: Chart, rules: BlackjackRules) -> None:
+        self.chart, self.rules = chart, rules
+
+    def action(self, hand: PlayerHand[Any], up: int, allowed: frozenset[Action]) -> Action:
+        ranks = hand.ranks
+        if len(ranks) == 2:
+            if hand.pair is None:
+                return Action(self.chart.first[up, min(ranks), max(ranks)])
+            code = ChartCode(self.chart.post_split[up, hand.pair, ranks[1]])
+            return code.choose(allowed - {SPLIT})
+        total, soft = hand.total
+        return HIT if self.chart.hit[up, total, soft] else STAND
 
 
 #: Hit (True) or stand per (up card, total, soft).
@@ -202,25 +271,7 @@ def strategy_definition(split_strategy: str = "CDP1") -> str:
 
 def split_assumption(split_strategy: str = "CDP1") -> str:
     """The one assumption the figures rest on, for the split convention."""
-    if split_strategy == "CDP1":
-        return SPLIT_ASSUMPTION
-    if split_strategy == "CDZ-":
-        return (
-            "The one assumption: split hands play the pre-split strategy (CDZ-), not one "
-            "re-optimised for the removed pair card, so the figures are exact for that strategy "
-            "and slightly below what post-split play (CDP1, CDPN) earns."
-        )
-    if split_strategy == "CDP":
-        return (
-            "The one assumption: CDP re-optimises each split hand for pair cards the round's "
-            "later hands receive, which a player cannot know: the figures are exact for that "
-            "definition (Farmer's), a benchmark rather than a playable strategy."
-        )
-    return (
-        "The one assumption: split hands re-optimise for the number of splits made so far "
-        "(CDPN) but not for the other split hands' other cards, so the figures are exact for "
-        "that strategy and at most slightly below what perfect post-split play would earn."
-    )
+    return SPLIT_ASSUMPTIONS[split_strategy]
 
 
 #: The one assumption the figures rest on (the report states it in one sentence).
@@ -230,3 +281,15 @@ SPLIT_ASSUMPTION = (
     "CDPN), so the figures are exact for that strategy and at most slightly below what perfect "
     "post-split play would earn."
 )
+SPLIT_ASSUMPTIONS = {
+    "CDP1": SPLIT_ASSUMPTION,
+    "CDZ-": "The one assumption: split hands play the pre-split strategy (CDZ-), not one "
+    "re-optimised for the removed pair card, so the figures are exact for that strategy and "
+    "slightly below what post-split play (CDP1, CDPN) earns.",
+    "CDP": "The one assumption: CDP re-optimises each split hand for pair cards the round's "
+    "later hands receive, which a player cannot know: the figures are exact for that "
+    "definition (Farmer's), a benchmark rather than a playable strategy.",
+    "CDPN": "The one assumption: split hands re-optimise for the number of splits made so far "
+    "(CDPN) but not for the other split hands' other cards, so the figures are exact for that "
+    "strategy and at most slightly below what perfect post-split play would earn.",
+}

@@ -22,7 +22,7 @@ from odds.core.errors import OddsError
 from odds.games.dealing import Procedure, cut_card_procedure, points_burn
 from odds.games.defined.options import DefinedConfig
 from odds.games.features import ShoeStateFeature
-from odds.games.shoe_state import StateBet, StateEvaluator
+from odds.games.shoe_state import StateBet, StateByStateLaw, StateEvaluator
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -67,6 +67,30 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
 
     def evaluator(self, config: DefinedConfig) -> DefinedEvaluator:
         return DefinedEvaluator(self.game, config)
+
+    def outcome_law(self, config: DefinedConfig) -> StateByStateLaw:
+        """Every bet's outcome ways for a state: the definition counted again for it.
+
+        The cost per state is the report's count for that composition; measured (one
+        state, idle core): about 5 ms for one card a hand, 10 to 60 ms for a tableau,
+        0.2 s for two cards a hand, 0.3 to 0.9 s for three (Teen Patti 20-20, Win Three
+        Cards, San Gong).
+        """
+        game = self.game
+        deal = game.definition.deal
+        seconds = 0.06 if deal.tableau is not None else {1: 0.01, 2: 0.2}.get(deal.cards, 1.0)
+
+        def ways_of(counts: tuple[int, ...]) -> dict[str, dict[str, int]]:
+            return {
+                bet.name: game.settle_rounds(config, bet, game.rounds(config, bet, counts), False)
+                for bet in game.definition.bets
+            }
+
+        names = {
+            bet.name: {str(e.key): e.label for e in game.events(config, bet)}
+            for bet in game.definition.bets
+        }
+        return StateByStateLaw(game.definition.round_cards, ways_of, names, seconds)
 
     def procedure(self, config: DefinedConfig) -> Procedure:
         definition = self.game.definition

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from odds.games.dealing import Procedure, cut_card_procedure, points_burn
-from odds.games.dragon_tiger.counting import ROUND_CARDS, bet_specs
+from odds.games.dragon_tiger.counting import ROUND_CARDS, bet_specs, event_polynomial
 from odds.games.dragon_tiger.options import DragonTigerConfig
 from odds.games.dragon_tiger.state_values import state_ev
 from odds.games.features import ShoeStateFeature
-from odds.games.shoe_state import StateBet, StateEvaluator
+from odds.games.shoe_state import OutcomeLaw, StateBet, StateEvaluator, StateWays
 
 
 class DragonTigerEvaluator(StateEvaluator):
@@ -32,6 +33,33 @@ class DragonTigerEvaluator(StateEvaluator):
         return state_ev(self.config, self.check(counts))
 
 
+class DragonTigerLaw(OutcomeLaw):
+    """Every bet's event ways for a batch of states: the event polynomial, one call a batch."""
+
+    seconds_per_round = 2e-4  # measured: about 0.2 ms a round
+
+    def __init__(self, config: DragonTigerConfig) -> None:
+        super().__init__(ROUND_CARDS)
+        self.specs = bet_specs(config)
+        self.polynomial = event_polynomial(config, config.shoe.build().types)
+        self.column = {key: i for i, key in enumerate(self.polynomial.keys)}
+
+    def __call__(self, states: Any, shared: Sequence[tuple[int, ...]] | None = None) -> StateWays:
+        import numpy as np
+
+        numerators = np.asarray(self.polynomial.numerators(states), dtype=np.int64)
+        found: StateWays = {}
+        for spec in self.specs:
+            labels = list(dict.fromkeys(e.label for e in spec.events))
+            ways = np.zeros((len(states), len(labels)), dtype=np.int64)
+            for event in spec.events:
+                index = self.column.get((spec.name, event.key))
+                if index is not None:
+                    ways[:, labels.index(event.label)] += numerators[:, index]
+            found[spec.name] = (labels, ways)
+        return found
+
+
 class DragonTigerShoeState(ShoeStateFeature[DragonTigerConfig]):
     """Per-state EVs of every offered bet, and the cut-card procedure."""
 
@@ -39,6 +67,9 @@ class DragonTigerShoeState(ShoeStateFeature[DragonTigerConfig]):
 
     def evaluator(self, config: DragonTigerConfig) -> DragonTigerEvaluator:
         return DragonTigerEvaluator(config)
+
+    def outcome_law(self, config: DragonTigerConfig) -> DragonTigerLaw:
+        return DragonTigerLaw(config)
 
     def procedure(self, config: DragonTigerConfig) -> Procedure:
         shoe = config.shoe.build()

@@ -17,7 +17,10 @@ rounds on; the tests are combined by Tarone's modified Bonferroni
 at most α. Rows that are impossible for the shoe (or otherwise rejected) are a
 finding in themselves: the verdict is then FLAGGED whatever the statistics say.
 Rounds are treated as independent deals from the full shoe, which is what the
-exact odds describe.
+exact odds describe. A results-only log (each bet's outcome, no cards;
+:mod:`odds.tools.audit.results`) is tested the same way against each bet's outcome
+table merged into the classes the log tells apart; the tests that need the cards
+are named in the notes as not run.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
 from odds.stats.chisquare import Cell, GoodnessOfFit, goodness_of_fit
 from odds.stats.significance import PValue, chi_square_p, return_p, tarone
+from odds.tools.audit.counts import LogCounts, SettledGroup
 from odds.tools.audit.groups import GroupAudit, drivers, evaluate_groups
-from odds.tools.audit.reader import LogCounts, SettledGroup, read_log
+from odds.tools.audit.reader import read_log
 from odds.tools.audit.shoes import MAX_ROWS
 
 if TYPE_CHECKING:
@@ -207,8 +211,11 @@ def audit(
     paths: bool = False,
     encoding: str | None = None,
     shoe_rows: int = MAX_ROWS,
+    aware_rounds: int | None = None,
 ) -> AuditResult:
     """Read the log, settle every kind of round once and run every test.
+
+    ``aware_rounds`` bounds the rounds the shoe-aware tests evaluate (``--aware-rounds``).
 
     ``columns`` maps the log's column names (``--columns``, :mod:`odds.tools.audit.layout`).
     ``by`` names the ``--by`` columns: each group is tested too
@@ -228,6 +235,8 @@ def audit(
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.bet_analysis()
+    if counts.results is not None:  # no cards: the bets the log tells, as finely as it does
+        analysis = counts.results.analysis(analysis)
     if counts.used:
         tallied = tally(counts.groups)
         fits, returns, notes = evaluate(analysis, tallied, alpha, paytable.game.positions)
@@ -245,16 +254,20 @@ def audit(
             "log numbers its rounds within each shoe, add a shoe column (a round is then named "
             "by its shoe and its round)"
         )
-    if not analysis.hand_classes:
+    if counts.results is not None:
+        notes += counts.results.notes
+    elif not analysis.hand_classes:
         notes.append(f"{paytable.game.name} declares no hand classes; hand classes not tested")
     # -- the shoe-level tests (odds.tools.audit.shoe_study): in the same Tarone family
     study = None
-    if "shoe" in counts.labels and counts.used:
+    if "shoe" in counts.labels and counts.used and counts.results is None:
         from odds.tools.audit.shoe_study import study_of_shoes
 
-        study = study_of_shoes(paytable.game, paytable.config, counts.shoes, counts.shoes_in_log)
-    if "shoe" in counts.labels and counts.used and shoe_rows == 0:
-        notes.append("shoe-level tests not run (--shoe-rows 0): rounds tested off the top only")
+        study = study_of_shoes(
+            paytable.game, paytable.config, counts.shoes, counts.shoes_in_log, aware_rounds
+        )
+        if shoe_rows == 0:
+            notes.append("shoe-level tests not run (--shoe-rows 0): rounds tested off the top only")
     shoe_floors = [] if study is None else [_shoe_floor(t) for t in study.tests]
     floors = [_floor(t) for t in fits] + [_floor(t) for t in returns] + shoe_floors
     k, judged = tarone(floors, alpha)

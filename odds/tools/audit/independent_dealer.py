@@ -10,8 +10,13 @@ rule book (``docs/rules/baccarat.md``: the Player draws on 0–5; the Banker,
 when the Player stood, on 0–5, else by the Player's third card). A shoe is
 dealt as at a table: one card turned and as many burned as its value (a ten
 or a face: ten), rounds dealt until the cut card (at the penetration), then
-the shoe is replaced. Only the mapping of a card number to the game's card
-(to hand the shoes to the audit's tests) goes through the game's parser.
+the shoe is replaced. Pok Deng (``docs/rules/pok-deng.md`` §Shoe procedure) is
+dealt as its rule page says, apart from the game's own dealing: the turned card
+and its burn, then every round one card burned and two cards each to Player 1–5
+and the Banker, one at a time, round the table twice; the round that draws the
+cut card (52 cards from the end) is the shoe's last. Only the mapping of a card
+number to the game's card (to hand the shoes to the audit's tests) goes through
+the game's parser.
 
 The faults of :mod:`odds.tools.audit.faults` are planted the same way
 ``odds simulate`` plants them.
@@ -78,21 +83,41 @@ def baccarat_totals(player: list[int], banker: list[int]) -> tuple[int, int]:
     return sum(map(point, player)) % 10, sum(map(point, banker)) % 10
 
 
+#: Pok Deng: cards behind the cut card, and the seats dealt every round.
+POK_DENG_CUT = 52
+POK_DENG_SEATS = 5
+
+
+def pok_deng_round(draw: Callable[[], int]) -> tuple[list[int], list[list[int]]]:
+    """The Banker's two cards and each seat's, dealt one at a time: seats 1–5, then the Banker."""
+    seats: list[list[int]] = [[] for _ in range(POK_DENG_SEATS)]
+    banker: list[int] = []
+    for _ in range(2):
+        for hand in seats:
+            hand.append(draw())
+        banker.append(draw())
+    return banker, seats
+
+
 @dataclass
 class IndependentDealer:
-    """Shoes of baccarat or Dragon Tiger, dealt through to a cut card.
+    """Shoes of baccarat, Dragon Tiger or Pok Deng, dealt through to a cut card.
 
     ``types`` maps a card number to the audit's type index for that card;
     ``positions`` are the game's positions in order (``player``/``banker``,
-    ``dragon``/``tiger``), for the hand texts each round carries.
+    ``dragon``/``tiger``, ``banker``/``player``), for the hand texts each round
+    carries; a Pok Deng round carries its five seats' hands as the operator
+    layout does (``player_1`` … ``player_5``).
     """
 
-    game: str  # "baccarat" or "dragon-tiger"
+    game: str  # "baccarat", "dragon-tiger" or "pok-deng"
     types: tuple[int, ...]
     positions: tuple[str, ...]
     decks: int = 8
     penetration: float = 0.8
     faults: Faults = HONEST
+    #: Pok Deng: cards behind the cut card (the rule page's 52; fewer for a reduced shoe).
+    cut_card: int = POK_DENG_CUT
 
     def shoes(self, count: int, seed: int) -> list[DealtShoe]:
         rng = random.Random(seed)
@@ -127,15 +152,28 @@ class IndependentDealer:
         burn = min(10, first // 4 + 1)
         position += burn
         cut = int(len(order) * self.penetration)
-        rounds: list[DealtRound] = []
         need = 12 if self.faults.improve_banker else 6
+        if self.game == "pok-deng":
+            cut, need = len(order) - self.cut_card, 1 + 2 * (POK_DENG_SEATS + 1)
+        rounds: list[DealtRound] = []
         while position < cut and len(order) - position >= need:
-            hands = self._round(draw, rng)
             line = len(rounds) + 1
-            texts = {p: " ".join(card_text(c) for c in hand) for p, hand in hands.items()}
-            shown = tuple(self.types[c] for p in self.positions for c in hands[p])
+            if self.game == "pok-deng":
+                position += 1  # one card burned face down
+                banker, seats = pok_deng_round(draw)
+                texts = tuple(" ".join(card_text(c) for c in hand) for hand in seats)
+                shown = tuple(self.types[c] for hand in (banker, *seats) for c in hand)
+                hands = tuple(
+                    " ".join(card_text(c) for c in banker) if p == "banker" else ""
+                    for p in self.positions
+                )
+                rounds.append(DealtRound(line, str(line), shown, hands, texts))
+                continue
+            dealt = self._round(draw, rng)
+            text = {p: " ".join(card_text(c) for c in hand) for p, hand in dealt.items()}
+            shown = tuple(self.types[c] for p in self.positions for c in dealt[p])
             rounds.append(
-                DealtRound(line, str(line), shown, tuple(texts[p] for p in self.positions))
+                DealtRound(line, str(line), shown, tuple(text[p] for p in self.positions))
             )
         return rounds
 
@@ -156,7 +194,13 @@ def dealer_for(
     """A dealer whose card numbers are mapped to ``game``'s types (through its parser only)."""
     shoe = game.shoe(config)
     types = tuple(shoe.index(game.parse_hand(config, card_text(c))[0]) for c in range(52))
-    name = "dragon-tiger" if "dragon" in game.positions else "baccarat"
+    name = (
+        "dragon-tiger"
+        if "dragon" in game.positions
+        else "pok-deng"
+        if game.name == "pok-deng"
+        else "baccarat"
+    )
     decks = shoe.size // 52
     return IndependentDealer(name, types, tuple(game.positions), decks, faults=faults, **options)
 

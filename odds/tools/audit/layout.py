@@ -22,6 +22,23 @@ and the older one, one row per round *and position*, is still read:
 * **extra**: every other column (``table``, ``dealer``, ``timestamp`` …), kept
   and usable for grouping, never an error.
 
+A log with no hand column at all is a **results-only** log (each round's outcome
+per bet, as operators export them, no cards) when it has **result** columns
+(:class:`ResultColumn`):
+
+* ``winner`` (also ``result`` or ``outcome``): the side that won — a game
+  position (``Banker``, ``Dragon``) or ``Tie``;
+* ``result_<bet>`` / ``result_<bet>_<seat>``: that bet's outcome, named as in
+  the paytable's outcome table or as ``win``/``lose``/``push`` with its
+  multiplier; ``result_<seat>``: the seat's result on the game's first bet;
+* ``multiplier_<bet>`` / ``multiplier_<seat>`` …: the multiplier of the result
+  column of the same bet and seat;
+* ``<bet>`` / ``<bet>_<seat>`` (``player_pair``, ``banker_pair``): a yes/no
+  flag, whether a bet that either wins or loses won.
+
+What those values mean for each bet is :mod:`odds.tools.audit.outcomes`; reading
+such a log is :mod:`odds.tools.audit.results`.
+
 Names are matched without regard to case or surrounding spaces. ``--columns``
 maps the operator's names onto these (``round=hand_no,banker=dealer_cards``,
 or a file of ``name = "column"`` lines): :func:`parse_mapping`.
@@ -56,6 +73,22 @@ class Money:
     column: str
 
 
+#: The names of a results-only log's winner column.
+WINNER_NAMES = ("winner", "result", "outcome")
+#: The kinds of result column (see the module docstring).
+RESULT_KINDS = ("winner", "result", "multiplier", "flag")
+
+
+@dataclass(frozen=True)
+class ResultColumn:
+    """One result column of a results-only log: its kind, its bet ('' for the winner), its seat."""
+
+    kind: str  # one of RESULT_KINDS
+    bet: str
+    seat: str
+    column: str
+
+
 @dataclass(frozen=True)
 class Layout:
     """What each column of a log holds (names are the canonical ones; ``columns`` as in the file).
@@ -71,6 +104,8 @@ class Layout:
     labels: Mapping[str, int]
     money: tuple[Money, ...]
     extra: Mapping[str, int]
+    #: A results-only log's result columns (then ``hands`` is empty); () for a log of cards.
+    results: tuple[ResultColumn, ...] = ()
 
     @property
     def seated(self) -> bool:
@@ -163,6 +198,10 @@ def read_layout(
     for i, name in enumerate(canonical):
         if canonical.index(name) != i:
             raise OddsError(f"{label}: the column {names[i]!r} appears twice")
+    if not _has_hands(game, canonical):
+        results = _results(game, names, canonical, label)
+        if results:
+            return _results_layout(game, names, canonical, results, label)
     seats = _seats(game, canonical, label)
     hands = {h: canonical.index(h) for hs in seats.values() for h in hs}
     labels = {n: canonical.index(n) for n in LABELS if n in canonical}
@@ -170,6 +209,110 @@ def read_layout(
     used = set(hands.values()) | set(labels.values()) | {names.index(m.column) for m in money}
     extra = {canonical[i]: i for i in range(len(names)) if i not in used}
     return Layout(tuple(names), hands, seats, labels, tuple(money), extra)
+
+
+def _has_hands(game: Game, canonical: Sequence[str]) -> bool:
+    """Whether some column holds a position's hand (``banker``, or a seat ``player_3``)."""
+    for position in game.positions:
+        if position in canonical:
+            return True
+        pattern = re.compile(rf"{re.escape(position)}_?\d+")
+        if game.shared_positions and any(pattern.fullmatch(name) for name in canonical):
+            return True
+    return False
+
+
+def _own_position(game: Game) -> str:
+    """The position a game with a shared hand spreads over seats (Pok Deng's player), or ''."""
+    if not game.shared_positions:
+        return ""
+    return next((p for p in game.positions if p not in game.shared_positions), "")
+
+
+def _bet_and_seat(game: Game, rest: str) -> tuple[str | None, str]:
+    """``player-pair_3`` → (player-pair, player_3); ``3`` → (the first bet, player_3).
+
+    The bet is None when ``rest`` names none of the game's bets. Seats exist only in a
+    game whose positions share a hand.
+    """
+    bets = {_bet_key(b): b for b in game.bet_names}
+    own = _own_position(game)
+    if own:
+        if rest.isdigit():
+            return game.bet_names[0], f"{own}_{int(rest)}"
+        match = re.fullmatch(r"(.+?)_?(\d+)", rest)
+        if match and _bet_key(match.group(1)) in bets:
+            return bets[_bet_key(match.group(1))], f"{own}_{int(match.group(2))}"
+    return bets.get(_bet_key(rest)), ""
+
+
+def _results(
+    game: Game, names: Sequence[str], canonical: Sequence[str], label: str
+) -> list[ResultColumn]:
+    """The result columns of a header without hands (none: it is not a results-only log)."""
+    found: list[ResultColumn] = []
+    for i, name in enumerate(canonical):
+        if name in WINNER_NAMES:
+            found.append(ResultColumn("winner", "", "", names[i]))
+            continue
+        kind, sep, rest = name.partition("_")
+        if kind in ("result", "multiplier") and sep:
+            bet, seat = _bet_and_seat(game, rest)
+            if bet is None:
+                raise OddsError(
+                    f"{label}: column {names[i]!r}: {game.name} has no bet {rest!r} "
+                    f"(bets: {', '.join(game.bet_names)})"
+                )
+            found.append(ResultColumn(kind, bet, seat, names[i]))
+            continue
+        bet, seat = _bet_and_seat(game, name)
+        if bet is not None:
+            found.append(ResultColumn("flag", bet, seat, names[i]))
+    if not any(r.kind != "multiplier" for r in found):
+        return []
+    winners = [r.column for r in found if r.kind == "winner"]
+    if len(winners) > 1:
+        raise OddsError(f"{label}: two winner columns ({', '.join(map(repr, winners))}): give one")
+    keys = [(r.kind == "multiplier", r.bet, r.seat) for r in found if r.kind != "winner"]
+    for r in found:
+        if r.kind == "winner":
+            continue
+        where = f" at {r.seat}" if r.seat else ""
+        if keys.count((r.kind == "multiplier", r.bet, r.seat)) > 1:
+            raise OddsError(f"{label}: two result columns for {r.bet}{where} (one is {r.column!r})")
+        if r.kind == "multiplier" and (False, r.bet, r.seat) not in keys:
+            raise OddsError(
+                f"{label}: column {r.column!r} has no result column of {r.bet}{where} beside it "
+                "(a multiplier says how much a result won or lost)"
+            )
+    return found
+
+
+def _results_layout(
+    game: Game,
+    names: list[str],
+    canonical: list[str],
+    results: list[ResultColumn],
+    label: str,
+) -> Layout:
+    """A results-only log's layout: labels, results, money (seats from the result columns)."""
+    own = _own_position(game)
+    numbered = sorted({r.seat for r in results if r.seat}, key=lambda s: int(s.rsplit("_", 1)[1]))
+    if numbered and any(not r.seat and r.kind != "winner" for r in results):
+        raise OddsError(
+            f"{label}: result columns with and without a seat number "
+            f"({next(r.column for r in results if not r.seat and r.kind != 'winner')!r}): "
+            "give every result its seat"
+        )
+    seats: dict[str, tuple[str, ...]] = {p: (p,) for p in game.positions}
+    if numbered:
+        seats[own] = tuple(numbered)
+    labels = {n: canonical.index(n) for n in LABELS if n in canonical}
+    money = _money(game, names, canonical, seats, label)
+    used = set(labels.values()) | {names.index(m.column) for m in money}
+    used |= {names.index(r.column) for r in results}
+    extra = {canonical[i]: i for i in range(len(names)) if i not in used}
+    return Layout(tuple(names), {}, seats, labels, tuple(money), extra, tuple(results))
 
 
 def _seats(game: Game, canonical: list[str], label: str) -> dict[str, tuple[str, ...]]:

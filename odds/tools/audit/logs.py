@@ -435,6 +435,48 @@ def operator_log(
     return fields, rows_out()
 
 
+def results_only(
+    game: Game,
+    config: Any,
+    fields: Sequence[str],
+    rows: Iterator[dict[str, str]],
+    bets: Sequence[str],
+) -> tuple[list[str], Iterator[dict[str, str]]]:
+    """Operator-layout rows with the cards replaced by each bet's outcome: a results-only log.
+
+    Each seat's round is settled by the game and every bet's outcome written as its
+    outcome table names it, in ``result_<bet>`` (``result_<bet>_<seat>`` with seats;
+    empty at a seat nobody played), as :mod:`odds.tools.audit.results` reads it back. The
+    labels, stakes and payouts stay as they were.
+    """
+    own = next((p for p in game.positions if p not in game.shared_positions), "")
+    seats = [f for f in fields if game.shared_positions and f.startswith(f"{own}_")]
+    seats = [f for f in seats if f.rsplit("_", 1)[1].isdigit()]
+    hands = set(game.positions) | set(seats)
+    labels = [f for f in fields if f not in hands and not f.startswith(("stake_", "paid_"))]
+    money = [f for f in fields if f.startswith(("stake_", "paid_"))]
+    suffixes = [f"_{s.rsplit('_', 1)[1]}" for s in seats] or [""]
+    results = [f"result_{bet}{suffix}" for suffix in suffixes for bet in bets]
+
+    def rows_out() -> Iterator[dict[str, str]]:
+        for row in rows:
+            out = {f: row[f] for f in (*labels, *money)}
+            for seat, suffix in zip(seats or [""], suffixes, strict=True):
+                played = {p: row[p] for p in game.positions if p != own or not seat}
+                if seat:
+                    played[own] = row[seat]
+                if seat and not row[seat]:
+                    events = {}
+                else:
+                    settled = game.settle(config, played, Fraction(1))
+                    events = {b.bet: b.event for b in settled.bets}
+                for bet in bets:
+                    out[f"result_{bet}{suffix}"] = events.get(bet, "")
+            yield out
+
+    return [*labels, *results, *money], rows_out()
+
+
 def _cents(amount: Fraction) -> str:
     """An amount to the cent (half to even), as an operator's log writes it."""
     cents = Decimal(amount.numerator) / Decimal(amount.denominator)

@@ -26,6 +26,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+#: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
+AMOUNT = "DECIMAL(18, 6)"
+#: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
+AMOUNT_PATTERN = r"\d{1,12}(\.\d{0,6})?|\.\d{1,6}"
 #: Mis-settled bets named in the result (all are counted and totalled).
 MAX_NAMED = 1000
 #: The default tolerance: a payout within half a cent of the exact amount is correct.

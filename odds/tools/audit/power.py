@@ -18,7 +18,8 @@ once it has read a log; no CSV round trip, so thousands of logs take minutes).
   least.
 * **Shoe-aware against off the top**: on the same doctored Dragon Tiger shoes,
   the share flagged by the shoe-aware tests alone and by the off-the-top tests
-  alone.
+  alone; the same for Pok Deng (five seats against the Banker), with the
+  false-alarm rate of its shoe-aware tests on honest logs of 1 to 10,000 rounds.
 * **False alarms**: honest logs of 1 to 500 shoes (and 1 to 10,000 rounds for
   the shoe-aware tests); each family of tests at level α, which must flag at
   most α plus three standard deviations of the simulation.
@@ -47,7 +48,7 @@ from odds.games.paytable import TABLES, Paytable, load_file
 from odds.runtime.progress import track
 from odds.tools.audit.faults import Faults
 from odds.tools.audit.independent_dealer import dealer_for
-from odds.tools.audit.shoes import DealtShoe
+from odds.tools.audit.shoes import DealtRound, DealtShoe
 
 ALPHA = 0.01
 #: The share of logs a fault must be flagged in.
@@ -66,7 +67,7 @@ def paytable(name: str) -> Paytable:
 
 def audit_tests(table: Paytable) -> int:
     """K: the tests a full audit of a shoe-ordered log of this game runs."""
-    analysis = table.analysis()
+    analysis = table.bet_analysis()
     classes = len(table.game.positions) if analysis.hand_classes else 0
     aware = len(analysis.bets)
     return 2 * len(analysis.bets) + classes + 4 + aware + 3
@@ -120,8 +121,16 @@ def aware_fails(table: Paytable, shoes: Sequence[DealtShoe], threshold: float) -
     return any(t.p is not None and t.p.value < threshold for t in aware_tests(rounds, "line"))
 
 
-def off_the_top_fails(table: Paytable, shoes: Sequence[DealtShoe], threshold: float) -> bool:
-    """Whether any off-the-top test (every bet's events and return, hand classes) fails."""
+def off_the_top_fails(
+    table: Paytable, shoes: Sequence[DealtShoe], threshold: float, hand_classes: bool = True
+) -> bool:
+    """Whether any off-the-top test (every bet's events and return, hand classes) fails.
+
+    In a log with seats (Pok Deng) only each round's first occupied seat enters the
+    tests, as in the audit (seats share the Banker's hand, and the off-the-top tests
+    need independent rounds). ``hand_classes=False`` leaves the hand-class tests out:
+    the bets' tests alone, the off-the-top counterpart of the shoe-aware tests.
+    """
     from odds.tools.audit.audit import evaluate, tally
     from odds.tools.audit.reader import SettledGroup
 
@@ -129,11 +138,25 @@ def off_the_top_fails(table: Paytable, shoes: Sequence[DealtShoe], threshold: fl
     counts: dict[tuple[str, ...], int] = {}
     for shoe in shoes:
         for dealt in shoe.rounds:
-            counts[dealt.hands] = counts.get(dealt.hands, 0) + 1
+            for hands in seat_hands(table, dealt)[:1]:
+                counts[hands] = counts.get(hands, 0) + 1
     groups = [SettledGroup(settle(hands), n) for hands, n in counts.items()]
-    fits, returns, _ = evaluate(table.analysis(), tally(groups), ALPHA, table.game.positions)
+    fits, returns, _ = evaluate(table.bet_analysis(), tally(groups), ALPHA, table.game.positions)
+    if not hand_classes:
+        fits = [t for t in fits if not t.name.startswith("hand classes")]
     values = [t.p_value for t in fits] + [t.p_value for t in returns]
     return any(v is not None and v < threshold for v in values)
+
+
+def seat_hands(table: Paytable, dealt: DealtRound) -> list[tuple[str, ...]]:
+    """The hands the audit settles for one round: the round, or each occupied seat's."""
+    if not dealt.seats:
+        return [dealt.hands]
+    positions = table.game.positions
+    seated = next(i for i, p in enumerate(positions) if p not in table.game.shared_positions)
+    return [
+        (*dealt.hands[:seated], seat, *dealt.hands[seated + 1 :]) for seat in dealt.seats if seat
+    ]
 
 
 def _settle(table: Paytable) -> Callable[[tuple[str, ...]], Any]:
@@ -286,7 +309,7 @@ def improved_banker_rate(share: Fraction, rounds: int, reps: int, seed: int, k: 
     from odds.tools.audit.audit import net_distribution
 
     table = paytable("baccarat")
-    bet = next(b for b in table.analysis().bets if b.name == "banker")
+    bet = next(b for b in table.bet_analysis().bets if b.name == "banker")
     exact = [Fraction(o.ways, bet.stats.total) for o in bet.outcomes]
     player_wins = next(i for i, o in enumerate(bet.outcomes) if o.net < 0)
     lost = exact[player_wins] * share
@@ -417,6 +440,71 @@ def aware_against_off_the_top(reps: int, seed: int, quick: bool) -> list[str]:
         "",
         markdown_table(("shoes", "off the top", "shoe-aware"), rows, 2),
         "",
+        *pok_deng_aware(reps, seed, quick),
+    ]
+
+
+#: Pok Deng's doctored shoe for the power table: every 9 taken out (32 cards of 416).
+POK_DENG_MISSING = ("9c 9d 9h 9s", 8)
+
+
+def pok_deng_aware(reps: int, seed: int, quick: bool) -> list[str]:
+    """Pok Deng, five seats: a doctored shoe's power, and false alarms on honest logs.
+
+    Off the top is shown twice: the bets' tests alone (what the shoe-aware tests
+    test, given the cards seen) and with the hand-class tests, which see a shoe's
+    composition directly.
+    """
+    from odds.output.markdown import markdown_table
+
+    table = paytable("pok-deng")
+    k = audit_tests(table)
+    threshold = ALPHA / k
+    cards, times = POK_DENG_MISSING
+    dealer = dealer_for(table.game, table.config, Faults(missing=_cards(table, cards, times)))
+    sizes = (1, 4, 16) if quick else (1, 2, 4, 8, 16, 32)
+    n = max(10, reps // 2)
+    rows = []
+    for size in track(sizes, "power: Pok Deng, shoe-aware against off the top"):
+        aware = bets = top = 0
+        for rep in range(n):
+            shoes = dealer.shoes(size, _seed(seed, "aware pok-deng", size, rep))
+            aware += aware_fails(table, shoes, threshold)
+            bets += off_the_top_fails(table, shoes, threshold, hand_classes=False)
+            top += off_the_top_fails(table, shoes, threshold)
+        rows.append((size, f"{bets / n:.0%}", f"{top / n:.0%}", f"{aware / n:.0%}"))
+    honest = dealer_for(table.game, table.config)
+    tests = len(table.bet_analysis().bets)
+    alarms = []
+    round_sizes = (1, 10, 100, 1000) if quick else (1, 10, 100, 1000, 10_000)
+    for rounds in track(round_sizes, "false alarms: Pok Deng shoe-aware"):
+        logs = 4 * reps if rounds <= 100 else reps if rounds <= 1000 else max(20, reps // 4)
+        flagged = 0
+        for rep in range(logs):
+            shoes = _rounds(honest, rounds, _seed(seed, "honest pok-deng", rounds, rep), 25)
+            flagged += aware_fails(table, shoes, ALPHA / tests)
+        alarms.append(
+            _alarm_row(f"shoe-aware, Pok Deng ({tests} tests)", f"{rounds:,} rounds", logs, flagged)
+        )
+    return [
+        f"A doctored Pok Deng shoe (every 9 taken out: {len(_cards(table, cards, times))} of "
+        f"the 416 cards; the independent dealer's five seats, cut card 52 cards from the end; "
+        f"{n} logs per size; each test at α/K = {threshold:.3g}, K = {k}): the share of logs "
+        "flagged by the off-the-top tests of the bets alone, by those with the hand-class "
+        "tests, and by the shoe-aware tests alone.",
+        "",
+        markdown_table(
+            ("shoes", "off the top (bets)", "off the top (bets, hand classes)", "shoe-aware"),
+            rows,
+            2,
+        ),
+        "",
+        "False alarms of the shoe-aware tests on honest Pok Deng logs from the independent "
+        f"dealer (five seats a round; each test at α/{tests}, α = {ALPHA:g}; allowed: α·logs "
+        "+ 3 SD).",
+        "",
+        markdown_table(("tests", "log", "logs", "flagged", "rate", "allowed"), alarms, 2),
+        "",
     ]
 
 
@@ -443,7 +531,7 @@ def false_alarms(reps: int, seed: int, quick: bool) -> list[str]:
             rows.append(_alarm_row(name, f"{size} shoe(s)", logs, flagged[name]))
     dt = paytable("dragon-tiger")
     dt_dealer = dealer_for(dt.game, dt.config)
-    bets = len(dt.analysis().bets)
+    bets = len(dt.bet_analysis().bets)
     round_sizes = (1, 10, 100, 1000) if quick else (1, 10, 100, 1000, 10_000)
     for rounds in track(round_sizes, "false alarms: shoe-aware"):
         logs = 4 * reps if rounds <= 100 else reps if rounds <= 1000 else max(20, reps // 4)
@@ -465,9 +553,8 @@ def false_alarms(reps: int, seed: int, quick: bool) -> list[str]:
     ]
 
 
-def _rounds(dealer: Any, rounds: int, seed: int) -> list[DealtShoe]:
-    """Whole shoes until ``rounds`` rounds, the last one cut short."""
-    per_shoe = 150
+def _rounds(dealer: Any, rounds: int, seed: int, per_shoe: int = 150) -> list[DealtShoe]:
+    """Whole shoes until ``rounds`` rounds, the last one cut short (``per_shoe``: fewest a shoe)."""
     shoes = dealer.shoes(rounds // per_shoe + 2, seed)
     out, left = [], rounds
     for shoe in shoes:

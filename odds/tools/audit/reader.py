@@ -48,6 +48,7 @@ from odds.core.shoe import Shoe
 from odds.games.base import Game
 from odds.runtime.inputs import InputFile
 from odds.runtime.progress import task
+from odds.tools.audit.counts import LogCounts, Rejected, SettledGroup
 from odds.tools.audit.groups import (
     Dimension,
     GroupCounts,
@@ -59,7 +60,16 @@ from odds.tools.audit.groups import (
 from odds.tools.audit.integrity import Finding, shoe_findings
 from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
-from odds.tools.audit.payouts import TOLERANCE, BetColumns, SettlementAudit, audit_payouts, bets_sql
+from odds.tools.audit.payouts import (
+    AMOUNT,
+    AMOUNT_PATTERN,
+    TOLERANCE,
+    BetColumns,
+    SettlementAudit,
+    audit_payouts,
+    bets_sql,
+)
+from odds.tools.audit.results import read_results
 from odds.tools.audit.shoes import (
     MAX_ROWS,
     MIN_ROUNDS_PER_SHOE,
@@ -69,10 +79,6 @@ from odds.tools.audit.shoes import (
 )
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
-#: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
-AMOUNT = "DECIMAL(18, 6)"
-#: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
-AMOUNT_PATTERN = r"\d{1,12}(\.\d{0,6})?|\.\d{1,6}"
 #: How the compact table is stored. Written once and read by a handful of queries, it costs
 #: more to compress (DuckDB analyses every column of every segment) than it saves: a third of
 #: the time of writing it, measured on a seated Pok Deng log (python -m odds.tools.audit.scale).
@@ -87,53 +93,10 @@ KINDS = {
     "round": "round labels contradict each other",
     "seats": "no seat has a hand",
     "refused": "the game refuses to settle",
+    "results": "no bet has a result",  # a results-only log (odds.tools.audit.results)
 }
 _CODES = {kind: code for code, kind in enumerate(KINDS, 1)}
 _FATAL = 99
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """A row that was read but not used, with why (``line``: CSV line or Parquet row)."""
-
-    line: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class SettledGroup:
-    """Rounds that settle alike: one example settled with a stake of 1, and how many."""
-
-    settlement: Settlement
-    count: int
-
-
-@dataclass(frozen=True)
-class LogCounts:
-    """What reading a log found: rows, rejections, and the settled groups."""
-
-    source: str
-    unit: str  # "line" (CSV) or "row" (Parquet)
-    rows: int
-    used: int
-    untested: int  # further positions of a round: checked, not tested (see _check_rounds)
-    rejected: tuple[Rejected, ...]  # the first MAX_LISTED, in file order
-    rejected_kinds: dict[str, int]
-    groups: tuple[SettledGroup, ...]
-    labels: tuple[str, ...] = ()  # the label columns the log has (shoe, round, position)
-    size: int = 0  # bytes read from the file (as stored: compressed for a gzipped log)
-    sha256: str = ""  # their SHA-256, hex: exactly the bytes audited
-    payouts: SettlementAudit | None = None  # the settlement audit, when the log has payouts
-    findings: tuple[Finding, ...] = ()  # problems of the log as a whole (shoe integrity)
-    finding_kinds: dict[str, int] = dataclasses.field(default_factory=dict)  # all, by kind
-    by_groups: tuple[GroupCounts, ...] = ()  # --by: each group's counts (odds.tools.audit.groups)
-    group_paths: tuple[GroupPath, ...] = ()  # --by with --charts: each group's cumulative nets
-    shoes: ShoeLog | None = None  # a shoe-ordered log's shoes, card by card (shoe-level tests)
-    shoes_in_log: int = 0  # how many shoes the whole log has (the shoe-level tests may read fewer)
-
-    @property
-    def rejected_total(self) -> int:
-        return sum(self.rejected_kinds.values())
 
 
 #: The share of the progress bar for reading (and copying) the file.
@@ -159,6 +122,8 @@ def read_log(
     drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
     A log with a shoe column also gets its shoes card by card, from the same pass
     (:meth:`_Log.dealt_shoes`): at most ``shoe_rows`` rows, whole shoes, from the first.
+    A results-only log (no hand column; each bet's outcome) is read by
+    :mod:`odds.tools.audit.results`.
     """
     log_hand_sizes(game)
     label = str(path)
@@ -169,6 +134,8 @@ def read_log(
             n: f"f{i + 1}" for table in (layout.labels, layout.extra) for n, i in table.items()
         }
         dims = dimensions(by, fields, list(layout.hands), label)
+        if layout.results:  # no cards: each bet's outcome (odds.tools.audit.results)
+            return read_results(db.con, game, config, staged, label, dims, paths, update)
         first = staged.first_rows()
         _Log(db.con, game, config, label, first, layout, lambda _: None, dims=dims).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))

@@ -136,6 +136,27 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     return "\n".join(out) + "\n"
 
 
+def verdict_line(result: AuditResult) -> str:
+    """The verdict in one line, with what decided it: what ``odds audit`` says on stderr."""
+    reasons = []
+    failed = sum(result.fit_fails(f) for f in result.fits)
+    failed += sum(result.return_fails(r) for r in result.returns)
+    if result.shoes is not None:
+        failed += sum(result.shoes.fails(t, result.threshold) for t in result.shoes.tests)
+    if failed:
+        reasons.append(f"{failed:,} test(s) failed")
+    if result.mis_settled:
+        reasons.append(f"{result.mis_settled:,} bet(s) mis-settled")
+    if result.findings:
+        reasons.append(f"{result.findings:,} finding(s): {_finding_kinds(result)}")
+    if result.rejected:
+        reasons.append(f"{result.rejected:,} row(s) rejected ({_kinds(result)})")
+    if result.groups is not None and result.groups.flagged:
+        reasons.append(f"{len(result.groups.rejected):,} group test(s) failed (--by)")
+    because = f" ({'; '.join(reasons)})" if reasons else ""
+    return f"{OVERALL[result.verdict].removesuffix('.')}{because}: {result.log}"
+
+
 def log_line(result: AuditResult) -> str:
     """Which bytes were audited: the file as named, its size and SHA-256."""
     counts = result.counts

@@ -10,7 +10,9 @@ the whole audit):
 * rank and suit frequencies against the hypergeometric law
   (:mod:`~odds.tools.audit.frequencies`);
 * shoe-aware tests of every bet's events given the cards already seen
-  (:mod:`~odds.tools.audit.shoe_tests`; baccarat and Dragon Tiger);
+  (:mod:`~odds.tools.audit.shoe_tests`; every game whose shoe-state feature
+  declares an outcome law: baccarat, Dragon Tiger, Pok Deng, Goa Gae, the
+  defined games);
 * shuffle quality: serial correlation, runs, the previous shoe's order kept
   (:mod:`~odds.tools.audit.shuffle`).
 
@@ -19,13 +21,10 @@ A failing test's finding names the shoe(s) and rounds driving it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.core.errors import OddsError
 from odds.games.base import Game
 from odds.tools.audit.frequencies import frequency_tests
 from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
@@ -67,8 +66,13 @@ def shoe_study(
     log: Path,
     columns: dict[str, str] | None = None,
     encoding: str | None = None,
+    aware_rounds: int | None = None,
 ) -> ShoeStudy | None:
-    """Every shoe-level test of a log, or None when its shoes are not dealt through."""
+    """Every shoe-level test of a log, or None when its shoes are not dealt through.
+
+    ``aware_rounds`` bounds the rounds the shoe-aware tests evaluate (None: the
+    default of :func:`odds.tools.audit.shoe_tests.default_rounds`).
+    """
     read = read_shoes(game, config, log, columns, encoding)
     if read is None or not read.shoes:
         return None
@@ -77,11 +81,15 @@ def shoe_study(
     notes = []
     if read.truncated:
         notes.append(f"the shoe-level tests read the first {read.rows:,} rows of the log")
-    return run_tests(game, config, read.shoes, read.unit, tuple(notes))
+    return run_tests(game, config, read.shoes, read.unit, tuple(notes), aware_rounds=aware_rounds)
 
 
 def study_of_shoes(
-    game: Game, config: Any, read: ShoeLog | None, shoes_in_log: int = 0
+    game: Game,
+    config: Any,
+    read: ShoeLog | None,
+    shoes_in_log: int = 0,
+    aware_rounds: int | None = None,
 ) -> ShoeStudy | None:
     """Every shoe-level test of shoes already read (the audit's one pass), or None.
 
@@ -104,7 +112,7 @@ def study_of_shoes(
             f"shoes, after {read.unit} {last.rounds[-1].line:,}, are tested off the top "
             f"only (at most {read.rows:,} rows are read shoe by shoe: --shoe-rows)"
         )
-    return run_tests(game, config, read.shoes, read.unit, tuple(notes))
+    return run_tests(game, config, read.shoes, read.unit, tuple(notes), aware_rounds=aware_rounds)
 
 
 def run_tests(
@@ -115,6 +123,7 @@ def run_tests(
     notes: tuple[str, ...] = (),
     aware: bool = True,
     decide: float | None = None,
+    aware_rounds: int | None = None,
 ) -> ShoeStudy:
     """The three families on shoes already read (what simulations call directly).
 
@@ -128,54 +137,15 @@ def run_tests(
     all_notes = list(notes)
     if found is not None and all(r.hands for s in shoes for r in s.rounds):
         odds, round_cards = found
-        settle = combination_settler(game, config)
-        rounds = evaluate_rounds(game, config, odds, round_cards, shoes, settle)
+        rounds = evaluate_rounds(game, config, odds, round_cards, shoes, max_rounds=aware_rounds)
         tests += aware_tests(rounds, unit)
         all_notes += rounds.notes
         impossible = rounds.impossible
     elif aware:
         all_notes.append(
-            f"shoe-aware tests: {game.name} has no per-state event table (baccarat and "
-            "Dragon Tiger have); its rounds are tested off the top only"
+            f"shoe-aware tests: {game.name} has no per-state outcome law (its shoe-state "
+            "feature declares none); its rounds are tested off the top only"
         )
     tests += shuffle_tests(shoe, shoes, unit)
     rounds_total = sum(len(s.rounds) for s in shoes)
     return ShoeStudy(len(shoes), rounds_total, tuple(tests), tuple(all_notes), impossible)
-
-
-def combination_settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, str]]:
-    """Each bet's event of a round (its hand texts, game order), settled once per combination.
-
-    A round's settlement depends only on its hands' keys and how their strengths
-    compare (the game's promise, :class:`odds.games.base.HandKey`, which the audit's
-    reader relies on too), so a shoe's thousands of distinct rounds settle as a few
-    hundred combinations: what the shoe-aware tests ask of every round they test.
-    """
-    keyer = game.hand_keys(config)
-    positions = game.positions
-    keys: dict[str, tuple[Any, Any]] = {}
-    settled: dict[tuple[Any, ...], dict[str, str]] = {}
-
-    def key_of(text: str) -> tuple[Any, Any]:
-        found = keys.get(text)
-        if found is None:
-            hand_key = keyer(tuple(game.parse_hand(config, text)))
-            found = keys[text] = (hand_key.key, hand_key.strength)
-        return found
-
-    def settle(hands: tuple[str, ...]) -> dict[str, str]:
-        if len(hands) != len(positions):
-            raise OddsError("the shoe-aware tests need one row per round, every position")
-        parts = [key_of(text) for text in hands]
-        first = parts[0][1]
-        order = tuple(
-            0 if first is None or s is None else (first > s) - (first < s) for _, s in parts[1:]
-        )
-        combination = (*(k for k, _ in parts), *order)
-        found = settled.get(combination)
-        if found is None:
-            settlement = game.settle(config, dict(zip(positions, hands, strict=True)), Fraction(1))
-            found = settled[combination] = {b.bet: b.event for b in settlement.bets}
-        return found
-
-    return settle

@@ -4,14 +4,22 @@ The off-the-top tests compare a log's outcome counts with the odds of a full
 shoe. A live shoe is dealt through: before round ``i`` the cards of rounds
 ``1 … i − 1`` are gone, and (the burned cards being unseen and the shuffle
 fair) round ``i`` is dealt as if from the full shoe less exactly those cards.
-The per-state engine (:mod:`odds.games.shoe_state`; baccarat's and Dragon
-Tiger's event tables evaluated for a composition) gives every bet's exact
-event probabilities ``p_i`` for that state.
+Every game's shoe-state feature may declare an outcome law
+(:class:`odds.games.shoe_state.OutcomeLaw`: baccarat, Dragon Tiger, Pok Deng,
+Goa Gae, every defined game), which gives every bet's exact event probabilities
+``p_i`` for that state; this module has one code path for all of them.
+
+Where several seats play against one shared hand (Pok Deng's five positions
+against one Banker), the seats of a round are dependent given the state. The
+steps are then finer than rounds: the shared hand is revealed first, then each
+occupied seat in the log's order, each seat's law taken from the state less
+the shared hand and the seats before it (exact: the cards of a round are
+exchangeable, so any order of revealing them has the same joint law).
 
 For each bet, with ``O`` the observed event counts, ``E = Σ p_i`` and
 ``V = Σ (diag p_i − p_i p_iᵀ)``, the statistic is ``Q = (O − E)ᵀ V⁻¹ (O − E)``
 over all events but one (sparse events merged by the off-the-top test's
-rule). ``O − E`` is a sum of martingale differences (each round's ``p_i`` is
+rule). ``O − E`` is a sum of martingale differences (each step's ``p_i`` is
 fixed before it is dealt), so ``Q`` is χ² with (events − 1) degrees of
 freedom for many rounds whatever the dependence between the rounds of a shoe;
 the false-alarm rate at 1 to 10,000 rounds is measured
@@ -28,15 +36,19 @@ last 80 cards weigh five times as much as among 416). The power of both is
 measured in the same table.
 
 The work is bounded and estimated before it starts: at most
-:data:`MAX_ROUNDS` rounds are evaluated (whole shoes, from the first), about
-2 to 3 ms each for baccarat; the estimate is in the result, progress (with an
-ETA) on a terminal.
+:data:`MAX_ROUNDS` rounds are evaluated (whole shoes, from the first), fewer
+when the game's law declares a cost that would take more than
+:data:`WORK_SECONDS` (a defined game's three-card showdown: about a second a
+state), or the bound the caller gives; the note names the shoes tested and
+those left to the off-the-top tests. Each distinct state (with its shared
+hand) is evaluated once, in batches, with progress and the estimate on a
+terminal. The states follow the log: its shoes are dealt through (the
+shoe-level tests run only then), whatever the paytable's ``[dealing]`` says.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,99 +58,72 @@ from odds.games.base import Game
 from odds.runtime.progress import track
 from odds.stats.chisquare import MIN_EXPECTED, chi2_sf
 from odds.stats.significance import CHI_SQUARE, PValue
-from odds.tools.audit.shoes import DealtShoe, ShoeTest
+from odds.tools.audit.shoes import DealtRound, DealtShoe, ShoeTest
 
 #: Shoes whose cards run past what the shoe holds named in the notes (all are counted).
 NAMED_IMPOSSIBLE = 3
 #: At most this many rounds are evaluated by the per-state engine (whole shoes, first ones).
 MAX_ROUNDS = 20_000
+#: The default bound also keeps the estimated work (the law's declared cost) under this.
+WORK_SECONDS = 60.0
+#: States evaluated per call of a game's law (a batch; progress advances by batches).
+BATCH = 256
 
 #: Event ways of a batch of states (rows of type counts): ``{bet: (event labels, ways)}``,
 #: ``ways`` an integer array (states × events) whose rows each add up to the state's total.
-StateOdds = Callable[[Any], dict[str, tuple[list[str], Any]]]
+#: A game's :class:`odds.games.shoe_state.OutcomeLaw` is one (it also takes the hands it is
+#: given: ``law(states, shared)``).
+StateOdds = Callable[..., dict[str, tuple[list[str], Any]]]
 
 
 def state_odds(game: Game, config: Any) -> tuple[StateOdds, int] | None:
-    """The per-state event table of a game and the cards a round may need, or None.
+    """The game's per-state event law and the cards a round may need, or None.
 
-    Baccarat (every coup bet and the pair bets, state by state) and Dragon Tiger
-    (its event polynomial over a batch of states at once) have one.
+    Every game whose shoe-state feature declares an outcome law has one
+    (:meth:`odds.games.features.ShoeStateFeature.outcome_law`): baccarat, Dragon
+    Tiger, Pok Deng, Goa Gae and every defined game.
     """
-    from odds.games.baccarat.options import BaccaratConfig
-    from odds.games.dragon_tiger.options import DragonTigerConfig
-
-    if isinstance(config, BaccaratConfig):
-        from odds.games.baccarat.bets import bet_specs
-        from odds.games.baccarat.counting import COUP_CARDS
-        from odds.games.baccarat.state_values import state_event_ways
-
-        names = _event_labels(bet_specs(config))
-
-        def baccarat(states: Any) -> dict[str, tuple[list[str], Any]]:
-            return _stacked([state_event_ways(config, list(s)) for s in states.tolist()], names)
-
-        return baccarat, COUP_CARDS
-    if isinstance(config, DragonTigerConfig):
-        from odds.games.dragon_tiger.counting import ROUND_CARDS, event_polynomial
-        from odds.games.dragon_tiger.counting import bet_specs as dragon_specs
-
-        specs = dragon_specs(config)
-        polynomial = event_polynomial(config, config.shoe.build().types)
-        column = {key: i for i, key in enumerate(polynomial.keys)}
-
-        def dragon_tiger(states: Any) -> dict[str, tuple[list[str], Any]]:
-            import numpy as np
-
-            numerators = np.asarray(polynomial.numerators(states), dtype=np.int64)
-            found = {}
-            for spec in specs:
-                labels = list(dict.fromkeys(e.label for e in spec.events))
-                ways = np.zeros((len(states), len(labels)), dtype=np.int64)
-                for event in spec.events:
-                    index = column.get((spec.name, event.key))
-                    if index is not None:
-                        ways[:, labels.index(event.label)] += numerators[:, index]
-                found[spec.name] = (labels, ways)
-            return found
-
-        return dragon_tiger, ROUND_CARDS
-    del game
-    return None
+    feature = game.shoe_state
+    law = None if feature is None else feature.outcome_law(config)
+    if law is None:
+        return None
+    return law, law.round_cards
 
 
-def _event_labels(specs: Sequence[Any]) -> dict[str, dict[str, str]]:
-    """Each bet's event keys to the labels its settlement (and outcome table) uses."""
-    return {s.name: {str(e.key): e.label for e in s.events} for s in specs}
-
-
-def _stacked(
-    states: list[dict[str, dict[Any, int]]], names: dict[str, dict[str, str]]
-) -> dict[str, tuple[list[str], Any]]:
-    """State-by-state ways as one array per bet, by event label (shared labels added up)."""
-    import numpy as np
-
-    found = {}
-    for bet, events in states[0].items():
-        labels = list(dict.fromkeys(names[bet][str(k)] for k in events))
-        ways = np.zeros((len(states), len(labels)), dtype=object)
-        for i, state in enumerate(states):
-            for key, w in state[bet].items():
-                ways[i, labels.index(names[bet][str(key)])] += w
-        found[bet] = (labels, ways)
-    return found
+def default_rounds(odds: StateOdds) -> int:
+    """The rounds evaluated when no bound is given: :data:`MAX_ROUNDS`, within the work budget."""
+    cost = float(getattr(odds, "seconds_per_round", 0.0))
+    if cost <= 0:
+        return MAX_ROUNDS
+    return max(1, min(MAX_ROUNDS, int(WORK_SECONDS / cost)))
 
 
 @dataclass(frozen=True)
 class AwareRounds:
-    """Every evaluated round: its shoe, its state's event ways per bet and its settled events."""
+    """Every evaluated step (a round, or a seat of one): its shoe, its state's ways, its events.
+
+    A game whose seats share a hand (Pok Deng) has one step per occupied seat,
+    each against the state less the shared hand and the seats before it.
+    """
 
     shoes: tuple[DealtShoe, ...]
-    shoe_of: tuple[int, ...]  # index into shoes, per round
-    lines: tuple[int, ...]  # each round's line
-    ways: dict[str, tuple[list[str], Any]]  # per bet: event labels, ways (rounds × events)
+    shoe_of: tuple[int, ...]  # index into shoes, per step
+    lines: tuple[int, ...]  # each step's line
+    ways: dict[str, tuple[list[str], Any]]  # per bet: event labels, ways (steps × events)
     events: tuple[dict[str, str], ...]
     notes: tuple[str, ...]
     impossible: tuple[str, ...]  # rounds whose state the shoe cannot reach (integrity names them)
+
+
+@dataclass
+class _Steps:
+    """The steps gathered before any law is evaluated (so the work is known first)."""
+
+    states: list[Any]
+    shared: list[tuple[int, ...]]
+    hands: list[tuple[str, ...]]
+    shoe_of: list[int]
+    lines: list[int]
 
 
 def evaluate_rounds(
@@ -148,73 +133,189 @@ def evaluate_rounds(
     round_cards: int,
     shoes: Sequence[DealtShoe],
     settle: Callable[[tuple[str, ...]], dict[str, str]] | None = None,
+    max_rounds: int | None = None,
 ) -> AwareRounds:
-    """The state before every round and its exact event ways (bounded, with progress)."""
+    """The state before every round (every seat) and its exact event ways.
+
+    Bounded before it starts: whole shoes from the first, at most ``max_rounds``
+    rounds (default :func:`default_rounds`); the note names the shoes left out.
+    Each distinct state (with its shared hand) is evaluated once, in batches,
+    with progress on a terminal.
+    """
     import numpy as np
 
     full = np.array(game.shoe(config).counts, dtype=np.int64)
+    cap = default_rounds(odds) if max_rounds is None else max_rounds
+    if cap < 1:
+        raise OddsError("the shoe-aware tests need a bound of at least one round")
     chosen: list[DealtShoe] = []
     total = 0
     for dealt in shoes:
-        if total + len(dealt.rounds) > MAX_ROUNDS and chosen:
+        if total + len(dealt.rounds) > cap and chosen:
             break
         chosen.append(dealt)
         total += len(dealt.rounds)
     notes = []
     if len(chosen) < len(shoes):
+        rest = shoes[len(chosen) :]
+        left = sum(len(d.rounds) for d in rest)
         notes.append(
-            f"the shoe-aware tests cover the first {len(chosen):,} of {len(shoes):,} shoes "
-            f"({total:,} rounds; at most {MAX_ROUNDS:,} rounds are evaluated exactly)"
+            f"the shoe-aware tests cover shoes {_labels(chosen)} ({total:,} rounds, the first "
+            f"{len(chosen):,} of {len(shoes):,} shoes); shoes {_labels(rest)} ({left:,} rounds) "
+            f"are tested off the top only (at most {cap:,} rounds are evaluated exactly)"
         )
     settle = settle or _settler(game, config)
-    parts: list[dict[str, tuple[list[str], Any]]] = []
-    events: list[dict[str, str]] = []
-    shoe_of: list[int] = []
-    lines: list[int] = []
+    given = tuple(getattr(odds, "given", ()))
+    steps = _Steps([], [], [], [], [])
     impossible: list[str] = []
-    # The work is known before it starts: one exact evaluation per round (progress and ETA
-    # by shoe on a terminal; the rounds are counted above and capped at MAX_ROUNDS).
-    label = f"shoe-aware tests: the exact odds of {total:,} rounds, shoe by shoe"
-    for j, dealt in enumerate(track(chosen, label)):
+    cut = 0
+    split = _StepSplitter(game, config, given)
+    for j, dealt in enumerate(chosen):
         taken = np.zeros((len(dealt.rounds), len(full)), dtype=np.int64)
         for i, dealt_round in enumerate(dealt.rounds[:-1]):
             np.add.at(taken[i + 1], np.array(dealt_round.cards, dtype=np.int64), 1)
         states = full - np.cumsum(taken, axis=0)
-        valid = (states.min(axis=1) >= 0) & (states.sum(axis=1) >= round_cards)
-        usable = len(dealt.rounds) if valid.all() else int(np.argmin(valid))
-        if usable < len(dealt.rounds) and len(impossible) < NAMED_IMPOSSIBLE:
-            impossible.append(
-                f"shoe {dealt.label}: the cards shown before round "
-                f"{dealt.rounds[usable].label} are more than the shoe holds; its later rounds "
-                "are not tested shoe-aware"
-            )
-        if not usable:
-            continue
-        parts.append(odds(states[:usable]))
-        for dealt_round in dealt.rounds[:usable]:
-            events.append(settle(dealt_round.hands))
-            shoe_of.append(j)
-            lines.append(dealt_round.line)
-    tested = Counter(shoe_of)
-    cut = sum(1 for j, d in enumerate(chosen) if tested[j] < len(d.rounds))
+        for i, dealt_round in enumerate(dealt.rounds):
+            state = states[i]
+            units = None
+            if state.min() >= 0 and state.sum() >= round_cards:
+                units = split(dealt_round, state)
+            if units is None:
+                cut += 1
+                if len(impossible) < NAMED_IMPOSSIBLE:
+                    impossible.append(
+                        f"shoe {dealt.label}: the cards shown before round "
+                        f"{dealt_round.label} are more than the shoe holds; its later rounds "
+                        "are not tested shoe-aware"
+                    )
+                break
+            for unit_state, shared, hands in units:
+                steps.states.append(unit_state)
+                steps.shared.append(shared)
+                steps.hands.append(hands)
+                steps.shoe_of.append(j)
+                steps.lines.append(dealt_round.line)
     if cut > len(impossible):
         impossible.append(f"… {cut - len(impossible):,} more shoes like these")
-    ways: dict[str, tuple[list[str], Any]] = {}
-    if parts:
-        for bet, (labels, _) in parts[0].items():
-            ways[bet] = (labels, np.concatenate([part[bet][1] for part in parts]))
+    ways = _evaluate(odds, steps, given, total)
+    events = [settle(hands) for hands in steps.hands]
+    if ways:
+        seats = f" ({len(events):,} seats)" if given else ""
+        rounds_done = len({(j, line) for j, line in zip(steps.shoe_of, steps.lines, strict=True)})
         notes.append(
-            f"shoe-aware tests: {len(events):,} rounds evaluated exactly from the cards seen"
+            f"shoe-aware tests: {rounds_done:,} rounds{seats} evaluated exactly from the cards seen"
         )
     return AwareRounds(
         tuple(chosen),
-        tuple(shoe_of),
-        tuple(lines),
+        tuple(steps.shoe_of),
+        tuple(steps.lines),
         ways,
         tuple(events),
         tuple(notes),
         tuple(impossible),
     )
+
+
+def _labels(shoes: Sequence[DealtShoe]) -> str:
+    first, last = shoes[0].label, shoes[-1].label
+    return first if len(shoes) == 1 else f"{first} … {last}"
+
+
+class _StepSplitter:
+    """A round's steps: the round itself, or (shared hands) each occupied seat in turn."""
+
+    def __init__(self, game: Game, config: Any, given: tuple[str, ...]) -> None:
+        self.game, self.config, self.given = game, config, given
+        self.shoe = game.shoe(config)
+        self.positions = tuple(game.positions)
+        seated = [p for p in self.positions if p not in game.shared_positions]
+        self.seated = self.positions.index(seated[0]) if len(seated) == 1 else None
+        self.known: dict[str, tuple[int, ...]] = {}
+
+    def parse(self, text: str) -> tuple[int, ...]:
+        found = self.known.get(text)
+        if found is None:
+            cards = self.game.parse_hand(self.config, text)
+            found = self.known[text] = tuple(self.shoe.index(c) for c in cards)
+        return found
+
+    def __call__(
+        self, dealt: DealtRound, state: Any
+    ) -> list[tuple[Any, tuple[int, ...], tuple[str, ...]]] | None:
+        """``(state, shared cards, hands)`` per step, or None when a step's state is impossible."""
+        import numpy as np
+
+        hands_list: list[tuple[str, ...]] = [dealt.hands]
+        if dealt.seats:
+            if self.seated is None or not self.given:
+                raise OddsError(
+                    f"{self.game.name}: a log with seats needs a law given the shared hand"
+                )
+            hands_list = []
+            for seat in dealt.seats:
+                if seat:
+                    listed = list(dealt.hands)
+                    listed[self.seated] = seat
+                    hands_list.append(tuple(listed))
+        if not self.given:
+            return [(state, (), dealt.hands)]
+        index = {p: i for i, p in enumerate(self.positions)}
+        shared = tuple(c for p in self.given for c in self.parse(dealt.hands[index[p]]))
+        unit = state.copy()
+        np.subtract.at(unit, np.array(shared, dtype=np.int64), 1)
+        steps = []
+        for hands in hands_list:
+            own = [c for p, h in zip(self.positions, hands, strict=True) if p not in self.given
+                   for c in self.parse(h)]  # fmt: skip
+            after = unit.copy()
+            np.subtract.at(after, np.array(own, dtype=np.int64), 1)
+            if unit.min() < 0 or after.min() < 0:
+                return None
+            steps.append((unit, shared, hands))
+            unit = after
+        return steps
+
+
+def _evaluate(
+    odds: StateOdds, steps: _Steps, given: tuple[str, ...], rounds: int
+) -> dict[str, tuple[list[str], Any]]:
+    """Every step's ways: each distinct state (and shared hand) once, in batches."""
+    import numpy as np
+
+    if not steps.states:
+        return {}
+    first: dict[tuple[bytes, tuple[int, ...]], int] = {}
+    where = []
+    distinct: list[int] = []  # the first step of each distinct state
+    for i, (state, shared) in enumerate(zip(steps.states, steps.shared, strict=True)):
+        key = (state.tobytes(), shared)
+        if key not in first:
+            first[key] = len(distinct)
+            distinct.append(i)
+        where.append(first[key])
+    rows = np.array([steps.states[i] for i in distinct])
+    shared_rows = [steps.shared[i] for i in distinct]
+    cost = float(getattr(odds, "seconds_per_round", 0.0))
+    per_round = max(1.0, len(steps.states) / max(1, rounds))
+    estimate = cost * len(distinct) / per_round
+    label = (
+        f"shoe-aware tests: {len(distinct):,} distinct states of {rounds:,} rounds "
+        f"(about {estimate:,.0f} s)"
+    )
+    batches = range(0, len(distinct), BATCH)
+    parts = []
+    for start in track(batches, label):
+        chunk = rows[start : start + BATCH]
+        if given:
+            parts.append(odds(chunk, shared_rows[start : start + BATCH]))
+        else:
+            parts.append(odds(chunk))
+    order = np.array(where, dtype=np.int64)
+    ways: dict[str, tuple[list[str], Any]] = {}
+    for bet, (labels, _) in parts[0].items():
+        stacked = np.concatenate([part[bet][1] for part in parts])
+        ways[bet] = (labels, stacked[order])
+    return ways
 
 
 def _settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, str]]:

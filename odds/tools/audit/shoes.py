@@ -51,6 +51,9 @@ class DealtRound:
     label: str  # its round label ("" without a round column)
     cards: tuple[int, ...]  # type indices of the shoe, in the log's order
     hands: tuple[str, ...] = ()  # its hand text per game position (one-row-per-round logs)
+    #: A log with numbered seats (Pok Deng's ``player_1`` … ``player_5``): each seat's hand
+    #: ('' for an empty seat); the seated position's entry in ``hands`` is then ''.
+    seats: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,7 @@ def shoes_from_rows(
     shared = set(game.shared_positions)
     positions = game.positions
     one_row = sorted(hand_names) == sorted(positions)
+    seated = next((p for p, hs in layout.seats.items() if len(hs) > 1 or hs[0] != p), None)
     parsed = _Parser(game, config, shoe)
     shoes: list[DealtShoe] = []
     current: list[DealtRound] = []
@@ -215,7 +219,11 @@ def shoes_from_rows(
         else:
             by_name = dict(zip(hand_names, texts, strict=True))
             hands = tuple(by_name[p] for p in positions) if one_row else ()
-            current.append(DealtRound(int(line), str(round_label), tuple(cards), hands))
+            seats: tuple[str, ...] = ()
+            if seated is not None:
+                hands = tuple(by_name.get(p, "") or "" for p in positions)
+                seats = tuple(by_name[h] or "" for h in layout.seats[seated])
+            current.append(DealtRound(int(line), str(round_label), tuple(cards), hands, seats))
         last_round = round_label
     if label is not None and current:
         shoes.append(DealtShoe(_shoe_name(label, seen_labels), tuple(current)))

@@ -6,8 +6,9 @@ columns and one column per hand; or the operator layout ``odds audit`` leads
 with — ``shoe;round;table;dealer;timestamp;banker;player_1 … player_5``, any
 other column, stakes and payouts ignored; names matched without regard to case;
 ``,`` ``;`` tab or ``|`` between fields; CSV, gzipped CSV or Parquet, told by
-the file's first bytes; UTF-8 or UTF-16). A log usually holds many shoes, and only the cards of the
-shoe being dealt say anything about what is left in it, so
+the file's first bytes; UTF-8 or UTF-16, or the ``--encoding`` given: cp1252 …).
+A log usually holds many shoes, and only the cards of the shoe being dealt say
+anything about what is left in it, so
 
 * with a ``shoe`` column, the cards of one shoe are read: ``--shoe ID``, or by
   default the last shoe in the file (the output says which); a shoe's rows
@@ -92,8 +93,14 @@ class SeenFile:
         ]
 
 
-def read_seen_file(game: Game, config: Any, path: Path, shoe: str | None = None) -> SeenFile:
-    """The cards of one shoe of a round log (see the module docstring)."""
+def read_seen_file(
+    game: Game, config: Any, path: Path, shoe: str | None = None, encoding: str | None = None
+) -> SeenFile:
+    """The cards of one shoe of a round log (see the module docstring).
+
+    ``encoding`` is a text log's encoding when it is not UTF-8 (``--encoding cp1252``), read
+    as :func:`odds.runtime.inputs.text_blocks` reads the audit's logs.
+    """
     label = str(path)
     with InputFile(path) as file:
         if file.kind() == "parquet":
@@ -105,7 +112,7 @@ def read_seen_file(game: Game, config: Any, path: Path, shoe: str | None = None)
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
         else:
-            found = _Reader(game, config, label, shoe).read(_csv_rows(file, label))
+            found = _Reader(game, config, label, shoe).read(_csv_rows(file, label, encoding))
             digest = file.digest()
     items, rows, chosen = found
     size = game.shoe(config).size
@@ -126,9 +133,9 @@ Row = tuple[str, dict[str, str] | None]
 Rows = Generator[tuple[list[str], Iterator[Row]], None, None]
 
 
-def _csv_rows(file: InputFile, label: str) -> Rows:
+def _csv_rows(file: InputFile, label: str, encoding: str | None = None) -> Rows:
     """The header, then each row (a blank line as None), from a text or gzipped log."""
-    blocks = text_blocks(file)
+    blocks = text_blocks(file, encoding=encoding)
 
     def lines() -> Iterator[tuple[int, str]]:
         for block in blocks:
@@ -302,6 +309,12 @@ class _Reader:
                 labels[name] = column
             elif name in self.game.positions or (seat is not None and seat.fullmatch(name)):
                 cards.append(column)
+        names = [re.sub(r"\s+", "_", c.strip().lower()) for c in columns]
+        if not cards and any(n.startswith(("result_", "winner")) for n in names):
+            raise OddsError(
+                f"{self.label}: a results-only log (each bet's outcome, no cards): it shows no "
+                "card seen; give a log with the hands"
+            )
         if not cards:
             raise OddsError(
                 f"{self.label}: no hand column (a {self.game.name} log has "

@@ -1,4 +1,5 @@
-"""Dealer probabilities: the fast contraction against a plain recursion over every draw."""
+"""Dealer probabilities: the one dealer call (its fast contraction) against a plain recursion
+over every draw (tests/reference/blackjack_nhc.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,17 @@ from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
     dealer_numerators,
-    dealer_probabilities,
-    dealer_probabilities_reference,
+    dealer_outcomes,
     dealer_table,
     plan,
 )
+from tests.reference.blackjack_nhc import dealer_probabilities as dealer_probabilities_reference
+
+
+def dealer_probabilities(
+    counts: tuple[int, ...], up: int, hits_soft_17: bool, removed: tuple[int, ...] = (0,) * RANKS
+) -> dict[str, Fraction]:
+    return dealer_outcomes(counts, up, hits_soft_17, removed).probabilities
 
 
 def one_deck(decks: int = 1) -> tuple[int, ...]:

@@ -10,11 +10,12 @@ import pytest
 from odds.core.errors import OddsError
 from odds.core.table import json_value
 from odds.games.blackjack.actions import DOUBLE, HIT, SPLIT, STAND
-from odds.games.blackjack.dealer import RANKS, dealer_probabilities_reference, total_of
+from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.nodes import STEP, key_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.report_tables import hand_json, hand_table
 from odds.games.blackjack.rounds import analyse_round
+from tests.reference.blackjack_nhc import dealer_probabilities
 
 ONE_DECK = (4,) * 9 + (16,)
 EIGHT_DECKS = (32,) * 9 + (128,)
@@ -87,7 +88,7 @@ def _independent(up: int, peek: bool):
         left = list(ONE_DECK)
         left[up] -= 1
         left = [c - r for c, r in zip(left, removed, strict=True)]
-        p = dealer_probabilities_reference(tuple(left), up, False)
+        p = dealer_probabilities(tuple(left), up, False)
         value = p["bust"] - (0 if peek else p["blackjack"])
         for d in range(17, 22):
             value += p[str(d)] * ((total > d) - (total < d))
@@ -225,12 +226,15 @@ def test_an_infinite_shoe(eight_decks) -> None:
     """Dealing with replacement: the published dealer figures, and the limit of more decks."""
     from math import inf
 
-    from odds.games.blackjack.infinite import dealer_outcomes
+    from odds.games.blackjack.dealer import dealer_outcomes
     from odds.games.blackjack.rounds import analyse_decks
 
-    assert f"{float(dealer_outcomes(5, False)[5]):.4f}" == "0.4232"  # dealer 6 busts, S17
-    assert f"{float(dealer_outcomes(1, False)[5]):.4f}" == "0.3536"  # dealer 2 busts
-    assert sum(dealer_outcomes(0, True)) == 1
+    def busts(up: int) -> str:
+        return f"{float(dealer_outcomes(inf, up, False).probabilities['bust']):.4f}"
+
+    assert busts(5) == "0.4232"  # dealer 6 busts, S17
+    assert busts(1) == "0.3536"  # dealer 2 busts
+    assert sum(dealer_outcomes(inf, 0, True).probabilities.values()) == 1
     infinite = analyse_decks(inf)
     assert sum(h.probability for h in infinite.hands) == 1
     # The house edge grows with the decks, by about c/decks: 8 decks are 0.0854% short.

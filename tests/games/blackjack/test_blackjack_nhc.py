@@ -17,7 +17,7 @@ from odds.cli import main
 from odds.games.blackjack.actions import Action
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.shoe_state import _RoundDealer
+from odds.games.blackjack.shoe_state import RoundDealer
 from odds.games.blackjack.simulate import simulate
 from odds.games.blackjack.strategy import Chart
 from tests.reference.blackjack_nhc import NoHoleCardRound
@@ -103,7 +103,7 @@ def test_the_shoe_is_dealt_in_the_no_hole_card_order() -> None:
     for reading, order in (("none", [4, 0, 5, 1, 2, 3, 9]), ("obo", [4, 0, 5, 1, 2, 3, 9]),
                            ("peek", [4, 0, 5, 9])):  # fmt: skip
         cards = iter([*order, 9, 9, 9])
-        dealer = _RoundDealer(BlackjackRules(hole_card=reading), chart, list(range(10)), 1)
+        dealer = RoundDealer(BlackjackRules(hole_card=reading), chart, list(range(10)), 1)
         seen = dealer(cards.__next__)
         dealt = len(order)
         assert len(seen) == dealt, reading

@@ -12,12 +12,12 @@ from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
     dealer_numerators,
-    dealer_probabilities_reference,
     longest_draw,
     plan,
 )
 from odds.games.blackjack.dealer_batches import RemovalSet, numerators
 from odds.games.blackjack.nodes import add, hand_multisets
+from tests.reference.blackjack_nhc import dealer_probabilities
 
 
 def _removed_sets() -> list[tuple[int, ...]]:
@@ -77,5 +77,5 @@ def test_a_few_against_every_draw_sequence():
         for u in ups:
             lanes_ = plan(after[u], u, False, kmax).unpack(lanes.unpack(packed[r], u))
             left = tuple(n - c for n, c in zip(after[u], r, strict=True))
-            reference = dealer_probabilities_reference(left, u, False)
+            reference = dealer_probabilities(left, u, False)
             assert [Fraction(c, denominator) for c in lanes_] == [reference[o] for o in OUTCOMES]

@@ -64,10 +64,10 @@ def test_every_players_cards_leave_the_shoe(hole_card: str) -> None:
 def test_a_round_deals_each_player_then_the_dealer() -> None:
     """Three players: a first card to each, the up card, a second card to each, then each
     player acts in turn and the dealer completes the hand, as at a live table."""
-    from odds.games.blackjack.shoe_state import _RoundDealer
+    from odds.games.blackjack.shoe_state import RoundDealer
 
     # Players get 10+6, 10+7, 10+5 against a 10 up: the first hits (a 2: 18), the second
     # stands, the third hits (a 9: bust); the hole card (7) gives the dealer 17.
     draws = iter([9, 9, 9, 9, 5, 6, 4, 1, 8, 6, 9, 9])
-    seen = _RoundDealer(BlackjackRules(), CHART, list(range(10)), 3)(draws.__next__)
+    seen = RoundDealer(BlackjackRules(), CHART, list(range(10)), 3)(draws.__next__)
     assert seen == [9, 9, 9, 9, 5, 6, 4, 1, 8, 6]

@@ -75,3 +75,18 @@ def test_the_seen_file_reads_the_operator_layout(capsys, tmp_path):
     assert main(["shoe", "pok-deng", "--seen-file", str(log)]) == 0
     out = capsys.readouterr().out
     assert "2 rows" in out and "seen 10, unseen 406" in out
+
+
+def test_the_seen_file_takes_an_encoding_as_the_audit_does(capsys, tmp_path):
+    """``odds shoe --seen-file`` reads the audit's encodings; without it a cp1252 log is refused."""
+    log = tmp_path / "w.csv"
+    log.write_bytes("shoe;dealer;dragon;tiger\nS1;José;Kd;2c\nS1;Zoë;3d;4c\n".encode("cp1252"))
+    assert main(["shoe", "dragon-tiger", "--seen-file", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--encoding" in err
+    assert main(["shoe", "dragon-tiger", "--seen-file", str(log), "--encoding", "cp1252"]) == 0
+    assert "seen 4, unseen 412" in capsys.readouterr().out
+    assert main(["shoe", "dragon-tiger", "--seen", "Kd", "--encoding", "cp1252"]) == 2
+    assert "give --seen-file too" in capsys.readouterr().err
+    assert main(["shoe", "dragon-tiger", "--seen-file", str(log), "--encoding", "klingon"]) == 2
+    assert "--encoding: unknown encoding 'klingon'" in capsys.readouterr().err

@@ -1,0 +1,74 @@
+"""The shoe-independent layouts read back from disk are the ones the code builds.
+
+A kept file is a stand-in for a build (:mod:`odds.games.blackjack.kept_layouts`):
+read from a fresh cache folder after a first process wrote it, every layout
+equals a new build and the round's exact EV is the one computed with nothing
+kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from odds.core.caching import clear_caches
+from odds.games.blackjack import dealer, moments, nodes, rounds
+from odds.games.blackjack.options import BlackjackRules
+from odds.runtime import kept
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv(kept.CACHE_VARIABLE, str(tmp_path))
+    clear_caches()
+    yield tmp_path
+    clear_caches()
+
+
+def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
+    rules = BlackjackRules(double_after_split=True, hole_card="peek", split_hands=3)
+    one_deck = (4,) * 9 + (16,)
+    written = rounds.analyse_round(one_deck, rules).ev
+    names = {p.name.rsplit("-", 1)[0] for p in folder.iterdir()}
+    assert {
+        "blackjack-contexts",
+        "blackjack-dealer-subsets",
+        "blackjack-dealer-tables-s17",
+        "blackjack-moment-plans-s17",
+        "blackjack-reachable",
+    } <= names
+    assert any(name.startswith("blackjack-moment-union-s17-") for name in names)
+    clear_caches()  # a new process: every layout comes from the files
+    read = rounds.analyse_round(one_deck, rules).ev
+    for up in range(10):
+        assert dealer.dealer_table(up, False) == dealer._walk_table(up, False)
+        assert (
+            moments._moment_plan(up, False).keys
+            == moments._MomentPlan(dealer._walk_table(up, False)).keys
+        )
+    for ctx in range(-1, 10):
+        assert nodes.context_nodes(ctx) == nodes._nodes(ctx)
+        assert nodes.context_groups(ctx) == nodes._groups(nodes._nodes(ctx))
+    assert moments.dealer_subsets() == moments._dealer_subsets()
+    removal, keys = rounds._reachable()
+    fresh, fresh_keys = rounds._build_reachable()
+    assert removal.items == fresh.items and keys == fresh_keys
+    assert removal.roots == fresh.roots
+    monkeypatch.setenv(kept.CACHE_VARIABLE, "none")
+    clear_caches()
+    assert read == written == rounds.analyse_round(one_deck, rules).ev
+
+
+def test_a_dropped_shoes_tables_are_freed_without_the_collector():
+    """The round freezes its tables out of the cyclic collector (:func:`gc.freeze`), so a
+    shoe's family must hold no reference cycle: dropped, it is freed by reference counts."""
+    import weakref
+
+    from odds.games.blackjack import shoes
+
+    rules = BlackjackRules(double_after_split=True, split_hands=3, split_strategy="CDPN")
+    counts = (4,) * 9 + (16,)
+    rounds.analyse_round(counts, rules)
+    family = weakref.ref(shoes.family(counts, False))
+    card = weakref.ref(shoes.family(counts, False).up(5))
+    shoes.forget_shoes()
+    assert family() is None and card() is None
