@@ -141,6 +141,15 @@ def audit(
             "latin-1 … (UTF-8 with or without a BOM and UTF-16 are told by themselves).",
         ),
     ] = None,
+    shoe_rows: Annotated[
+        int | None,
+        typer.Option(
+            "--shoe-rows",
+            metavar="N",
+            help="A shoe-ordered log's shoe-level tests read its first shoes, whole, within "
+            "this many rows (the report names the shoes tested; default 200,000); 0: none.",
+        ),
+    ] = None,
     aware_rounds: Annotated[
         int | None,
         typer.Option(
@@ -168,6 +177,7 @@ def audit(
     from odds.tools.audit.groups import parse_by
     from odds.tools.audit.layout import parse_mapping
     from odds.tools.audit.report import audit_tables, audit_text
+    from odds.tools.audit.shoes import MAX_ROWS
 
     mapping = parse_mapping(columns)
     dimensions = parse_by(by)
@@ -190,6 +200,7 @@ def audit(
         dimensions,
         paths=folder is not None,
         encoding=encoding,
+        shoe_rows=MAX_ROWS if shoe_rows is None else shoe_rows,
         aware_rounds=aware_rounds,
     )
     links = None

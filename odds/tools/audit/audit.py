@@ -44,6 +44,7 @@ from odds.stats.significance import PValue, chi_square_p, return_p, tarone
 from odds.tools.audit.counts import LogCounts, SettledGroup
 from odds.tools.audit.groups import GroupAudit, drivers, evaluate_groups
 from odds.tools.audit.reader import read_log
+from odds.tools.audit.shoes import MAX_ROWS
 
 if TYPE_CHECKING:
     from odds.tools.audit.shoe_study import ShoeStudy
@@ -209,6 +210,7 @@ def audit(
     by: tuple[str, ...] = (),
     paths: bool = False,
     encoding: str | None = None,
+    shoe_rows: int = MAX_ROWS,
     aware_rounds: int | None = None,
 ) -> AuditResult:
     """Read the log, settle every kind of round once and run every test.
@@ -219,13 +221,17 @@ def audit(
     ``by`` names the ``--by`` columns: each group is tested too
     (:mod:`odds.tools.audit.groups`), the pooled tests and the groups' each at α/2;
     ``paths`` keeps each group's cumulative nets for the control charts.
+    ``shoe_rows`` bounds the shoe-level tests of a shoe-ordered log: the first
+    shoes, whole, within that many rows (``--shoe-rows``; the notes name them).
     """
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
     whole = alpha
     if by:
         alpha = alpha / 2
-    counts = read_log(paytable.game, paytable.config, log, columns, by, paths, encoding)
+    if shoe_rows < 0:
+        raise OddsError(f"--shoe-rows must be 0 or more, got {shoe_rows}")
+    counts = read_log(paytable.game, paytable.config, log, columns, by, paths, encoding, shoe_rows)
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
     analysis = paytable.bet_analysis()
@@ -255,9 +261,13 @@ def audit(
     # -- the shoe-level tests (odds.tools.audit.shoe_study): in the same Tarone family
     study = None
     if "shoe" in counts.labels and counts.used and counts.results is None:
-        from odds.tools.audit.shoe_study import shoe_study
+        from odds.tools.audit.shoe_study import study_of_shoes
 
-        study = shoe_study(paytable.game, paytable.config, log, columns, encoding, aware_rounds)
+        study = study_of_shoes(
+            paytable.game, paytable.config, counts.shoes, counts.shoes_in_log, aware_rounds
+        )
+        if shoe_rows == 0:
+            notes.append("shoe-level tests not run (--shoe-rows 0): rounds tested off the top only")
     shoe_floors = [] if study is None else [_shoe_floor(t) for t in study.tests]
     floors = [_floor(t) for t in fits] + [_floor(t) for t in returns] + shoe_floors
     k, judged = tarone(floors, alpha)

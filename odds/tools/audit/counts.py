@@ -16,6 +16,7 @@ from odds.tools.audit.groups import GroupCounts, GroupPath
 from odds.tools.audit.integrity import Finding
 from odds.tools.audit.outcomes import ResultsLog
 from odds.tools.audit.payouts import SettlementAudit
+from odds.tools.audit.shoes import ShoeLog
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class LogCounts:
     by_groups: tuple[GroupCounts, ...] = ()  # --by: each group's counts (odds.tools.audit.groups)
     group_paths: tuple[GroupPath, ...] = ()  # --by with --charts: each group's cumulative nets
     results: ResultsLog | None = None  # a results-only log: what it tells (no cards)
+    shoes: ShoeLog | None = None  # a shoe-ordered log's shoes, card by card (shoe-level tests)
+    shoes_in_log: int = 0  # how many shoes the whole log has (the shoe-level tests may read fewer)
 
     @property
     def rejected_total(self) -> int:

@@ -43,13 +43,25 @@ def shoe_findings(
     shoe: Shoe[Any],
     cards_sql: str,
     where: Callable[[int], str],
+    counts_sql: str | None = None,
+    one_row_rounds: bool = False,
 ) -> tuple[list[Finding], dict[str, int]]:
     """The findings (the first :data:`MAX_NAMED` of each kind) and how many of each kind.
 
     ``cards_sql`` selects ``(line, shoe, round, items)`` — the type indices each row
-    adds to its shoe; ``where(line)`` names a line for messages.
+    adds to its shoe; ``where(line)`` names a line for messages. ``counts_sql``, when
+    given, selects the same rows as ``(line, shoe, round, n)`` with ``n = len(items)``
+    computed without the lists: the per-shoe counts then read it, and the lists (a
+    view, never stored) are built only for the shoes that could hold a card too often.
+    ``one_row_rounds`` says that no two of those rows share a (shoe, round): a shoe's
+    rounds are then its rows, counted without grouping by round first.
     """
-    con.execute(f"CREATE OR REPLACE TABLE shoe_cards AS {cards_sql}")
+    if counts_sql is None:
+        con.execute(f"CREATE OR REPLACE TABLE shoe_cards AS {cards_sql}")
+        counts_sql = "SELECT line, shoe, round, len(items) AS n FROM shoe_cards"
+    else:
+        con.execute(f"CREATE OR REPLACE VIEW shoe_cards AS {cards_sql}")
+    con.execute(f"CREATE OR REPLACE VIEW shoe_rows AS {counts_sql}")
     counts = "[" + ", ".join(str(c) for c in shoe.counts) + "]"
     names = [str(t) for t in shoe.types]
     findings: list[Finding] = []
@@ -62,13 +74,20 @@ def shoe_findings(
     # (c copies) shows as a card equal to the one c places after it: a lambda per card, not a
     # hash table of every shoe's every type. Shoes with fewer repeats than the scarcest card's
     # copies cannot be over and skip even that.
-    con.execute("""
+    per_round = (
+        "shoe_rows"
+        if one_row_rounds
+        else """(SELECT shoe, round, sum(n) AS n, count(*) AS row_count,
+                        min(line) AS first, max(line) AS last
+                 FROM shoe_rows GROUP BY shoe, round)"""
+    )
+    rows = "1" if one_row_rounds else "row_count"
+    first, last = ("line", "line") if one_row_rounds else ("first", "last")
+    con.execute(f"""
         CREATE OR REPLACE TABLE shoe_summary AS
-        SELECT shoe, sum(n) AS n, sum(row_count) AS row_count, count(*) AS rounds,
-               min(first) AS first, max(last) AS last
-        FROM (SELECT shoe, round, sum(len(items)) AS n, count(*) AS row_count,
-                     min(line) AS first, max(line) AS last
-              FROM shoe_cards GROUP BY shoe, round)
+        SELECT shoe, sum(n) AS n, sum({rows}) AS row_count, count(*) AS rounds,
+               min({first}) AS first, max({last}) AS last
+        FROM {per_round}
         GROUP BY shoe
     """)  # rounds counted by grouping twice: count(DISTINCT …) per group cannot spill to disk
     con.execute(f"""
@@ -129,11 +148,18 @@ def shoe_findings(
                 f"{where(last)}), the shoe holds {size:,}",
             )
         )
+    # A shoe whose rows fill the lines from its first to its last cannot come back after
+    # another shoe; only when some shoe does not is the log walked in line order (a sort).
+    (interleaved,) = con.execute(
+        "SELECT count(*) FROM shoe_summary WHERE last - first + 1 <> row_count"
+    ).fetchone()
+    if not interleaved:
+        return findings, totals
     reused = con.execute(f"""
         WITH starts AS (
             SELECT shoe, line, round,
                    shoe IS DISTINCT FROM lag(shoe) OVER (ORDER BY line) AS start
-            FROM shoe_cards),
+            FROM shoe_rows),
         runs AS (
             SELECT shoe, line, round, row_number() OVER (PARTITION BY shoe ORDER BY line) AS run
             FROM starts WHERE start)

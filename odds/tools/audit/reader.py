@@ -36,7 +36,7 @@ import dataclasses
 import math
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -70,8 +70,19 @@ from odds.tools.audit.payouts import (
     bets_sql,
 )
 from odds.tools.audit.results import read_results
+from odds.tools.audit.shoes import (
+    MAX_ROWS,
+    MIN_ROUNDS_PER_SHOE,
+    ShoeLog,
+    hand_columns,
+    shoes_from_rows,
+)
 from odds.tools.audit.sources import Source, database, first_line, stage_log
 
+#: How the compact table is stored. Written once and read by a handful of queries, it costs
+#: more to compress (DuckDB analyses every column of every segment) than it saves: a third of
+#: the time of writing it, measured on a seated Pok Deng log (python -m odds.tools.audit.scale).
+LOG_COMPRESSION = "uncompressed"
 #: Rejected rows named by line in the result (all are counted).
 MAX_LISTED = 1000
 #: Why a row is rejected: its code in the database and how the summary names the kind.
@@ -100,6 +111,7 @@ def read_log(
     by: tuple[str, ...] = (),
     paths: bool = False,
     encoding: str | None = None,
+    shoe_rows: int = MAX_ROWS,
 ) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
@@ -108,6 +120,8 @@ def read_log(
     (:mod:`odds.tools.audit.layout`); ``by`` the ``--by`` columns (each group counted
     apart, :mod:`odds.tools.audit.groups`), ``paths`` whether their cumulative nets are
     drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
+    A log with a shoe column also gets its shoes card by card, from the same pass
+    (:meth:`_Log.dealt_shoes`): at most ``shoe_rows`` rows, whole shoes, from the first.
     A results-only log (no hand column; each bet's outcome) is read by
     :mod:`odds.tools.audit.results`.
     """
@@ -127,7 +141,11 @@ def read_log(
         source, digest = staged.everything(lambda share: update(READING * share))
         log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
         log.paths = paths
-        return dataclasses.replace(log.counts(), size=digest.size, sha256=digest.sha256)
+        counts = log.counts()
+        shoes, in_log = log.dealt_shoes(shoe_rows) if "shoe" in log.col else (None, 0)
+        return dataclasses.replace(
+            counts, size=digest.size, sha256=digest.sha256, shoes=shoes, shoes_in_log=in_log
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -244,7 +262,7 @@ class _Log:
     def counts(self) -> LogCounts:
         self._prepare()
         self._check_rounds()
-        self._query(f"CREATE OR REPLACE TABLE final AS {self._final()}", weight=5)
+        self._make_final()
         self._check_independent()
         rows, untested, kinds = self._summary()
         groups, refused = self._groups()
@@ -269,6 +287,52 @@ class _Log:
             by_groups=tuple(by_groups),
             group_paths=tuple(group_paths),
         )
+
+    def dealt_shoes(self, limit: int) -> tuple[ShoeLog | None, int]:
+        """The log's shoes from the compact table (no second reading), and how many it has.
+
+        The rows :func:`odds.tools.audit.shoes.read_shoes` reads from the file (every
+        row but blank lines; malformed rows have stopped the audit already), in line
+        order, their hands' texts from the hand table, turned into shoes by the same
+        :func:`~odds.tools.audit.shoes.shoes_from_rows`. A log whose shoes are not
+        dealt through gets no shoes; ``limit`` 0 reads none.
+        """
+        blank, empty = _CODES["blank"], _CODES["empty"]
+        # Those rows are shoe integrity's (counted per shoe in shoe_summary) and the empty
+        # ones (shoe ''): counted without a count(DISTINCT) over the log.
+        ((rows_total, shoes_total),) = self.con.execute(f"""
+            WITH empty AS (SELECT count(*) AS n FROM log WHERE why = {empty})
+            SELECT (SELECT coalesce(sum(row_count), 0) FROM shoe_summary) + (SELECT n FROM empty),
+                   (SELECT count(*) FROM shoe_summary)
+                   + CASE WHEN (SELECT n FROM empty) > 0
+                               AND NOT EXISTS (SELECT 1 FROM shoe_summary WHERE shoe = '')
+                          THEN 1 ELSE 0 END
+        """).fetchall()
+        if rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total) or limit <= 0:
+            return ShoeLog((), self.unit, 0 if limit <= 0 else rows_total), shoes_total
+        columns = []
+        for name in hand_columns(self.layout):
+            if name in self.seats:
+                columns.append(f"sid{self.seats.index(name)}")
+            else:
+                columns.append(f"hid{self.positions.index(name)}")
+        round_ = "round" if "round" in self.col else "''"
+        result = self.con.execute(
+            f"SELECT line, shoe, {round_}, {', '.join(columns)} FROM log "
+            f"WHERE why IS DISTINCT FROM {blank} ORDER BY line LIMIT {limit + 1}"
+        )
+        texts = [*self.texts, ""]  # a NULL hand id (no hand at a seat): index -1
+
+        def rows() -> Iterator[tuple[Any, ...]]:
+            while batch := result.fetchmany(10_000):
+                for line, shoe, round_label, *hids in batch:
+                    yield (line, shoe, round_label, *(texts[-1 if h is None else h] for h in hids))
+
+        total = min(limit, rows_total)
+        found = shoes_from_rows(
+            self.game, self.config, self.layout, rows(), self.unit, limit, total
+        )
+        return found, shoes_total
 
     def _count_groups(self, rows: int) -> tuple[list[GroupCounts], list[GroupPath]]:
         """--by: each group's counts (:mod:`odds.tools.audit.groups`), money included."""
@@ -367,10 +431,11 @@ class _Log:
             "rank": np.array([e.rank for e in entries], dtype=np.int64),
             "items": np.array([",".join(map(str, e.items)) for e in entries], dtype=object),
             "cards": np.array(_numbered(e.items for e in entries), dtype=np.int64),
+            "mask": np.array([_type_mask(e.items) for e in entries], dtype=np.uint64),
         }
         self.con.execute(
             "CREATE OR REPLACE TABLE hands AS SELECT hid, text, fatal, impossible, key, rank, "
-            "cards, "
+            "cards, mask, "
             "CASE WHEN items = '' THEN []::INTEGER[] "
             "ELSE list_transform(string_split(items, ','), lambda x: x::INTEGER) END AS items "
             "FROM hand_table"
@@ -404,7 +469,12 @@ class _Log:
         else:
             parts = [f"h{i}.items" for i in range(n)]
         items = "list_concat(" + ", ".join(parts) + ")"
-        joint = _overflow(items, self.shoe) if self._joint_needed(1) else "false"
+        joint = "false"
+        if self._joint_needed(1):
+            joint = _overflow(items, self.shoe)
+            shared_type = _shared_type([p.split(".")[0] for p in parts], self._hands_sharing())
+            if shared_type is not None:
+                joint = f"(CASE WHEN {shared_type} THEN {joint} END)"
         no_seat = " AND ".join(f"r.{self.col[s]} = ''" for s in self.seats) or "false"
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
@@ -417,7 +487,16 @@ class _Log:
             for j in seats:
                 aliases = [f"s{j}" if i == player else f"h{i}" for i in range(n)]
                 hids += f", {_combo(aliases, key_count)}::BIGINT AS scombo{j}"
+        sizes = ""
+        if "shoe" in self.labels:  # the cards each row adds to its shoe (shoe integrity)
+            own, shared_sizes = self._card_parts("h", "s")
+            sizes = "".join(
+                f", ({' + '.join(f'coalesce(len({part}), 0)' for part in parts) or '0'})"
+                f"::USMALLINT AS {name}"
+                for name, parts in (("own_cards", own), ("shared_cards", shared_sizes))
+            )
         c = _CODES
+        self.con.execute(f"PRAGMA force_compression = '{LOG_COMPRESSION}'")
         self._query(
             f"""CREATE OR REPLACE TABLE log AS
             SELECT r.line,
@@ -428,10 +507,26 @@ class _Log:
                         WHEN {no_seat} THEN {c["seats"]}
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
-                   {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}
+                   {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}{sizes}
             FROM rows r {joins}""",
             weight=45,
         )
+        self.con.execute("PRAGMA force_compression = 'auto'")
+
+    def _hands_sharing(self) -> int:
+        """How many hands must hold a type for a round to hold it more often than the shoe.
+
+        A hand the shoe can hold has at most ``min(S, c)`` cards of a type the
+        shoe holds ``c`` times (``S``: the largest hand), so ``c + 1`` of them
+        need ``⌈(c + 1) / min(S, c)⌉`` hands — at least 2, and least for the
+        scarcest type. Masks of 64 bits cover shoes of at most 64 types; 0 for
+        a larger shoe (no shortcut).
+        """
+        if len(self.shoe.types) > MASK_TYPES:
+            return 0
+        fewest = min(c for c in self.shoe.counts if c > 0)
+        size = max(log_hand_sizes(self.game))
+        return max(2, -(-(fewest + 1) // min(size, fewest)))
 
     def _joint_needed(self, rows: int) -> bool:
         """Whether hands the shoe holds one by one could still be too many together."""
@@ -748,26 +843,69 @@ class _Log:
         if "shoe" not in self.col:
             return [], {}
         n = len(self.positions)
-        shared = [self.positions.index(p) for p in self.game.shared_positions]
         joins = " ".join(f"LEFT JOIN hands h{i} ON f.hid{i} = h{i}.hid" for i in range(n))
         joins += "".join(
             f" LEFT JOIN hands s{j} ON f.sid{j} = s{j}.hid" for j in range(len(self.seats))
         )
-        if self.seats:
-            parts = [f"h{i}.items" for i in shared]
-            parts += [f"s{j}.items" for j in range(len(self.seats))]
-        else:
-            parts = [f"h{i}.items" for i in range(n) if i not in shared]
-            parts += [f"CASE WHEN NOT f.extra THEN h{i}.items END" for i in shared]
+        own, shared_parts = self._card_parts("h", "s")
+        parts = own + [f"CASE WHEN NOT f.extra THEN {part} END" for part in shared_parts]
         items = "list_concat(" + ", ".join(parts) + ")" if len(parts) > 1 else parts[0]
         round_ = "f.round" if "round" in self.col else "NULL"
         c = _CODES
+        used = f"f.why IS NULL OR f.why IN ({c['impossible']}, {c['seats']})"
         sql = f"""
             SELECT f.line, f.shoe, {round_} AS round, coalesce({items}, []) AS items
             FROM final f {joins}
-            WHERE f.why IS NULL OR f.why IN ({c["impossible"]}, {c["seats"]})
+            WHERE {used}
         """
-        return shoe_findings(self.con, self.shoe, sql, lambda line: f"{self.unit} {line}")
+        counts = f"""
+            SELECT f.line, f.shoe, {round_} AS round,
+                   f.own_cards + CASE WHEN f.extra THEN 0 ELSE f.shared_cards END AS n
+            FROM final f WHERE {used}
+        """
+        one_row = False
+        if "round" in self.col:  # no round on two rows: then a shoe's rounds are its rows
+            (shared_labels,) = self.con.execute(f"""
+                SELECT (SELECT count(*) FROM multi) + (SELECT count(*) FROM log
+                    WHERE why IN ({c["impossible"]}, {c["seats"]})
+                       OR (why IS NULL AND round = ''))
+            """).fetchone()
+            one_row = not shared_labels
+        return shoe_findings(
+            self.con, self.shoe, sql, lambda line: f"{self.unit} {line}", counts, one_row
+        )
+
+    def _card_parts(self, position: str, seat: str) -> tuple[list[str], list[str]]:
+        """SQL: the item lists a row adds to its shoe: its own hands', and the shared hands'.
+
+        ``position`` and ``seat`` are the aliases' prefixes of the hands joined for
+        the game positions and the numbered seats. The shared hands (the banker's)
+        count once per round; with seats, every seat's hand counts, the position
+        spread over the seats not again.
+        """
+        n = len(self.positions)
+        shared = [self.positions.index(p) for p in self.game.shared_positions]
+        shared_parts = [f"{position}{i}.items" for i in shared]
+        if self.seats:
+            return [f"{seat}{j}.items" for j in range(len(self.seats))], shared_parts
+        return [f"{position}{i}.items" for i in range(n) if i not in shared], shared_parts
+
+    def _make_final(self) -> None:
+        """The ``final`` table; a view over ``log`` when no round spans several rows.
+
+        Only rounds on several rows (the ``rounds`` table) change a row's kind or
+        mark it untested; without any, ``final`` is ``log`` with constant columns,
+        and copying it (a second table as large as the log) would cost a full
+        write of the log for nothing.
+        """
+        (multi_row,) = self.con.execute("SELECT count(*) FROM rounds").fetchone()
+        if "round" not in self.col or not multi_row:
+            self.con.execute(
+                "CREATE OR REPLACE VIEW final AS SELECT *, why AS kind, false AS extra, "
+                "NULL::VARCHAR AS problem FROM log"
+            )
+            return
+        self._query(f"CREATE OR REPLACE TABLE final AS {self._final()}", weight=5)
 
     def _final(self) -> str:
         """SQL: every row with its kind of rejection (NULL: used) and whether it is untested."""
@@ -871,6 +1009,45 @@ def _combo(aliases: Sequence[str], key_count: int) -> str:
     for alias in aliases[1:]:
         combo = f"({combo} * 3 + sign({aliases[0]}.rank - {alias}.rank) + 1)"
     return combo
+
+
+#: Shoes of at most this many types get a bit mask of the types in each hand.
+MASK_TYPES = 64
+#: At most this many groups of hands are tested for a shared type (else no shortcut).
+MAX_SHARING_GROUPS = 200
+
+
+def _type_mask(items: Iterable[int]) -> int:
+    """The types in a hand as bits (bit t: type t); 0 for a shoe of more than MASK_TYPES types."""
+    mask = 0
+    for item in items:
+        if item >= MASK_TYPES:
+            return 0
+        mask |= 1 << item
+    return mask
+
+
+def _shared_type(aliases: Sequence[str], sharing: int) -> str | None:
+    """SQL: some type is in at least ``sharing`` of the hands (their ``mask`` columns).
+
+    A necessary condition for a round to hold a type more often than the shoe
+    (:meth:`_Log._hands_sharing`), in integer operations, before the exact count
+    (lists, costly: a third of reading a seated Pok Deng row). None: no shortcut
+    (``sharing`` 0, or too many groups of hands to test). A seat without a hand
+    has no mask (0).
+    """
+    import itertools
+
+    if sharing < 2:
+        return None
+    if len(aliases) < sharing:
+        return "false"
+    groups = list(itertools.combinations(aliases, sharing))
+    if len(groups) > MAX_SHARING_GROUPS:
+        return None
+    masks = {a: f"coalesce({a}.mask, 0::UBIGINT)" for a in aliases}
+    anded = [" & ".join(masks[a] for a in group) for group in groups]
+    return "((" + ") | (".join(anded) + ")) <> 0"
 
 
 def _numbered(hands: Iterable[tuple[int, ...]]) -> list[int]:

@@ -37,16 +37,31 @@ def _odds(*args: str) -> list[str]:
     return [sys.executable, "-m", "odds", *args]
 
 
-def make_log(game: str, seed_rounds: int, rows: int, folder: Path, seats: int = 5) -> Path:
-    """The seed log dealt by ``odds simulate``, repeated to ``rows`` rows (Parquet)."""
+def make_log(
+    game: str,
+    seed_rounds: int,
+    rows: int,
+    folder: Path,
+    seats: int = 5,
+    penetration: str | None = None,
+) -> Path:
+    """The seed log dealt by ``odds simulate``, repeated to ``rows`` rows (Parquet).
+
+    ``penetration`` deals each shoe through to that fraction (``75%``: a baccarat
+    shoe of about 60 rounds, so the shoe-level tests run); without it every
+    round is a fresh shuffle. The log is ``big-<rows>.parquet`` in ``folder``;
+    the seed ``seed.parquet`` beside it is reused by later calls.
+    """
     import duckdb
 
     seed = folder / "seed.parquet"
     extra = ["--seats", str(seats)] if seats else ["--operator"]
+    if penetration:
+        extra += ["--penetration", penetration]
     if not seed.exists():
         deal = ["simulate", game, "--rounds", str(seed_rounds), "--stakes", *extra, "-o", str(seed)]
         subprocess.run(_odds(*deal), check=True)
-    big = folder / "big.parquet"
+    big = folder / f"big-{rows}.parquet"
     with duckdb.connect() as con:
         con.execute("SET preserve_insertion_order = true")
         described = con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [str(seed)]).fetchall()
@@ -92,16 +107,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--seed-rounds", type=int, default=20_000)
     parser.add_argument("--seats", type=int, default=5, help="0: the game's own positions")
+    parser.add_argument("--penetration", help="deal each shoe through to this fraction (e.g. 75%%)")
     parser.add_argument("--keep", type=Path, help="keep the logs in this folder")
     parser.add_argument("audit_args", nargs="*", help="more options for odds audit (after --)")
     args = parser.parse_args(argv)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="odds-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        log = folder / "big.parquet"
+        log = folder / f"big-{args.rows}.parquet"
         if not log.exists():
             begun = time.perf_counter()
-            log = make_log(args.game, args.seed_rounds, args.rows, folder, args.seats)
+            log = make_log(
+                args.game, args.seed_rounds, args.rows, folder, args.seats, args.penetration
+            )
             print(
                 f"log: {args.rows:,} rows, {log.stat().st_size:,} bytes, made in "
                 f"{time.perf_counter() - begun:.0f} s",

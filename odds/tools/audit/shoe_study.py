@@ -28,7 +28,13 @@ from typing import Any
 from odds.games.base import Game
 from odds.tools.audit.frequencies import frequency_tests
 from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
-from odds.tools.audit.shoes import MIN_ROUNDS_PER_SHOE, DealtShoe, ShoeTest, read_shoes
+from odds.tools.audit.shoes import (
+    MIN_ROUNDS_PER_SHOE,
+    DealtShoe,
+    ShoeLog,
+    ShoeTest,
+    read_shoes,
+)
 from odds.tools.audit.shuffle import shuffle_tests
 
 
@@ -75,6 +81,37 @@ def shoe_study(
     notes = []
     if read.truncated:
         notes.append(f"the shoe-level tests read the first {read.rows:,} rows of the log")
+    return run_tests(game, config, read.shoes, read.unit, tuple(notes), aware_rounds=aware_rounds)
+
+
+def study_of_shoes(
+    game: Game,
+    config: Any,
+    read: ShoeLog | None,
+    shoes_in_log: int = 0,
+    aware_rounds: int | None = None,
+) -> ShoeStudy | None:
+    """Every shoe-level test of shoes already read (the audit's one pass), or None.
+
+    None when the log has no shoes dealt through. When the reading stopped at its
+    limit (``--shoe-rows``), a note names the shoes tested and those left to the
+    off-the-top tests: the first shoes, whole, and the lines they span.
+    """
+    if read is None or not read.shoes:
+        return None
+    if read.rounds < MIN_ROUNDS_PER_SHOE * len(read.shoes):
+        return None
+    notes = []
+    if read.truncated:
+        first, last = read.shoes[0], read.shoes[-1]
+        untested = max(shoes_in_log - len(read.shoes), 0)
+        notes.append(
+            f"the shoe-level tests cover the log's first {len(read.shoes):,} shoes, whole "
+            f"(shoe {first.label} first, shoe {last.label} last: {read.unit}s "
+            f"{first.rounds[0].line:,}–{last.rounds[-1].line:,}); its other {untested:,} "
+            f"shoes, after {read.unit} {last.rounds[-1].line:,}, are tested off the top "
+            f"only (at most {read.rows:,} rows are read shoe by shoe: --shoe-rows)"
+        )
     return run_tests(game, config, read.shoes, read.unit, tuple(notes), aware_rounds=aware_rounds)
 
 

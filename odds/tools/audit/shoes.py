@@ -20,7 +20,7 @@ The work is bounded before it starts: at most :data:`MAX_ROWS` rows are read
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,11 @@ from odds.runtime.progress import task, track
 from odds.stats.significance import PValue
 from odds.tools.audit.sources import database, stage_log
 
-#: The shoe-level tests read at most this many rows (a longer log: the first ones, noted).
-MAX_ROWS = 2_000_000
+#: The shoe-level tests read at most this many rows, whole shoes from the first (a longer log:
+#: the notes name the shoes tested; ``odds audit --shoe-rows``). About 3,000 baccarat shoes,
+#: ten times the 300 the hardest shoe fault of the power table needs (one card missing), in
+#: about 20 s and 200 MB; the shoes of 2,000,000 rows took minutes and more than a gigabyte.
+MAX_ROWS = 200_000
 #: The shoe-level tests run when the log's shoes hold at least this many rounds on average
 #: (a shoe dealt through, as at a live table; a log reshuffled every round has nothing to show).
 MIN_ROUNDS_PER_SHOE = 10
@@ -114,12 +117,15 @@ def read_shoes(
     path: Path,
     mapping: dict[str, str] | None = None,
     encoding: str | None = None,
+    limit: int = MAX_ROWS,
 ) -> ShoeLog | None:
     """The log's shoes card by card, or None when it has no shoe column.
 
-    ``encoding`` is the text log's (``--encoding``), as the main reader got it.
+    ``encoding`` is the text log's (``--encoding``), as the main reader got it. This
+    reads the file a second time; the audit takes its shoes from its own pass instead
+    (:mod:`odds.tools.audit.reader`), and this stays the plain reference to compare it
+    with (and what reads a log for the shoe studies alone).
     """
-    shoe = game.shoe(config)
     with InputFile(path) as file, database() as db:
         staged = stage_log(db, game, file, mapping, encoding)
         layout = staged.layout
@@ -135,67 +141,93 @@ def read_shoes(
         ).fetchall()
         if rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total):
             return ShoeLog((), source.unit, rows_total)  # not dealt through: nothing to read
-        hand_names = sorted(layout.hands, key=layout.hands.__getitem__)
-        shared = set(game.shared_positions)
-        fields = ", ".join(f"f{layout.hands[h] + 1}" for h in hand_names)
+        fields = ", ".join(f"f{layout.hands[h] + 1}" for h in hand_columns(layout))
         round_field = f"f{layout.labels['round'] + 1}" if "round" in layout.labels else "''"
         sql = (
             f"SELECT line, {shoe_field}, {round_field}, {fields} "
-            f"FROM ({source.relation()}) WHERE {ok} ORDER BY line LIMIT {MAX_ROWS + 1}"
+            f"FROM ({source.relation()}) WHERE {ok} ORDER BY line LIMIT {limit + 1}"
         )
-        result = db.con.execute(sql)
-        rows = _batches(result)
-        positions = game.positions
-        one_row = sorted(hand_names) == sorted(positions)
-        seated = next((p for p, hs in layout.seats.items() if len(hs) > 1 or hs[0] != p), None)
-        parsed = _Parser(game, config, shoe)
-        shoes: list[DealtShoe] = []
-        current: list[DealtRound] = []
-        label: str | None = None
-        seen_labels: dict[str, int] = {}
-        last_round = None
-        count = 0
-        truncated = False
-        for row in track(rows, "reading the shoes", None):
-            count += 1
-            if count > MAX_ROWS:
-                truncated = True
-                break
-            line, shoe_label, round_label, *texts = row
-            if shoe_label != label:
-                if label is not None and current:
-                    shoes.append(DealtShoe(_shoe_name(label, seen_labels), tuple(current)))
-                label, current, last_round = shoe_label, [], None
-            same_round = bool(round_label) and round_label == last_round
-            cards: list[int] = []
-            readable = True
-            for name, text in zip(hand_names, texts, strict=True):
-                if not text or (same_round and _position_of(name, layout) in shared):
-                    continue
-                items = parsed(text)
-                if items is None:
-                    readable = False
-                    break
-                cards.extend(items)
-            if not readable:
+        return shoes_from_rows(
+            game, config, layout, _batches(db.con.execute(sql)), source.unit, limit
+        )
+
+
+def hand_columns(layout: Any) -> list[str]:
+    """The hand columns in the header's order: a round's cards are read in this order."""
+    return sorted(layout.hands, key=layout.hands.__getitem__)
+
+
+def shoes_from_rows(
+    game: Game,
+    config: Any,
+    layout: Any,
+    rows: Iterable[tuple[Any, ...]],
+    unit: str,
+    limit: int = MAX_ROWS,
+    total: int | None = None,
+) -> ShoeLog:
+    """The shoes of rows ``(line, shoe, round, *hand texts)`` in line order, at most ``limit``.
+
+    The hand texts are in :func:`hand_columns` order (``""``: no hand). This is
+    where every reading of a log's shoes ends: :func:`read_shoes` (its own pass
+    over the file) and the audit's reader (:mod:`odds.tools.audit.reader`, the
+    rows of its one pass), so both give the same shoes. ``total``, the rows to read when
+    known, gives the progress bar its end (and its estimate of the time left).
+    """
+    shoe = game.shoe(config)
+    hand_names = hand_columns(layout)
+    shared = set(game.shared_positions)
+    positions = game.positions
+    one_row = sorted(hand_names) == sorted(positions)
+    seated = next((p for p, hs in layout.seats.items() if len(hs) > 1 or hs[0] != p), None)
+    parsed = _Parser(game, config, shoe)
+    shoes: list[DealtShoe] = []
+    current: list[DealtRound] = []
+    label: str | None = None
+    seen_labels: dict[str, int] = {}
+    last_round = None
+    count = 0
+    truncated = False
+    for row in track(rows, "reading the shoes", total):
+        count += 1
+        if count > limit:
+            truncated = True
+            if row[1] == label and shoes:  # its shoe goes on past the limit: left out whole
+                current = []
+            break
+        line, shoe_label, round_label, *texts = row
+        if shoe_label != label:
+            if label is not None and current:
+                shoes.append(DealtShoe(_shoe_name(label, seen_labels), tuple(current)))
+            label, current, last_round = shoe_label, [], None
+        same_round = bool(round_label) and round_label == last_round
+        cards: list[int] = []
+        readable = True
+        for name, text in zip(hand_names, texts, strict=True):
+            if not text or (same_round and _position_of(name, layout) in shared):
                 continue
-            if same_round and current:
-                previous = current[-1]
-                current[-1] = DealtRound(
-                    previous.line, previous.label, previous.cards + tuple(cards)
-                )
-            else:
-                by_name = dict(zip(hand_names, texts, strict=True))
-                hands = tuple(by_name[p] for p in positions) if one_row else ()
-                seats: tuple[str, ...] = ()
-                if seated is not None:
-                    hands = tuple(by_name.get(p, "") or "" for p in positions)
-                    seats = tuple(by_name[h] or "" for h in layout.seats[seated])
-                current.append(DealtRound(int(line), str(round_label), tuple(cards), hands, seats))
-            last_round = round_label
-        if label is not None and current:
-            shoes.append(DealtShoe(_shoe_name(label, seen_labels), tuple(current)))
-        return ShoeLog(tuple(shoes), source.unit, min(count, MAX_ROWS), truncated)
+            items = parsed(text)
+            if items is None:
+                readable = False
+                break
+            cards.extend(items)
+        if not readable:
+            continue
+        if same_round and current:
+            previous = current[-1]
+            current[-1] = DealtRound(previous.line, previous.label, previous.cards + tuple(cards))
+        else:
+            by_name = dict(zip(hand_names, texts, strict=True))
+            hands = tuple(by_name[p] for p in positions) if one_row else ()
+            seats: tuple[str, ...] = ()
+            if seated is not None:
+                hands = tuple(by_name.get(p, "") or "" for p in positions)
+                seats = tuple(by_name[h] or "" for h in layout.seats[seated])
+            current.append(DealtRound(int(line), str(round_label), tuple(cards), hands, seats))
+        last_round = round_label
+    if label is not None and current:
+        shoes.append(DealtShoe(_shoe_name(label, seen_labels), tuple(current)))
+    return ShoeLog(tuple(shoes), unit, min(count, limit), truncated)
 
 
 def _position_of(hand: str, layout: Any) -> str:
