@@ -79,7 +79,7 @@ def test_simulate_and_audit(run, tmp_path: Path):
 
 
 def test_bench(run):
-    data = _json(run, "bench", "mahjong-28-20", "--repeat", "1")
+    data = _json(run, "bench", "dragon-tiger", "--repeat", "1")
     assert all(row["equal"] for row in data["bench"])
 
 
@@ -92,7 +92,7 @@ def test_games(run):
 def test_csv(run, command: str):
     """One tidy table per output: a header row and rows of one width, nothing else."""
     args = {"report": ("report", "pok-deng", "--decks", "1", "--table", "summary"),
-            "bench": ("bench", "mahjong-28-20", "--repeat", "1"),
+            "bench": ("bench", "dragon-tiger", "--repeat", "1"),
             "games": ("games", "--table", "games")}[command]  # fmt: skip
     code, out, err = run(*args, "--format", "csv")
     assert code == 0, err
@@ -123,7 +123,7 @@ COMMANDS = {
               "--vary", "payouts.pair"),
     "audit": ("audit", "mahjong-28", "--log", "LOG"),
     "games": ("games", "baccarat"),
-    "bench": ("bench", "mahjong-28-20", "--repeat", "1"),
+    "bench": ("bench", "dragon-tiger", "--repeat", "1"),
     "compare": ("compare", "baccarat", "baccarat-ez"),
     "sweep": ("sweep", "dragon-tiger", "--vary", "payouts.tie=8..9"),
     "shoe": ("shoe", "baccarat", "--seen", "9h 9d 9c"),

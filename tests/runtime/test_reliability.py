@@ -5,6 +5,7 @@ Each test names the item of the issue it covers; each failed before its fix.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -141,6 +142,9 @@ def tables(tmp_path, monkeypatch):
     monkeypatch.setattr(odds.games.paytable, "TABLES", tmp_path / "tables")
     monkeypatch.setattr(odds.games.paytable, "REPORTS", tmp_path / "reports")
     monkeypatch.setattr(odds.tools.regenerate, "REPORTS", tmp_path / "reports")
+    # The files are under test, not the analysis: each report is computed once per test.
+    regenerate = odds.tools.regenerate
+    monkeypatch.setattr(regenerate, "report_output", functools.cache(regenerate.report_output))
     return tmp_path
 
 

@@ -329,7 +329,8 @@ def _one_hand(
     return result
 
 
-def _winner(definition: Definition, first_key: Any, second_key: Any) -> str:
+def winner_of(definition: Definition, first_key: Any, second_key: Any) -> str:
+    """The position whose strength key is greater, or the definition's ``ties``."""
     first, second = definition.deal.positions
     if first_key > second_key:
         return first
@@ -366,7 +367,7 @@ def _joint(
     )
     result: Counter[RoundKey] = Counter()
     for ((fs, fv), (ss, sv)), ways in joint.items():
-        who = _winner(definition, fs, ss) if winner else None
+        who = winner_of(definition, fs, ss) if winner else None
         fd, sd = dict(fv), dict(sv)
         result[
             (

@@ -240,6 +240,8 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
     if not isinstance(data, Mapping):
         raise where.error("definition", "expected a table", where.line("definition"))
     base = data.get("base")
+    own_title = data.get("title")
+    own_bets = data.get("bets")
     if base is not None:
         data = _with_base(base, data, where)
     _known(data, _TOP, "definition", where, where.line("[definition"))
@@ -249,12 +251,27 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
     compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
     bets = _bets(data.get("bets"), deal, categories, where)
     title = _text(data.get("title", ""), "definition.title", where)
+    if base is not None and own_title is None:
+        title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
     rules = _text(data.get("rules", ""), "definition.rules", where)
     reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
     return Definition(
         title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source,
         category_order=order,
     )  # fmt: skip
+
+
+def _count(items: Any) -> int:
+    return len(items) if isinstance(items, list) else 0
+
+
+def _side_bet_title(base: str, bets: Sequence[BetDefinition]) -> str:
+    """The title of bets added to a base that names none of its own: "Lucky 6 (baccarat side
+    bet)", never the base's "Baccarat (punto banco)" (``odds games`` listed Lucky 6 so)."""
+    if not bets:
+        return f"{base} (defined)"
+    plural = "s" * (len(bets) > 1)
+    return f"{' / '.join(b.title for b in bets)} ({base} side bet{plural})"
 
 
 def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, Any]:

@@ -1,11 +1,15 @@
 """Shoe states of a defined game: every bet's exact EV for any unseen cards, and dealing a shoe.
 
-The evaluator counts the definition again for the composition (the same plans
-as the report: a tableau's polynomial evaluated once per state, or the hands'
-showdown after removal), so ``odds shoe``, ``odds eor`` and ``odds exposure`` work
-on every defined game. The procedure is the paytable's ``[dealing]``: the
-cut-card shoe (the turned card's burn, 14 cards behind the cut card by default),
-or one round per shuffle (``reshuffle_every_round``, one-deck games).
+Two hands of one or two cards each (Dragon Tiger, Pok Deng as data) are one
+:func:`odds.engine.polynomial.two_hand_polynomial`, built once per evaluator and
+evaluated per state (as the coded games do: ``odds exposure`` recounted every
+state's rounds, ~2 s a Dragon Tiger shoe, ~20 s a Pok Deng one). Any other deal
+is counted again for each composition (the same plans as the report: a tableau's
+polynomial evaluated once per state, or the hands' showdown after removal), so
+``odds shoe``, ``odds eor`` and ``odds exposure`` work on every defined game.
+The procedure is the paytable's ``[dealing]``: the cut-card shoe (the turned card's
+burn, 14 cards behind the cut card by default), or one round per shuffle
+(``reshuffle_every_round``, one-deck games).
 
 ``odds reports`` leaves the Shoe section out of defined games' reports
 (:attr:`DefinedShoeState.in_reports`): an effect of removal reruns the count per
@@ -16,13 +20,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from odds.core.errors import OddsError
+from odds.engine.polynomial import FallingPolynomial, two_hand_polynomial
 from odds.games.dealing import Procedure, cut_card_procedure, points_burn
+from odds.games.defined import counting, ranking
 from odds.games.defined.options import DefinedConfig
+from odds.games.defined.rounds import RoundKey, bet_needs
 from odds.games.features import ShoeStateFeature
-from odds.games.shoe_state import StateBet, StateByStateLaw, StateEvaluator
+from odds.games.shoe_state import (
+    PolynomialEvaluator,
+    StateBet,
+    StateByStateLaw,
+    StateEvaluator,
+)
+
+#: Hand sizes whose two-hand polynomial is cheap to build: two cards from 52 types is
+#: ~26,000 correction rows (a second); three cards would be millions (those games are one
+#: deck, reshuffled every round, so their states are the full deck anyway).
+POLYNOMIAL_HAND_SIZES = (1, 2)
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -65,8 +82,13 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
     def __init__(self, game: DefinedGame) -> None:
         self.game = game
 
-    def evaluator(self, config: DefinedConfig) -> DefinedEvaluator:
-        return DefinedEvaluator(self.game, config)
+    def evaluator(self, config: DefinedConfig) -> StateEvaluator:
+        polynomial = hands_polynomial(self.game, config)
+        if polynomial is None:
+            return DefinedEvaluator(self.game, config)
+        bets = [StateBet(b.name, b.title) for b in self.game.definition.bets]
+        shoe = config.shoe.build()
+        return PolynomialEvaluator(shoe, bets, self.game.definition.round_cards, 52, polynomial)
 
     def outcome_law(self, config: DefinedConfig) -> StateByStateLaw:
         """Every bet's outcome ways for a state: the definition counted again for it.
@@ -144,3 +166,60 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             return shown
 
         return deal
+
+
+def hands_polynomial(game: DefinedGame, config: DefinedConfig) -> FallingPolynomial[str] | None:
+    """Every bet's EV as one polynomial in the counts, for two hands of one or two cards.
+
+    A hand's class is its strength (when a bet reads the winner) and every feature a
+    bet reads; a pair of classes settles each bet as :meth:`DefinedGame.settle_rounds`
+    settles its round. ``None`` — count each state instead — for any other deal, a
+    ranking with exceptions (they read hand pairs, not classes), or a pair of classes
+    some bet cannot settle (the counting then names the round if it is ever dealt).
+    """
+    definition = game.definition
+    deal = definition.deal
+    if (
+        deal.tableau is not None
+        or deal.draw_at_most
+        or len(deal.positions) != 2
+        or deal.cards not in POLYNOMIAL_HAND_SIZES
+        or ranking.has_exceptions(definition)
+    ):
+        return None
+    shoe = config.shoe.build()
+    classifier = counting.classifier_for(definition, shoe.types)
+    first, second = deal.positions
+    needs = [bet_needs(bet, deal.positions) for bet in definition.bets]
+    names: set[str] = set().union(*(reads[p] for _, reads in needs for p in deal.positions))
+    any_winner = any(winner for winner, _ in needs)
+
+    def classify(hand: tuple[int, ...]) -> tuple[object, tuple[tuple[str, object], ...]]:
+        strength = classifier.strength(hand) if any_winner else None
+        return strength, tuple(classifier.view(hand, names))
+
+    nets = [{e.key: e.net for e in game.events(config, bet)} for bet in definition.bets]
+    unsettled = False
+
+    def payoff(a: tuple[object, Any], b: tuple[object, Any]) -> list[Fraction]:
+        nonlocal unsettled
+        row = []
+        seen = dict(a[1]), dict(b[1])
+        for bet, (winner, reads), net in zip(definition.bets, needs, nets, strict=True):
+            key: RoundKey = (
+                counting.winner_of(definition, a[0], b[0]) if winner else None,
+                tuple((n, seen[0][n]) for n in sorted(reads[first])),
+                tuple((n, seen[1][n]) for n in sorted(reads[second])),
+            )
+            try:
+                ways = game.settle_rounds(config, bet, {key: 1}, full_shoe=False)
+            except OddsError:
+                unsettled = True
+                row.append(Fraction(0))
+                continue
+            row.append(next(net[k] for k, n in ways.items() if n))
+        return row
+
+    names_of_bets = [bet.name for bet in definition.bets]
+    polynomial = two_hand_polynomial(shoe.counts, deal.cards, classify, names_of_bets, payoff)
+    return None if unsettled else polynomial

@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card
-from odds.engine.polynomial import two_hand_polynomial
+from odds.engine.polynomial import FallingPolynomial, two_hand_polynomial
 from odds.games.dealing import Procedure, cut_card_procedure, points_burn
 from odds.games.events import by_key
 from odds.games.features import ShoeStateFeature
@@ -122,28 +123,9 @@ class PokDengShoeState(ShoeStateFeature[PokDengConfig]):
     """Per-state EVs of the Player and Player Pair bets, and the cut-card procedure."""
 
     def evaluator(self, config: PokDengConfig) -> PolynomialEvaluator:
-        shoe = config.shoe.build()
-        types = shoe.types
-        payouts, rules = config.payouts, config.rules
-
-        events = by_key(player_events(payouts))
-
-        def classify_hand(hand: tuple[int, ...]) -> tuple[PokDengHand, bool]:
-            a, b = types[hand[0]], types[hand[1]]
-            return classify(a, b), a.rank == b.rank
-
-        def payoff(
-            player: tuple[PokDengHand, bool], banker: tuple[PokDengHand, bool]
-        ) -> list[Fraction]:
-            (mine, pair), (theirs, _) = player, banker
-            event = events[settle_player(mine, theirs, rules)]
-            return [event.net, payouts.pair if pair else Fraction(-1)]
-
-        polynomial = two_hand_polynomial(
-            shoe.counts, 2, classify_hand, ["player", "player-pair"], payoff
-        )
         bets = [StateBet("player", "Player N"), StateBet("player-pair", "Player N Pair")]
-        return PolynomialEvaluator(shoe, bets, ROUND_CARDS, 52, polynomial)
+        polynomial = player_polynomial(config)
+        return PolynomialEvaluator(config.shoe.build(), bets, ROUND_CARDS, 52, polynomial)
 
     def outcome_law(self, config: PokDengConfig) -> PokDengLaw:
         return PokDengLaw(config)
@@ -158,3 +140,27 @@ class PokDengShoeState(ShoeStateFeature[PokDengConfig]):
             points_burn(lambda t: types[t].rank.baccarat_points),
             "two cards each to Player 1–5 and the Banker, face up",
         )
+
+
+@cached(maxsize=4)
+def player_polynomial(config: PokDengConfig) -> FallingPolynomial[str]:
+    """Both bets' EV polynomial (about a second to build; ``odds shoe``, ``eor``, ``exposure``
+    and the audit's shoe tests of one paytable in a process share it)."""
+    shoe = config.shoe.build()
+    types = shoe.types
+    payouts, rules = config.payouts, config.rules
+
+    events = by_key(player_events(payouts))
+
+    def classify_hand(hand: tuple[int, ...]) -> tuple[PokDengHand, bool]:
+        a, b = types[hand[0]], types[hand[1]]
+        return classify(a, b), a.rank == b.rank
+
+    def payoff(
+        player: tuple[PokDengHand, bool], banker: tuple[PokDengHand, bool]
+    ) -> list[Fraction]:
+        (mine, pair), (theirs, _) = player, banker
+        event = events[settle_player(mine, theirs, rules)]
+        return [event.net, payouts.pair if pair else Fraction(-1)]
+
+    return two_hand_polynomial(shoe.counts, 2, classify_hand, ["player", "player-pair"], payoff)

@@ -376,6 +376,8 @@ def staff_label(game: Game) -> str:
     A log cannot hold two ``dealer`` columns, and the hand keeps its game's name.
     """
     return CROUPIER if "dealer" in game.positions else "dealer"
+
+
 #: Stakes a simulated seat places on a bet (0: no bet), chosen at random.
 STAKES = (0, 10, 20, 50, 100)
 #: Dealers take turns shoe by shoe; rounds are this many seconds apart.

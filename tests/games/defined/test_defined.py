@@ -170,6 +170,33 @@ def test_lucky_6_definition_is_ten_lines() -> None:
     assert "```toml\n" + "\n".join(lines) + "\n```" in readme
 
 
+def test_a_side_bet_on_a_base_is_titled_by_its_bets_never_by_the_base(run, tmp_path) -> None:
+    """``odds games`` listed Lucky 6 (no title of its own) as "Baccarat (punto banco)", the
+    base's title: a definition on a base without a title is named after the bets it adds."""
+    from odds.games.defined.bases import base_definition
+
+    based = [p for p in TABLES.glob("*.toml") if 'base = "baccarat"' in p.read_text()]
+    assert len(based) >= 5
+    base_title = base_definition("baccarat")["title"]
+    for path in based:
+        assert load_file(path).game.title != base_title, path.name
+    code, out, _ = run("games")
+    row = next(line for line in out.splitlines() if line.startswith("| lucky-6 "))
+    assert code == 0 and "| Lucky 6 (baccarat side bet) " in row
+    # Two bets without a title of their own: both named, in the plural; an own title is kept.
+    lines = (TABLES / "lucky-6.toml").read_text().splitlines()
+    two = [line for line in lines if not line.startswith(("game =", "title ="))]
+    bet = two.index("[[definition.bets]]")
+    two += [line.replace('"lucky-6"', '"lucky-6-again"') for line in two[bet:]]
+    (tmp_path / "two.toml").write_text("\n".join(two) + "\n")
+    assert load_file(tmp_path / "two.toml").game.title == (
+        "Lucky 6 / Lucky 6 Again (baccarat side bets)"
+    )
+    titled = [*two[:bet], 'title = "Mine"', *two[bet:]]
+    (tmp_path / "mine.toml").write_text("\n".join(titled) + "\n")
+    assert load_file(tmp_path / "mine.toml").game.title == "Mine"
+
+
 def test_a_definition_without_a_game_is_named_by_its_file(tmp_path: Path) -> None:
     text = (TABLES / "lucky-6.toml").read_text()
     bet = tmp_path / "my-bet.toml"

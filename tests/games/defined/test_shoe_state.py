@@ -44,3 +44,38 @@ def test_defined_reports_leave_the_shoe_section_out() -> None:
     from odds.tools.shoe.questions import report_section
 
     assert report_section(load("lucky-6")) is None
+
+
+def test_two_hands_of_one_or_two_cards_are_one_polynomial_equal_to_the_counting() -> None:
+    """Dragon Tiger, its side bets and Pok Deng as data are evaluated by one polynomial
+    (``odds exposure`` used to recount every state's rounds: ~2 s a Dragon Tiger shoe, ~20 s
+    a Pok Deng one); on states with cards of several ranks and suits removed, every bet's EV
+    equals the definition's counting of that composition (``DefinedEvaluator``, checked
+    against the plain enumeration in test_defined.py)."""
+    from odds.games.defined.shoe_state import DefinedEvaluator
+    from odds.games.shoe_state import PolynomialEvaluator
+
+    for name, removed in (
+        ("dragon-tiger-defined", (0, 0, 5, 12, 13, 30, 51)),
+        ("dragon-tiger-side-bets", (1, 2, 3, 7, 7, 7, 40)),
+        ("pok-deng-defined", (0, 4, 8, 8, 9, 21, 33, 47)),
+    ):
+        paytable = load(name)
+        evaluator = paytable.game.shoe_state.evaluator(paytable.config)
+        assert isinstance(evaluator, PolynomialEvaluator), name
+        counting = DefinedEvaluator(paytable.game, paytable.config)
+        counts = list(evaluator.full)
+        for t in removed:
+            counts[t] -= 1
+        for state in (evaluator.full, tuple(counts)):
+            assert evaluator.evs(state) == counting.evs(state), name
+
+
+def test_other_deals_are_counted_per_state() -> None:
+    """A tableau (Lucky 6) and three-card hands (San Gong) keep the per-state counting."""
+    from odds.games.defined.shoe_state import DefinedEvaluator
+
+    for name in ("lucky-6", "san-gong"):
+        paytable = load(name)
+        evaluator = paytable.game.shoe_state.evaluator(paytable.config)
+        assert isinstance(evaluator, DefinedEvaluator), name
