@@ -285,3 +285,16 @@ def test_simulated_faults_are_caught_and_named(tmp_path):
     assert "Finding: shuffle: the previous shoe's order kept" in audited.stdout
     assert "most extreme: shoe 2 " in audited.stdout
     assert "## Shoe by shoe" in audited.stdout
+
+
+def test_honest_logs_keep_the_off_the_top_family_within_alpha():
+    """The power study's off-the-top rows (quick sizes, 1 to 1,000 rounds) on honest logs.
+
+    The independent dealer deals them, so a bias in the games' own dealing cannot make the
+    exact off-the-top laws agree with it by construction.
+    """
+    rows = power.off_the_top_alarms(reps=1, seed=3, quick=True)
+    assert [row[1] for row in rows] == ["1 rounds", "10 rounds", "100 rounds", "1,000 rounds"]
+    for name, _, logs, flagged, _, _ in rows:
+        assert name == "off the top, baccarat (28 tests)"
+        assert flagged <= power.allowed(logs)
