@@ -20,7 +20,7 @@ trend rather than a scatter.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -100,6 +100,15 @@ def amount(value: Any) -> Decimal:
 
 def _fraction(value: Any) -> Fraction:
     return Fraction(Decimal(value)) if value is not None else Fraction(0)
+
+
+def round_label_sql(columns: Collection[str], unit: str) -> str:
+    """The SQL naming a mis-settled row in a finding: its shoe and round, its round, or its line."""
+    if "shoe" in columns and "round" in columns:
+        return "'shoe ' || shoe || ', round ' || round"
+    if "round" in columns:
+        return "'round ' || round"
+    return f"'{unit} ' || line"
 
 
 def audit_payouts(

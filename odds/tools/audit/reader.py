@@ -68,6 +68,7 @@ from odds.tools.audit.payouts import (
     SettlementAudit,
     audit_payouts,
     bets_sql,
+    round_label_sql,
 )
 from odds.tools.audit.results import read_results
 from odds.tools.audit.shoes import (
@@ -808,12 +809,7 @@ class _Log:
                 hands, combo = tuple(f"hid{i}" for i in range(n)), "combo"
             columns.append(BetColumns(seat, bet, stake, where["paid", bet, seat], combo, hands))
         self.bet_columns = columns
-        if "shoe" in self.col and "round" in self.col:
-            labels = "'shoe ' || shoe || ', round ' || round"
-        elif "round" in self.col:
-            labels = "'round ' || round"
-        else:
-            labels = f"'{self.unit} ' || line"
+        labels = round_label_sql(self.col, self.unit)
 
         def unit_returns(
             examples: list[tuple[int, tuple[int, ...]]],

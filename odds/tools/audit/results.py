@@ -46,6 +46,7 @@ from odds.tools.audit.payouts import (
     SettlementAudit,
     audit_payouts,
     bets_sql,
+    round_label_sql,
 )
 from odds.tools.audit.sources import StagedLog
 
@@ -468,12 +469,7 @@ class _ResultsLog:
         ]
         if not self.bet_columns:
             return None
-        if "shoe" in self.col and "round" in self.col:
-            labels = "'shoe ' || shoe || ', round ' || round"
-        elif "round" in self.col:
-            labels = "'round ' || round"
-        else:
-            labels = f"'{self.unit} ' || line"
+        labels = round_label_sql(self.col, self.unit)
         results = ResultsLog({}, ())
 
         def unit_returns(
