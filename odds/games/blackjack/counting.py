@@ -268,8 +268,9 @@ def infinite_counting_text(bet: Bet) -> str:
         "(stand, hit, double; a split's hands one at a time, resplits by the number of "
         "hands), every initial two-card hand takes its best action, and the chart is played "
         "by the same recursions with its own decisions. The round is P(two cards, up card) "
-        "from the fixed chances. The main bet's 'ways' are the numerators of its exact "
-        "probabilities over their common denominator "
+        "from the fixed chances. The rule options' decks row is the paytable's finite shoe, "
+        "counted over compositions as the finite report counts it. The main bet's 'ways' are "
+        "the numerators of its exact probabilities over their common denominator "
         f"({len(str(bet.stats.total))} digits)."
     )
 
