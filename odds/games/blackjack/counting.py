@@ -24,7 +24,7 @@ from odds.games.blackjack.infinite import analyse_infinite
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.report_tables import OptionValue
 from odds.games.blackjack.results import RoundAnalysis
-from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.rounds import analyse_round, shoe_counts
 from odds.games.blackjack.rules import rank_index, round_event
 from odds.games.blackjack.strategy import build_chart, split_assumption, strategy_definition
 from odds.games.features import InfiniteShoeFeature
@@ -207,8 +207,13 @@ class BlackjackInfiniteShoe(InfiniteShoeFeature[BlackjackConfig]):
         chart = build_chart(optimal)
         charted = analyse_infinite(rules, chart=chart)
         options = [OptionValue("(paytable as it is)", -optimal.ev, None)]
-        finite = -analyse_round(rank_counts(config.shoe.build()), rules).ev
-        options.append(OptionValue(f"decks = {config.shoe.decks}", finite, finite + optimal.ev))
+        shoe = config.shoe.build()  # the paytable's own: --decks infinite flipped back
+        counts = rank_counts(shoe)
+        label = f"decks = {config.shoe.decks}"
+        if counts != shoe_counts(config.shoe.decks):  # cards removed: say which shoe it is
+            label = f"shoe = {shoe.description}"
+        finite = -analyse_round(counts, rules).ev
+        options.append(OptionValue(label, finite, finite + optimal.ev))
         for flip in track(flips(config)[1:], "blackjack rule options"):  # [0] flips the decks
             edge = -analyse_infinite(dataclasses.replace(rules, **flip.rules)).ev
             options.append(OptionValue(flip.label, edge, edge + optimal.ev))

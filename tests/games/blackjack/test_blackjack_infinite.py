@@ -134,6 +134,19 @@ def test_the_report_from_an_infinite_shoe(capsys) -> None:
     assert Fraction(decks["change"]) == eight - edge
 
 
+def test_the_decks_row_names_a_shoe_with_cards_removed(capsys) -> None:
+    """The decks' row is the paytable's own finite shoe; with cards removed it is not the
+    full 8 decks, and the row says which shoe it is (8 decks less a king is not 8 decks)."""
+    args = ["report", "blackjack", "--decks", "infinite", "--set", 'shoe.removed=["Kh"]']
+    assert main([*args, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rule_options"]
+    less = (32,) * 9 + (127,)
+    assert [Fraction(r["house_edge"]) for r in rows if r["option"] == "shoe = 8 decks less K♥"] == [
+        -analyse_round(less, BlackjackRules()).ev
+    ]
+    assert not [r for r in rows if r["option"].startswith("decks")]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
