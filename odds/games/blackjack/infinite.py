@@ -17,7 +17,9 @@ chart (:class:`~.actions.Chart`) can be played instead, as the finite shoe's
 its hit/stand per total after that, a split hand's cell (or its fallback where the
 cell's action is not allowed), resplitting whenever the rules allow. Since the
 chart is derived from these very values, it differs from the optimal play only
-where a chart cell cannot say what the optimum does (a resplit limit, a fallback).
+where a chart cell cannot say what the optimum does: a split hand whose total has no
+row of its own (a split ace that draws an ace is soft 12, which only A-A reaches, so
+it takes the hit/stand fallback where doubling can be better), or a resplit limit.
 """
 
 from __future__ import annotations
