@@ -24,7 +24,7 @@ from odds.games.blackjack.infinite import analyse_infinite
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.report_tables import OptionValue
 from odds.games.blackjack.results import RoundAnalysis
-from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.rounds import analyse_round, shoe_counts
 from odds.games.blackjack.rules import rank_index, round_event
 from odds.games.blackjack.strategy import build_chart, split_assumption, strategy_definition
 from odds.games.features import InfiniteShoeFeature
@@ -196,18 +196,28 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
 
 class BlackjackInfiniteShoe(InfiniteShoeFeature[BlackjackConfig]):
     """``odds report blackjack --decks infinite``: optimal play with every card dealt with
-    replacement (:mod:`.infinite`), every rule option flipped but the decks, and the chart
-    the values derive (its own house edge is not computed there)."""
+    replacement (:mod:`.infinite`), the chart the values derive and its own house edge
+    (played as printed, as the finite report plays it), and every rule option flipped; the
+    decks' row is the paytable's own finite shoe, so the report says what the infinite
+    limit costs against it."""
 
     def analyse(self, game: Any, config: BlackjackConfig, paytable: str) -> Analysis:
         rules = config.house
         optimal = analyse_infinite(rules, distributions=True)
+        chart = build_chart(optimal)
+        charted = analyse_infinite(rules, chart=chart)
         options = [OptionValue("(paytable as it is)", -optimal.ev, None)]
-        for flip in track(flips(config)[1:], "blackjack rule options"):
+        shoe = config.shoe.build()  # the paytable's own: --decks infinite flipped back
+        counts = rank_counts(shoe)
+        label = f"decks = {config.shoe.decks}"
+        if counts != shoe_counts(config.shoe.decks):  # cards removed: say which shoe it is
+            label = f"shoe = {shoe.description}"
+        finite = -analyse_round(counts, rules).ev
+        options.append(OptionValue(label, finite, finite + optimal.ev))
+        for flip in track(flips(config)[1:], "blackjack rule options"):  # [0] flips the decks
             edge = -analyse_infinite(dataclasses.replace(rules, **flip.rules)).ev
             options.append(OptionValue(flip.label, edge, edge + optimal.ev))
-        chart = build_chart(optimal)
-        return _analysis(game, config, paytable, optimal, chart, None, options, None)
+        return _analysis(game, config, paytable, optimal, chart, charted, options, None)
 
 
 def _analysis(
@@ -246,10 +256,27 @@ def _analysis(
         paytable,
         shoe=shoe,
         deals=bet.stats.total,
-        counting=counting_text(bet),
+        counting=counting_text(bet) if cards is not None else infinite_counting_text(bet),
         bets=(bet,),
         tables=game_tables,
         notes=notes,
+    )
+
+
+def infinite_counting_text(bet: Bet) -> str:
+    """How the round is counted from an infinite shoe (the report's Counting section)."""
+    return (
+        "Small exact recursions, not a showdown and not the composition engine: dealt with "
+        "replacement, each rank has a fixed chance (1/13 for A–9, 4/13 for the ten-values), "
+        "so the dealer's final-hand probabilities depend on the up card alone and a hand's "
+        "value on its total and softness alone. Each total is valued once per up card "
+        "(stand, hit, double; a split's hands one at a time, resplits by the number of "
+        "hands), every initial two-card hand takes its best action, and the chart is played "
+        "by the same recursions with its own decisions. The round is P(two cards, up card) "
+        "from the fixed chances. The rule options' decks row is the paytable's finite shoe, "
+        "counted over compositions as the finite report counts it. The main bet's 'ways' are "
+        "the numerators of its exact probabilities over their common denominator "
+        f"({len(str(bet.stats.total))} digits)."
     )
 
 

@@ -11,7 +11,15 @@ of the composition engine.
 
 The strategy is the same definition as the finite shoe's, which here is
 simply total-dependent: the best action for the hand's total (the pair for a
-split), resplitting pair cards up to the best number of hands.
+split), resplitting pair cards up to the best number of hands. A basic strategy
+chart (:class:`~.actions.Chart`) can be played instead, as the finite shoe's
+``analyse_round(..., chart=chart)`` plays it: its first action per two-card hand,
+its hit/stand per total after that, a split hand's cell (or its fallback where the
+cell's action is not allowed), resplitting whenever the rules allow. Since the
+chart is derived from these very values, it differs from the optimal play only
+where a chart cell cannot say what the optimum does: a split hand whose total has no
+row of its own (a split ace that draws an ace is soft 12, which only A-A reaches, so
+it takes the hit/stand fallback where doubling can be better), or a resplit limit.
 """
 
 from __future__ import annotations
@@ -21,7 +29,17 @@ from fractions import Fraction
 from math import inf
 
 from odds.core.caching import cached
-from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
+from odds.games.blackjack.actions import (
+    DOUBLE,
+    HIT,
+    NATURAL,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    Action,
+    Chart,
+    ChartCode,
+)
 from odds.games.blackjack.dealer import BLACKJACK, BUST, P_RANK, RANKS, dealer_outcomes, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.resplit import patterns
@@ -38,25 +56,41 @@ def _dealer(up: int, hits_soft_17: bool) -> tuple[Fraction, ...]:
     return tuple(Fraction(n, found.denominator) for n in found.numerators)
 
 
+#: A chart's decisions against one up card, as hashable values: the (total, soft) it hits
+#: on after the first decision, and each split hand's cell per (pair card, second card).
+ChartPlay = tuple[frozenset[tuple[int, bool]], tuple[tuple[tuple[int, int], ChartCode], ...]]
+
+
+def chart_play(chart: Chart, up: int) -> ChartPlay:
+    """The part of ``chart`` that plays against ``up`` (a :class:`InfinitePlay` keys by it)."""
+    hits = frozenset((t, soft) for (u, t, soft), hit in chart.hit.items() if u == up and hit)
+    cells = tuple(
+        sorted(((x, y), ChartCode(c)) for (u, x, y), c in chart.post_split.items() if u == up)
+    )
+    return hits, cells
+
+
 class InfinitePlay:
     """Hand values against one up card (per unit staked; ENHC or peek as the rules say).
 
     As in :mod:`.player`, values under a peek are ``E[result · 1(no blackjack)]``.
+    ``chart`` (None: optimal play) fixes every decision after the first two cards and a
+    split hand's, as :func:`chart_play` gives them for this up card.
     """
 
-    def __init__(self, up: int, rules: BlackjackRules) -> None:
-        self.up, self.rules = up, rules
+    def __init__(self, up: int, rules: BlackjackRules, chart: ChartPlay | None = None) -> None:
+        self.up, self.rules, self.chart = up, rules, chart
         self.dealer = _dealer(up, rules.dealer_hits_soft_17)
         self.p_blackjack = self.dealer[BLACKJACK]
         self.no_blackjack = 1 - self.p_blackjack if rules.peek else Fraction(1)
-        self._hash = hash((up, rules))  # the cached methods hash it at every call
+        self._hash = hash((up, rules, chart))  # the cached methods hash it at every call
 
-    # A value of its up card and rules (everything else derives from them), so the cached
-    # methods below key by value: two plays of one up card and rule set share their answers.
+    # A value of its up card, rules and chart (everything else derives from them), so the
+    # cached methods below key by value: two plays of one up card and rule set share answers.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InfinitePlay):
             return NotImplemented
-        return (self.up, self.rules) == (other.up, other.rules)
+        return (self.up, self.rules, self.chart) == (other.up, other.rules, other.chart)
 
     def __hash__(self) -> int:
         return self._hash
@@ -73,8 +107,10 @@ class InfinitePlay:
 
     @cached
     def best(self, hard: int, aces: bool) -> Fraction:
-        """Best of hit and stand for a hand of this hard total (later cards)."""
+        """The hand's value played on (later cards): the best of hit and stand, or the chart's."""
         total, _ = total_of(hard, aces)
+        if self.chart is not None:
+            return self.hit(hard, aces) if self.takes_hit(hard, aces) else self.stand(total)
         stand = self.stand(total)
         return stand if total >= 21 else max(stand, self.hit(hard, aces))
 
@@ -98,8 +134,13 @@ class InfinitePlay:
         return 2 * value
 
     def takes_hit(self, hard: int, aces: bool) -> bool:
-        total, _ = total_of(hard, aces)
-        return total < 21 and self.hit(hard, aces) > self.stand(total)
+        """Whether the hand is hit (after its first decision): by value, or as the chart says."""
+        total, soft = total_of(hard, aces)
+        if total >= 21:
+            return False
+        if self.chart is not None:
+            return (total, soft) in self.chart[0]
+        return self.hit(hard, aces) > self.stand(total)
 
     # -- net payout distributions (the report's outcome table) --------------------------
 
@@ -181,8 +222,10 @@ class InfinitePlay:
         return _add(_scaled(rounds, 1 - p_bj), _scaled(blackjack, p_bj))
 
     def split(self, x: int) -> SplitResult:
-        """Split a pair of rank ``x``: each hand alone, resplitting up to the best limit."""
+        """Split a pair of rank ``x``: each hand alone, resplitting up to the best limit (a
+        chart: each hand by its cell, resplitting whenever the rules allow)."""
         rules = self.rules
+        cells = None if self.chart is None else dict(self.chart[1])
         actions: dict[int, Action] = {}
         values: dict[int, Fraction] = {}
         for y in range(RANKS):
@@ -194,13 +237,17 @@ class InfinitePlay:
                     options[HIT] = self.hit(hard, aces)
                 if rules.may_double(total, after_split=True):
                     options[DOUBLE] = self.double(hard, aces)
-            action = max(options, key=lambda k: (options[k], -PREFERENCE.index(k)))
+            if cells is not None:
+                action = cells[x, y].choose(options)
+            else:
+                action = max(options, key=lambda k: (options[k], -PREFERENCE.index(k)))
             actions[y], values[y] = action, options[action]
         p = P_RANK[x]
         ev_x = sum((P_RANK[y] * v for y, v in values.items()), Fraction(0))
         ev_n = (ev_x - p * values[x]) / (1 - p)
         best, best_m = Fraction(0), 0
-        for m in range(2, rules.split_limit(x) + 1):
+        limit = rules.split_limit(x)
+        for m in range(2 if cells is None else limit, limit + 1):
             value = Fraction(0)
             for pattern in patterns(m):
                 weight = p**pattern.pairs * (1 - p) ** pattern.non_pairs
@@ -250,12 +297,16 @@ def _mean(distribution: Distribution) -> Fraction:
     return sum((net * q for net, q in distribution.items()), Fraction(0))
 
 
-def analyse_infinite(rules: BlackjackRules, distributions: bool = False) -> RoundAnalysis:
+def analyse_infinite(
+    rules: BlackjackRules, distributions: bool = False, chart: Chart | None = None
+) -> RoundAnalysis:
     """Every initial hand against every up card from an infinite shoe (exact rationals);
-    ``distributions``: each hand's net payout probabilities too (the report's outcomes)."""
+    ``distributions``: each hand's net payout probabilities too (the report's outcomes);
+    ``chart``: played as printed instead of optimising (the finite shoe's
+    ``analyse_round(..., chart=chart)``; every action is still valued, the chart's taken)."""
     hands: list[HandResult] = []
     for u in range(RANKS):
-        play = InfinitePlay(u, rules)
+        play = InfinitePlay(u, rules, None if chart is None else chart_play(chart, u))
         p_bj = play.p_blackjack
         adjust = -p_bj if rules.peek else Fraction(0)
         for a in range(RANKS):
@@ -277,7 +328,12 @@ def analyse_infinite(rules: BlackjackRules, distributions: bool = False) -> Roun
                     if a == b:
                         split = play.split(a)
                         values[SPLIT] = split.value + adjust
-                best = max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
+                if chart is not None and total != 21:
+                    best = Action(chart.first[u, a, b])
+                    if best not in values:
+                        raise AssertionError(f"chart action {best} not allowed for {a},{b} v {u}")
+                else:
+                    best = max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
                 result = HandResult(
                     (a, b), u, probability, values, best, p_bj, rules.peek, split=split
                 )

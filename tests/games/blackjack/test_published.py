@@ -14,8 +14,10 @@ import pytest
 
 from odds.core.errors import OddsError
 from odds.games.blackjack.dealer import OUTCOMES, dealer_outcomes
+from odds.games.blackjack.infinite import analyse_infinite
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_decks, analyse_round
+from odds.games.blackjack.strategy import build_chart
 from tests.reference.blackjack_nhc import NoHoleCardRound
 
 ONE_DECK = (4,) * 9 + (16,)
@@ -116,6 +118,33 @@ def test_infinite_deck_limits(one_deck_peek) -> None:  # type: ignore[no-untyped
     infinite = analyse_decks(inf, BlackjackRules(hole_card="peek"))
     assert sum(h.probability for h in infinite.hands) == 1
     assert infinite.ev < one_deck_peek.ev
+
+
+# -- Peter Griffin, The Theory of Blackjack: the infinite deck -------------------------------
+#: Griffin, "The Theory of Blackjack" (Huntington Press), the section "Linear approximation to
+#: infinite deck blackjack" (quoted at pokeronlineguru.com/resources/casino/games/blackjack/
+#: linier-approximation-to-infinite-deck-blackjack-02/): "For our rules (no resplitting) the
+#: 'full' infinite deck expectation is E(1/13, 1/13, …, 4/13) = -.690223%", the basic
+#: strategy player's. The book's rules: dealer stands on soft 17 and peeks, double on any two
+#: cards, no double after a split, one split (aces one card each), no surrender, 3:2.
+GRIFFIN_INFINITE_DECK = Fraction(-690223, 10**8)
+
+
+def test_griffin_infinite_deck_basic_strategy() -> None:
+    """The chart the report derives, played from an infinite shoe under Griffin's rules,
+    gives -0.690237% (exact), Griffin -0.690223%: the same to four figures, 1.4e-7 of a
+    stake apart. Where we differ: from an infinite shoe the chart is the optimal play
+    (tests/games/blackjack/test_blackjack_infinite.py; the brute-force chart player there
+    agrees exactly), so no strategy earns more than our figure for these rules; Griffin's,
+    1.4e-7 higher, cannot come from a strategy choice, and the passage does not give the
+    arithmetic behind its last two digits."""
+    rules = BlackjackRules(hole_card="peek")
+    optimal = analyse_infinite(rules)
+    charted = analyse_infinite(rules, chart=build_chart(optimal))
+    assert charted.ev == optimal.ev
+    assert f"{float(charted.ev):.6%}" == "-0.690237%"
+    assert f"{float(charted.ev):.4%}" == f"{float(GRIFFIN_INFINITE_DECK):.4%}" == "-0.6902%"
+    assert 0 < GRIFFIN_INFINITE_DECK - charted.ev < Fraction(15, 10**8)
 
 
 def test_mgp_early_surrender_shown_given_no_blackjack(one_deck_peek) -> None:  # type: ignore[no-untyped-def]
