@@ -53,11 +53,15 @@ CUMULATIVE = (BUST, 0, 1, 2, 3, 4, BLACKJACK)
 
 
 def pack_lanes(counts: Sequence[int], bits: int) -> int:
-    """Outcome counts (in :data:`OUTCOMES` order) as cumulative lanes of ``bits`` each."""
+    """Outcome counts (in :data:`OUTCOMES` order) as cumulative lanes of ``bits`` each.
+
+    Lanes are added, not or-ed, so packing is linear: the packed sum of several count
+    tuples is the sum of their packings, whatever the widths (:mod:`.moments` relies on it).
+    """
     packed = running = 0
     for j, o in enumerate(CUMULATIVE):
         running += counts[o]
-        packed |= running << (bits * j)
+        packed += running << (bits * j)
     return packed
 
 
@@ -274,8 +278,9 @@ def lane_width(size: int, kmax: int) -> int:
 
 def longest_draw(counts: Counts, up: int, hits_soft_17: bool) -> int:
     """The most cards the dealer can draw after ``up`` from the shoe ``counts``."""
-    kept = tuple(min(c, cap) for c, cap in zip(counts, _caps(up, hits_soft_17), strict=True))
-    return _longest(up, hits_soft_17, kept)
+    caps, longest = _limits(hits_soft_17)[up]
+    kept = tuple(min(c, cap) for c, cap in zip(counts, caps, strict=True))
+    return longest if kept == caps else _longest(up, hits_soft_17, kept)
 
 
 @cached
@@ -306,10 +311,25 @@ def _layout(up: int, hits_soft_17: bool, counts: Counts) -> _Layout:
     return _layout_for(up, hits_soft_17, kept)
 
 
-@cached
 def _caps(up: int, hits_soft_17: bool) -> tuple[int, ...]:
-    table = dealer_table(up, hits_soft_17)
-    return tuple(max(m[i] for m in table) for i in range(RANKS))
+    return _limits(hits_soft_17)[up][0]
+
+
+@cached
+def _limits(hits_soft_17: bool) -> tuple[tuple[Counts, int], ...]:
+    """Per up card: the most cards of each rank a dealer hand holds, and the longest draw
+    from a shoe holding at least that many (every shoe of a few decks or more). Kept on
+    disk with the tables (:mod:`.kept_layouts`): reading them is the slow part."""
+
+    def build() -> tuple[tuple[Counts, int], ...]:
+        limits = []
+        for up in range(RANKS):
+            table = dealer_table(up, hits_soft_17)
+            caps = tuple(max(m[i] for m in table) for i in range(RANKS))
+            limits.append((caps, _longest(up, hits_soft_17, caps)))
+        return tuple(limits)
+
+    return kept_layout(f"dealer-limits-{'h17' if hits_soft_17 else 's17'}", build)
 
 
 @cached

@@ -150,7 +150,12 @@ class _MomentPlan:
         for m in table:
             grouped.setdefault(_key(m), []).append(m)
         keys = sorted(grouped)
-        self.hands = [grouped[k] for k in keys]
+        # Each key's orderings per outcome, summed over its hands: packing is linear and
+        # every count is non-negative, so packing the sums is the sum of the packed hands
+        # (and the plan needs neither the hands nor the dealer table at run time).
+        self.outcome_counts = [
+            tuple(map(sum, zip(*(table[m] for m in grouped[k]), strict=True))) for k in keys
+        ]
         self.steps = []
         for d in range(len(ORDER)):
             step = _MomentStep(d, keys)
@@ -184,9 +189,8 @@ def dealer_moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> li
     plan = _moment_plan(up, hits_soft_17)
     values = plan.initial.get(lane_bits)
     if values is None:
-        table = dealer_table(up, hits_soft_17)
         values = plan.initial[lane_bits] = [
-            sum(pack_lanes(table[m], lane_bits) for m in hands) for hands in plan.hands
+            pack_lanes(counts, lane_bits) for counts in plan.outcome_counts
         ]
     for step in plan.steps:
         values = step.apply(values, n[step.rank])

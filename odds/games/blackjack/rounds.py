@@ -221,10 +221,8 @@ def _initial(
     removed = [0] * RANKS
     removed[a] += 1
     removed[b] += 1
-    key = STEP[a] + STEP[b]
     avoid, left = u.no_blackjack(removed, 2)
     p_bj = Fraction(left - avoid, left)
-    scale = u.scale[2]
     total, _soft = two_card_total(a, b)
     values: dict[Action, Fraction] = {}
     adjust = -p_bj if rules.peek else Fraction(0)
@@ -234,12 +232,10 @@ def _initial(
         if distributions:
             result.distribution = _clean({rules.blackjack_payout: 1 - p_bj, Fraction(0): p_bj})
         return result
-    hard = a + b + 2
-    aces = (a == 0) + (b == 0)
-    values[STAND] = Fraction(play.stand(key, 2, total), scale) + adjust
-    values[HIT] = Fraction(play.hit(-1, key), scale) + adjust
+    values[STAND] = _two_card_value(play, STAND, a, b) + adjust
+    values[HIT] = _two_card_value(play, HIT, a, b) + adjust
     if rules.may_double(total):
-        values[DOUBLE] = Fraction(play.double(removed, key, 2, hard, aces), scale) + adjust
+        values[DOUBLE] = _two_card_value(play, DOUBLE, a, b) + adjust
     if rules.surrender:
         values[SURRENDER] = -Fraction(1, 2) * (1 - p_bj) - p_bj
     split = None
@@ -261,6 +257,26 @@ def _initial(
         else:
             result.distribution = _clean(_single_distribution(play, rules, a, b, best, p_bj))
     return result
+
+
+def _two_card_value(play: Play, action: Action, a: int, b: int) -> Fraction:
+    """Stand, hit or double of the hand ``a, b`` (before any peek adjustment), kept on the
+    play: it depends on the play's shoe, up card, peek rule and chart only, so every rule
+    set the play serves (a report flips a dozen) shares it."""
+    found: Fraction | None = play.memo.get(("two-card", action, a, b))
+    if found is None:
+        key = STEP[a] + STEP[b]
+        if action == STAND:
+            value = play.stand(key, 2, two_card_total(a, b)[0])
+        elif action == HIT:
+            value = play.hit(-1, key)
+        else:
+            removed = [0] * RANKS
+            removed[a] += 1
+            removed[b] += 1
+            value = play.double(removed, key, 2, a + b + 2, (a == 0) + (b == 0))
+        found = play.memo["two-card", action, a, b] = Fraction(value, play.u.scale[2])
+    return found
 
 
 def _clean(distribution: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
