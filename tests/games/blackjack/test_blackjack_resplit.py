@@ -14,8 +14,8 @@ import pytest
 
 from odds.games.blackjack.actions import Action
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import family
 from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.shoes import family
 from odds.games.blackjack.splits import hand_value, values_by_limit
 from tests.reference.blackjack_split import Brute
 
