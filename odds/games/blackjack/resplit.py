@@ -56,7 +56,7 @@ distributions (``{net: probability}``) alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -82,7 +82,8 @@ class Pattern:
 
 @cached
 def patterns(limit: int) -> tuple[Pattern, ...]:
-    """Every sequence of second cards for a pair split into at most ``limit`` hands.
+    """Every sequence of second cards for a pair split into at most ``limit`` hands, by its
+    counts (:func:`completions` with the hands' kinds counted).
 
     One entry per sequence (sequences with equal counts repeat: each has the
     same probability). Always resplitting while fewer than ``limit`` hands:
@@ -94,24 +95,10 @@ def patterns(limit: int) -> tuple[Pattern, ...]:
     """
     if limit < 2:
         raise ValueError("a split makes at least two hands")
-    found: list[Pattern] = []
-
-    def deal(hands: int, waiting: int, a: int, b: int, x: int) -> None:
-        """The current hand gets a second card; ``waiting`` hands come after it."""
-        if hands < limit:
-            deal(hands + 1, waiting + 1, a + 1, b, x)  # a pair card: resplit, deal again
-            finish(hands, waiting, a, b + 1, x)  # a non-pair card: an N-hand
-        else:
-            finish(hands, waiting, a, b, x + 1)  # any card: an X-hand
-
-    def finish(hands: int, waiting: int, a: int, b: int, x: int) -> None:
-        if waiting == 0:
-            found.append(Pattern(a, b, x))
-        else:
-            deal(hands, waiting - 1, a, b, x)
-
-    deal(2, 1, 0, 0, 0)
-    return tuple(found)
+    return tuple(
+        Pattern(c.pairs, c.non_pairs, sum(kind == "X" for kind, _ in c.hands))
+        for c in completions(limit)
+    )
 
 
 def max_pair_removals(limit: int) -> int:
@@ -195,20 +182,7 @@ class SplitHands(Generic[V]):
 
     def round_value(self, limit: int) -> V:
         """Expected total of the split hands, resplitting up to ``limit`` hands."""
-        alg = self.algebra
-        total = alg.zero
-        size = self.p + self.q
-        for pattern in patterns(limit):
-            a, b = pattern.pairs, pattern.non_pairs
-            ways = falling(self.p, a) * falling(self.q, b)
-            if ways == 0:
-                continue
-            weight = Fraction(ways, falling(size, a + b))
-            if b:
-                total = alg.add(total, alg.scale(self.value("N", a, b - 1), weight * b))
-            if pattern.x_hands:
-                total = alg.add(total, alg.scale(self.value("X", a, b), weight * pattern.x_hands))
-        return total
+        return completion_value(self.p, self.q, lambda c: self, limit, self.algebra)
 
 
 def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[int, Fraction]:
@@ -258,8 +232,8 @@ class Completion:
 
 @cached
 def completions(limit: int) -> tuple[Completion, ...]:
-    """Every sequence of second cards for a pair split into at most ``limit`` hands, as
-    :func:`patterns` (the same sequences in the same order), each hand with its ``c``.
+    """Every sequence of second cards for a pair split into at most ``limit`` hands, each
+    hand with its ``c`` (:func:`patterns` counts the same sequences, in the same order).
 
     >>> for c in completions(3):
     ...     print(c.pairs, c.non_pairs, c.hands)
@@ -312,8 +286,3 @@ def completion_value(
             value = hands.value("N", a, b - 1) if kind == "N" else hands.value("X", a, b)
             total = algebra.add(total, algebra.scale(value, weight))
     return total
-
-
-def needed_removals(pair_cards: int, limit: int) -> Sequence[int]:
-    """The ``a`` values whose base values the split into ``limit`` hands may use."""
-    return range(0, min(max_pair_removals(limit), pair_cards) + 1)

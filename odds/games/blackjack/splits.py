@@ -59,9 +59,6 @@ from odds.games.blackjack.resplit import (
 
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
 
-#: The conventions, by the name ``house.split_strategy`` takes (:mod:`.options`).
-CONVENTIONS = ("CDP1", "CDZ-", "CDP", "CDPN")
-
 if TYPE_CHECKING:
     from odds.games.blackjack.shoes import Prepared
 
