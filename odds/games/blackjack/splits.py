@@ -235,26 +235,11 @@ def _pre_split_strategy(play: Play, rules: BlackjackRules, x: int) -> PostSplitP
     found: PostSplitPlay | None = play.memo.get(memo_key)
     if found is not None:
         return found
-    u = play.u
-    one_card = x == 0 and rules.split_aces_one_card
     actions: dict[int, Action] = {}
     for y in range(RANKS):
-        if _weight(u.n, x, y, 0) <= 0:
-            continue
-        removed = [0] * RANKS
-        removed[x] += 1
-        removed[y] += 1
-        key = STEP[x] + STEP[y]
-        hard = x + y + 2
-        aces = (x == 0) + (y == 0)
-        total, _ = total_of(hard, aces > 0)
-        options = {STAND: play.stand(key, 2, total)}
-        if not one_card:
-            if total < 21:
-                options[HIT] = play.hit(-1, key)
-            if rules.may_double(total, after_split=True):
-                options[DOUBLE] = play.double(removed, key, 2, hard, aces)
-        actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+        if _weight(play.u.n, x, y, 0) > 0:
+            options = _second_card_options(play, rules, x, y, -1)
+            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
     play.context(-1)
     found = play.memo[memo_key] = PostSplitPlay(
         "pre-split", actions, _PreSplitHits(play.hits[-1], x)
@@ -328,26 +313,12 @@ def _choose_post_split_play(
     play: Play, rules: BlackjackRules, x: int, chart: Chart | None
 ) -> tuple[dict[int, Action], dict[int, int]]:
     u = play.u
-    base = [0] * RANKS
-    base[x] = 2
-    key0 = 2 * STEP[x]
     actions: dict[int, Action] = {}
     values: dict[int, int] = {}
     for y in range(RANKS):
-        if u.n[y] - base[y] <= 0:
+        if _weight(u.n, x, y, 0) <= 0:
             continue
-        base[y] += 1
-        key = key0 + STEP[y]
-        hard = x + y + 2
-        aces = (x == 0) + (y == 0)
-        total, _ = total_of(hard, aces > 0)
-        options = {STAND: play.stand(key, 3, total)}
-        if not (x == 0 and rules.split_aces_one_card):
-            if total < 21:
-                options[HIT] = play.hit(x, key)
-            if rules.may_double(total, after_split=True):
-                options[DOUBLE] = play.double(base, key, 3, hard, aces)
-        base[y] -= 1
+        options = _second_card_options(play, rules, x, y, x)
         if chart is not None:
             action = ChartCode(chart.post_split[u.up, x, y]).choose(options)
         else:
@@ -355,6 +326,28 @@ def _choose_post_split_play(
         actions[y] = action
         values[y] = options[action]
     return actions, values
+
+
+def _second_card_options(
+    play: Play, rules: BlackjackRules, x: int, y: int, ctx: int
+) -> dict[Action, int]:
+    """A split hand of pair ``x`` given the second card ``y``: stand, and hit and double
+    where the rules allow them after a split, valued at scale ``D[s]`` in the context
+    ``ctx`` (``x``: the split hand, the other pair card out; −1: the ordinary hand of the
+    same two cards, CDZ-'s pre-split values)."""
+    removed = [0] * RANKS
+    removed[x] += 1 if ctx < 0 else 2
+    removed[y] += 1
+    s, key = sum(removed), (1 if ctx < 0 else 2) * STEP[x] + STEP[y]
+    hard, aces = x + y + 2, (x == 0) + (y == 0)
+    total, _ = total_of(hard, aces > 0)
+    options = {STAND: play.stand(key, s, total)}
+    if not (x == 0 and rules.split_aces_one_card):
+        if total < 21:
+            options[HIT] = play.hit(ctx, key)
+        if rules.may_double(total, after_split=True):
+            options[DOUBLE] = play.double(removed, key, s, hard, aces)
+    return options
 
 
 class _Bases:
