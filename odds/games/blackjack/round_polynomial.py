@@ -77,7 +77,7 @@ def round_polynomial(chart: Chart, rules: Any) -> FallingPolynomial[str]:
     import numpy as np
 
     builder = _RoundBuilder(chart, rules)
-    parts = [builder.pair(builder.player_terms(chart, up), up) for up in range(RANKS)]
+    parts = [builder.pair(builder.player_terms(up), up) for up in range(RANKS)]
     keys, coefficients = _merge(
         np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts])
     )
@@ -91,7 +91,7 @@ class _RoundBuilder:
     """The round's terms: the player's terminal multisets by up card, paired with the dealer's."""
 
     def __init__(self, chart: Chart, rules: Any) -> None:
-        self.rules = rules
+        self.chart, self.rules = chart, rules
         self.peek = rules.peek
         bj = rules.blackjack_payout
         self.scale = 2 * bj.denominator  # surrender pays ½; blackjack pays p/q
@@ -99,8 +99,8 @@ class _RoundBuilder:
 
     # -- building -------------------------------------------------------------
 
-    def player_terms(self, chart: Chart, up: int) -> _Terms:
-        terms = _Terms()
+    def player_terms(self, up: int) -> _Terms:
+        chart, terms = self.chart, _Terms()
         for a in range(RANKS):
             for b in range(a, RANKS):
                 base = [0] * RANKS
@@ -121,14 +121,13 @@ class _RoundBuilder:
                 if self.peek:  # a dealer blackjack costs the original stake only
                     terms.hole[-self.scale, 0][_key(base)] += mult
                 if action == "P":
-                    self._split(chart, terms, up, a, base, mult)
+                    self._split(terms, up, a, base, mult)
                 else:
-                    self._hand(chart, terms, up, base, a + b + 2, (a == 0) + (b == 0), action, mult)
+                    self._hand(terms, up, base, a + b + 2, (a == 0) + (b == 0), action, mult)
         return terms
 
     def _hand(
         self,
-        chart: Chart,
         terms: _Terms,
         up: int,
         base: list[int],
@@ -150,20 +149,13 @@ class _RoundBuilder:
                 else:
                     self._stand(terms, drawn, total_of(new_hard, aces + (r == 0) > 0)[0], 2, mult)
         else:
-            self._hits(chart, terms, up, base, hard, aces, mult)
+            self._hits(terms, up, base, hard, aces, mult)
 
     def _hits(
-        self,
-        chart: Chart,
-        terms: _Terms,
-        up: int,
-        base: list[int],
-        hard: int,
-        aces: int,
-        mult: int,
+        self, terms: _Terms, up: int, base: list[int], hard: int, aces: int, mult: int
     ) -> None:
         """Hit once, then by the chart: orderings merged by the multiset held."""
-        hit = chart.hit
+        hit = self.chart.hit
         layer: dict[tuple[int, ...], list[int]] = {tuple(base): [mult, hard, aces]}
         while layer:
             following: dict[tuple[int, ...], list[int]] = {}
@@ -188,9 +180,7 @@ class _RoundBuilder:
                         entry[0] += ways
             layer = following
 
-    def _split(
-        self, chart: Chart, terms: _Terms, up: int, x: int, base: list[int], mult: int
-    ) -> None:
+    def _split(self, terms: _Terms, up: int, x: int, base: list[int], mult: int) -> None:
         """One split hand per second card, counted twice (the split is worth two hands)."""
         rules = self.rules
         for y in range(RANKS):
@@ -204,8 +194,8 @@ class _RoundBuilder:
                     options.add("H")
                 if rules.may_double(total, after_split=True):
                     options.add("D")
-            action = ChartCode(chart.post_split[up, x, y]).choose(options)
-            self._hand(chart, terms, up, held, hard, aces, action, 2 * mult)
+            action = ChartCode(self.chart.post_split[up, x, y]).choose(options)
+            self._hand(terms, up, held, hard, aces, action, 2 * mult)
 
     def _stand(self, terms: _Terms, held: list[int], total: int, stake: int, ways: int) -> None:
         terms.full[max(total, 4), stake][_key(held)] += ways

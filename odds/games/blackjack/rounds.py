@@ -34,7 +34,7 @@ from odds.games.blackjack.actions import (
     Action,
     Chart,
 )
-from odds.games.blackjack.dealer import RANKS, Counts, total_of
+from odds.games.blackjack.dealer import RANKS, Counts
 from odds.games.blackjack.dealer_batches import RemovalSet
 from odds.games.blackjack.kept_layouts import kept_layout
 from odds.games.blackjack.nodes import STEP, add, counts_of, hand_multisets, key_of
@@ -108,7 +108,7 @@ def analyse_round(
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
     with _tables_built():
-        _ensure_sets(fam)
+        fam.ensure_set(*_reachable())  # every composition a play reaches, every up card
         hands: list[HandResult] = []
         plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
         if rules.split_hands > 2:
@@ -191,11 +191,6 @@ def _build_reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     return removal, {r: key_of(r) for r in removal.items}
 
 
-def _ensure_sets(fam: Family) -> None:
-    """Dealer numerators for every composition a play can reach, every up card."""
-    fam.ensure_set(*_reachable())
-
-
 def _ensure_resplits(
     fam: Family, plays: dict[int, Play], rules: BlackjackRules, chart: Chart | None
 ) -> None:
@@ -259,7 +254,8 @@ def _initial(
             result.distribution = _clean(split_distribution(play, rules, a, split, p_bj))
             result.split_distribution_exact = False
         else:
-            result.distribution = _clean(_single_distribution(play, rules, a, b, best, p_bj))
+            hand = (removed, key, hard, aces, total)
+            result.distribution = _clean(_single_distribution(play, rules, hand, best, p_bj))
     return result
 
 
@@ -267,43 +263,35 @@ def _clean(distribution: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
     return {net: p for net, p in sorted(distribution.items()) if p}
 
 
-def _unpack3(packed: int, width: int) -> tuple[int, int, int]:
-    mask = (1 << width) - 1
-    return packed & mask, (packed >> width) & mask, packed >> (2 * width)
-
-
 def _single_distribution(
-    play: Play, rules: BlackjackRules, a: int, b: int, best: Action, p_bj: Fraction
+    play: Play,
+    rules: BlackjackRules,
+    hand: tuple[list[int], int, int, int, int],
+    best: Action,
+    p_bj: Fraction,
 ) -> dict[Fraction, Fraction]:
-    """Net payout probabilities of a stand, hit, double or surrender (exact)."""
+    """Net payout probabilities of a stand, hit, double or surrender (exact); ``hand`` is
+    the initial hand as :func:`_initial` has it (removed cards, key, hard total, aces, total)."""
     if best == SURRENDER:
         return {Fraction(-1, 2): 1 - p_bj, Fraction(-1): p_bj}
+    removed, key, hard, aces, total = hand
     u = play.u
     width = u.scale[0].bit_length() + 4
-    removed = [0] * RANKS
-    removed[a] += 1
-    removed[b] += 1
-    key = STEP[a] + STEP[b]
-    hard = a + b + 2
-    aces = (a == 0) + (b == 0)
-    peek_loss = p_bj if rules.peek else Fraction(0)
-    scale = u.scale[2]
+    factor = 2 if best == DOUBLE else 1
     if best == DOUBLE:
         packed = play.double_distribution(removed, key, 2, hard, aces, width)
-        factor = 2
     elif best == STAND:
-        total, _ = total_of(hard, aces > 0)
         packed = play.stand_distribution(key, 2, total, width)
-        factor = 1
     else:
         packed = play.hit_packed(-1, key, width)
-        factor = 1
-    lose, push, win = _unpack3(packed, width)
+    mask, scale = (1 << width) - 1, u.scale[2]
+    lose, push, win = packed & mask, (packed >> width) & mask, packed >> (2 * width)
     result = {
         Fraction(-factor): Fraction(lose, scale),
         Fraction(0): Fraction(push, scale),
         Fraction(factor): Fraction(win, scale),
     }
     # A peeked dealer blackjack takes the original stake only (before any double).
+    peek_loss = p_bj if rules.peek else Fraction(0)
     result[Fraction(-1)] = result.get(Fraction(-1), Fraction(0)) + peek_loss
     return result
