@@ -3,14 +3,11 @@
 The split strategy
 ------------------
 Every split hand is played by a post-split strategy that looks at its own cards
-only (:mod:`.splits` builds them by convention): CDP1, the one best for the
-*first* split (the shoe less the up card, the pair and the hand's own cards),
-and CDZ- are one strategy for every hand; CDP's base values below are each for
-the strategy best with that many pair cards out; CDPN's hands play the strategy
-for the splits made before them (:func:`completions`, :func:`completion_value`).
-A pair card dealt to a split hand as its second card is resplit while the round
-has fewer hands than its limit (the player chooses, per up card and pair, the
-best limit up to the rule's; see :func:`split_value`).
+only: the conventions of :mod:`.splits` (CDPN's hands by the splits made before
+them: :func:`completions`, :func:`completion_value`). A pair card dealt to a split
+hand as its second card is resplit while the round has fewer hands than its limit
+(the player chooses, per up card and pair, the best limit up to the rule's; see
+:func:`split_value`).
 
 Why a handful of numbers suffice (the exchangeability argument)
 ---------------------------------------------------------------

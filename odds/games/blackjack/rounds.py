@@ -6,12 +6,9 @@ deals the first two cards and the up card off the top of the shoe, and sums
 the round. Splits (resplits included) are valued by
 :mod:`odds.games.blackjack.splits`.
 
-Values are per initial stake and *unconditional*: under a peeking dealer a
-dealer blackjack (which takes the original stake only) is part of every
-value. Published tables give a peeking dealer's values *given no dealer
-blackjack*; :attr:`HandResult.values_given_no_dealer_blackjack` converts
-exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
-``value / (1 − P(bj))``).
+Values are per initial stake and *unconditional* (:mod:`.player`, Dealer
+blackjack); published tables give a peeking dealer's values *given no dealer
+blackjack*, which :attr:`HandResult.values_given_no_dealer_blackjack` converts to.
 """
 
 from __future__ import annotations
