@@ -75,6 +75,18 @@ def stand_lanes(total: int, peek: bool) -> tuple[int, int, int]:
     return total - 17, total - 16, last
 
 
+def stand_weights(total: int, peek: bool) -> tuple[int, ...]:
+    """A finished player hand's result per unit staked against each dealer outcome
+    (:data:`OUTCOMES` order): a standing ``total`` wins, pushes or loses by the dealer's
+    total and wins on a bust; a busted hand (``total`` above 21) loses to all of them.
+    A dealer blackjack takes the stake, unless a peek voided the round (0)."""
+    if total > 21:
+        lanes = [-1] * 6
+    else:
+        lanes = [-1 if total < d else 0 if total == d else 1 for d in range(17, 22)] + [1]
+    return (*lanes, 0 if peek else -1)
+
+
 RANKS = 10
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 

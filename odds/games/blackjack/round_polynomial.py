@@ -36,7 +36,7 @@ from typing import Any
 
 from odds.engine.polynomial import FallingPolynomial
 from odds.games.blackjack.actions import Chart, ChartCode
-from odds.games.blackjack.dealer import RANKS, dealer_table, total_of
+from odds.games.blackjack.dealer import RANKS, dealer_table, stand_weights, total_of
 
 BITS = 6  # per rank in a monomial key while building (counts up to 63)
 #: The hole card's rank that completes a dealer blackjack, by up card (A ↔ ten-value).
@@ -47,14 +47,6 @@ KEY = "main"
 
 def _key(counts: Sequence[int]) -> int:
     return sum(c << (BITS * r) for r, c in enumerate(counts))
-
-
-def _stand_weights(total: int, stake: int, peek: bool) -> tuple[int, ...]:
-    """Payoff per dealer lane (17–21, bust, blackjack) of a hand standing on ``total``."""
-    lanes = [stake * (-1 if total < d else 0 if total == d else 1) for d in range(17, 22)]
-    lanes.append(stake)
-    lanes.append(0 if peek else -stake)
-    return tuple(lanes)
 
 
 class _Terms:
@@ -216,7 +208,7 @@ class _RoundBuilder:
         # Every standing player multiset gets one coefficient per dealer lane.
         rows: dict[int, Any] = {}
         for (total, stake), players in terms.full.items():
-            weights = self.scale * np.array(_stand_weights(total, stake, self.peek))
+            weights = self.scale * stake * np.array(stand_weights(total, self.peek))
             for key, ways in players.items():
                 row = rows.get(key)
                 rows[key] = ways * weights if row is None else row + ways * weights
