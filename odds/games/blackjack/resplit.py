@@ -177,10 +177,6 @@ class SplitHands(Generic[V]):
             self.value(kind, a, b - 1), 1 / (1 - v), self.value(kind, a + 1, b - 1), -v / (1 - v)
         )
 
-    def round_value(self, limit: int) -> V:
-        """Expected total of the split hands, resplitting up to ``limit`` hands."""
-        return completion_value(self.p, self.q, lambda c: self, limit, self.algebra)
-
 
 def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[int, Fraction]:
     """P(the split ends with k hands) when resplitting up to ``limit`` hands.
@@ -264,8 +260,9 @@ def completion_value(
     limit: int,
     algebra: HandAlgebra[V],
 ) -> V:
-    """Expected total of the split hands, resplitting up to ``limit`` hands, when a hand's
-    strategy depends on the splits made before it (``hands_for(c)``: its values; CDPN).
+    """Expected total of the split hands, resplitting up to ``limit`` hands; a hand's values
+    are ``hands_for(c)``, ``c`` the splits made before it (CDPN's strategy depends on it, the
+    other conventions' does not).
 
     Given the sequence of second cards, each hand plays by its own cards and a strategy
     fixed by the sequence, so the exchangeability argument holds hand by hand.

@@ -37,7 +37,7 @@ from fractions import Fraction
 from itertools import repeat
 from operator import add as plus
 from operator import and_, mul, rshift, sub
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from odds.core.errors import OddsError
 from odds.engine.polynomial import falling
@@ -58,6 +58,7 @@ from odds.games.blackjack.resplit import (
 )
 
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
+V = TypeVar("V")  # a hand's value: a number or an outcome distribution (:mod:`.resplit`)
 
 if TYPE_CHECKING:
     from odds.games.blackjack.shoes import Prepared
@@ -173,23 +174,37 @@ def _round_values(
     u = play.u
     pair_cards = u.n[x] - 2
     other_cards = u.size - 2 - pair_cards
-    name = convention(rules, chart)
-    if name == "CDPN":
-        by_count: dict[int, SplitHands[Fraction]] = {}
 
-        def hands_for(c: int) -> SplitHands[Fraction]:
-            found = by_count.get(c)
-            if found is None:
-                bases = _Bases(play, x, _fixed(_best_play(play, rules, x, c)))
-                found = by_count[c] = SplitHands(
-                    pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS
-                )
-            return found
+    def hands_of(strategy: Callable[[int], PostSplitPlay]) -> SplitHands[Fraction]:
+        bases = _Bases(play, x, strategy)
+        return SplitHands(pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS)
 
-        return lambda m: completion_value(pair_cards, other_cards, hands_for, m, NUMBERS)
-    bases = _Bases(play, x, _strategies(play, rules, x, chart))
-    hands = SplitHands(pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS)
-    return hands.round_value
+    hands_for = _hands_by_count(play, rules, x, chart, hands_of)
+    return lambda m: completion_value(pair_cards, other_cards, hands_for, m, NUMBERS)
+
+
+def _hands_by_count(
+    play: Play,
+    rules: BlackjackRules,
+    x: int,
+    chart: Chart | None,
+    hands_of: Callable[[Callable[[int], PostSplitPlay]], SplitHands[V]],
+) -> Callable[[int], SplitHands[V]]:
+    """``c`` → the split hands (``hands_of`` the strategy per ``a``) that a hand completed
+    after ``c`` splits beyond the first is valued by: CDPN's best play for ``c``, built on
+    first use; one strategy for every hand under the other conventions."""
+    if convention(rules, chart) != "CDPN":
+        hands = hands_of(_strategies(play, rules, x, chart))
+        return lambda c: hands
+    by_count: dict[int, SplitHands[V]] = {}
+
+    def hands_for(c: int) -> SplitHands[V]:
+        found = by_count.get(c)
+        if found is None:
+            found = by_count[c] = hands_of(_fixed(_best_play(play, rules, x, c)))
+        return found
+
+    return hands_for
 
 
 def _fixed(strategy: PostSplitPlay) -> Callable[[int], PostSplitPlay]:
@@ -737,15 +752,7 @@ def split_distribution(
             DISTRIBUTIONS,
         )
 
-    if rules.split_strategy == "CDPN":
-        by_count = {
-            c: hands_of(_fixed(_best_play(play, rules, x, c)))
-            for c in range(max(split.hands - 1, 1))
-        }
-        hands_for: Callable[[int], SplitHands[dict[Fraction, Fraction]]] = by_count.__getitem__
-    else:
-        hands = hands_of(_strategies(play, rules, x, None))
-        hands_for = lambda c: hands  # noqa: E731 (one strategy for every hand)
+    hands_for = _hands_by_count(play, rules, x, None, hands_of)
     result: dict[Fraction, Fraction] = {}
     size = pair_cards + other_cards
     for completion in completions(split.hands):
