@@ -216,7 +216,7 @@ class _RoundBuilder:
         if rows:
             player_keys = np.array(list(rows), dtype=np.int64)
             per_lane = np.array(list(rows.values()), dtype=np.int64)
-            parts.append(self._outer(player_keys, per_lane @ lanes.T, dealer_keys, np))
+            parts.append(self._outer(player_keys, per_lane @ lanes.T, dealer_keys))
         completes = COMPLETES.get(up)
         hole_keys = np.array([1 << (BITS * h) for h in range(RANKS)], dtype=np.int64)
         for (if_bj, otherwise), players in terms.hole.items():
@@ -225,7 +225,7 @@ class _RoundBuilder:
             )
             held = np.array(list(players), dtype=np.int64)
             counts = np.array(list(players.values()), dtype=np.int64)
-            parts.append(self._outer(held, counts[:, None] * per_hole[None, :], hole_keys, np))
+            parts.append(self._outer(held, counts[:, None] * per_hole[None, :], hole_keys))
         if terms.const:
             parts.append(
                 (
@@ -236,7 +236,7 @@ class _RoundBuilder:
         return _merge(np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts]))
 
     @staticmethod
-    def _outer(player_keys: Any, coefficients: Any, other_keys: Any, np: Any) -> tuple[Any, Any]:
+    def _outer(player_keys: Any, coefficients: Any, other_keys: Any) -> tuple[Any, Any]:
         """Keys ``player + other`` and their coefficients (a players × others matrix), nonzero."""
         keys = player_keys[:, None] + other_keys[None, :]
         mask = coefficients != 0
