@@ -31,7 +31,7 @@ from odds.games.blackjack.actions import (
     Action,
     Chart,
 )
-from odds.games.blackjack.dealer import RANKS, Counts
+from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.dealer_batches import RemovalSet
 from odds.games.blackjack.kept_layouts import kept_layout
 from odds.games.blackjack.nodes import STEP, add, counts_of, hand_multisets, key_of
@@ -251,8 +251,7 @@ def _initial(
             result.distribution = _clean(split_distribution(play, rules, a, split, p_bj))
             result.split_distribution_exact = False
         else:
-            hand = (removed, key, hard, aces, total)
-            result.distribution = _clean(_single_distribution(play, rules, hand, best, p_bj))
+            result.distribution = _clean(_single_distribution(play, rules, a, b, best, p_bj))
     return result
 
 
@@ -260,35 +259,43 @@ def _clean(distribution: dict[Fraction, Fraction]) -> dict[Fraction, Fraction]:
     return {net: p for net, p in sorted(distribution.items()) if p}
 
 
+def _unpack3(packed: int, width: int) -> tuple[int, int, int]:
+    mask = (1 << width) - 1
+    return packed & mask, (packed >> width) & mask, packed >> (2 * width)
+
+
 def _single_distribution(
-    play: Play,
-    rules: BlackjackRules,
-    hand: tuple[list[int], int, int, int, int],
-    best: Action,
-    p_bj: Fraction,
+    play: Play, rules: BlackjackRules, a: int, b: int, best: Action, p_bj: Fraction
 ) -> dict[Fraction, Fraction]:
-    """Net payout probabilities of a stand, hit, double or surrender (exact); ``hand`` is
-    the initial hand as :func:`_initial` has it (removed cards, key, hard total, aces, total)."""
+    """Net payout probabilities of a stand, hit, double or surrender (exact)."""
     if best == SURRENDER:
         return {Fraction(-1, 2): 1 - p_bj, Fraction(-1): p_bj}
-    removed, key, hard, aces, total = hand
     u = play.u
     width = u.scale[0].bit_length() + 4
-    factor = 2 if best == DOUBLE else 1
+    removed = [0] * RANKS
+    removed[a] += 1
+    removed[b] += 1
+    key = STEP[a] + STEP[b]
+    hard = a + b + 2
+    aces = (a == 0) + (b == 0)
+    peek_loss = p_bj if rules.peek else Fraction(0)
+    scale = u.scale[2]
     if best == DOUBLE:
         packed = play.double_distribution(removed, key, 2, hard, aces, width)
+        factor = 2
     elif best == STAND:
+        total, _ = total_of(hard, aces > 0)
         packed = play.stand_distribution(key, 2, total, width)
+        factor = 1
     else:
         packed = play.hit_packed(-1, key, width)
-    mask, scale = (1 << width) - 1, u.scale[2]
-    lose, push, win = packed & mask, (packed >> width) & mask, packed >> (2 * width)
+        factor = 1
+    lose, push, win = _unpack3(packed, width)
     result = {
         Fraction(-factor): Fraction(lose, scale),
         Fraction(0): Fraction(push, scale),
         Fraction(factor): Fraction(win, scale),
     }
     # A peeked dealer blackjack takes the original stake only (before any double).
-    peek_loss = p_bj if rules.peek else Fraction(0)
     result[Fraction(-1)] = result.get(Fraction(-1), Fraction(0)) + peek_loss
     return result
