@@ -496,15 +496,6 @@ def _strategy_passes(play: Play, x: int, strategy: PostSplitPlay) -> _Passes:
     return found
 
 
-def _strategy_leaves(
-    play: Play, x: int, strategy: PostSplitPlay
-) -> list[tuple[int, tuple[int, ...]]]:
-    """``(key, removed)`` of every split hand the strategy stands on (``a = 0``)."""
-    _, leaves = _strategy_tree(play, x, strategy)
-    index = play.u.index(x)
-    return [(key, index[key][9]) for key in sorted(leaves)]
-
-
 class ShiftedHands:
     """Split hands of pair ``x`` played by a strategy, with ``a`` further pair cards out.
 
@@ -529,12 +520,9 @@ class ShiftedHands:
         x, a, n = self.x, self.a, self.u.n
         if n[x] - 2 - a < 0:
             return []
-        limit, shift = n[x] - a, self.shift
-        return [
-            key + shift
-            for key, removed in _strategy_leaves(self.play, x, strategy)
-            if removed[x] <= limit
-        ]
+        _, leaves = _strategy_tree(self.play, x, strategy)  # (after it, the index is ready)
+        limit, shift, index = n[x] - a, self.shift, self.u.index(x)
+        return [key + shift for key in sorted(leaves) if index[key][9][x] <= limit]
 
     def needed_all(self) -> list[int]:
         """Composition keys of every split hand the shoe can hold, ``a`` pair cards out."""
