@@ -53,7 +53,7 @@ distributions (``{net: probability}``) alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -159,6 +159,11 @@ class SplitHands(Generic[V]):
             found = self._memo[key] = self._value(kind, a, b)
         return found
 
+    def in_round(self, kind: str, a: int, b: int) -> V:
+        """A hand of ``kind`` (:class:`Completion`) in a round whose second cards are ``a``
+        pair and ``b`` non-pair cards: an N-hand's own second card is one of the ``b``."""
+        return self.value("N", a, b - 1) if kind == "N" else self.value("X", a, b)
+
     def _value(self, kind: str, a: int, b: int) -> V:
         alg = self.algebra
         if b == 0:
@@ -184,13 +189,9 @@ def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[in
     >>> hands_distribution(2, 10, 3)
     {2: Fraction(15, 22), 3: Fraction(7, 22)}
     """
-    size = pair_cards + other_cards
     result: dict[int, Fraction] = {}
-    for pattern in patterns(limit):
-        ways = falling(pair_cards, pattern.pairs) * falling(other_cards, pattern.non_pairs)
-        if ways:
-            p = Fraction(ways, falling(size, pattern.pairs + pattern.non_pairs))
-            result[pattern.hands] = result.get(pattern.hands, Fraction(0)) + p
+    for completion, p in weighted_completions(pair_cards, other_cards, limit):
+        result[len(completion.hands)] = result.get(len(completion.hands), Fraction(0)) + p
     return dict(sorted(result.items()))
 
 
@@ -253,6 +254,19 @@ def completions(limit: int) -> tuple[Completion, ...]:
     return tuple(found)
 
 
+def weighted_completions(
+    pair_cards: int, other_cards: int, limit: int
+) -> Iterator[tuple[Completion, Fraction]]:
+    """Each sequence of second cards the shoe can deal (:func:`completions`) with its chance,
+    ``p^(A) · q^(B) / (p + q)^(A+B)`` (see the module docstring)."""
+    size = pair_cards + other_cards
+    for completion in completions(limit):
+        a, b = completion.pairs, completion.non_pairs
+        ways = falling(pair_cards, a) * falling(other_cards, b)
+        if ways:
+            yield completion, Fraction(ways, falling(size, a + b))
+
+
 def completion_value(
     pair_cards: int,
     other_cards: int,
@@ -268,15 +282,8 @@ def completion_value(
     fixed by the sequence, so the exchangeability argument holds hand by hand.
     """
     total = algebra.zero
-    size = pair_cards + other_cards
-    for completion in completions(limit):
+    for completion, weight in weighted_completions(pair_cards, other_cards, limit):
         a, b = completion.pairs, completion.non_pairs
-        ways = falling(pair_cards, a) * falling(other_cards, b)
-        if ways == 0:
-            continue
-        weight = Fraction(ways, falling(size, a + b))
         for kind, c in completion.hands:
-            hands = hands_for(c)
-            value = hands.value("N", a, b - 1) if kind == "N" else hands.value("X", a, b)
-            total = algebra.add(total, algebra.scale(value, weight))
+            total = algebra.add(total, algebra.scale(hands_for(c).in_round(kind, a, b), weight))
     return total

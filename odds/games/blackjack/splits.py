@@ -40,7 +40,6 @@ from operator import and_, mul, rshift, sub
 from typing import TYPE_CHECKING, TypeVar
 
 from odds.core.errors import OddsError
-from odds.engine.polynomial import falling
 from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.nodes import STEP, counts_of
@@ -51,10 +50,10 @@ from odds.games.blackjack.resplit import (
     NUMBERS,
     SplitHands,
     completion_value,
-    completions,
     hands_distribution,
     max_pair_removals,
     split_value,
+    weighted_completions,
 )
 
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
@@ -742,17 +741,9 @@ def split_distribution(
 
     hands_for = _hands_by_count(play, rules, x, None, hands_of)
     result: dict[Fraction, Fraction] = {}
-    size = pair_cards + other_cards
-    for completion in completions(split.hands):
+    for completion, weight in weighted_completions(pair_cards, other_cards, split.hands):
         a, b = completion.pairs, completion.non_pairs
-        ways = falling(pair_cards, a) * falling(other_cards, b)
-        if not ways:
-            continue
-        weight = Fraction(ways, falling(size, a + b))
-        members = [
-            hands_for(c).value("N", a, b - 1) if kind == "N" else hands_for(c).value("X", a, b)
-            for kind, c in completion.hands
-        ]
+        members = [hands_for(c).in_round(kind, a, b) for kind, c in completion.hands]
         mass = sum(members[0].values(), Fraction(0))
         # Every hand of a round has the same chance that the dealer has no blackjack.
         assert all(sum(m.values(), Fraction(0)) == mass for m in members)
