@@ -57,13 +57,13 @@ def rule_option_chart(analysis: Analysis) -> BarChart:
     """The change in house edge when each rule option is flipped, from ``rule_options``.
 
     Sorted from the change that helps the player most to the one that costs
-    the most; a row the table marks approximate keeps its mark.
+    the most.
     """
     base = analysis.bet("main").house_edge
     rows: list[dict[str, Any]] = json_value(analysis.table("rule_options"))
     flips = [
         (
-            str(row["option"]) + ("" if row.get("exact", True) else " (≈)"),
+            str(row["option"]),
             Fraction(row["change"]),
             Fraction(row["house_edge"]),
         )

@@ -79,6 +79,18 @@ def stand_lanes(total: int, peek: bool) -> tuple[int, int, int]:
     return total - 17, total - 16, last
 
 
+def stand_weights(total: int, peek: bool) -> tuple[int, ...]:
+    """A finished player hand's result per unit staked against each dealer outcome
+    (:data:`OUTCOMES` order): a standing ``total`` wins, pushes or loses by the dealer's
+    total and wins on a bust; a busted hand (``total`` above 21) loses to all of them.
+    A dealer blackjack takes the stake, unless a peek voided the round (0)."""
+    if total > 21:
+        lanes = [-1] * 6
+    else:
+        lanes = [-1 if total < d else 0 if total == d else 1 for d in range(17, 22)] + [1]
+    return (*lanes, 0 if peek else -1)
+
+
 RANKS = 10
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
@@ -148,8 +160,8 @@ def _walk_table(up: int, hits_soft_17: bool) -> dict[Counts, tuple[int, ...]]:
 
 _ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1)  # contraction order; aces and length last
 
-#: ``f(table)`` → the table's entries at fixed positions (:func:`_getter`).
-_Getter: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
+#: ``f(seq)`` → the entries of ``seq`` at fixed positions, as a tuple (:func:`getter`).
+Gather: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -165,9 +177,9 @@ class _Level:
 
     rank: int
     mus: tuple[int, ...]  # μ ≥ 1 of each product, in the order ``take`` gathers them
-    take: _Getter | None  # table → the entries to multiply (None: no entry has the rank)
-    first: _Getter  # table + products → each group's first term
-    more: tuple[tuple[int, _Getter], ...]  # (groups with ≥ t terms, their t-th terms), t = 2, 3, …
+    take: Gather | None  # table → the entries to multiply (None: no entry has the rank)
+    first: Gather  # table + products → each group's first term
+    more: tuple[tuple[int, Gather], ...]  # (groups with ≥ t terms, their t-th terms), t = 2, 3, …
 
 
 #: The contraction's shape (:func:`_layout`): the dealer hands of each initial entry, the
@@ -235,11 +247,11 @@ class DealerPlan:
         return found
 
 
-def _getter(indices: Sequence[int]) -> _Getter:
-    """``f(seq)`` → tuple of ``seq[i]`` for the indices, at C speed (even for one index)."""
-    if len(indices) == 1:
+def getter(indices: Sequence[int]) -> Gather:
+    """``f(seq)`` → the ``seq[i]`` for the indices, at C speed (even for one index)."""
+    if len(indices) == 1:  # a one-entry slice: a sequence as well, and picklable (kept layouts)
         (only,) = indices
-        return lambda seq: (seq[only],)
+        return itemgetter(slice(only, only + 1))
     return itemgetter(*indices)
 
 
@@ -258,12 +270,12 @@ def _level(rank: int, keys: list[tuple[int, ...]]) -> tuple[_Level, list[tuple[i
     more = []
     for t in range(1, len(terms[0])):
         having = [members[t] for members in terms if len(members) > t]
-        more.append((len(having), _getter(having)))
+        more.append((len(having), getter(having)))
     level = _Level(
         rank,
         tuple(keys[i][0] for i in products),
-        _getter(products) if products else None,
-        _getter([members[0] for members in terms]),
+        getter(products) if products else None,
+        getter([members[0] for members in terms]),
         tuple(more),
     )
     return level, order

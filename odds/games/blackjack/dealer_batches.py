@@ -50,15 +50,13 @@ from operator import add, itemgetter, lshift, mul, sub
 from typing import TypeAlias, cast
 
 from odds.core.caching import cached
-from odds.games.blackjack.dealer import OUTCOMES, Counts, lane_width
+from odds.games.blackjack.dealer import OUTCOMES, Counts, Gather, getter, lane_width
 from odds.games.blackjack.kept_layouts import kept_layout
 from odds.games.blackjack.moments import (
     ORDER,
-    Gather,
     RootKey,
     dealer_moments,
     dealer_subsets,
-    getter,
     in_order,
     moment_union,
 )

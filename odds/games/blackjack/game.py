@@ -12,14 +12,11 @@ from odds.games.base import BenchCase, Game
 from odds.games.blackjack import counting
 from odds.games.blackjack.charts import BlackjackCharts
 from odds.games.blackjack.counting import rank_counts
-from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.options import MIN_CARDS, BlackjackConfig
 from odds.games.blackjack.rules import replay
 from odds.games.blackjack.shoe_state import BlackjackShoeState
 from odds.games.blackjack.simulate import BlackjackCrosscheck
 from odds.stats.analysis import Analysis
-
-#: Fewest cards a shoe must hold so that one round can never run out.
-MIN_CARDS = 40
 
 
 class Blackjack(Game[BlackjackConfig]):

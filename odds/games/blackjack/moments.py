@@ -16,13 +16,13 @@ Horner's rule over ``k``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import add, itemgetter, lshift, mul
 from typing import Any, TypeAlias
 
 from odds.core.caching import cached
 from odds.engine.polynomial import falling
-from odds.games.blackjack.dealer import RANKS, Counts, dealer_table, pack_lanes
+from odds.games.blackjack.dealer import RANKS, Counts, Gather, dealer_table, getter, pack_lanes
 from odds.games.blackjack.kept_layouts import kept_layout
 
 #: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``
@@ -31,18 +31,6 @@ RootKey: TypeAlias = tuple[str, int, int]
 
 #: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
 ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-
-
-#: ``f(seq)`` → the entries of ``seq`` at fixed positions, as a tuple (:func:`getter`).
-Gather: TypeAlias = Callable[[Sequence[int]], tuple[int, ...]]
-
-
-def getter(indices: Sequence[int]) -> Gather:
-    """``f(seq)`` → the ``seq[i]`` for the indices, at C speed (even for one index)."""
-    if len(indices) == 1:  # a one-entry slice: a sequence as well, and picklable (kept layouts)
-        (only,) = indices
-        return itemgetter(slice(only, only + 1))
-    return itemgetter(*indices)
 
 
 in_order: Gather = itemgetter(*ORDER)  # a multiset's counts in ORDER

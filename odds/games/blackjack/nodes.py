@@ -63,20 +63,6 @@ def add(r: Counts, rank: int, times: int = 1) -> Counts:
     return tuple(c + times if i == rank else c for i, c in enumerate(r))
 
 
-def _pay_weights(total: int, peek: bool) -> tuple[int, ...]:
-    """Result per dealer lane for a standing total (per unit staked)."""
-    weights = []
-    for o in range(5):
-        dealer = 17 + o
-        weights.append(-1 if total < dealer else (0 if total == dealer else 1))
-    weights.append(1)  # dealer busts
-    weights.append(0 if peek else -1)  # dealer blackjack
-    return tuple(weights)
-
-
-PAY_WEIGHTS = {(t, p): _pay_weights(t, p) for t in range(4, 22) for p in (False, True)}
-
-
 @dataclass(frozen=True)
 class Node:
     """A hand in a context, with what the bottom-up pass needs (shoe-independent).

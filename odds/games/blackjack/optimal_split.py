@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
+from operator import mul
 from typing import TYPE_CHECKING
 
 from odds.core.errors import OddsError
@@ -55,6 +56,7 @@ from odds.games.blackjack.dealer import (
     RemovalTree,
     dealer_numerators,
     plan,
+    stand_weights,
     total_of,
 )
 from odds.games.blackjack.options import BlackjackRules
@@ -279,6 +281,9 @@ class _Solver:
         self.limit = _limit(self.left, pair, rules)
         self.one_card_aces = pair == A and rules.split_aces_one_card
         self.peek = rules.peek
+        #: A finished hand's result per dealer outcome, by its shown total (16: any total of
+        #: 16 or less, 22: bust).
+        self.stand_weights = [(t, stand_weights(t, self.peek)) for t in range(16, 23)]
         self.dealer = plan(self.left, up, rules.dealer_hits_soft_17)
         self.memo: dict[_State, int] = {}
         self.worth: dict[int, tuple[dict[int, int], int]] = {}
@@ -427,7 +432,8 @@ class _Solver:
     ) -> tuple[dict[int, int], int]:
         if sum(outcomes) != dp.denominator(s):
             raise AssertionError("dealer outcomes do not add up to 1")
-        return _stand_values(outcomes, self.peek), factorial(dp.size - s - dp.kmax)
+        values = {t: sum(map(mul, w, outcomes)) for t, w in self.stand_weights}
+        return values, factorial(dp.size - s - dp.kmax)
 
     @staticmethod
     def _removed(dealt: int) -> Counts:
@@ -439,16 +445,3 @@ class _Solver:
         if hole is None:
             return Fraction(0)
         return Fraction(left[hole], sum(left))
-
-
-def _stand_values(o: tuple[int, ...], peek: bool) -> dict[int, int]:
-    """A finished total's result per unit against the dealer's outcome counts ``o``
-    (17–21, bust, blackjack): wins less losses; a peek's blackjack voids the round."""
-    made = o[:5]
-    bust, blackjack = o[5], o[6]
-    lost_to_blackjack = 0 if peek else blackjack
-    values = {16: bust - sum(made) - lost_to_blackjack, 22: -sum(made) - bust - lost_to_blackjack}
-    for t in range(17, 22):
-        below, above = sum(made[: t - 17]), sum(made[t - 16 :])
-        values[t] = bust + below - above - lost_to_blackjack
-    return values

@@ -142,6 +142,10 @@ class BlackjackRules:
         return self.split_hands
 
 
+#: Fewest cards a shoe (or a shoe state) must hold so that one round can never run out.
+MIN_CARDS = 40
+
+
 @dataclass(frozen=True)
 class BlackjackShoe(CardShoeOptions):
     """Eight decks by default (the live-casino default, docs/rules/blackjack.md §Readings)."""

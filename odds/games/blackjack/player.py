@@ -40,48 +40,12 @@ from operator import add as plus
 from operator import and_, floordiv, gt, mul, rshift, sub
 from typing import Any
 
-from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER
-from odds.games.blackjack.dealer import (
-    RANKS,
-    Counts,
-    total_of,
-)
-from odds.games.blackjack.nodes import (
-    STEP,
-    Group,
-    add,
-    context_nodes,
-    counts_of,
-    hand_multisets,
-    hard_total,
-    key_of,
-)
-from odds.games.blackjack.shoes import Family, Prepared, UpCard, family
+from odds.games.blackjack.dealer import RANKS, Counts, total_of
+from odds.games.blackjack.nodes import STEP, Group
+from odds.games.blackjack.shoes import Prepared, UpCard
 
-#: Kept importable from here until the branches written against the old layout are merged:
-#: nothing in ``odds`` imports these from this module (their homes are
-#: :mod:`.actions`, :mod:`.nodes` and :mod:`.shoes`).
-_STEP = STEP
-__all__ = [
-    "DOUBLE",
-    "HIT",
-    "NATURAL",
-    "SPLIT",
-    "STAND",
-    "STEP",
-    "SURRENDER",
-    "_STEP",
-    "Family",
-    "Play",
-    "UpCard",
-    "add",
-    "context_nodes",
-    "counts_of",
-    "family",
-    "hand_multisets",
-    "hard_total",
-    "key_of",
-]
+#: :mod:`.bench` still asks this module for a shoe's family (its home is :mod:`.shoes`).
+from odds.games.blackjack.shoes import family as family
 
 # ---------------------------------------------------------------------------
 # The recursion for one up card under one set of rules.
@@ -164,7 +128,7 @@ class Play:
         """Best hit/stand value of every hand of the context (computed once).
 
         The hot loop of the engine, a group of hands with one hard total at a
-        time (:meth:`Family.weights`): every step is one pass over the group's
+        time (:meth:`.shoes.ShoeHands.weights`): every step is one pass over the group's
         hands (``map``), so the interpreter's cost is per group, not per hand.
         A hand the shoe cannot hold with this up card gets a value that is never
         used (every card leading to it has weight 0).

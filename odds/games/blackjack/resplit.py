@@ -3,14 +3,11 @@
 The split strategy
 ------------------
 Every split hand is played by a post-split strategy that looks at its own cards
-only (:mod:`.splits` builds them by convention): CDP1, the one best for the
-*first* split (the shoe less the up card, the pair and the hand's own cards),
-and CDZ- are one strategy for every hand; CDP's base values below are each for
-the strategy best with that many pair cards out; CDPN's hands play the strategy
-for the splits made before them (:func:`completions`, :func:`completion_value`).
-A pair card dealt to a split hand as its second card is resplit while the round
-has fewer hands than its limit (the player chooses, per up card and pair, the
-best limit up to the rule's; see :func:`split_value`).
+only: the conventions of :mod:`.splits` (CDPN's hands by the splits made before
+them: :func:`completions`, :func:`completion_value`). A pair card dealt to a split
+hand as its second card is resplit while the round has fewer hands than its limit
+(the player chooses, per up card and pair, the best limit up to the rule's; see
+:func:`split_value`).
 
 Why a handful of numbers suffice (the exchangeability argument)
 ---------------------------------------------------------------
@@ -56,7 +53,7 @@ distributions (``{net: probability}``) alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -82,7 +79,8 @@ class Pattern:
 
 @cached
 def patterns(limit: int) -> tuple[Pattern, ...]:
-    """Every sequence of second cards for a pair split into at most ``limit`` hands.
+    """Every sequence of second cards for a pair split into at most ``limit`` hands, by its
+    counts (:func:`completions` with the hands' kinds counted).
 
     One entry per sequence (sequences with equal counts repeat: each has the
     same probability). Always resplitting while fewer than ``limit`` hands:
@@ -94,24 +92,10 @@ def patterns(limit: int) -> tuple[Pattern, ...]:
     """
     if limit < 2:
         raise ValueError("a split makes at least two hands")
-    found: list[Pattern] = []
-
-    def deal(hands: int, waiting: int, a: int, b: int, x: int) -> None:
-        """The current hand gets a second card; ``waiting`` hands come after it."""
-        if hands < limit:
-            deal(hands + 1, waiting + 1, a + 1, b, x)  # a pair card: resplit, deal again
-            finish(hands, waiting, a, b + 1, x)  # a non-pair card: an N-hand
-        else:
-            finish(hands, waiting, a, b, x + 1)  # any card: an X-hand
-
-    def finish(hands: int, waiting: int, a: int, b: int, x: int) -> None:
-        if waiting == 0:
-            found.append(Pattern(a, b, x))
-        else:
-            deal(hands, waiting - 1, a, b, x)
-
-    deal(2, 1, 0, 0, 0)
-    return tuple(found)
+    return tuple(
+        Pattern(c.pairs, c.non_pairs, sum(kind == "X" for kind, _ in c.hands))
+        for c in completions(limit)
+    )
 
 
 def max_pair_removals(limit: int) -> int:
@@ -175,6 +159,11 @@ class SplitHands(Generic[V]):
             found = self._memo[key] = self._value(kind, a, b)
         return found
 
+    def in_round(self, kind: str, a: int, b: int) -> V:
+        """A hand of ``kind`` (:class:`Completion`) in a round whose second cards are ``a``
+        pair and ``b`` non-pair cards: an N-hand's own second card is one of the ``b``."""
+        return self.value("N", a, b - 1) if kind == "N" else self.value("X", a, b)
+
     def _value(self, kind: str, a: int, b: int) -> V:
         alg = self.algebra
         if b == 0:
@@ -193,23 +182,6 @@ class SplitHands(Generic[V]):
             self.value(kind, a, b - 1), 1 / (1 - v), self.value(kind, a + 1, b - 1), -v / (1 - v)
         )
 
-    def round_value(self, limit: int) -> V:
-        """Expected total of the split hands, resplitting up to ``limit`` hands."""
-        alg = self.algebra
-        total = alg.zero
-        size = self.p + self.q
-        for pattern in patterns(limit):
-            a, b = pattern.pairs, pattern.non_pairs
-            ways = falling(self.p, a) * falling(self.q, b)
-            if ways == 0:
-                continue
-            weight = Fraction(ways, falling(size, a + b))
-            if b:
-                total = alg.add(total, alg.scale(self.value("N", a, b - 1), weight * b))
-            if pattern.x_hands:
-                total = alg.add(total, alg.scale(self.value("X", a, b), weight * pattern.x_hands))
-        return total
-
 
 def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[int, Fraction]:
     """P(the split ends with k hands) when resplitting up to ``limit`` hands.
@@ -217,13 +189,9 @@ def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[in
     >>> hands_distribution(2, 10, 3)
     {2: Fraction(15, 22), 3: Fraction(7, 22)}
     """
-    size = pair_cards + other_cards
     result: dict[int, Fraction] = {}
-    for pattern in patterns(limit):
-        ways = falling(pair_cards, pattern.pairs) * falling(other_cards, pattern.non_pairs)
-        if ways:
-            p = Fraction(ways, falling(size, pattern.pairs + pattern.non_pairs))
-            result[pattern.hands] = result.get(pattern.hands, Fraction(0)) + p
+    for completion, p in weighted_completions(pair_cards, other_cards, limit):
+        result[len(completion.hands)] = result.get(len(completion.hands), Fraction(0)) + p
     return dict(sorted(result.items()))
 
 
@@ -258,8 +226,8 @@ class Completion:
 
 @cached
 def completions(limit: int) -> tuple[Completion, ...]:
-    """Every sequence of second cards for a pair split into at most ``limit`` hands, as
-    :func:`patterns` (the same sequences in the same order), each hand with its ``c``.
+    """Every sequence of second cards for a pair split into at most ``limit`` hands, each
+    hand with its ``c`` (:func:`patterns` counts the same sequences, in the same order).
 
     >>> for c in completions(3):
     ...     print(c.pairs, c.non_pairs, c.hands)
@@ -286,6 +254,19 @@ def completions(limit: int) -> tuple[Completion, ...]:
     return tuple(found)
 
 
+def weighted_completions(
+    pair_cards: int, other_cards: int, limit: int
+) -> Iterator[tuple[Completion, Fraction]]:
+    """Each sequence of second cards the shoe can deal (:func:`completions`) with its chance,
+    ``p^(A) · q^(B) / (p + q)^(A+B)`` (see the module docstring)."""
+    size = pair_cards + other_cards
+    for completion in completions(limit):
+        a, b = completion.pairs, completion.non_pairs
+        ways = falling(pair_cards, a) * falling(other_cards, b)
+        if ways:
+            yield completion, Fraction(ways, falling(size, a + b))
+
+
 def completion_value(
     pair_cards: int,
     other_cards: int,
@@ -293,27 +274,16 @@ def completion_value(
     limit: int,
     algebra: HandAlgebra[V],
 ) -> V:
-    """Expected total of the split hands, resplitting up to ``limit`` hands, when a hand's
-    strategy depends on the splits made before it (``hands_for(c)``: its values; CDPN).
+    """Expected total of the split hands, resplitting up to ``limit`` hands; a hand's values
+    are ``hands_for(c)``, ``c`` the splits made before it (CDPN's strategy depends on it, the
+    other conventions' does not).
 
     Given the sequence of second cards, each hand plays by its own cards and a strategy
     fixed by the sequence, so the exchangeability argument holds hand by hand.
     """
     total = algebra.zero
-    size = pair_cards + other_cards
-    for completion in completions(limit):
+    for completion, weight in weighted_completions(pair_cards, other_cards, limit):
         a, b = completion.pairs, completion.non_pairs
-        ways = falling(pair_cards, a) * falling(other_cards, b)
-        if ways == 0:
-            continue
-        weight = Fraction(ways, falling(size, a + b))
         for kind, c in completion.hands:
-            hands = hands_for(c)
-            value = hands.value("N", a, b - 1) if kind == "N" else hands.value("X", a, b)
-            total = algebra.add(total, algebra.scale(value, weight))
+            total = algebra.add(total, algebra.scale(hands_for(c).in_round(kind, a, b), weight))
     return total
-
-
-def needed_removals(pair_cards: int, limit: int) -> Sequence[int]:
-    """The ``a`` values whose base values the split into ``limit`` hands may use."""
-    return range(0, min(max_pair_removals(limit), pair_cards) + 1)

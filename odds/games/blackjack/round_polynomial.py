@@ -36,7 +36,7 @@ from typing import Any
 
 from odds.engine.polynomial import FallingPolynomial
 from odds.games.blackjack.actions import Chart, ChartCode
-from odds.games.blackjack.dealer import RANKS, dealer_table, total_of
+from odds.games.blackjack.dealer import RANKS, dealer_table, stand_weights, total_of
 
 BITS = 6  # per rank in a monomial key while building (counts up to 63)
 #: The hole card's rank that completes a dealer blackjack, by up card (A ↔ ten-value).
@@ -47,14 +47,6 @@ KEY = "main"
 
 def _key(counts: Sequence[int]) -> int:
     return sum(c << (BITS * r) for r, c in enumerate(counts))
-
-
-def _stand_weights(total: int, stake: int, peek: bool) -> tuple[int, ...]:
-    """Payoff per dealer lane (17–21, bust, blackjack) of a hand standing on ``total``."""
-    lanes = [stake * (-1 if total < d else 0 if total == d else 1) for d in range(17, 22)]
-    lanes.append(stake)
-    lanes.append(0 if peek else -stake)
-    return tuple(lanes)
 
 
 class _Terms:
@@ -77,7 +69,7 @@ def round_polynomial(chart: Chart, rules: Any) -> FallingPolynomial[str]:
     import numpy as np
 
     builder = _RoundBuilder(chart, rules)
-    parts = [builder.pair(builder.player_terms(chart, up), up) for up in range(RANKS)]
+    parts = [builder.pair(builder.player_terms(up), up) for up in range(RANKS)]
     keys, coefficients = _merge(
         np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts])
     )
@@ -91,7 +83,7 @@ class _RoundBuilder:
     """The round's terms: the player's terminal multisets by up card, paired with the dealer's."""
 
     def __init__(self, chart: Chart, rules: Any) -> None:
-        self.rules = rules
+        self.chart, self.rules = chart, rules
         self.peek = rules.peek
         bj = rules.blackjack_payout
         self.scale = 2 * bj.denominator  # surrender pays ½; blackjack pays p/q
@@ -99,8 +91,8 @@ class _RoundBuilder:
 
     # -- building -------------------------------------------------------------
 
-    def player_terms(self, chart: Chart, up: int) -> _Terms:
-        terms = _Terms()
+    def player_terms(self, up: int) -> _Terms:
+        chart, terms = self.chart, _Terms()
         for a in range(RANKS):
             for b in range(a, RANKS):
                 base = [0] * RANKS
@@ -121,14 +113,13 @@ class _RoundBuilder:
                 if self.peek:  # a dealer blackjack costs the original stake only
                     terms.hole[-self.scale, 0][_key(base)] += mult
                 if action == "P":
-                    self._split(chart, terms, up, a, base, mult)
+                    self._split(terms, up, a, base, mult)
                 else:
-                    self._hand(chart, terms, up, base, a + b + 2, (a == 0) + (b == 0), action, mult)
+                    self._hand(terms, up, base, a + b + 2, (a == 0) + (b == 0), action, mult)
         return terms
 
     def _hand(
         self,
-        chart: Chart,
         terms: _Terms,
         up: int,
         base: list[int],
@@ -150,20 +141,13 @@ class _RoundBuilder:
                 else:
                     self._stand(terms, drawn, total_of(new_hard, aces + (r == 0) > 0)[0], 2, mult)
         else:
-            self._hits(chart, terms, up, base, hard, aces, mult)
+            self._hits(terms, up, base, hard, aces, mult)
 
     def _hits(
-        self,
-        chart: Chart,
-        terms: _Terms,
-        up: int,
-        base: list[int],
-        hard: int,
-        aces: int,
-        mult: int,
+        self, terms: _Terms, up: int, base: list[int], hard: int, aces: int, mult: int
     ) -> None:
         """Hit once, then by the chart: orderings merged by the multiset held."""
-        hit = chart.hit
+        hit = self.chart.hit
         layer: dict[tuple[int, ...], list[int]] = {tuple(base): [mult, hard, aces]}
         while layer:
             following: dict[tuple[int, ...], list[int]] = {}
@@ -188,9 +172,7 @@ class _RoundBuilder:
                         entry[0] += ways
             layer = following
 
-    def _split(
-        self, chart: Chart, terms: _Terms, up: int, x: int, base: list[int], mult: int
-    ) -> None:
+    def _split(self, terms: _Terms, up: int, x: int, base: list[int], mult: int) -> None:
         """One split hand per second card, counted twice (the split is worth two hands)."""
         rules = self.rules
         for y in range(RANKS):
@@ -204,8 +186,8 @@ class _RoundBuilder:
                     options.add("H")
                 if rules.may_double(total, after_split=True):
                     options.add("D")
-            action = ChartCode(chart.post_split[up, x, y]).choose(options)
-            self._hand(chart, terms, up, held, hard, aces, action, 2 * mult)
+            action = ChartCode(self.chart.post_split[up, x, y]).choose(options)
+            self._hand(terms, up, held, hard, aces, action, 2 * mult)
 
     def _stand(self, terms: _Terms, held: list[int], total: int, stake: int, ways: int) -> None:
         terms.full[max(total, 4), stake][_key(held)] += ways
@@ -226,7 +208,7 @@ class _RoundBuilder:
         # Every standing player multiset gets one coefficient per dealer lane.
         rows: dict[int, Any] = {}
         for (total, stake), players in terms.full.items():
-            weights = self.scale * np.array(_stand_weights(total, stake, self.peek))
+            weights = self.scale * stake * np.array(stand_weights(total, self.peek))
             for key, ways in players.items():
                 row = rows.get(key)
                 rows[key] = ways * weights if row is None else row + ways * weights
@@ -234,7 +216,7 @@ class _RoundBuilder:
         if rows:
             player_keys = np.array(list(rows), dtype=np.int64)
             per_lane = np.array(list(rows.values()), dtype=np.int64)
-            parts.append(self._outer(player_keys, per_lane @ lanes.T, dealer_keys, np))
+            parts.append(self._outer(player_keys, per_lane @ lanes.T, dealer_keys))
         completes = COMPLETES.get(up)
         hole_keys = np.array([1 << (BITS * h) for h in range(RANKS)], dtype=np.int64)
         for (if_bj, otherwise), players in terms.hole.items():
@@ -243,7 +225,7 @@ class _RoundBuilder:
             )
             held = np.array(list(players), dtype=np.int64)
             counts = np.array(list(players.values()), dtype=np.int64)
-            parts.append(self._outer(held, counts[:, None] * per_hole[None, :], hole_keys, np))
+            parts.append(self._outer(held, counts[:, None] * per_hole[None, :], hole_keys))
         if terms.const:
             parts.append(
                 (
@@ -254,7 +236,7 @@ class _RoundBuilder:
         return _merge(np.concatenate([k for k, _ in parts]), np.concatenate([c for _, c in parts]))
 
     @staticmethod
-    def _outer(player_keys: Any, coefficients: Any, other_keys: Any, np: Any) -> tuple[Any, Any]:
+    def _outer(player_keys: Any, coefficients: Any, other_keys: Any) -> tuple[Any, Any]:
         """Keys ``player + other`` and their coefficients (a players × others matrix), nonzero."""
         keys = player_keys[:, None] + other_keys[None, :]
         mask = coefficients != 0

@@ -6,12 +6,9 @@ deals the first two cards and the up card off the top of the shoe, and sums
 the round. Splits (resplits included) are valued by
 :mod:`odds.games.blackjack.splits`.
 
-Values are per initial stake and *unconditional*: under a peeking dealer a
-dealer blackjack (which takes the original stake only) is part of every
-value. Published tables give a peeking dealer's values *given no dealer
-blackjack*; :attr:`HandResult.values_given_no_dealer_blackjack` converts
-exactly: ``(value + P(bj)) / (1 − P(bj))`` (a natural pushes instead:
-``value / (1 − P(bj))``).
+Values are per initial stake and *unconditional* (:mod:`.player`, Dealer
+blackjack); published tables give a peeking dealer's values *given no dealer
+blackjack*, which :attr:`HandResult.values_given_no_dealer_blackjack` converts to.
 """
 
 from __future__ import annotations
@@ -108,7 +105,7 @@ def analyse_round(
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
     with _tables_built():
-        _ensure_sets(fam)
+        fam.ensure_set(*_reachable())  # every composition a play reaches, every up card
         hands: list[HandResult] = []
         plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
         if rules.split_hands > 2:
@@ -189,11 +186,6 @@ def _build_reachable() -> tuple[RemovalSet, dict[Counts, int]]:
         wanted.update(add(h, x) for h in hands if h[x] >= 1)
     removal = RemovalSet(wanted)
     return removal, {r: key_of(r) for r in removal.items}
-
-
-def _ensure_sets(fam: Family) -> None:
-    """Dealer numerators for every composition a play can reach, every up card."""
-    fam.ensure_set(*_reachable())
 
 
 def _ensure_resplits(

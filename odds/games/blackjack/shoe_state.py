@@ -29,7 +29,7 @@ from odds.core.caching import cached
 from odds.core.numbers import short_number
 from odds.games.blackjack.actions import Chart
 from odds.games.blackjack.dealer import RANK_NAMES
-from odds.games.blackjack.options import BlackjackConfig
+from odds.games.blackjack.options import MIN_CARDS, BlackjackConfig
 from odds.games.blackjack.play import PlayerHand, play
 from odds.games.blackjack.round_polynomial import KEY
 from odds.games.blackjack.strategy import ChartStrategy
@@ -39,9 +39,6 @@ from odds.games.shoe_state import CountGroup, StateBet, StateEvaluator
 
 if TYPE_CHECKING:
     from odds.engine.polynomial import FallingPolynomial
-
-#: Fewest cards a state may hold (the full analysis refuses smaller shoes).
-MIN_CARDS = 40
 
 
 class BlackjackEvaluator(StateEvaluator):

@@ -22,6 +22,7 @@ from odds.core.errors import OddsError
 from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import (
     OUTCOMES,
+    RANK_NAMES,
     RANKS,
     Counts,
     DealerPlan,
@@ -36,7 +37,7 @@ from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
 
-#: A context's hand with its card weights from one shoe (:meth:`Family.prepared`):
+#: A context's hand with its card weights from one shoe (:meth:`ShoeHands.prepared`):
 #: ``(key, s, total, soft, kids, kid_weights, kid_position, bust_weight, bust_ranks,
 #: removed, kid_ranks)``.
 Prepared: TypeAlias = tuple[
@@ -52,7 +53,7 @@ Prepared: TypeAlias = tuple[
     Counts,
     tuple[int, ...],
 ]
-#: A context's groups with their card weights (:meth:`Family.weights`).
+#: A context's groups with their card weights (:meth:`ShoeHands.weights`).
 GroupWeights: TypeAlias = list[tuple[Group, tuple[list[int], ...], list[int]]]
 
 # ---------------------------------------------------------------------------
@@ -73,7 +74,7 @@ class UpCard:
         self.hands = fam.hands
         after = list(counts)
         if after[up] <= 0:
-            raise OddsError(f"the shoe has no {RANK_LABEL[up]} for the dealer's up card")
+            raise OddsError(f"the shoe has no {RANK_NAMES[up]} for the dealer's up card")
         after[up] -= 1
         self.up = up
         self.n: Counts = tuple(after)
@@ -107,9 +108,6 @@ class UpCard:
         self._index: dict[int, dict[int, Prepared]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
-
-    def _fits(self, r: Counts) -> bool:
-        return all(c <= self.n[i] for i, c in enumerate(r))
 
     def ensure(self, pairs: Sequence[tuple[Counts, int]], tree: RemovalTree | None = None) -> None:
         """Dealer numerators for the ``(multiset, key)`` pairs not computed yet.
@@ -153,7 +151,7 @@ class UpCard:
         return self._packed
 
     def prepared(self, ctx: int) -> list[Prepared]:
-        """The context's hands this shoe can hold (see :meth:`Family.prepared`)."""
+        """The context's hands this shoe can hold (see :meth:`ShoeHands.prepared`)."""
         found = self._prepared.get(ctx)
         if found is None:
             u, limit = self.up, self.n[self.up]
@@ -174,11 +172,6 @@ class UpCard:
         """The context's hands this shoe can hold, by key (after :meth:`prepared`)."""
         return self._index[ctx]
 
-    def holds(self, ctx: int, key: int) -> bool:
-        """Whether the shoe (after the up card) can hold the context's hand ``key``."""
-        self.prepared(ctx)
-        return key in self._index[ctx]
-
     def no_blackjack(self, removed: list[int], s: int) -> tuple[int, int]:
         """``(cards that avoid a dealer blackjack, cards left)`` after ``s`` removed cards."""
         left = self.size - s
@@ -189,7 +182,6 @@ class UpCard:
 
 #: Byte order of the packed numerators, for ``map``.
 LITTLE: repeat[Literal["little"]] = repeat("little")
-RANK_LABEL = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 class Family:
@@ -323,19 +315,6 @@ class Family:
         if self.hits_soft_17 and u >= 6:
             return family(self.counts, False)
         return self
-
-    def prepared(self, ctx: int) -> list[Prepared]:
-        """The context's hands the full shoe can hold, with their card weights
-        (:meth:`ShoeHands.prepared`)."""
-        return self.hands.prepared(ctx)
-
-    def weights(self, ctx: int) -> GroupWeights:
-        """Per group of the context, its card weights (:meth:`ShoeHands.weights`)."""
-        return self.hands.weights(ctx)
-
-    def most(self, ctx: int) -> tuple[int, ...]:
-        """Largest count of each rank among the context's hands."""
-        return self.hands.most(ctx)
 
 
 class ShoeHands:

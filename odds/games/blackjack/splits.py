@@ -37,10 +37,9 @@ from fractions import Fraction
 from itertools import repeat
 from operator import add as plus
 from operator import and_, mul, rshift, sub
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from odds.core.errors import OddsError
-from odds.engine.polynomial import falling
 from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.nodes import STEP, counts_of
@@ -51,16 +50,14 @@ from odds.games.blackjack.resplit import (
     NUMBERS,
     SplitHands,
     completion_value,
-    completions,
     hands_distribution,
     max_pair_removals,
     split_value,
+    weighted_completions,
 )
 
 _ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
-
-#: The conventions, by the name ``house.split_strategy`` takes (:mod:`.options`).
-CONVENTIONS = ("CDP1", "CDZ-", "CDP", "CDPN")
+V = TypeVar("V")  # a hand's value: a number or an outcome distribution (:mod:`.resplit`)
 
 if TYPE_CHECKING:
     from odds.games.blackjack.shoes import Prepared
@@ -176,23 +173,37 @@ def _round_values(
     u = play.u
     pair_cards = u.n[x] - 2
     other_cards = u.size - 2 - pair_cards
-    name = convention(rules, chart)
-    if name == "CDPN":
-        by_count: dict[int, SplitHands[Fraction]] = {}
 
-        def hands_for(c: int) -> SplitHands[Fraction]:
-            found = by_count.get(c)
-            if found is None:
-                bases = _Bases(play, x, _fixed(_best_play(play, rules, x, c)))
-                found = by_count[c] = SplitHands(
-                    pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS
-                )
-            return found
+    def hands_of(strategy: Callable[[int], PostSplitPlay]) -> SplitHands[Fraction]:
+        bases = _Bases(play, x, strategy)
+        return SplitHands(pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS)
 
-        return lambda m: completion_value(pair_cards, other_cards, hands_for, m, NUMBERS)
-    bases = _Bases(play, x, _strategies(play, rules, x, chart))
-    hands = SplitHands(pair_cards, other_cards, bases.x_value, bases.p_value, NUMBERS)
-    return hands.round_value
+    hands_for = _hands_by_count(play, rules, x, chart, hands_of)
+    return lambda m: completion_value(pair_cards, other_cards, hands_for, m, NUMBERS)
+
+
+def _hands_by_count(
+    play: Play,
+    rules: BlackjackRules,
+    x: int,
+    chart: Chart | None,
+    hands_of: Callable[[Callable[[int], PostSplitPlay]], SplitHands[V]],
+) -> Callable[[int], SplitHands[V]]:
+    """``c`` → the split hands (``hands_of`` the strategy per ``a``) that a hand completed
+    after ``c`` splits beyond the first is valued by: CDPN's best play for ``c``, built on
+    first use; one strategy for every hand under the other conventions."""
+    if convention(rules, chart) != "CDPN":
+        hands = hands_of(_strategies(play, rules, x, chart))
+        return lambda c: hands
+    by_count: dict[int, SplitHands[V]] = {}
+
+    def hands_for(c: int) -> SplitHands[V]:
+        found = by_count.get(c)
+        if found is None:
+            found = by_count[c] = hands_of(_fixed(_best_play(play, rules, x, c)))
+        return found
+
+    return hands_for
 
 
 def _fixed(strategy: PostSplitPlay) -> Callable[[int], PostSplitPlay]:
@@ -238,26 +249,11 @@ def _pre_split_strategy(play: Play, rules: BlackjackRules, x: int) -> PostSplitP
     found: PostSplitPlay | None = play.memo.get(memo_key)
     if found is not None:
         return found
-    u = play.u
-    one_card = x == 0 and rules.split_aces_one_card
     actions: dict[int, Action] = {}
     for y in range(RANKS):
-        if _weight(u.n, x, y, 0) <= 0:
-            continue
-        removed = [0] * RANKS
-        removed[x] += 1
-        removed[y] += 1
-        key = STEP[x] + STEP[y]
-        hard = x + y + 2
-        aces = (x == 0) + (y == 0)
-        total, _ = total_of(hard, aces > 0)
-        options = {STAND: play.stand(key, 2, total)}
-        if not one_card:
-            if total < 21:
-                options[HIT] = play.hit(-1, key)
-            if rules.may_double(total, after_split=True):
-                options[DOUBLE] = play.double(removed, key, 2, hard, aces)
-        actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+        if _weight(play.u.n, x, y, 0) > 0:
+            options = _second_card_options(play, rules, x, y, -1)
+            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
     play.context(-1)
     found = play.memo[memo_key] = PostSplitPlay(
         "pre-split", actions, _PreSplitHits(play.hits[-1], x)
@@ -331,26 +327,12 @@ def _choose_post_split_play(
     play: Play, rules: BlackjackRules, x: int, chart: Chart | None
 ) -> tuple[dict[int, Action], dict[int, int]]:
     u = play.u
-    base = [0] * RANKS
-    base[x] = 2
-    key0 = 2 * STEP[x]
     actions: dict[int, Action] = {}
     values: dict[int, int] = {}
     for y in range(RANKS):
-        if u.n[y] - base[y] <= 0:
+        if _weight(u.n, x, y, 0) <= 0:
             continue
-        base[y] += 1
-        key = key0 + STEP[y]
-        hard = x + y + 2
-        aces = (x == 0) + (y == 0)
-        total, _ = total_of(hard, aces > 0)
-        options = {STAND: play.stand(key, 3, total)}
-        if not (x == 0 and rules.split_aces_one_card):
-            if total < 21:
-                options[HIT] = play.hit(x, key)
-            if rules.may_double(total, after_split=True):
-                options[DOUBLE] = play.double(base, key, 3, hard, aces)
-        base[y] -= 1
+        options = _second_card_options(play, rules, x, y, x)
         if chart is not None:
             action = ChartCode(chart.post_split[u.up, x, y]).choose(options)
         else:
@@ -358,6 +340,28 @@ def _choose_post_split_play(
         actions[y] = action
         values[y] = options[action]
     return actions, values
+
+
+def _second_card_options(
+    play: Play, rules: BlackjackRules, x: int, y: int, ctx: int
+) -> dict[Action, int]:
+    """A split hand of pair ``x`` given the second card ``y``: stand, and hit and double
+    where the rules allow them after a split, valued at scale ``D[s]`` in the context
+    ``ctx`` (``x``: the split hand, the other pair card out; −1: the ordinary hand of the
+    same two cards, CDZ-'s pre-split values)."""
+    removed = [0] * RANKS
+    removed[x] += 1 if ctx < 0 else 2
+    removed[y] += 1
+    s, key = sum(removed), (1 if ctx < 0 else 2) * STEP[x] + STEP[y]
+    hard, aces = x + y + 2, (x == 0) + (y == 0)
+    total, _ = total_of(hard, aces > 0)
+    options = {STAND: play.stand(key, s, total)}
+    if not (x == 0 and rules.split_aces_one_card):
+        if total < 21:
+            options[HIT] = play.hit(ctx, key)
+        if rules.may_double(total, after_split=True):
+            options[DOUBLE] = play.double(removed, key, s, hard, aces)
+    return options
 
 
 class _Bases:
@@ -491,15 +495,6 @@ def _strategy_passes(play: Play, x: int, strategy: PostSplitPlay) -> _Passes:
     return found
 
 
-def _strategy_leaves(
-    play: Play, x: int, strategy: PostSplitPlay
-) -> list[tuple[int, tuple[int, ...]]]:
-    """``(key, removed)`` of every split hand the strategy stands on (``a = 0``)."""
-    _, leaves = _strategy_tree(play, x, strategy)
-    index = play.u.index(x)
-    return [(key, index[key][9]) for key in sorted(leaves)]
-
-
 class ShiftedHands:
     """Split hands of pair ``x`` played by a strategy, with ``a`` further pair cards out.
 
@@ -524,12 +519,9 @@ class ShiftedHands:
         x, a, n = self.x, self.a, self.u.n
         if n[x] - 2 - a < 0:
             return []
-        limit, shift = n[x] - a, self.shift
-        return [
-            key + shift
-            for key, removed in _strategy_leaves(self.play, x, strategy)
-            if removed[x] <= limit
-        ]
+        _, leaves = _strategy_tree(self.play, x, strategy)  # (after it, the index is ready)
+        limit, shift, index = n[x] - a, self.shift, self.u.index(x)
+        return [key + shift for key in sorted(leaves) if index[key][9][x] <= limit]
 
     def needed_all(self) -> list[int]:
         """Composition keys of every split hand the shoe can hold, ``a`` pair cards out."""
@@ -747,27 +739,11 @@ def split_distribution(
             DISTRIBUTIONS,
         )
 
-    if rules.split_strategy == "CDPN":
-        by_count = {
-            c: hands_of(_fixed(_best_play(play, rules, x, c)))
-            for c in range(max(split.hands - 1, 1))
-        }
-        hands_for: Callable[[int], SplitHands[dict[Fraction, Fraction]]] = by_count.__getitem__
-    else:
-        hands = hands_of(_strategies(play, rules, x, None))
-        hands_for = lambda c: hands  # noqa: E731 (one strategy for every hand)
+    hands_for = _hands_by_count(play, rules, x, None, hands_of)
     result: dict[Fraction, Fraction] = {}
-    size = pair_cards + other_cards
-    for completion in completions(split.hands):
+    for completion, weight in weighted_completions(pair_cards, other_cards, split.hands):
         a, b = completion.pairs, completion.non_pairs
-        ways = falling(pair_cards, a) * falling(other_cards, b)
-        if not ways:
-            continue
-        weight = Fraction(ways, falling(size, a + b))
-        members = [
-            hands_for(c).value("N", a, b - 1) if kind == "N" else hands_for(c).value("X", a, b)
-            for kind, c in completion.hands
-        ]
+        members = [hands_for(c).in_round(kind, a, b) for kind, c in completion.hands]
         mass = sum(members[0].values(), Fraction(0))
         # Every hand of a round has the same chance that the dealer has no blackjack.
         assert all(sum(m.values(), Fraction(0)) == mass for m in members)

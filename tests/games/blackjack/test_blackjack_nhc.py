@@ -14,12 +14,11 @@ import json
 import pytest
 
 from odds.cli import main
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import Action, Chart
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.shoe_state import RoundDealer
 from odds.games.blackjack.simulate import simulate
-from odds.games.blackjack.strategy import Chart
 from tests.reference.blackjack_nhc import NoHoleCardRound
 
 #: One ace, two of each of 2-9 and six ten-value cards: 23 cards that cannot run out in a

@@ -8,14 +8,18 @@ combinatorial analyzer gives the published-method figures for CDZ-, CDP1 and CDP
 from __future__ import annotations
 
 import dataclasses
-from itertools import pairwise
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations, pairwise
+from math import comb
 
 import pytest
 
 from odds.games.blackjack.actions import Action
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.player import family
+from odds.games.blackjack.resplit import hands_distribution, patterns
 from odds.games.blackjack.rounds import analyse_round
+from odds.games.blackjack.shoes import family
 from odds.games.blackjack.splits import hand_value, values_by_limit
 from tests.reference.blackjack_split import Brute
 
@@ -54,6 +58,35 @@ def test_resplits_equal_the_enumerated_split_tree(shoe, up, pair, rules) -> None
     for limit, value in fast.items():
         assert value == brute.round(limit), limit
     assert len(fast) == rules.split_limit(pair) - 1
+
+
+def _hands_dealt(pair_card: list[bool], limit: int) -> int:
+    """Deal split hands their second cards off a shoe in this order (True: a pair card):
+    a pair card is resplit while the round has fewer than ``limit`` hands (the hand then
+    takes another second card), any other card completes the hand; the hands made."""
+    cards = iter(pair_card)
+    hands, waiting = 2, 1  # the first hand takes its second card; the second waits
+    while True:
+        if next(cards) and hands < limit:
+            hands, waiting = hands + 1, waiting + 1
+        elif waiting:
+            waiting -= 1
+        else:
+            return hands
+
+
+@pytest.mark.parametrize(("pairs", "others", "limit"), [(2, 10, 3), (3, 5, 4), (4, 4, 4)])
+def test_second_card_sequences_equal_every_deal_of_the_shoe(pairs, others, limit) -> None:
+    """The sequences of second cards (:func:`patterns`, counted from ``completions``) and
+    the number of hands they make, against every order of a shoe of pair and other cards
+    dealt one by one (each order equally likely)."""
+    size = pairs + others
+    made: Counter[int] = Counter()
+    for where in combinations(range(size), pairs):
+        made[_hands_dealt([i in where for i in range(size)], limit)] += 1
+    dealt = {hands: Fraction(n, comb(size, pairs)) for hands, n in sorted(made.items())}
+    assert hands_distribution(pairs, others, limit) == dealt
+    assert {p.hands for p in patterns(limit)} == set(range(2, limit + 1))
 
 
 def test_resplitting_never_lowers_a_value() -> None:

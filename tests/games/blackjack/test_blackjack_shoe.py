@@ -7,9 +7,9 @@ import random
 import pytest
 
 from odds.games.blackjack.dealer import RANKS
+from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.round_polynomial import KEY, round_polynomial
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.rules import BlackjackRules
 from tests.reference.blackjack_charts import simple_chart
 
 RULES = (

@@ -8,10 +8,9 @@ from itertools import pairwise
 
 import pytest
 
-from odds.games.blackjack.actions import Action
+from odds.games.blackjack.actions import Action, Chart
 from odds.games.blackjack.options import BlackjackConfig, BlackjackRules
 from odds.games.blackjack.shoe_state import penetration_procedure
-from odds.games.blackjack.strategy import Chart
 from odds.games.dealing import PenetrationDealing
 
 #: Hit below 17, stand on 17 or more (hard totals): a chart simple enough to follow by hand.

@@ -18,11 +18,18 @@ from odds.core.errors import OddsError
 from odds.games.blackjack.optimal_split import estimate_multisets, optimal_split
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.splits import CONVENTIONS, values_by_limit
+from odds.games.blackjack.splits import values_by_limit
 from tests.reference.blackjack_optimal_split import OptimalBrute
 
 SMALL = (2, 2, 2, 0, 0, 0, 0, 6, 0, 12)  # A, 2, 3, eights and tens: 24 cards
 EIGHTS = (0, 3, 0, 0, 1, 0, 0, 4, 0, 12)  # 2s, a 5, eights and tens: 20 cards
+#: Every convention ``house.split_strategy`` takes (the option's own list: a new one is bounded
+#: too).
+CONVENTIONS = tuple(
+    next(f for f in dataclasses.fields(BlackjackRules) if f.name == "split_strategy").metadata[
+        "choices"
+    ]
+)
 
 
 def _after_up(shoe: tuple[int, ...], up: int) -> tuple[int, ...]:
@@ -78,9 +85,10 @@ def test_optimal_split_bounds_every_convention_with_resplits(up, pair) -> None:
     forced = optimal_split(SMALL, pair, up, rules, forced_resplit=True)
     assert best.value >= forced.value
     for name in CONVENTIONS:
-        analysis = analyse_round(SMALL, dataclasses.replace(rules, split_strategy=name))
+        convention = dataclasses.replace(rules, split_strategy=name)
+        analysis = analyse_round(SMALL, convention)
         assert best.value >= analysis.hand(pair, pair, up).values["P"], name
-        limit = values_by_limit(analysis.plays[up], rules, pair)[forced.hands]
+        limit = values_by_limit(analysis.plays[up], convention, pair)[forced.hands]
         assert forced.round_value >= limit, name
 
 
