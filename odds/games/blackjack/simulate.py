@@ -17,7 +17,7 @@ from math import sqrt
 
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.play import PlayerHand, play
+from odds.games.blackjack.play import PlayerHand, Table
 from odds.games.blackjack.results import RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.strategy import OptimalStrategy
@@ -49,10 +49,11 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     rules = analysis.rules
     strategy = OptimalStrategy(analysis)  # a convention no player can follow is refused here
     shoe = _Shoe(random.Random(seed), list(analysis.counts))
+    deal, draw, reset = Table(rules).play, shoe.draw, shoe.reset
     s1 = s2 = 0.0
     for _ in range(rounds):
-        shoe.reset()
-        net = float(play(shoe.draw, strategy, rules, rank=int).net(rules))
+        reset()
+        net = float(deal(draw, strategy).net(rules))
         s1 += net
         s2 += net * net
     mean = s1 / rounds
@@ -61,26 +62,40 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
 
 
 class _Shoe:
-    """A full shoe of rank counts, drawn without replacement and refilled each round."""
+    """A full shoe, drawn without replacement and refilled each round.
+
+    The shoe is its cards' ranks in rank order, and a draw takes the card at a uniform
+    position: the same card as counting down the rank counts, for a C ``list.pop``
+    instead of a Python loop over ten ranks. The position is
+    :meth:`random.Random.randrange`'s own draw (its rejection sampling of
+    ``getrandbits``, done here without the two calls around it), so a seed deals the
+    same rounds as ``randrange`` would. A refill puts back only the cards drawn.
+    """
 
     def __init__(self, rng: random.Random, base: list[int]) -> None:
-        self.rng, self.base = rng, base
-        self.reset()
+        self.bits = rng.getrandbits
+        self.cards = [r for r in range(RANKS) for _ in range(base[r])]
+        self.taken: list[tuple[int, int]] = []  # (position, rank) per draw, in order
 
     def reset(self) -> None:
-        self.counts = list(self.base)
-        self.left = sum(self.base)
+        cards, taken = self.cards, self.taken
+        while taken:
+            position, rank = taken.pop()
+            cards.insert(position, rank)
 
     def draw(self, hand: PlayerHand[int] | None = None) -> int:
         """A card for anyone (one shoe deals the player and the dealer alike)."""
-        pick = self.rng.randrange(self.left)
-        for r in range(RANKS):
-            if pick < self.counts[r]:
-                self.counts[r] -= 1
-                self.left -= 1
-                return r
-            pick -= self.counts[r]
-        raise AssertionError("empty shoe")
+        cards = self.cards
+        left = len(cards)
+        if not left:
+            raise AssertionError("empty shoe")
+        k = left.bit_length()
+        pick = self.bits(k)
+        while pick >= left:
+            pick = self.bits(k)
+        rank = cards.pop(pick)
+        self.taken.append((pick, rank))
+        return rank
 
 
 class BlackjackCrosscheck(CrosscheckFeature[BlackjackConfig]):
