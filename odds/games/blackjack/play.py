@@ -41,7 +41,7 @@ class PlayerHand(Generic[C]):
     ``hands`` is how many hands the player's round had when the strategy was last
     asked about this hand (what CDPN's split hands depend on).
     ``hard`` (the ranks' sum, aces 1) and ``ace`` (an ace among them) are kept as the
-    cards come (:meth:`take`, :meth:`split_off`), so the total is never summed again:
+    cards come (:meth:`deal`, :meth:`split_off`), so the total is never summed again:
     every question of a round reads it. Change ``ranks`` only through those two.
     """
 
@@ -60,11 +60,14 @@ class PlayerHand(Generic[C]):
         self.hard = sum(ranks) + len(ranks)
         self.ace = 0 in ranks
 
-    def take(self, card: C, rank: int) -> None:
+    def deal(self, draw: Draw[C], rank: Rank[C]) -> None:
+        """Take the next card: ``draw(self)``, of rank ``rank(card)`` (None: the card is one)."""
+        card = draw(self)
+        found: int = card if rank is None else rank(card)  # type: ignore[assignment]
         self.cards.append(card)
-        self.ranks.append(rank)
-        self.hard += rank + 1
-        if not rank:
+        self.ranks.append(found)
+        self.hard += found + 1
+        if not found:
             self.ace = True
 
     def split_off(self) -> PlayerHand[C]:
@@ -108,32 +111,50 @@ class Strategy(Protocol):
     def action(self, hand: PlayerHand[Any], up: int, allowed: frozenset[Action]) -> Action: ...
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class PlayedRound(Generic[C]):
     """A round as it was dealt: each player's hands (one list per seat) and the dealer's cards.
 
     ``peeked``: the dealer checked the hole card first and had a blackjack, so the
-    round ended before any player acted.
+    round ended before any player acted. ``hard`` and ``ace``: the dealer's ranks'
+    sum (aces 1) and whether one is an ace, kept as the dealer's cards come
+    (:meth:`deal`), as a :class:`PlayerHand` keeps its own.
     """
 
     seats: list[list[PlayerHand[C]]]
-    dealer: list[C]
+    dealer: list[C] = field(default_factory=list)
     dealer_ranks: list[int] = field(default_factory=list)
     peeked: bool = False
+    hard: int = field(init=False, repr=False)
+    ace: bool = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        ranks = self.dealer_ranks
+        self.hard = sum(ranks) + len(ranks)
+        self.ace = 0 in ranks
+
+    def deal(self, draw: Draw[C], rank: Rank[C]) -> int:
+        """Deal the dealer the next card (``draw(None)``); its rank."""
+        card = draw(None)
+        found: int = card if rank is None else rank(card)  # type: ignore[assignment]
+        self.dealer.append(card)
+        self.dealer_ranks.append(found)
+        self.hard += found + 1
+        if not found:
+            self.ace = True
+        return found
 
     @property
     def dealer_total(self) -> int:
-        ranks = self.dealer_ranks
-        return total_of(sum(ranks) + len(ranks), 0 in ranks)[0]
+        return total_of(self.hard, self.ace)[0]
 
     @property
     def dealer_blackjack(self) -> bool:
-        return len(self.dealer_ranks) == 2 and self.dealer_total == 21
+        return self.hard == 11 and self.ace and len(self.dealer_ranks) == 2
 
     def net(self, rules: BlackjackRules, seat: int = 0) -> Fraction | int:
         """One player's net for the round, per initial stake (exact: an int or a Fraction)."""
-        total = self.dealer_total
-        blackjack = total == 21 and len(self.dealer_ranks) == 2
+        total, blackjack = self.dealer_total, self.dealer_blackjack
         hands = self.seats[seat]
         if len(hands) == 1:  # most rounds: no sum to start
             return hand_net(rules, hands[0], True, total, blackjack)
@@ -189,7 +210,13 @@ class Table:
     def __init__(self, rules: BlackjackRules) -> None:
         self.rules = rules
         self.checks_first = rules.dealer_checks_first
-        self.hits_soft_17 = rules.dealer_hits_soft_17
+        #: Whether the dealer's hand is finished (busted, or standing by the rules), by
+        #: ``2 * hard + ace`` (hard: the ranks' sum with aces 1; ace: one among them).
+        self.dealer_done = [
+            _dealer_done(total_of(hard, ace), rules.dealer_hits_soft_17)
+            for hard in range(32)
+            for ace in (False, True)
+        ]
         # A two-card hand's actions depend on its ranks and the round's hands: the
         # initial hand is the only one of a one-hand round, and a split hand begins
         # with the pair, so ``pair`` follows from the key.
@@ -210,35 +237,28 @@ class Table:
         Every player follows ``strategy``; an action it gives that is not allowed is a bug
         in the strategy (an error, never a silently different round).
         """
-        seats: list[list[PlayerHand[C]]] = [[PlayerHand([], [])] for _ in range(players)]
+        seats: list[list[PlayerHand[C]]] = (
+            [[PlayerHand([], [])]] if players == 1 else [[PlayerHand([], [])] for _ in range(players)]
+        )
         for hands in seats:
-            _deal(hands[0], draw, rank)
-        up_card = draw(None)
+            hands[0].deal(draw, rank)
+        result: PlayedRound[C] = PlayedRound(seats)
+        up = result.deal(draw, rank)
         for hands in seats:
-            _deal(hands[0], draw, rank)
-        up: int = up_card if rank is None else rank(up_card)  # type: ignore[assignment]
-        result = PlayedRound(seats, [up_card], [up])
-        hard, ace = up + 1, not up
+            hands[0].deal(draw, rank)
         if self.checks_first:
-            hard += _dealer_card(result, draw, rank) + 1
-            ace = 0 in result.dealer_ranks
-            if hard == 11 and ace:  # a blackjack: two cards, an ace and a ten-value
+            result.deal(draw, rank)
+            if result.dealer_blackjack:
                 result.peeked = True
                 return result
         for hands in seats:
             self._play_hands(hands, up, strategy, draw, rank)
         if len(result.dealer) == 1:
-            hard += _dealer_card(result, draw, rank) + 1
-            ace = 0 in result.dealer_ranks
-        if any(h.live for hands in seats for h in hands):
-            hits_soft_17 = self.hits_soft_17
-            while True:
-                total, soft = total_of(hard, ace)
-                if total > 21 or dealer_stands(total, soft, hits_soft_17):
-                    break
-                drawn = _dealer_card(result, draw, rank)
-                hard += drawn + 1
-                ace = ace or not drawn
+            result.deal(draw, rank)
+        if _any_live(seats):
+            done = self.dealer_done
+            while not done[2 * result.hard + result.ace]:
+                result.deal(draw, rank)
         return result
 
     def _play_hands(
@@ -257,7 +277,7 @@ class Table:
             hand.position = i
             ranks = hand.ranks
             if len(ranks) == 1:  # a split hand's second card comes when its turn comes
-                _deal(hand, draw, rank)
+                hand.deal(draw, rank)
             while True:
                 n = len(hands)
                 if len(ranks) == 2:
@@ -283,9 +303,9 @@ class Table:
                     hands.insert(i + 1, hand.split_off())
                 elif action == DOUBLE:
                     hand.stake = 2
-                    _deal(hand, draw, rank)
+                    hand.deal(draw, rank)
                     break
-                _deal(hand, draw, rank)
+                hand.deal(draw, rank)
             i += 1
 
 
@@ -312,18 +332,18 @@ def play(
     return table_for(rules).play(draw, strategy, players=players, rank=rank)
 
 
-def _deal(hand: PlayerHand[C], draw: Draw[C], rank: Rank[C]) -> None:
-    card = draw(hand)
-    hand.take(card, card if rank is None else rank(card))  # type: ignore[arg-type]
+def _dealer_done(best: tuple[int, bool], hits_soft_17: bool) -> bool:
+    total, soft = best
+    return total > 21 or dealer_stands(total, soft, hits_soft_17)
 
 
-def _dealer_card(result: PlayedRound[C], draw: Draw[C], rank: Rank[C]) -> int:
-    """Deal the dealer a card; its rank."""
-    card = draw(None)
-    result.dealer.append(card)
-    found: int = card if rank is None else rank(card)  # type: ignore[assignment]
-    result.dealer_ranks.append(found)
-    return found
+def _any_live(seats: list[list[PlayerHand[C]]]) -> bool:
+    """Whether any hand waits for the dealer's (who draws only then)."""
+    for hands in seats:
+        for hand in hands:
+            if hand.live:
+                return True
+    return False
 
 
 _HIT_OR_STAND = frozenset({STAND, HIT})

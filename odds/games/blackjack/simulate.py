@@ -11,6 +11,7 @@ its 95% interval of the exact EV.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
@@ -48,11 +49,11 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     """Play ``rounds`` rounds with the analysed strategy; mean and SD of the net per round."""
     rules = analysis.rules
     strategy = OptimalStrategy(analysis)  # a convention no player can follow is refused here
-    shoe = _Shoe(random.Random(seed), list(analysis.counts))
-    deal, draw, reset = Table(rules).play, shoe.draw, shoe.reset
+    draw, refill = _shoe(random.Random(seed), analysis.counts)
+    deal = Table(rules).play
     s1 = s2 = 0.0
     for _ in range(rounds):
-        reset()
+        refill()
         net = float(deal(draw, strategy).net(rules))
         s1 += net
         s2 += net * net
@@ -61,41 +62,44 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     return SimulationResult(rounds, seed, mean, sqrt(variance * rounds / max(rounds - 1, 1)))
 
 
-class _Shoe:
-    """A full shoe, drawn without replacement and refilled each round.
+def _shoe(
+    rng: random.Random, counts: Sequence[int]
+) -> tuple[Callable[[PlayerHand[int] | None], int], Callable[[], None]]:
+    """A full shoe of ``counts``, drawn without replacement: ``(draw, refill)``.
 
-    The shoe is its cards' ranks in rank order, and a draw takes the card at a uniform
-    position: the same card as counting down the rank counts, for a C ``list.pop``
-    instead of a Python loop over ten ranks. The position is
-    :meth:`random.Random.randrange`'s own draw (its rejection sampling of
-    ``getrandbits``, done here without the two calls around it), so a seed deals the
-    same rounds as ``randrange`` would. A refill puts back only the cards drawn.
+    ``draw(hand)`` deals a card to anyone (one shoe deals the player and the dealer
+    alike); ``refill()`` puts back every card drawn since the last refill, as before
+    each round. The shoe is its cards' ranks in rank order, and a draw takes the card
+    at a uniform position: the card that counting down the rank counts would give,
+    for a C ``list.pop`` in place of a Python loop over ten ranks. The position is
+    :meth:`random.Random.randrange`'s own (its rejection sampling of ``getrandbits``,
+    without the two calls around it), so a seed deals the rounds ``randrange`` would.
+    A refill inserts the drawn cards back where they were, last first.
     """
+    bits = rng.getrandbits
+    cards = [r for r in range(RANKS) for _ in range(counts[r])]
+    taken: list[int] = []  # per draw, in order: 16 × position + rank
+    take, put = taken.append, cards.insert
 
-    def __init__(self, rng: random.Random, base: list[int]) -> None:
-        self.bits = rng.getrandbits
-        self.cards = [r for r in range(RANKS) for _ in range(base[r])]
-        self.taken: list[tuple[int, int]] = []  # (position, rank) per draw, in order
-
-    def reset(self) -> None:
-        cards, taken = self.cards, self.taken
-        while taken:
-            position, rank = taken.pop()
-            cards.insert(position, rank)
-
-    def draw(self, hand: PlayerHand[int] | None = None) -> int:
-        """A card for anyone (one shoe deals the player and the dealer alike)."""
-        cards = self.cards
+    def draw(hand: PlayerHand[int] | None = None) -> int:
         left = len(cards)
         if not left:
             raise AssertionError("empty shoe")
         k = left.bit_length()
-        pick = self.bits(k)
+        pick = bits(k)
         while pick >= left:
-            pick = self.bits(k)
+            pick = bits(k)
         rank = cards.pop(pick)
-        self.taken.append((pick, rank))
+        take(pick << 4 | rank)
         return rank
+
+    def refill() -> None:
+        pop = taken.pop
+        while taken:
+            drawn = pop()
+            put(drawn >> 4, drawn & 15)
+
+    return draw, refill
 
 
 class BlackjackCrosscheck(CrosscheckFeature[BlackjackConfig]):
