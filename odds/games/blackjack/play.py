@@ -31,7 +31,7 @@ from odds.games.blackjack.options import BlackjackRules
 C = TypeVar("C")
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, init=False, slots=True)
 class PlayerHand(Generic[C]):
     """One hand as it is played: what a :class:`Strategy` reads, and what is settled.
 
@@ -43,20 +43,32 @@ class PlayerHand(Generic[C]):
     ``hard`` (the ranks' sum, aces 1) and ``ace`` (an ace among them) are kept as the
     cards come (:meth:`deal`, :meth:`split_off`), so the total is never summed again:
     every question of a round reads it. Change ``ranks`` only through those two.
+    (The ``__init__`` is written out, not generated, to make ``hard`` and ``ace`` in the
+    same call: every round makes a hand.)
     """
 
     cards: list[C]
     ranks: list[int]
-    pair: int | None = None
-    position: int = 0
-    hands: int = 1
-    stake: int = 1
-    surrendered: bool = False
-    hard: int = field(init=False, repr=False)
-    ace: bool = field(init=False, repr=False)
+    pair: int | None
+    position: int
+    hands: int
+    stake: int
+    surrendered: bool
+    hard: int = field(repr=False)
+    ace: bool = field(repr=False)
 
-    def __post_init__(self) -> None:
-        ranks = self.ranks
+    def __init__(
+        self,
+        cards: list[C],
+        ranks: list[int],
+        pair: int | None = None,
+        position: int = 0,
+        hands: int = 1,
+        stake: int = 1,
+        surrendered: bool = False,
+    ) -> None:
+        self.cards, self.ranks, self.pair, self.position = cards, ranks, pair, position
+        self.hands, self.stake, self.surrendered = hands, stake, surrendered
         self.hard = sum(ranks) + len(ranks)
         self.ace = 0 in ranks
 
@@ -111,25 +123,34 @@ class Strategy(Protocol):
     def action(self, hand: PlayerHand[Any], up: int, allowed: frozenset[Action]) -> Action: ...
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, init=False, slots=True)
 class PlayedRound(Generic[C]):
     """A round as it was dealt: each player's hands (one list per seat) and the dealer's cards.
 
     ``peeked``: the dealer checked the hole card first and had a blackjack, so the
     round ended before any player acted. ``hard`` and ``ace``: the dealer's ranks'
     sum (aces 1) and whether one is an ace, kept as the dealer's cards come
-    (:meth:`deal`), as a :class:`PlayerHand` keeps its own.
+    (:meth:`deal`), as a :class:`PlayerHand` keeps its own (and makes them in its
+    written-out ``__init__``, as it does).
     """
 
     seats: list[list[PlayerHand[C]]]
-    dealer: list[C] = field(default_factory=list)
-    dealer_ranks: list[int] = field(default_factory=list)
-    peeked: bool = False
-    hard: int = field(init=False, repr=False)
-    ace: bool = field(init=False, repr=False)
+    dealer: list[C]
+    dealer_ranks: list[int]
+    peeked: bool
+    hard: int = field(repr=False)
+    ace: bool = field(repr=False)
 
-    def __post_init__(self) -> None:
-        ranks = self.dealer_ranks
+    def __init__(
+        self,
+        seats: list[list[PlayerHand[C]]],
+        dealer: list[C] | None = None,
+        dealer_ranks: list[int] | None = None,
+        peeked: bool = False,
+    ) -> None:
+        ranks = [] if dealer_ranks is None else dealer_ranks
+        self.seats, self.dealer, self.dealer_ranks = seats, [] if dealer is None else dealer, ranks
+        self.peeked = peeked
         self.hard = sum(ranks) + len(ranks)
         self.ace = 0 in ranks
 
@@ -226,8 +247,8 @@ class Table:
             for a in range(RANKS)
             for b in range(RANKS)
         }
-        # More cards: hit or stand below 21, but a split ace under one-card rules is done.
-        self.one_card_aces = rules.split_aces_one_card
+        #: More cards: hit or stand below 21 (by ``2 * hard + ace``, as ``dealer_done``).
+        self.under_21 = [total_of(hard, ace)[0] < 21 for hard in range(32) for ace in (False, True)]
 
     def play(
         self, draw: Draw[C], strategy: Strategy, *, players: int = 1, rank: Rank[C] = None
@@ -238,7 +259,9 @@ class Table:
         in the strategy (an error, never a silently different round).
         """
         seats: list[list[PlayerHand[C]]] = (
-            [[PlayerHand([], [])]] if players == 1 else [[PlayerHand([], [])] for _ in range(players)]
+            [[PlayerHand([], [])]]
+            if players == 1
+            else [[PlayerHand([], [])] for _ in range(players)]
         )
         for hands in seats:
             hands[0].deal(draw, rank)
@@ -251,8 +274,46 @@ class Table:
             if result.dealer_blackjack:
                 result.peeked = True
                 return result
-        for hands in seats:
-            self._play_hands(hands, up, strategy, draw, rank)
+        two_cards, under_21 = self.two_cards, self.under_21
+        for hands in seats:  # each player's hands in turn, a split hand after its pair's
+            i = 0
+            while i < len(hands):
+                hand = hands[i]
+                hand.position = i
+                ranks = hand.ranks
+                if len(ranks) == 1:  # a split hand's second card comes when its turn comes
+                    hand.deal(draw, rank)
+                while True:
+                    n = len(hands)
+                    if len(ranks) == 2:
+                        allowed = two_cards[ranks[0], ranks[1], n]
+                    elif under_21[2 * hand.hard + hand.ace]:
+                        # (A split ace under one-card rules never gets here: its two cards
+                        # may only stand or split.)
+                        allowed = _HIT_OR_STAND
+                    else:
+                        break
+                    if not allowed:
+                        break
+                    hand.hands = n
+                    action = strategy.action(hand, up, allowed)
+                    if action not in allowed:
+                        raise AssertionError(
+                            f"the strategy chose {action.word}, not one of {allowed}"
+                        )
+                    if action == STAND:
+                        break
+                    if action == SURRENDER:
+                        hand.surrendered = True
+                        break
+                    if action == SPLIT:
+                        hands.insert(i + 1, hand.split_off())
+                    elif action == DOUBLE:
+                        hand.stake = 2
+                        hand.deal(draw, rank)
+                        break
+                    hand.deal(draw, rank)
+                i += 1
         if len(result.dealer) == 1:
             result.deal(draw, rank)
         if _any_live(seats):
@@ -260,53 +321,6 @@ class Table:
             while not done[2 * result.hard + result.ace]:
                 result.deal(draw, rank)
         return result
-
-    def _play_hands(
-        self,
-        hands: list[PlayerHand[C]],
-        up: int,
-        strategy: Strategy,
-        draw: Draw[C],
-        rank: Rank[C],
-    ) -> None:
-        """One player's hands in turn, split hands inserted after the hand they came from."""
-        two_cards = self.two_cards
-        i = 0
-        while i < len(hands):
-            hand = hands[i]
-            hand.position = i
-            ranks = hand.ranks
-            if len(ranks) == 1:  # a split hand's second card comes when its turn comes
-                hand.deal(draw, rank)
-            while True:
-                n = len(hands)
-                if len(ranks) == 2:
-                    allowed = two_cards[ranks[0], ranks[1], n]
-                elif total_of(hand.hard, hand.ace)[0] < 21 and not (
-                    hand.pair == 0 and self.one_card_aces
-                ):
-                    allowed = _HIT_OR_STAND
-                else:
-                    break
-                if not allowed:
-                    break
-                hand.hands = n
-                action = strategy.action(hand, up, allowed)
-                if action not in allowed:
-                    raise AssertionError(f"the strategy chose {action.word}, not one of {allowed}")
-                if action == STAND:
-                    break
-                if action == SURRENDER:
-                    hand.surrendered = True
-                    break
-                if action == SPLIT:
-                    hands.insert(i + 1, hand.split_off())
-                elif action == DOUBLE:
-                    hand.stake = 2
-                    hand.deal(draw, rank)
-                    break
-                hand.deal(draw, rank)
-            i += 1
 
 
 @cached(maxsize=16)

@@ -78,6 +78,7 @@ def _shoe(
     """
     bits = rng.getrandbits
     cards = [r for r in range(RANKS) for _ in range(counts[r])]
+    widths = [left.bit_length() for left in range(len(cards) + 1)]
     taken: list[int] = []  # per draw, in order: 16 × position + rank
     take, put = taken.append, cards.insert
 
@@ -85,7 +86,7 @@ def _shoe(
         left = len(cards)
         if not left:
             raise AssertionError("empty shoe")
-        k = left.bit_length()
+        k = widths[left]
         pick = bits(k)
         while pick >= left:
             pick = bits(k)
