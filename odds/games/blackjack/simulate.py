@@ -68,19 +68,18 @@ def _shoe(
     """A full shoe of ``counts``, drawn without replacement: ``(draw, refill)``.
 
     ``draw(hand)`` deals a card to anyone (one shoe deals the player and the dealer
-    alike); ``refill()`` puts back every card drawn since the last refill, as before
-    each round. The shoe is its cards' ranks in rank order, and a draw takes the card
-    at a uniform position: the card that counting down the rank counts would give,
-    for a C ``list.pop`` in place of a Python loop over ten ranks. The position is
+    alike); ``refill()`` makes the shoe full again, as before each round. The shoe is
+    its cards' ranks in rank order, one byte each, and a draw takes the byte at a
+    uniform position: the card that counting down the rank counts would give, for a C
+    ``bytearray.pop`` in place of a Python loop over ten ranks; a refill is one copy
+    of the shoe's bytes (416 for eight decks). The position is
     :meth:`random.Random.randrange`'s own (its rejection sampling of ``getrandbits``,
     without the two calls around it), so a seed deals the rounds ``randrange`` would.
-    A refill inserts the drawn cards back where they were, last first.
     """
     bits = rng.getrandbits
-    cards = [r for r in range(RANKS) for _ in range(counts[r])]
-    widths = [left.bit_length() for left in range(len(cards) + 1)]
-    taken: list[int] = []  # per draw, in order: 16 × position + rank
-    take, put = taken.append, cards.insert
+    full = bytes(r for r in range(RANKS) for _ in range(counts[r]))
+    cards = bytearray(full)
+    widths = [left.bit_length() for left in range(len(full) + 1)]
 
     def draw(hand: PlayerHand[int] | None = None) -> int:
         left = len(cards)
@@ -90,15 +89,10 @@ def _shoe(
         pick = bits(k)
         while pick >= left:
             pick = bits(k)
-        rank = cards.pop(pick)
-        take(pick << 4 | rank)
-        return rank
+        return cards.pop(pick)
 
     def refill() -> None:
-        pop = taken.pop
-        while taken:
-            drawn = pop()
-            put(drawn >> 4, drawn & 15)
+        cards[:] = full
 
     return draw, refill
 
