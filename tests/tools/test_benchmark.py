@@ -62,3 +62,17 @@ def test_blackjack_cases_name_farmers_rules_and_times():
 def test_a_failing_child_is_one_line():
     with pytest.raises(OddsError, match=r"the timed process failed: .*ZeroDivisionError"):
         blackjack_bench._child(["-c", "1 / 0"])
+
+
+def test_the_simulation_case_times_the_rounds_beside_the_old_loop():
+    """The simulation row (issue 25: play made as fast as the loop it replaced) gives a
+    time per round and the old loop's time for as many rounds, 6 µs each."""
+    from odds.games.blackjack.options import BlackjackRules
+
+    case = blackjack_bench.simulation_case((4,) * 9 + (16,), BlackjackRules(), rounds=2_000)
+    assert case.reference == (2_000 * 6e-6, blackjack_bench.OLD_LOOP_SOURCE)
+    assert "1 deck, 2,000 rounds" in case.label
+    row = run_case(case, 1)
+    per_round = float(row.result.split(" µs a round")[0])
+    assert 0 < per_round * 2_000 <= row.engine_seconds * 1e6 * 1.5  # its own clock, CPU
+    assert "mean net" in row.result

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -98,6 +99,7 @@ def bench_cases(
         )
     )
     cases += whole_process_cases()
+    cases.append(simulation_case(counts_of(dataclasses.replace(config.shoe, decks=8)), rules))
     cases.append(
         BenchCase(
             "Blackjack dealer probabilities, every up card, full shoe",
@@ -256,6 +258,44 @@ def report(game: Any, config: Any) -> Callable[[], str]:
         return f"{len(analysis.tables)} tables"
 
     return run
+
+
+#: The seeded simulation's rounds a timing plays (``odds crosscheck``'s default is 100,000).
+SIMULATED_ROUNDS = 100_000
+#: CPU per round of the dedicated simulation loop that :func:`.play.play` replaced
+#: (``simulate.py`` before commit 2f1bbf7), 8 decks, the paytable's rules: 6 µs in issue
+#: 25's brief; measured again here beside the play-based loop, 5.5 to 6.5 µs as the load went.
+OLD_LOOP_SECONDS_PER_ROUND = 6e-6
+OLD_LOOP_SOURCE = "the dedicated loop before play (simulate.py before 2f1bbf7; 6 µs a round)"
+
+
+def simulation_case(
+    counts: tuple[int, ...], rules: BlackjackRules, rounds: int = SIMULATED_ROUNDS
+) -> BenchCase:
+    """The seeded simulation (``odds crosscheck blackjack``) through :func:`.play.play`.
+
+    The analysis is made here, before any clock, so the time is the rounds' alone;
+    the old dedicated loop's time for as many rounds is beside it.
+    """
+    from odds.games.blackjack.simulate import simulate
+
+    analysis = analyse_round(counts, rules)
+    decks = sum(counts) // 52
+
+    def run() -> str:
+        start = time.process_time()
+        result = simulate(analysis, rounds, 1)
+        per_round = (time.process_time() - start) / rounds
+        return f"{per_round * 1e6:.2f} µs a round (CPU), mean net {result.mean:+.6f}"
+
+    return BenchCase(
+        f"Blackjack seeded simulation through play, {decks} deck{'s' if decks > 1 else ''}, "
+        f"{rounds:,} rounds (target ≤ 6 µs a round)",
+        run,
+        None,
+        note="odds crosscheck's rounds, the analysis made before the clock; the old loop beside",
+        reference=(OLD_LOOP_SECONDS_PER_ROUND * rounds, OLD_LOOP_SOURCE),
+    )
 
 
 def dealer_fast(counts: tuple[int, ...], h17: bool) -> dict[str, dict[str, Fraction]]:

@@ -11,13 +11,14 @@ its 95% interval of the exact EV.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
 
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.options import BlackjackConfig
-from odds.games.blackjack.play import PlayerHand, play
+from odds.games.blackjack.play import PlayerHand, Table
 from odds.games.blackjack.results import RoundAnalysis
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.strategy import OptimalStrategy
@@ -48,11 +49,12 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     """Play ``rounds`` rounds with the analysed strategy; mean and SD of the net per round."""
     rules = analysis.rules
     strategy = OptimalStrategy(analysis)  # a convention no player can follow is refused here
-    shoe = _Shoe(random.Random(seed), list(analysis.counts))
+    draw, refill = _shoe(random.Random(seed), analysis.counts)
+    deal = Table(rules).play
     s1 = s2 = 0.0
     for _ in range(rounds):
-        shoe.reset()
-        net = float(play(shoe.draw, strategy, rules, rank=int).net(rules))
+        refill()
+        net = float(deal(draw, strategy).net(rules))
         s1 += net
         s2 += net * net
     mean = s1 / rounds
@@ -60,27 +62,39 @@ def simulate(analysis: RoundAnalysis, rounds: int, seed: int) -> SimulationResul
     return SimulationResult(rounds, seed, mean, sqrt(variance * rounds / max(rounds - 1, 1)))
 
 
-class _Shoe:
-    """A full shoe of rank counts, drawn without replacement and refilled each round."""
+def _shoe(
+    rng: random.Random, counts: Sequence[int]
+) -> tuple[Callable[[PlayerHand[int] | None], int], Callable[[], None]]:
+    """A full shoe of ``counts``, drawn without replacement: ``(draw, refill)``.
 
-    def __init__(self, rng: random.Random, base: list[int]) -> None:
-        self.rng, self.base = rng, base
-        self.reset()
+    ``draw(hand)`` deals a card to anyone (one shoe deals the player and the dealer
+    alike); ``refill()`` makes the shoe full again, as before each round. The shoe is
+    its cards' ranks in rank order, one byte each, and a draw takes the byte at a
+    uniform position: the card that counting down the rank counts would give, for a C
+    ``bytearray.pop`` in place of a Python loop over ten ranks; a refill is one copy
+    of the shoe's bytes (416 for eight decks). The position is
+    :meth:`random.Random.randrange`'s own (its rejection sampling of ``getrandbits``,
+    without the two calls around it), so a seed deals the rounds ``randrange`` would.
+    """
+    bits = rng.getrandbits
+    full = bytes(r for r in range(RANKS) for _ in range(counts[r]))
+    cards = bytearray(full)
+    widths = [left.bit_length() for left in range(len(full) + 1)]
 
-    def reset(self) -> None:
-        self.counts = list(self.base)
-        self.left = sum(self.base)
+    def draw(hand: PlayerHand[int] | None = None) -> int:
+        left = len(cards)
+        if not left:
+            raise AssertionError("empty shoe")
+        k = widths[left]
+        pick = bits(k)
+        while pick >= left:
+            pick = bits(k)
+        return cards.pop(pick)
 
-    def draw(self, hand: PlayerHand[int] | None = None) -> int:
-        """A card for anyone (one shoe deals the player and the dealer alike)."""
-        pick = self.rng.randrange(self.left)
-        for r in range(RANKS):
-            if pick < self.counts[r]:
-                self.counts[r] -= 1
-                self.left -= 1
-                return r
-            pick -= self.counts[r]
-        raise AssertionError("empty shoe")
+    def refill() -> None:
+        cards[:] = full
+
+    return draw, refill
 
 
 class BlackjackCrosscheck(CrosscheckFeature[BlackjackConfig]):

@@ -62,21 +62,28 @@ class OptimalStrategy:
         if analysis.plays:  # refused before any round
             split_hand_strategy(next(iter(analysis.plays.values())), self.rules, 9, 0)
         self._split: dict[tuple[int, int, int], PostSplitPlay] = {}
+        # Every round asks these: flat lookups by the hand's cards as dealt (either order),
+        # so a decision is one dict read, never a sort or a search of the analysis.
+        self._first = {
+            (*cards, h.up): h.best for h in analysis.hands for cards in (h.cards, h.cards[::-1])
+        }
+        self._hits = {up: play.hits[-1] for up, play in analysis.plays.items()}
+        self._split_hands = {
+            (h.cards[0], h.up): h.split.hands for h in analysis.hands if h.split is not None
+        }
 
     def action(self, hand: PlayerHand[Any], up: int, allowed: frozenset[Action]) -> Action:
         ranks, pair = hand.ranks, hand.pair
         if pair is None:
             if len(ranks) == 2:
-                return self.best[(min(ranks), max(ranks)), up].best
-            hits = self.analysis.plays[up].hits[-1]
-            return HIT if hits.get(sum(STEP[r] for r in ranks), False) else STAND
+                return self._first[ranks[0], ranks[1], up]
+            return HIT if self._hits[up].get(sum(map(STEP.__getitem__, ranks)), False) else STAND
         if len(ranks) == 2:
-            split = self.best[(pair, pair), up].split
-            if SPLIT in allowed and split is not None and hand.hands < split.hands:
+            if SPLIT in allowed and hand.hands < self._split_hands.get((pair, up), 0):
                 return SPLIT
             return self._post_split(up, pair, hand.hands).actions[ranks[1]]
         strategy = self._post_split(up, pair, hand.hands)
-        key = STEP[pair] + sum(STEP[r] for r in ranks)  # a split hand counts the pair
+        key = STEP[pair] + sum(map(STEP.__getitem__, ranks))  # a split hand counts the pair
         return HIT if strategy.hits.get(key, False) else STAND
 
     def _post_split(self, up: int, pair: int, hands: int) -> PostSplitPlay:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from odds.cli import main
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.simulate import simulate
+from odds.games.blackjack.simulate import _shoe, simulate
 
 
 def test_simulation_interval_contains_the_exact_ev() -> None:
@@ -56,3 +60,82 @@ def test_crosscheck_refuses_a_convention_no_player_can_follow(capsys) -> None:
     assert "no player can follow it" in err and len(err.strip().splitlines()) == 1
     # With one split CDP is CDP1's strategy: simulated as such.
     assert main([*args, "--set", "house.split_strategy=CDP"]) == 0
+
+
+class _CountingShoe:
+    """The shoe as the simulation drew it before the byte shoe: ``randrange`` over the
+    cards left, then counting down the rank counts (the reference for ``_shoe``)."""
+
+    def __init__(self, rng: random.Random, counts: tuple[int, ...]) -> None:
+        self.rng, self.base = rng, counts
+        self.refill()
+
+    def refill(self) -> None:
+        self.counts = list(self.base)
+
+    def draw(self) -> int:
+        pick = self.rng.randrange(sum(self.counts))
+        for rank, count in enumerate(self.counts):
+            if pick < count:
+                self.counts[rank] -= 1
+                return rank
+            pick -= count
+        raise AssertionError("empty shoe")
+
+
+@pytest.mark.parametrize(
+    "counts", [(4,) * 9 + (16,), (32,) * 9 + (128,), (1, 0, 2, 0, 0, 0, 0, 0, 0, 3)]
+)
+def test_the_shoe_deals_what_randrange_and_the_rank_counts_deal(counts) -> None:
+    """Seeded alike, the byte shoe deals card for card what ``randrange`` and counting down
+    the ranks dealt (so a seed's rounds are the same), rounds of every length, refilled."""
+    draw, refill = _shoe(random.Random(11), counts)
+    reference = _CountingShoe(random.Random(11), counts)
+    lengths = random.Random(2)
+    for _ in range(2_000):
+        refill()
+        reference.refill()
+        for _ in range(lengths.randrange(1, sum(counts) + 1)):
+            assert draw(None) == reference.draw()
+    with pytest.raises(AssertionError, match="empty shoe"):
+        for _ in range(sum(counts) + 1):
+            draw(None)
+
+
+#: ``simulate(analysis, 20_000, seed=5)``'s mean and SD, as the play-based simulation gave
+#: them before its hot path was made cheap (commit 49de23c, run from that tree): the same
+#: rounds must give the same floats to the last bit (decks, rules, mean, SD).
+_BEFORE = [
+    (1, {}, 0.00375, 1.120177966857888),
+    (
+        1,
+        dict(split_hands=4, resplit_aces=True, double_after_split=True, split_strategy="CDPN"),
+        0.005675,
+        1.140403577857865,
+    ),
+    (
+        1,
+        dict(split_hands=3, split_strategy="CDZ-", hole_card="obo", dealer_hits_soft_17=True),
+        0.0076,
+        1.1475225838318042,
+    ),
+    (
+        2,
+        dict(blackjack_pays="6:5", double="9-11", surrender=True, hole_card="peek"),
+        -0.015435000000000207,
+        1.093097435673134,
+    ),
+    (
+        2,
+        dict(split_aces_one_card=False, resplit_aces=True, split_hands=4, surrender=True),
+        0.008875,
+        1.109705053895102,
+    ),
+]
+
+
+@pytest.mark.parametrize(("decks", "settings", "mean", "sd"), _BEFORE)
+def test_the_simulation_gives_the_figures_it_gave_before(decks, settings, mean, sd) -> None:
+    analysis = analyse_round((4 * decks,) * 9 + (16 * decks,), BlackjackRules(**settings))
+    result = simulate(analysis, 20_000, seed=5)
+    assert (result.mean, result.sd) == (mean, sd)
