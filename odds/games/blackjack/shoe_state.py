@@ -30,7 +30,7 @@ from odds.core.numbers import short_number
 from odds.games.blackjack.actions import Chart
 from odds.games.blackjack.dealer import RANK_NAMES
 from odds.games.blackjack.options import MIN_CARDS, BlackjackConfig
-from odds.games.blackjack.play import PlayerHand, play
+from odds.games.blackjack.play import PlayerHand, table_for
 from odds.games.blackjack.round_polynomial import KEY
 from odds.games.blackjack.strategy import ChartStrategy
 from odds.games.dealing import Procedure
@@ -172,6 +172,7 @@ class RoundDealer:
     def __init__(self, rules: Any, chart: Chart, rank_of: Sequence[int], players: int) -> None:
         self.rules, self.rank_of, self.players = rules, rank_of, players
         self.strategy = ChartStrategy(chart, rules)
+        self.table = table_for(rules)  # kept: one lookup per study, not per round
 
     def __call__(self, draw: Callable[[], int]) -> list[int]:
         dealt: list[int] = []
@@ -180,5 +181,5 @@ class RoundDealer:
             dealt.append(t := draw())
             return t
 
-        play(card, self.strategy, self.rules, players=self.players, rank=self.rank_of.__getitem__)
+        self.table.play(card, self.strategy, players=self.players, rank=self.rank_of.__getitem__)
         return dealt

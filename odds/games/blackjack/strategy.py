@@ -98,7 +98,9 @@ class OptimalStrategy:
 class ChartStrategy:
     """A basic strategy chart followed as printed: the first action per two-card hand, a
     split hand's cell (its fallback where the cell's action is not allowed), then hit or
-    stand by total. A chart never resplits."""
+    stand by total. A pair card dealt to a split hand is split again whenever the rules
+    allow it (the chart split that pair), as the charted analysis values it
+    (:func:`odds.games.blackjack.splits.split_pair`)."""
 
     def __init__(self, chart: Chart, rules: BlackjackRules) -> None:
         self.chart, self.rules = chart, rules
@@ -108,8 +110,10 @@ class ChartStrategy:
         if len(ranks) == 2:
             if hand.pair is None:
                 return Action(self.chart.first[up, min(ranks), max(ranks)])
+            if SPLIT in allowed:  # a resplit: only a pair card makes a pair again
+                return SPLIT
             code = ChartCode(self.chart.post_split[up, hand.pair, ranks[1]])
-            return code.choose(allowed - {SPLIT})
+            return code.choose(allowed)
         total, soft = hand.total
         return HIT if self.chart.hit[up, total, soft] else STAND
 
