@@ -139,9 +139,9 @@ def _fake_blackjack() -> Analysis:
         {"up": up, "bust": bust} for up, bust in (("2", "7/20"), ("6", "21/50"), ("A", "3/25"))
     ]
     options = [
-        {"option": "decks = 6", "house_edge": "1/100", "change": "-1/1000", "exact": True},
-        {"option": "blackjack_pays = 6:5", "house_edge": "1/40", "change": "7/500", "exact": True},
-        {"option": "split_hands = 4", "house_edge": "9/1000", "change": "-1/500", "exact": False},
+        {"option": "decks = 6", "house_edge": "1/100", "change": "-1/1000"},
+        {"option": "blackjack_pays = 6:5", "house_edge": "1/40", "change": "7/500"},
+        {"option": "split_hands = 4", "house_edge": "9/1000", "change": "-1/500"},
     ]
     bet = Bet(
         "main", "Round", "", (Outcome("lose", Fraction(-1), 111), Outcome("win", Fraction(1), 89))
@@ -175,8 +175,8 @@ def test_blackjack_charts_read_the_dealer_and_rule_option_tables() -> None:
     assert bust.rows == ("up card 2", "up card 6", "up card A")
     assert bust.panels[0].values == (Fraction(7, 20), Fraction(21, 50), Fraction(3, 25))
     options = rule_option_chart(analysis)
-    # Sorted from the most helpful change to the costliest; approximate rows keep a mark.
-    assert options.rows == ("split_hands = 4 (≈)", "decks = 6", "blackjack_pays = 6:5")
+    # Sorted from the most helpful change to the costliest (every row exact: no marks).
+    assert options.rows == ("split_hands = 4", "decks = 6", "blackjack_pays = 6:5")
     assert options.panels[0].values == (Fraction(-1, 500), Fraction(-1, 1000), Fraction(7, 500))
     assert options.panels[0].texts[2] == "+1.4000% → 2.5000%"
     assert "11.0000%" in options.subtitle  # the paytable's own edge, from the main bet
