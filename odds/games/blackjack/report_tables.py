@@ -76,10 +76,21 @@ def dealer_table(analysis: RoundAnalysis) -> Table:
     )
 
 
+def _digits(*values: Fraction) -> str:
+    """How long the exact fractions are, by their denominators: ``of 40 to 50 digits`` when
+    they share a decade (as 8 decks' do), else the shortest and the longest."""
+    lengths = [len(str(v.denominator)) for v in values]
+    low, high = min(lengths), max(lengths)
+    decade = low // 10 * 10
+    if high < decade + 10:
+        return f"of {decade} to {decade + 10} digits"
+    return f"of {low} to {high} digits"
+
+
 def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis | None, bet: Bet) -> Table:
     """The house edge of optimal play and of the basic strategy chart (None: not computed)."""
     split_p = sum((h.probability for h in optimal.hands if h.best == SPLIT), Fraction(0))
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "strategy": "composition-dependent optimal play "
             f"(splits: {optimal.rules.split_strategy})",
@@ -98,7 +109,7 @@ def strategy_table(optimal: RoundAnalysis, charted: RoundAnalysis | None, bet: B
         ),
         rows=tuple(rows),
         note=(
-            "Exact fractions (of 40 to 50 digits) in JSON and CSV. "
+            f"Exact fractions ({_digits(*(row['edge'] for row in rows))}) in JSON and CSV. "
             f"SD per round of optimal play ≈ {float(bet.stats.sd):.4f}. The main bet below "
             "is optimal play; its outcome table is exact for every round without a split. "
             f"Split rounds ({percent(split_p, 4)} of rounds) are listed by the sum of their "

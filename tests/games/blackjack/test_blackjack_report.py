@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 from odds.cli import main
@@ -52,3 +53,17 @@ def test_bad_paytable_values(capsys) -> None:
     assert "not one of" in capsys.readouterr().err
     assert main(["report", "blackjack", "--set", "house.split_hands=5"]) == 2
     assert "maximum 4" in capsys.readouterr().err
+
+
+def test_the_house_edge_note_says_how_long_its_fractions_are(capsys) -> None:
+    """The note under the house edges gives its fractions' length; one deck's are about 20
+    digits (not 8 decks' 40 to 50, which the note said whatever the shoe)."""
+    assert main(["report", "blackjack", "--decks", "1"]) == 0
+    text = capsys.readouterr().out
+    match = re.search(r"Exact fractions \(of (\d+) to (\d+) digits\)", text)
+    assert match is not None
+    low, high = int(match[1]), int(match[2])
+    assert main(["report", "blackjack", "--decks", "1", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["house_edge"]
+    assert all(low <= len(str(Fraction(r["edge"]).denominator)) <= high for r in rows)
+    assert high <= 30
