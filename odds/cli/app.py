@@ -57,20 +57,23 @@ def _plain_usage_names() -> None:
 
     Typer marks required arguments with braces, which reads like a set of
     choices; the help below the usage line already says what is required.
-    Guarded: a Typer without this hook keeps its own notation.
+    Guarded: a Typer whose ``make_metavar`` has no ``usage`` flag keeps its own notation.
     """
+    import inspect
+
     from typer.core import TyperArgument
 
-    if not hasattr(TyperArgument, "_usage_display_name"):
+    braced = TyperArgument.make_metavar
+    if "usage" not in inspect.signature(braced).parameters:
         return
 
-    def usage(self: TyperArgument) -> str:
-        name = str(self.display_name_raw)
-        if not self.required:
-            name = f"[{name}]"
-        return name + ("..." if self.nargs != 1 else "")
+    def make_metavar(self: TyperArgument, ctx: Any, *, usage: bool = False) -> str:
+        name = braced(self, ctx, usage=usage)
+        if usage and self.required and name.startswith("{"):
+            name = name[1:].replace("}", "", 1)
+        return name
 
-    TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+    TyperArgument.make_metavar = make_metavar  # type: ignore[method-assign]
 
 
 _plain_usage_names()
