@@ -16,10 +16,10 @@ standard error of the sample variance taken from the sample's fourth moment.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from odds.core.cards import Card
 from odds.core.sampling import Sampler
@@ -41,25 +41,37 @@ DEFAULT_ROUNDS = 100_000
 DEFAULT_SEED = 1
 #: Rounds between two progress updates.
 CHUNK = 1_000
+#: Chunks of rows held before they are merged into the distinct rounds (memory stays bounded).
+MERGE_CHUNKS = 200
 #: |z| above this flags a simulated mean or SD as inconsistent with the exact one
 #: (two-sided 99.9%: a correct simulation is flagged once in 1,000 seeds).
 Z_LIMIT = Decimal("3.29")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TableSimulation:
     """Rounds per whole-table hands, as indices into ``keys`` (the hand classes seen).
 
-    ``tally[banker, positions]``: the Banker's hand and the positions' hands
-    (sorted indices). Small integers keep the settling of ~10^5 distinct
-    rounds fast (:meth:`outcomes`).
+    ``rows[i]``: the Banker's hand then the positions' hands (sorted indices),
+    one row per distinct round seen, ``counts[i]`` rounds of it (int64 arrays).
+    Settling ~10^5 distinct rounds is then a few array operations
+    (:meth:`outcomes`), not a Python loop per round.
     """
 
     rounds: int
     seed: int
     positions: int
     keys: tuple[HandClass, ...]
-    tally: dict[tuple[int, tuple[int, ...]], int]
+    rows: Any
+    counts: Any
+
+    @property
+    def tally(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        """``tally[banker, positions]``: rounds per distinct round (indices into ``keys``)."""
+        return {
+            (row[0], tuple(row[1:])): n
+            for row, n in zip(self.rows.tolist(), self.counts.tolist(), strict=True)
+        }
 
     @property
     def hands(self) -> dict[TableHands, int]:
@@ -71,15 +83,41 @@ class TableSimulation:
         return found
 
     def outcomes(self, rules: PokDengRules) -> dict[TableOutcome, int]:
-        """Rounds per table outcome (Player events sorted, pairs) under ``rules``."""
+        """Rounds per table outcome (Player events sorted, pairs) under ``rules``.
+
+        Events are settled once per (player hand, Banker hand) pair and replaced
+        by their rank in sorted order, so sorting the codes of a round sorts its
+        events exactly as ``sorted`` sorts the events themselves.
+        """
+        import numpy as np
+
         kinds = len(self.keys)
         event = [settle_player(p[0], b[0], rules) for p in self.keys for b in self.keys]
-        pair = [int(k[1]) for k in self.keys]
-        found: Counter[TableOutcome] = Counter()
-        for (banker, seated), n in self.tally.items():
-            events = tuple(sorted(event[p * kinds + banker] for p in seated))
-            found[events, sum(pair[p] for p in seated)] += n
+        ordered = sorted(set(event))
+        rank = {e: i for i, e in enumerate(ordered)}
+        code = np.array([rank[e] for e in event], dtype=np.int64)
+        pair = np.array([int(k[1]) for k in self.keys], dtype=np.int64)
+        banker, seated = self.rows[:, :1], self.rows[:, 1:]
+        events = np.sort(code[seated * kinds + banker], axis=1)
+        settled = np.column_stack((events, pair[seated].sum(axis=1)))
+        distinct, counts = _merge_rows(settled, self.counts)
+        found = {
+            (tuple(ordered[e] for e in row[:-1]), row[-1]): n
+            for row, n in zip(distinct.tolist(), counts.tolist(), strict=True)
+        }
         return dict(sorted(found.items()))
+
+
+def _merge_rows(rows: Any, counts: Any) -> tuple[Any, Any]:
+    """Equal rows merged (their counts added): distinct rows in lexicographic order."""
+    import numpy as np
+
+    if not len(rows):
+        return rows, counts
+    order = np.lexsort(rows.T[::-1])  # the first column the primary key
+    rows, counts = rows[order], counts[order]
+    starts = np.flatnonzero(np.concatenate(([True], (rows[1:] != rows[:-1]).any(axis=1))))
+    return rows[starts], np.add.reduceat(counts, starts)
 
 
 @dataclass(frozen=True)
@@ -155,13 +193,21 @@ def simulate_table(
     sampler = Sampler(random.Random(seed), len(cards), 2 * seats)
     card_types = np.array(cards, dtype=np.int64)
     hand_of = np.array(hand_index, dtype=np.int64)
-    tally: Counter[tuple[int, tuple[int, ...]]] = Counter()
+    rows = np.empty((0, seats), dtype=np.int64)
+    counts = np.empty(0, dtype=np.int64)
+    pending: list[Any] = []  # chunks' rows not yet merged
     chunks = range(0, rounds, CHUNK)
     for start in track(chunks, "Pok Deng whole table: simulated rounds (thousands)"):
         dealt = card_types[sampler.draw(min(CHUNK, rounds - start))]
         # Pass one deals Player 1 … positions then the Banker; pass two the same again.
         hands = hand_of[dealt[:, :seats] * types + dealt[:, seats:]]
-        seated = np.sort(hands[:, :positions], axis=1).tolist()
-        for banker, row in zip(hands[:, positions].tolist(), seated, strict=True):
-            tally[banker, tuple(row)] += 1
-    return TableSimulation(rounds, seed, positions, tuple(keys), dict(tally))
+        seated = np.sort(hands[:, :positions], axis=1)
+        pending.append(np.column_stack((hands[:, positions], seated)))
+        if len(pending) == MERGE_CHUNKS or start + CHUNK >= rounds:
+            fresh = np.concatenate(pending)
+            pending = []
+            rows, counts = _merge_rows(
+                np.concatenate((rows, fresh)),
+                np.concatenate((counts, np.ones(len(fresh), dtype=np.int64))),
+            )
+    return TableSimulation(rounds, seed, positions, tuple(keys), rows, counts)

@@ -283,6 +283,26 @@ def test_simulation_deals_the_exact_distribution_on_a_small_shoe():
     assert fit.p_value is not None and fit.p_value > 0.001, fit
 
 
+@pytest.mark.parametrize("override", [False, True])
+def test_simulated_outcomes_settle_as_the_exact_tables_do(override, monkeypatch):
+    """The array settling of simulated rounds equals the exact path's settler, round by round.
+
+    ``settle_table`` (the five-position count's own settler, a Python loop) is the reference;
+    merging the rounds every two chunks must change no count either.
+    """
+    from dataclasses import replace
+
+    from odds.games.pok_deng import simulate
+
+    rules = replace(CONFIG.rules, eight_nine_override=override)
+    shoe = card_shoe(8)
+    whole = simulate_table(shoe, rounds=3_000, seed=5)
+    monkeypatch.setattr(simulate, "MERGE_CHUNKS", 2)
+    merged = simulate_table(shoe, rounds=3_000, seed=5)
+    assert merged.tally == whole.tally and sum(whole.tally.values()) == 3_000
+    assert whole.outcomes(rules) == settle_table(whole.hands, rules)
+
+
 def test_eight_decks_are_out_of_exact_reach():
     assert not totals_reachable(card_shoe(8), 5)
 
