@@ -11,8 +11,10 @@ class totals of the remaining composition ``c``,
 because a second hand that shares no type with the first is dealt in as many
 ways as from ``c`` itself. The pairs that share a type are the same for every
 first hand (about 140,000 of 1,378² for two cards from 52 types); only the
-counts change. So they are listed once, as numpy arrays, and each first hand
-costs a few array operations. numpy is imported here only.
+counts change. So they are listed once, as numpy arrays, with their terms for
+the full composition; a first hand changes only the terms of the pairs holding
+one of its types (about a sixth of them), so each first hand recomputes those
+with a few array operations. numpy is imported here only.
 
 Integers are int64 when C(N, size)³ is below 2⁶² — every partial sum is then
 bounded by it, so nothing can overflow — and Python integers (object arrays)
@@ -65,6 +67,12 @@ class TwoAfterOne:
         self.first, self.second = first_arr[order], second_arr[order]
         self.overlap = overlap[order]
         self.second_types, self.second_mult = self.types[self.second], self.mult[self.second]
+        self.pair_keys = key[order]
+        # Each pair's term from the full composition, and their sums per class pair: a first
+        # hand changes only the terms of the pairs that hold one of its types.
+        self.full_change = self._changes(self.counts, slice(None))
+        self.full_correction = np.zeros(self.kinds * self.kinds, dtype=self.dtype)
+        self.full_correction[self.keys] = np.add.reduceat(self.full_change, self.starts)
 
     def weights(self, composition: Any) -> Any:
         """Every hand's ways to be dealt from ``composition``: ∏_j C(c[type_j], mult_j)."""
@@ -73,22 +81,44 @@ class TwoAfterOne:
             result = result * self.binomials[composition[self.types[:, j]], self.mult[:, j]]
         return result
 
+    def _changes(self, left: Any, pairs: Any) -> Any:
+        """``w(h1 | left) · (w(h2 | left − h1) − w(h2 | left))`` for the chosen pairs."""
+        weights = self.weights(left)
+        second_types, overlap = self.second_types[pairs], self.overlap[pairs]
+        second_mult = self.second_mult[pairs]
+        after = np.ones(len(second_types), dtype=self.dtype)
+        for j in range(second_types.shape[1]):
+            # Clipped at 0: where the first hand cannot be dealt its weight is 0 anyway.
+            remaining = np.maximum(left[second_types[:, j]] - overlap[:, j], 0)
+            after = after * self.binomials[remaining, second_mult[:, j]]
+        return weights[self.first[pairs]] * (after - weights[self.second[pairs]])
+
+    def _pairs_holding(self, types: Iterable[int]) -> Any:
+        """The pairs (sorted indices) whose first or second hand holds one of ``types``."""
+        holds = np.zeros(len(self.types), dtype=bool)
+        for t in set(types):
+            holds |= (self.types == t).any(axis=1)
+        return np.flatnonzero(holds[self.first] | holds[self.second])
+
     def joint_after(self, removed: Hand) -> Any:
-        """Ways per (second class, third class), flattened, after ``removed`` left the shoe."""
+        """Ways per (second class, third class), flattened, after ``removed`` left the shoe.
+
+        Only the pairs holding a removed type change their term (a hand's weight depends
+        on its own types' counts alone): those are recomputed, about a tenth of the pairs
+        for two cards from 52 types, and the rest kept from the full composition.
+        """
         left = self.counts.copy()
         for t in removed:
             left[t] -= 1
-        weights = self.weights(left)
         marginal = np.zeros(self.kinds, dtype=self.dtype)
-        np.add.at(marginal, self.classes, weights)
-        after = np.ones(len(self.first), dtype=self.dtype)
-        for j in range(self.second_types.shape[1]):
-            # Clipped at 0: where the first hand cannot be dealt its weight is 0 anyway.
-            remaining = np.maximum(left[self.second_types[:, j]] - self.overlap[:, j], 0)
-            after = after * self.binomials[remaining, self.second_mult[:, j]]
-        change = weights[self.first] * (after - weights[self.second])
-        joint = np.outer(marginal, marginal).reshape(-1)
-        joint[self.keys] += np.add.reduceat(change, self.starts)
+        np.add.at(marginal, self.classes, self.weights(left))
+        joint = np.outer(marginal, marginal).reshape(-1) + self.full_correction
+        pairs = self._pairs_holding(removed)
+        if len(pairs):
+            delta = self._changes(left, pairs) - self.full_change[pairs]
+            keys = self.pair_keys[pairs]  # sorted, as the pairs are sorted by class pair
+            starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+            joint[keys[starts]] += np.add.reduceat(delta, starts)
         return joint
 
     def by_first_class(
