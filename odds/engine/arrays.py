@@ -13,7 +13,7 @@ ways as from ``c`` itself. The pairs that share a type are the same for every
 first hand (about 140,000 of 1,378² for two cards from 52 types); only the
 counts change. So they are listed once, as numpy arrays, with their terms for
 the full composition; a first hand changes only the terms of the pairs holding
-one of its types (about a sixth of them), so each first hand recomputes those
+one of its types (about a ninth of them), so each first hand recomputes those
 with a few array operations. numpy is imported here only.
 
 Integers are int64 when C(N, size)³ is below 2⁶² — every partial sum is then
