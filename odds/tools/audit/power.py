@@ -22,7 +22,9 @@ once it has read a log; no CSV round trip, so thousands of logs take minutes).
   false-alarm rate of its shoe-aware tests on honest logs of 1 to 10,000 rounds.
 * **False alarms**: honest logs of 1 to 500 shoes (and 1 to 10,000 rounds for
   the shoe-aware tests); each family of tests at level α, which must flag at
-  most α plus three standard deviations of the simulation.
+  most α plus three standard deviations of the simulation; and ``--by dealer``
+  on baccarat logs whose shoes 8 dealers deal in turn (the groups' family at
+  α/2, as the audit runs it).
 
 Two figures are computed rather than dealt: mis-settled rounds (the
 settlement audit recomputes every payout, so one mis-settled bet flags the
@@ -148,6 +150,43 @@ def off_the_top_fails(
     return any(v is not None and v < threshold for v in values)
 
 
+def by_dealer_fails(
+    table: Paytable,
+    shoes: Sequence[DealtShoe],
+    dealers: int,
+    alpha: float,
+    bet_nets: Callable[[tuple[str, ...]], Sequence[tuple[str, Fraction]]] | None = None,
+) -> bool:
+    """Whether ``--by dealer`` names any dealer: each shoe dealt by the next of ``dealers``.
+
+    The groups' return tests, Tarone's screen and Holm's step-down are the audit's own
+    (:func:`odds.tools.audit.groups.evaluate_groups`), at ``alpha`` (the audit gives the
+    groups' family α/2 of its α); a round enters with its first occupied seat, as in
+    :func:`off_the_top_fails`. ``bet_nets``: one :func:`_bet_nets` shared by many logs.
+    """
+    from collections import Counter
+
+    from odds.tools.audit.audit import net_distribution
+    from odds.tools.audit.groups import GroupCounts, evaluate_groups
+
+    bet_nets = bet_nets or _bet_nets(table)
+    dealt_hands: dict[str, Counter[tuple[str, ...]]] = {}
+    for i, shoe in enumerate(shoes):
+        found = dealt_hands.setdefault(f"dealer {i % dealers + 1}", Counter())
+        for dealt in shoe.rounds:
+            found.update(seat_hands(table, dealt)[:1])
+    groups = []
+    for name, found in sorted(dealt_hands.items()):
+        nets: dict[str, Counter[Fraction]] = {}
+        for hands, n in found.items():
+            for bet, net in bet_nets(hands):
+                nets.setdefault(bet, Counter())[net] += n
+        if found:
+            groups.append(GroupCounts("dealer", name, found.total(), 0, 0, nets))
+    distributions = {bet.name: net_distribution(bet) for bet in table.bet_analysis().bets}
+    return evaluate_groups(distributions, groups, alpha).flagged
+
+
 def seat_hands(table: Paytable, dealt: DealtRound) -> list[tuple[str, ...]]:
     """The hands the audit settles for one round: the round, or each occupied seat's."""
     if not dealt.seats:
@@ -172,6 +211,17 @@ def _settle(table: Paytable) -> Callable[[tuple[str, ...]], Any]:
         return settled[hands]
 
     return settle
+
+
+def _bet_nets(table: Paytable) -> Callable[[tuple[str, ...]], Sequence[tuple[str, Fraction]]]:
+    """Each bet's net per unit staked for a round's hands, each kind settled once."""
+    settle = _settle(table)
+
+    @functools.cache
+    def bet_nets(hands: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
+        return tuple((bet.bet, bet.net / bet.stake) for bet in settle(hands).bets)
+
+    return bet_nets
 
 
 # ---------------------------------------------------------------------------
@@ -545,6 +595,7 @@ def false_alarms(reps: int, seed: int, quick: bool) -> list[str]:
             )
         )
     rows += off_the_top_alarms(reps, seed, quick)
+    rows += by_dealer_alarms(reps, seed, quick)
     return [
         "False alarms on honest logs from the independent dealer: each family with its tests at "
         f"α/(tests), α = {ALPHA:g}; allowed: α·logs + 3 SD.",
@@ -577,6 +628,41 @@ def off_the_top_alarms(
             flags += off_the_top_fails(bac, shoes, ALPHA / tests)
         name = f"off the top, baccarat ({tests} tests)"
         rows.append(_alarm_row(name, f"{rounds:,} rounds", logs, flags))
+    return rows
+
+
+#: Dealers an honest ``--by dealer`` log rotates through, one shoe each in turn.
+BY_DEALERS = 8
+
+
+def by_dealer_alarms(
+    reps: int, seed: int, quick: bool
+) -> list[tuple[str, str, int, int, str, str]]:
+    """Honest baccarat logs of 1,000 and 10,000 rounds, shoes dealt by 8 dealers in turn:
+    how often ``--by dealer`` names one (the groups' family at α/2, as in the audit).
+
+    Each row's allowed count is α/2 · logs plus three SD: Holm after Tarone's screen
+    holds the family-wise rate at α/2 whatever the dependence between the tests. The
+    groups hold up to about 1,250 rounds, so their p-values are the exact ones; settling
+    every round of larger logs (each round's cards are distinct) would take minutes a log.
+    """
+    bac = paytable("baccarat")
+    dealer = dealer_for(bac.game, bac.config)
+    bets = len(bac.bet_analysis().bets)
+    bet_nets = _bet_nets(bac)
+    rows = []
+    round_sizes = (1000,) if quick else (1000, 10_000)
+    for rounds in track(round_sizes, "false alarms: --by dealer"):
+        logs = 4 * reps if rounds <= 1000 else reps
+        flags = 0
+        for rep in range(logs):
+            shoes = _rounds(dealer, rounds, _seed(seed, "honest by dealer", rounds, rep))
+            flags += by_dealer_fails(bac, shoes, BY_DEALERS, ALPHA / 2, bet_nets)
+        name = f"--by dealer, baccarat ({BY_DEALERS} dealers × {bets} bets, Holm at α/2)"
+        bound = allowed(logs, ALPHA / 2)
+        rows.append(
+            (name, f"{rounds:,} rounds", logs, flags, f"{flags / logs:.1%}", f"≤ {bound:.1f}")
+        )
     return rows
 
 

@@ -298,3 +298,31 @@ def test_honest_logs_keep_the_off_the_top_family_within_alpha():
     for name, _, logs, flagged, _, _ in rows:
         assert name == "off the top, baccarat (28 tests)"
         assert flagged <= power.allowed(logs)
+
+
+def test_by_dealer_names_no_honest_dealer_and_names_a_biased_one():
+    """The power study's ``--by dealer`` row (quick size) on honest logs, then one dealer whose
+    shoes deal the Player a win every round: the groups' family must name that dealer.
+
+    The audit's own group tests judge both (Holm after Tarone at α/2), so the honest row can
+    only pass by the tests holding their level, and the biased log only fail by their power.
+    """
+    from dataclasses import replace
+
+    rows = power.by_dealer_alarms(reps=1, seed=3, quick=True)
+    assert [row[1:3] for row in rows] == [("1,000 rounds", 4)]
+    assert all(flagged <= power.allowed(logs, power.ALPHA / 2) for _, _, logs, flagged, *_ in rows)
+
+    bac = power.paytable("baccarat")
+    dealer = power.dealer_for(bac.game, bac.config)
+    # Seed 11 would fail here: its honest log is one the family flags, as an honest log may be
+    # (a dealer's 25 Banker Pairs in 134 rounds, p = 1.9e-5, under Holm's first level 4.5e-5).
+    shoes = power._rounds(dealer, 2_000, 12)
+    bet_nets = power._bet_nets(bac)
+    assert not power.by_dealer_fails(bac, shoes, 8, power.ALPHA / 2, bet_nets)
+    player_win = next(
+        r for s in shoes for r in s.rounds if dict(bet_nets(r.hands)).get("player") == 1
+    )
+    first = shoes[0]
+    biased = [replace(first, rounds=(player_win,) * len(first.rounds)), *shoes[1:]]
+    assert power.by_dealer_fails(bac, biased, 8, power.ALPHA / 2, bet_nets)
