@@ -254,11 +254,7 @@ class InfinitePlay:
                 value += weight * (pattern.non_pairs * ev_n + pattern.x_hands * ev_x)
             if not best_m or value > best:
                 best, best_m = value, m
-        counts: dict[int, Fraction] = {}
-        for pattern in patterns(best_m):
-            weight = p**pattern.pairs * (1 - p) ** pattern.non_pairs
-            counts[pattern.hands] = counts.get(pattern.hands, Fraction(0)) + weight
-        return SplitResult(best, actions, best_m, dict(sorted(counts.items())))
+        return SplitResult(best, actions, best_m)
 
 
 Distribution = dict[Fraction, Fraction]

@@ -50,7 +50,6 @@ from odds.games.blackjack.resplit import (
     NUMBERS,
     SplitHands,
     completion_value,
-    hands_distribution,
     max_pair_removals,
     split_value,
     weighted_completions,
@@ -69,14 +68,12 @@ class SplitResult:
 
     ``actions``: post-split action per second card (of the first split's strategy);
     ``hands``: the most hands the split is played to (2 … the rule's limit; the best
-    one, see :func:`odds.games.blackjack.resplit.split_value`); ``hand_counts``: the
-    probability that the round ends with each number of hands.
+    one, see :func:`odds.games.blackjack.resplit.split_value`).
     """
 
     value: Fraction
     actions: dict[int, Action]
     hands: int
-    hand_counts: dict[int, Fraction] = field(default_factory=dict)
 
 
 class _PreSplitHits:
@@ -123,17 +120,13 @@ def convention(rules: BlackjackRules, chart: Chart | None) -> str:
 def split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -> SplitResult:
     """Split a pair of rank ``x`` against the play's up card (exact for the convention)."""
     actions, _ = _post_split_play(play, rules, x, chart)
-    u = play.u
-    pair_cards = u.n[x] - 2
-    other_cards = u.size - 2 - pair_cards
-    limit = rules.split_limit(x) if pair_cards > 0 else 2
+    limit = rules.split_limit(x) if play.u.n[x] > 2 else 2
     value_of = _round_values(play, rules, x, chart)
     if chart is not None:  # a chart player resplits whenever the rules allow
         value, best = value_of(limit), limit
     else:
         value, best = split_value(value_of, limit)
-    counts = hands_distribution(pair_cards, other_cards, best)
-    return SplitResult(value, dict(actions), best, counts)
+    return SplitResult(value, dict(actions), best)
 
 
 def values_by_limit(play: Play, rules: BlackjackRules, x: int) -> dict[int, Fraction]:
