@@ -216,10 +216,12 @@ def _settle(table: Paytable) -> Callable[[tuple[str, ...]], Any]:
 def _bet_nets(table: Paytable) -> Callable[[tuple[str, ...]], Sequence[tuple[str, Fraction]]]:
     """Each bet's net per unit staked for a round's hands, each kind settled once."""
     settle = _settle(table)
+    found: dict[tuple[str, ...], tuple[tuple[str, Fraction], ...]] = {}
 
-    @functools.cache
     def bet_nets(hands: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
-        return tuple((bet.bet, bet.net / bet.stake) for bet in settle(hands).bets)
+        if hands not in found:
+            found[hands] = tuple((bet.bet, bet.net / bet.stake) for bet in settle(hands).bets)
+        return found[hands]
 
     return bet_nets
 
