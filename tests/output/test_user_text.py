@@ -181,3 +181,22 @@ def test_json_is_data_and_keeps_the_text_as_written(run):
     data = json.loads(out)
     assert data["title"] == TITLE
     assert BET in [b["title"] for b in data["bets"]]
+
+
+def test_a_file_name_and_the_logs_fields_are_text_in_the_commands_that_echo_them(
+    run, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    name = "<img src=x>&.toml"
+    Path(name).write_text(HOSTILE.read_text("utf-8"), encoding="utf-8")
+    code, out, _ = run("verify", name, "--rtp", "97%")
+    assert code == 1 and "(&lt;img src=x>&amp;.toml)" in out and "<img" not in out
+    code, _, err = run("simulate", name, "--rounds", "200", "--seed", "1", "-o", "log.csv")
+    assert code == 0, err
+    lines = Path("log.csv").read_text("utf-8").splitlines()
+    lines[1:3] = [re.sub(r"^\d+", "<b>shoe</b>", line) for line in lines[1:3]]
+    Path("log.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run("audit", name, "--log", "log.csv", "--by", "shoe")
+    assert code in (0, 1), err
+    assert not re.search(r"<[A-Za-z/]", _outside_code(out))
+    assert "# Audit of `log.csv` against `<img src=x>&.toml`" in out  # a code span: literal
