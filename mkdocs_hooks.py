@@ -122,9 +122,54 @@ def _rewrite(target: str, page_repo: str, page_site: str) -> str:
     return relative + hash_ + anchor
 
 
+#: The paragraph that introduces a report excerpt (as tests/docs/test_readme.py reads it).
+EXCERPT = re.compile(r"(?:[Ee]xcerpt of|[Ff]rom)\s+`(reports/[^`]+\.md)`")
+
+
+def _rendered_excerpts(markdown: str) -> str:
+    """Report excerpts shown as the report renders, not as a code block cut at the right.
+
+    A ```` ```text ```` block introduced as an excerpt of a committed report (the README's
+    "An excerpt of `reports/pok-deng.md`") is lines of that report: on GitHub it reads as
+    the Markdown it is; on the site it is rendered, so its tables wrap their text and show
+    every column (SD and VI) instead of a fixed-width block scrolled sideways. Its headings
+    become bold lines (the page's contents stay the page's). A block whose table lacks its
+    header row is left as code.
+    """
+    lines = markdown.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        intro = "\n".join(out[-3:])
+        if line.strip() == "```text" and EXCERPT.search(intro):
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == "```"), None)
+            if end is not None and _whole_tables(lines[i + 1 : end]):
+                for text in lines[i + 1 : end]:
+                    heading = re.match(r"^#{1,6} (.*)$", text)
+                    out.append(f"**{heading.group(1)}**" if heading else text)
+                i = end + 1
+                continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _whole_tables(block: list[str]) -> bool:
+    """Whether every table in ``block`` starts with its header and separator rows."""
+    previous = ""
+    for k, line in enumerate(block):
+        starts = line.startswith("|") and not previous.startswith("|")
+        if starts and not (k + 1 < len(block) and re.match(r"^\|[\s:|-]+\|$", block[k + 1])):
+            return False
+        previous = line
+    return True
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
     page_site = page.file.src_uri
     page_repo = _repository_path(page_site)
+    markdown = _rendered_excerpts(markdown)
 
     def link(match: re.Match[str]) -> str:
         if match.group("code"):

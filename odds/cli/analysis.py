@@ -19,11 +19,13 @@ from odds.cli.options import (
     override_texts,
 )
 from odds.cli.output import (
+    DigitsOpt,
     OutputOpt,
     check_output,
     emit,
     fail_verdict,
     paytable_inputs,
+    printed_digits,
     write_json,
 )
 from odds.cli.report_output import ReportFormat
@@ -48,9 +50,7 @@ def report(
             "xlsx (an Excel PAR sheet of formulas) or pdf (the typeset PAR sheet).",
         ),
     ] = ReportFormat.markdown,
-    digits: Annotated[
-        int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
-    ] = 6,
+    digits: DigitsOpt = None,
     symbolic: Annotated[
         bool,
         typer.Option("--symbolic", help="Add each bet's EV as a formula of its paytable entries."),
@@ -125,7 +125,12 @@ def report(
     \b
     Example: odds report dragon-tiger --decks 6 --set payouts.tie=11 -o dt.md
     """
-    from odds.cli.report_output import check_report_output, report_command, write_report
+    from odds.cli.report_output import (
+        check_report_output,
+        own_rules,
+        report_command,
+        write_report,
+    )
     from odds.output.provenance import Provenance
 
     rounds, limit = _shift_options(shift, table_max)
@@ -138,7 +143,7 @@ def report(
     )
     check_report_output(format, output, table, inputs)
     texts = ("--decks infinite",) * infinite + override_texts(None if infinite else decks, settings)
-    provenance = Provenance(command_line(), texts, output)
+    provenance = Provenance(command_line(), texts, own_rules(paytable))
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
@@ -184,7 +189,7 @@ def report(
         format,
         output,
         table=table,
-        digits=digits,
+        digits=printed_digits(digits),
         links=links,
         command=command,
         provenance=provenance,

@@ -11,7 +11,15 @@ import typer
 
 from odds.cli.app import app
 from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, override_texts, overrides
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.output import (
+    DigitsOpt,
+    OutputOpt,
+    check_output,
+    emit,
+    paytable_inputs,
+    printed_digits,
+    write_json,
+)
 from odds.cli.report_output import CsvTableOpt
 from odds.core.errors import OddsError
 from odds.core.table import Table
@@ -30,27 +38,25 @@ FormatOpt = Annotated[
     TablesFormat,
     typer.Option("--format", help="markdown, json, csv (one table: --table) or xlsx (a workbook)."),
 ]
-DigitsOpt = Annotated[
-    int, typer.Option("--digits", min=2, max=30, help="Decimals for printed probabilities.")
-]
 
 
 def render(
     tables: Sequence[Table],
     format: TablesFormat,
-    digits: int,
+    digits: int | None,
     heading: Sequence[str] = (),
     table: str | None = None,
 ) -> str:
     """Tables through the report's renderers: Markdown sections or one tidy CSV table (the
     only one, or the one ``--table`` names). JSON is written by :func:`write_json`."""
     from odds.output.data import tables_csv
-    from odds.output.markdown import tables_markdown
+    from odds.output.markdown import paragraph_text, tables_markdown
 
     if format is TablesFormat.csv:
         return tables_csv(tables, table)
-    head = "".join(f"{line}\n\n" for line in heading)
-    return head + tables_markdown(tables, digits)
+    shown = [line if line.startswith("# ") else paragraph_text(line) for line in heading]
+    head = "".join(f"{line}\n\n" for line in shown)
+    return head + tables_markdown(tables, printed_digits(digits))
 
 
 @app.command()
@@ -65,7 +71,7 @@ def compare(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = TablesFormat.markdown,
-    digits: DigitsOpt = 6,
+    digits: DigitsOpt = None,
     output: OutputOpt = None,
     table: CsvTableOpt = None,
 ) -> None:
@@ -90,7 +96,8 @@ def compare(
         write_json(result.tables(), output, override_texts(decks, settings))
         return
     heading = ["# Paytables side by side", *result.notes()]
-    emit(render(result.tables(), format, digits, heading, table), output)
+    text = render(result.tables(), format, digits, heading, table)
+    emit(text, output, markdown=format is TablesFormat.markdown)
 
 
 @app.command()
@@ -119,7 +126,7 @@ def sweep(
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: FormatOpt = TablesFormat.markdown,
-    digits: DigitsOpt = 6,
+    digits: DigitsOpt = None,
     output: OutputOpt = None,
     table: CsvTableOpt = None,
 ) -> None:
@@ -161,13 +168,18 @@ def sweep(
         write_json(tables, output, override_texts(decks, settings))
         return
     if format is not TablesFormat.markdown:
-        emit(render(tables, format, digits, table=table), output)
+        emit(render(tables, format, digits, table=table), output, markdown=False)
         return
-    from odds.output.markdown import table_section
+    from odds.output.markdown import code_span, inline_text, table_section
 
-    lines = [f"# Sweep of {chosen.key}: {paytable.title}", "", f"Paytable: `{paytable.source}`", ""]
+    lines = [
+        f"# Sweep of {chosen.key}: {inline_text(paytable.title)}",
+        "",
+        f"Paytable: {code_span(paytable.source)}",
+        "",
+    ]
     for shown in tables:
-        lines += table_section(shown, digits)
+        lines += table_section(shown, printed_digits(digits))
         if shown.key in links:
             lines += [links[shown.key], ""]
     emit("\n".join(lines).rstrip() + "\n", output)

@@ -48,7 +48,7 @@ def games(
     if format is Format.json:
         write_json(tables, output)
     elif format is Format.csv:
-        emit(tables_csv(tables, table), output)
+        emit(tables_csv(tables, table), output, markdown=False)
     else:
         emit(tables_markdown(tables), output)
 

@@ -115,7 +115,7 @@ def bench(
     if format is Format.json:
         write_json([table], output)
     elif format is Format.csv:
-        emit(tables_csv([table]), output)
+        emit(tables_csv([table]), output, markdown=False)
     else:
         emit(("" if output is not None else "\n") + table_markdown(table, 4) + "\n", output)
     if any(row.agree is False for row in rows):

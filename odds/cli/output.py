@@ -37,6 +37,29 @@ OutputOpt = Annotated[
 ]
 
 
+#: ``--digits N``: the decimals of every printed probability, in the unit shown.
+DigitsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--digits",
+        min=0,
+        max=30,
+        metavar="N",
+        help="Decimals shown in every printed probability, in its unit: --digits 2 prints "
+        "0.46 and 1.06%. [default: 6 for decimals, 4 for percentages]",
+        show_default=False,
+    ),
+]
+
+
+def printed_digits(given: int | None) -> int:
+    """``--digits`` as the renderers take it: the reports' default (6 decimals, percentages 4)
+    or, when given, exactly N in every unit (:class:`odds.core.numbers.Digits`)."""
+    from odds.core.numbers import Digits
+
+    return 6 if given is None else Digits(given)
+
+
 def paytable_inputs(game: str) -> list[Path]:
     """The file a ``GAME_OR_PAYTABLE`` argument reads, when it names one."""
     from odds.games.paytable import TABLES
@@ -67,12 +90,25 @@ def check_output(output: Path | None, inputs: Iterable[Path | None] = ()) -> Non
     check_output_path(output)  # a regular, writable file (not a device, FIFO, link) or none yet
 
 
-def emit(text: str, output: Path | None = None) -> None:
-    """The document to standard output, or to ``output`` atomically (UTF-8)."""
+def emit(text: str, output: Path | None = None, *, markdown: bool = True) -> None:
+    """The document to standard output, or to ``output`` atomically (UTF-8).
+
+    On a terminal, Markdown is laid out for the window's width
+    (:func:`odds.output.terminal.fit_markdown`); a pipe, a file and ``--output``
+    get it byte for byte. ``markdown=False`` (CSV, JSON) is never reflowed.
+    """
     from odds.runtime.progress import finish
 
     finish()
     if output is None:
+        if markdown:
+            from odds.runtime.console import terminal_width
+
+            width = terminal_width()
+            if width is not None:
+                from odds.output.terminal import fit_markdown
+
+                text = fit_markdown(text, width)
         sys.stdout.write(text)
         return
     from odds.runtime.atomic import atomic_path
@@ -110,7 +146,7 @@ def write_json(
 
     if provenance is None:
         provenance = Provenance(document_command(), tuple(overrides))
-    emit(json_text(tables, provenance), output)
+    emit(json_text(tables, provenance), output, markdown=False)
 
 
 #: Options that say where a document goes or how it is computed, never what it holds: a

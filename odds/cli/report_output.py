@@ -26,6 +26,7 @@ import typer
 from odds.core.errors import OddsError
 
 if TYPE_CHECKING:
+    from odds.games.paytable import Paytable
     from odds.output.provenance import Provenance
 
 #: ``--table NAME``: the one table of a CSV output (commands whose output has several).
@@ -124,6 +125,27 @@ def _stdout_is_terminal() -> bool:
         return False
 
 
+def own_rules(paytable: Paytable) -> str | None:
+    """The file whose definition states the rules, when the game is the user's own; else None.
+
+    A game of ``odds`` (a coded one, or a definition of ``tables/`` read from any
+    copy) has its rules page, ``docs/rules/<game>.md``. A definition of a user's
+    own has none, even when it calls itself by a packaged game's name
+    (``game = "pok-deng"``): its report must not send the reader to another
+    game's rules.
+    """
+    from odds.games import games
+
+    game = paytable.game
+    packaged = games().get(game.name)
+    if packaged is game:
+        return None
+    definition = getattr(game, "definition", None)
+    if definition is not None and definition == getattr(packaged, "definition", None):
+        return None
+    return paytable.source.removesuffix(" (with overrides)")  # named as the Paytable line names it
+
+
 def report_command(
     game: str,
     decks: int | str | None,
@@ -132,7 +154,7 @@ def report_command(
     stakes: str | None = None,
     shoe: bool = False,
     symbolic: bool = False,
-    digits: int = 6,
+    digits: int | None = None,
     format: ReportFormat = ReportFormat.markdown,
     table: str | None = None,
     output: Path | None = None,
@@ -160,7 +182,7 @@ def report_command(
         words += ["--shift", shift]
     if table_max is not None:
         words += ["--table-max", table_max]
-    if digits != 6 and format in (ReportFormat.markdown, ReportFormat.pdf):
+    if digits is not None and format in (ReportFormat.markdown, ReportFormat.pdf):
         words += ["--digits", str(digits)]
     words += ["--format", str(format)]
     if table is not None:
@@ -205,7 +227,7 @@ def write_report(
         if table is None and output is not None:
             write_csv_folder(tables, output)
             return
-        _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output)
+        _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output, markdown=False)
         return
     if format is ReportFormat.xlsx:
         from odds.output.xlsx import to_xlsx
@@ -215,7 +237,8 @@ def write_report(
     if format is ReportFormat.pdf:
         from odds.output.pdf import to_pdf
 
-        write_binary(to_pdf(analysis, digits, command), output)
+        own = None if provenance is None else provenance.own_rules
+        write_binary(to_pdf(analysis, digits, command, own), output)
         return
     if format is ReportFormat.json:
         from odds.cli.output import write_json
@@ -228,10 +251,10 @@ def write_report(
     _write_text(to_markdown(analysis, digits, links, provenance), output)
 
 
-def _write_text(text: str, output: Path | None) -> None:
+def _write_text(text: str, output: Path | None, *, markdown: bool = True) -> None:
     from odds.cli.output import emit
 
-    emit(text, output)
+    emit(text, output, markdown=markdown)
 
 
 def write_binary(data: bytes, output: Path | None) -> None:

@@ -22,14 +22,13 @@ FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or c
 def _write_csv(tables: Sequence[Table], output: Path | None, table: str | None = None) -> None:
     from odds.output.data import tables_csv
 
-    emit(tables_csv(list(tables), table), output)
+    emit(tables_csv(list(tables), table), output, markdown=False)
 
 
 def _markdown(table: Table) -> str:
-    from odds.output.markdown import table_markdown
+    from odds.output.markdown import table_section
 
-    text = f"## {table.title}\n\n{table_markdown(table, 6)}\n"
-    return text + (f"\n{table.note}\n" if table.note else "")
+    return "\n".join(table_section(table, 6))
 
 
 def _check_table(table: str | None, format: Format) -> None:
@@ -104,18 +103,20 @@ def shoe(
     if format is Format.json:
         write_json(result.document(paytable, from_file), output, override_texts(decks, settings))
         return
+    from odds.output.markdown import paragraph_text
+
     positive = [b.title for b in result.evaluator.bets if result.now[b.name] > 0]
     verdict = (
         f"Positive now: {', '.join(positive)}."
         if positive
         else "No bet is positive for this state."
     )
-    source = "" if from_file is None else from_file.sentence() + "\n"
+    source = "" if from_file is None else paragraph_text(from_file.sentence()) + "\n"
     emit(
         source
         + f"Shoe: {shoe_.description} ({shoe_.size}); seen {result.seen}, unseen {unseen}.\n\n"
         + _markdown(table)
-        + f"\n{verdict}\n",
+        + f"\n{paragraph_text(verdict)}\n",
         output,
     )
 
@@ -210,9 +211,11 @@ def exposure(
     if format is Format.json:
         write_json(result.document(paytable, found), output, override_texts(decks, settings))
         return
+    from odds.output.markdown import paragraph_text
+
     lines = [f"Dealing: {result.procedure.description}", ""]
-    lines += [*result.verdicts(), ""]
+    lines += [*(paragraph_text(v) for v in result.verdicts()), ""]
     flat = result.flat_sentence()
     if flat:
-        lines += [flat, ""]
+        lines += [paragraph_text(flat), ""]
     emit("\n".join(lines) + "".join("\n" + _markdown(t) for t in found), output)

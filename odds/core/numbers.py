@@ -203,6 +203,40 @@ def decimal(value: Fraction | int, digits: int = 6) -> str:
     return text
 
 
+def grouped(text: str) -> str:
+    """A printed decimal with thousands separators, as counts are printed: ``1,303.71``.
+
+    Leaves anything that is not a plain decimal as it is.
+
+    >>> grouped("1303.71"), grouped("-1234567"), grouped("0.000123"), grouped("≈ 5")
+    ('1,303.71', '-1,234,567', '0.000123', '≈ 5')
+    """
+    sign = text[:1] if text[:1] in "+-" else ""
+    whole, dot, decimals = text[len(sign) :].partition(".")
+    if not whole.isdigit() or not whole.isascii() or (dot and not decimals.isdigit()):
+        return text
+    return f"{sign}{int(whole):,}{dot}{decimals}"
+
+
+class Digits(int):
+    """``--digits N`` as a user gave it: N decimals of every printed probability, in its unit.
+
+    Renderers take ``digits`` as an int: the decimals of a probability printed as
+    a decimal. Printed as a percentage, a plain int gets two fewer (the reports'
+    default, 6: 0.172404 and 17.2404% say the same digits); a ``Digits`` gets
+    exactly N (``--digits 2``: 1.06%, not 1%). See :func:`percent_places`.
+    """
+
+
+def percent_places(digits: int) -> int:
+    """The decimals of a percentage printed in a document of ``digits`` decimals.
+
+    >>> percent_places(6), percent_places(Digits(2)), percent_places(Digits(6))
+    (4, 2, 6)
+    """
+    return int(digits) if isinstance(digits, Digits) else max(0, digits - 2)
+
+
 def percent(value: Fraction | int, digits: int = 4) -> str:
     """An exact value as a percentage with ``digits`` decimals.
 

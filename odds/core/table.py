@@ -38,7 +38,15 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from odds.core.numbers import decimal, fraction_text, payout_ratio, percent, short_number
+from odds.core.numbers import (
+    decimal,
+    fraction_text,
+    grouped,
+    payout_ratio,
+    percent,
+    percent_places,
+    short_number,
+)
 
 Row = Mapping[str, Any]
 
@@ -91,9 +99,10 @@ class Column:
     """One column: its key in the rows (dots nest in JSON), header, kind and formatting.
 
     ``places`` overrides the decimals shown in Markdown (default: the report's
-    digits; percentages two fewer). ``signed`` prefixes positive values with
-    ``+`` (percentages and decimals). ``markdown`` / ``json`` choose the outputs
-    the column appears in (a decimal next to its exact fraction is for people only).
+    digits; percentages :func:`odds.core.numbers.percent_places`). ``signed``
+    prefixes positive values with ``+`` (percentages and decimals). ``markdown`` /
+    ``json`` choose the outputs the column appears in (a decimal next to its exact
+    fraction is for people only).
     """
 
     key: str
@@ -254,11 +263,12 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
         return text if len(text) <= CELL_LIMIT else f"≈ {_scientific(value)}"
     if kind is Kind.EXACT:
         text = fraction_text(value)
-        return text if len(text) <= CELL_LIMIT else f"≈ {decimal(Fraction(value), digits)}"
+        return text if len(text) <= CELL_LIMIT else f"≈ {grouped(decimal(Fraction(value), digits))}"
     if kind is Kind.NUMBER:
         return short_number(Fraction(value))
     if kind is Kind.PERCENT:
-        text = percent(value, column.places if column.places is not None else digits - 2)
+        places = column.places if column.places is not None else percent_places(digits)
+        text = percent(value, places)
         return ("+" + text) if column.signed and value > 0 else text
     if kind is Kind.PAYOUT:
         return f"{short_number(Fraction(value))}:1"
@@ -267,7 +277,9 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
     if kind is Kind.LIST:
         return ", ".join(str(v) for v in value)
     if kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
-        text = decimal(_exact(value), column.places if column.places is not None else digits)
+        text = grouped(
+            decimal(_exact(value), column.places if column.places is not None else digits)
+        )
         return ("+" + text) if column.signed and value > 0 else text
     if kind is Kind.DATA:
         raise ValueError(f"column {column.key!r}: data columns are for JSON only")

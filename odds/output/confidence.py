@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from odds.core.numbers import percent
-from odds.output.markdown import markdown_table
+from odds.core.numbers import Digits, percent, percent_places
+from odds.output.markdown import inline_text, markdown_table
 from odds.stats.bets import CONFIDENCE_LEVELS, CONFIDENCE_ROUNDS, Bet, return_range
 
 
@@ -23,8 +23,12 @@ def _sd_source(bet: Bet) -> str:
 
 
 def confidence_section(bet: Bet, digits: int) -> list[str]:
-    """Where the observed return per unit staked lands after 1,000 … 1,000,000 rounds."""
-    places = max(2, digits - 4)
+    """Where the observed return per unit staked lands after 1,000 … 1,000,000 rounds.
+
+    Ranges are percentages two decimals coarser than the report's (they are
+    approximations), at least two; with ``--digits N`` given, N.
+    """
+    places = percent_places(digits) if isinstance(digits, Digits) else max(2, digits - 4)
     rows = []
     for rounds in CONFIDENCE_ROUNDS:
         row: list[str] = [f"{rounds:,}"]
@@ -35,8 +39,8 @@ def confidence_section(bet: Bet, digits: int) -> list[str]:
     headers = ("rounds", *(f"{_level_text(level)} range" for level in CONFIDENCE_LEVELS))
     return [
         f"Confidence ranges of the observed return (RTP per unit staked) for "
-        f"{bet.title} — normal approximation from {_sd_source(bet)}, RTP ± z · SD / √n, "
-        "rounds independent:",
+        f"{inline_text(bet.title)} — normal approximation from {_sd_source(bet)}, "
+        "RTP ± z · SD / √n, rounds independent:",
         "",
         markdown_table(headers, rows, digits),
         "",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -214,11 +215,37 @@ def table_csv(table: Table) -> str:
 
     Nothing else in the file (no title or comment lines), so Excel, pandas and
     every CSV reader open it as it is. Exact numbers are fraction strings with
-    a ``_decimal`` column beside (see :func:`odds.core.table.csv_rows`).
+    a ``_decimal`` column beside (see :func:`odds.core.table.csv_rows`); text that
+    a spreadsheet would take for a formula starts with ``'`` (:func:`spreadsheet_text`).
     """
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(csv_rows(table))
+    csv.writer(out, lineterminator="\n").writerows(
+        [[spreadsheet_text(cell) for cell in row] for row in csv_rows(table)]
+    )
     return out.getvalue()
+
+
+#: What a spreadsheet reads as the start of a formula (or a DDE call) in a CSV cell.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?:/\d+)?%?|inf)")
+
+
+def spreadsheet_text(cell: str) -> str:
+    """A CSV cell a spreadsheet opens as the text it is: OWASP's rule against CSV injection.
+
+    Text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is
+    read by Excel, LibreOffice and Google Sheets as a formula (``=cmd|' /C calc'!A0``
+    runs a program); such a cell gets a leading ``'``, which they show as text.
+    A number (``-0.5``, ``-43/415``, ``-1.5e-07``) is left as it is: it is data.
+
+    >>> spreadsheet_text("=1+1"), spreadsheet_text("-0.5"), spreadsheet_text("-43/415")
+    ("'=1+1", '-0.5', '-43/415')
+    >>> spreadsheet_text("-2+3"), spreadsheet_text("@SUM(A1)"), spreadsheet_text("banker")
+    ("'-2+3", "'@SUM(A1)", 'banker')
+    """
+    if cell.startswith(FORMULA_START) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 
 def tables_csv(tables: Sequence[Table], table: str | None = None) -> str:

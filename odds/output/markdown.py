@@ -1,21 +1,32 @@
-"""Markdown tables: pipe tables, numbers right-aligned, from plain rows or a :class:`Table`.
+"""Markdown tables and text: pipe tables, numbers right-aligned; text from users kept as text.
 
 Every Markdown table of the tool goes through :func:`markdown_table`, so the
 reports, the audit and the CLI align and escape cells the same way. The
 alignment is written into the separator row (``|:---|---:|``), which GitHub,
 pandoc and every CommonMark-with-tables renderer read, and the text itself is
 padded to match, so the table reads aligned as plain text too.
+
+Text a user wrote (a paytable's title and description, a bet's title, an
+outcome's label, an option's value, a log's field) reaches Markdown through
+:func:`inline_text` (a cell, a heading: one line), :func:`paragraph_text` (a
+note) or :func:`code_span` (a file name, an override as typed), so it renders
+as the text it is: no raw HTML (``<script>``, ``<img onerror=…>``), no link or
+image, no table broken by a ``|`` or a line break. Code spans are left as they
+are (nothing in them is markup), and the tool's own text has none of the
+characters escaped, so a report without such text is byte for byte what it was.
 """
 
 from __future__ import annotations
 
+import string
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from tabulate import tabulate
 
-from odds.core.numbers import decimal
+from odds.core.numbers import decimal, grouped
 from odds.core.table import (
     CELL_LIMIT,
     LONG_NUMBER_NOTE,
@@ -33,8 +44,133 @@ def _cell(value: Any, digits: int) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, Fraction):
-        return decimal(value, digits)
+        return grouped(decimal(value, digits))
     return str(value)
+
+
+# ---------------------------------------------------------------------------
+# Text from users, as text
+
+_PUNCTUATION = frozenset(string.punctuation)
+#: After ``]``, the characters that would make a link, an image or a link definition.
+_LINK_AFTER = frozenset("([:")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with every character that could act as HTML or a link escaped, outside code spans.
+
+    ``&`` and ``<`` become entities (no tag, comment or autolink can start:
+    ``<script>`` shows as ``&lt;script>``, which renders ``<script>``); a ``]``
+    followed by ``(``, ``[`` or ``:`` has that character backslash-escaped (no
+    link, image or link definition). A code span (a backtick run closed by one
+    of the same length, as CommonMark reads it) and a backslash escape are kept
+    as they are: nothing in them is markup.
+
+    >>> escape_markdown("<img src=x onerror=alert(1)> & [x](javascript:y) `<b>`")
+    '&lt;img src=x onerror=alert(1)> &amp; [x]\\\\(javascript:y) `<b>`'
+    """
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        if ch == "`":
+            run = _run_end(text, i)
+            close = _closing_run(text, run, run - i)
+            end = run if close is None else close + (run - i)
+            out.append(text[i:end])
+            i = end
+            continue
+        if ch == "&":
+            out.append("&amp;")
+        elif ch == "<":
+            out.append("&lt;")
+        elif ch == "]" and i + 1 < n and text[i + 1] in _LINK_AFTER:
+            out.append("]\\")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _run_end(text: str, start: int) -> int:
+    end = start
+    while end < len(text) and text[end] == "`":
+        end += 1
+    return end
+
+
+def _closing_run(text: str, start: int, length: int) -> int | None:
+    """Where the backtick run of exactly ``length`` that closes a code span starts (or None)."""
+    i = start
+    while i < len(text):
+        if text[i] == "`":
+            end = _run_end(text, i)
+            if end - i == length:
+                return i
+            i = end
+        else:
+            i += 1
+    return None
+
+
+def one_line(text: str) -> str:
+    """Line breaks, tabs and other control characters as spaces (a cell or a heading is one line).
+
+    >>> one_line("a\\r\\nb\\tc")
+    'a  b c'
+    """
+    return "".join(" " if _breaks(ch) else ch for ch in text)
+
+
+def _breaks(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+
+
+def inline_text(text: str) -> str:
+    """User text for one line of Markdown (a table cell, a heading): escaped, on one line."""
+    return escape_markdown(one_line(text))
+
+
+_BLOCK_START = frozenset("#>+-*=|_~")
+
+
+def paragraph_text(text: str) -> str:
+    """User text as one Markdown paragraph: escaped, one line, never starting a block.
+
+    A leading ``#``, ``>``, ``-``, ``+``, ``*``, ``=``, ``|`` (a heading, a
+    quote, a list, a rule, a table) or ``1.`` is backslash-escaped, so the
+    text is a paragraph whatever it starts with.
+
+    >>> paragraph_text("- not a list <b>")
+    '\\\\- not a list &lt;b>'
+    """
+    text = inline_text(text).strip()
+    if text[:1] in _BLOCK_START:
+        return "\\" + text
+    digits = len(text) - len(text.lstrip("0123456789"))
+    if 0 < digits <= 9 and text[digits : digits + 1] in (".", ")"):
+        return text[:digits] + "\\" + text[digits:]
+    return text
+
+
+def code_span(text: str) -> str:
+    """``text`` as an inline code span whatever backticks it holds (a fence longer than any run).
+
+    >>> code_span("my `odd` file.toml"), code_span("plain")
+    ('`` my `odd` file.toml ``', '`plain`')
+    """
+    text = one_line(text)
+    longest, run = 0, 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if longest or text.startswith((" ", "`")) or text.endswith((" ", "`")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def markdown_table(
@@ -55,7 +191,8 @@ def markdown_table(
     | win     |  1,200 |
     | loss    |      3 |
     """
-    rows = [[_cell(v, digits).replace("|", "\\|") for v in row] for row in rows]
+    rows = [[_table_text(_cell(v, digits)) for v in row] for row in rows]
+    headers = [_table_text(h) for h in headers]
     given = list(align or ())
     colalign = []
     for i in range(len(headers)):
@@ -68,6 +205,11 @@ def markdown_table(
     return tabulate(
         rows, headers=list(headers), tablefmt="pipe", colalign=colalign, disable_numparse=True
     )
+
+
+def _table_text(text: str) -> str:
+    """A cell or header: user text kept as text, and every ``|`` escaped (the table stays one)."""
+    return inline_text(text).replace("|", "\\|")
 
 
 def _looks_numeric(text: str) -> bool:
@@ -92,9 +234,9 @@ def table_markdown(table: Table, digits: int) -> str:
 def table_section(table: Table, digits: int) -> list[str]:
     if not table.markdown:
         return []
-    lines = [f"## {table.title}", "", table_markdown(table, digits), ""]
+    lines = [f"## {inline_text(table.title)}", "", table_markdown(table, digits), ""]
     if table.note:
-        lines += [table.note, ""]
+        lines += [paragraph_text(table.note), ""]
     return lines
 
 

@@ -11,12 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from odds.core.numbers import decimal, fraction_text, percent
+from odds.core.numbers import decimal, fraction_text, percent, percent_places
 from odds.core.options import value_text
 from odds.core.table import CELL_LIMIT
 from odds.core.version import __version__
 from odds.output.confidence import confidence_section
-from odds.output.markdown import markdown_table, table_markdown, table_section
+from odds.output.markdown import (
+    code_span,
+    inline_text,
+    markdown_table,
+    paragraph_text,
+    table_markdown,
+    table_section,
+)
 from odds.output.provenance import Provenance, adjusted_title
 from odds.stats.analysis import Analysis
 from odds.stats.bet_tables import outcome_table, summary_table, top_award_table
@@ -60,7 +67,7 @@ def to_markdown(
     charts = charts or {}
     out = _header(analysis, provenance)
     for note in analysis.notes:
-        out += [note, ""]
+        out += [paragraph_text(note), ""]
     out += _summary_section(analysis, digits)
     out += table_section(top_award_table(analysis), digits)
     out += ["## Rules and readings used", ""]
@@ -71,16 +78,16 @@ def to_markdown(
             digits,
         )
     )
-    out += ["", "## Counting", "", analysis.counting, ""]
+    out += ["", "## Counting", "", paragraph_text(analysis.counting), ""]
     for table in analysis.tables:
         out += table_section(table, digits)
         out += _images(charts, f"table:{table.key}")
     for bet in analysis.bets:
         out += _bet_section(bet, digits, charts)
     for section in analysis.sections:
-        out += [f"## {section.title}", ""]
+        out += [f"## {inline_text(section.title)}", ""]
         for paragraph in section.paragraphs:
-            out += [paragraph, ""]
+            out += [paragraph_text(paragraph), ""]
         for table in section.tables:
             out += [
                 "#" + line if line.startswith("## ") else line
@@ -92,17 +99,17 @@ def to_markdown(
 def _header(analysis: Analysis, provenance: Provenance | None) -> list[str]:
     """Title, how the report was made, what was analysed, the rules link."""
     if provenance is None:
-        out = [f"# {analysis.title}", "", HEADER_NOTE.format(version=__version__), ""]
+        out = [f"# {inline_text(analysis.title)}", "", HEADER_NOTE.format(version=__version__), ""]
     else:
         title = adjusted_title(analysis.title, analysis.shoe, provenance.overrides)
-        out = [f"# {title}", "", provenance.generated_line(), ""]
-    out += [f"Paytable: `{analysis.paytable}`  "]
+        out = [f"# {inline_text(title)}", "", provenance.generated_line(), ""]
+    out += [f"Paytable: {code_span(analysis.paytable)}  "]
     out += [f"{line}  " for line in _digest_lines(analysis)]
     overrides = None if provenance is None else provenance.overrides_line()
     if overrides:
         out.append(f"{overrides}  ")
     rules = rules_link(analysis) if provenance is None else provenance.rules_line(analysis.game)
-    return [*out, f"Shoe: {analysis.shoe}  ", rules, ""]
+    return [*out, f"Shoe: {inline_text(analysis.shoe)}  ", rules, ""]
 
 
 def _summary_section(analysis: Analysis, digits: int) -> list[str]:
@@ -146,28 +153,29 @@ def _sd(bet: Bet) -> Fraction:
 def _bet_section(bet: Bet, digits: int, charts: ChartLinks) -> list[str]:
     s = bet.stats
     lines = [
-        f"## Bet: {bet.title} (`{bet.name}`)",
+        f"## Bet: {inline_text(bet.title)} ({code_span(bet.name)})",
         "",
-        bet.description,
+        paragraph_text(bet.description),
         "",
         bet_table(bet, digits),
         "",
     ]
+    places = percent_places(digits)
     facts = [
         _ev_fact(s.ev, digits),
-        f"house edge {percent(s.house_edge, digits - 2)}",
-        f"RTP {percent(s.rtp, digits - 2)} per unit staked",
+        f"house edge {percent(s.house_edge, places)}",
+        f"RTP {percent(s.rtp, places)} per unit staked",
     ]
     if bet.withholding:
         facts.append(
-            f"RTP {percent(s.rtp_debited, digits - 2)} per unit debited "
+            f"RTP {percent(s.rtp_debited, places)} per unit debited "
             f"({fraction_text(bet.debited)} debited per unit staked)"
         )
     about = "" if bet.sd_is_exact else "≈ "
     facts += [
         f"variance {about}{decimal(s.variance, digits)}",
         f"SD {about}{decimal(_sd(bet), digits)}",
-        f"hit frequency {percent(s.hit_frequency, digits - 2)}",
+        f"hit frequency {percent(s.hit_frequency, places)}",
         f"volatility index (90%) {decimal(Fraction(volatility_index(s)), digits)}",
     ]
     lines += ["; ".join(facts) + ".", ""]

@@ -60,15 +60,21 @@ def _typst() -> Any:
     return typst
 
 
-def to_pdf(analysis: Analysis, digits: int = 6, command: str | None = None) -> bytes:
-    """The PDF's bytes: submission header, contents, then the report with its charts."""
+def to_pdf(
+    analysis: Analysis, digits: int = 6, command: str | None = None, own_rules: str | None = None
+) -> bytes:
+    """The PDF's bytes: submission header, contents, then the report with its charts.
+
+    ``own_rules``: the file whose definition states the rules of a user's own game
+    (``None``: a game of ``odds``, whose rules page the PDF names).
+    """
     from odds.output.charts.report_charts import chart_files, chart_links
     from odds.output.markdown_report import to_markdown
 
     typst = _typst()
     files = chart_files(analysis, analysis.game)
     markdown = to_markdown(analysis, digits, chart_links(files, CHART_FOLDER))
-    source = typst_document(analysis, markdown, command)
+    source = typst_document(analysis, markdown, command, own_rules)
     with tempfile.TemporaryDirectory(prefix="odds-pdf-") as folder:
         root = Path(folder)
         (root / CHART_FOLDER).mkdir()
@@ -106,7 +112,7 @@ def string(text: str) -> str:
     return f'"{escaped}"'
 
 
-_INLINE = re.compile(r"`([^`]+)`|\[([^\]]*)\]\(([^)]*)\)")
+_INLINE = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)|\[([^\]]*)\]\(([^)]*)\)")
 
 
 def inline(text: str) -> str:
@@ -124,18 +130,34 @@ def inline(text: str) -> str:
         if match.start() > position:
             out.append(_text(_plain(text[position : match.start()])))
         if match.group(1) is not None:
-            out.append(f"#raw({string(match.group(1))})")
+            out.append(f"#raw({string(_code(match.group(2)))})")
         else:
-            out.append(inline(match.group(2)))
+            out.append(inline(match.group(3)))
         position = match.end()
     if position < len(text):
         out.append(_text(_plain(text[position:])))
     return "".join(out)
 
 
+def _code(text: str) -> str:
+    """A code span's text: one space each side is padding when both are there (CommonMark)."""
+    return text[1:-1] if len(text) > 2 and text[0] == text[-1] == " " else text
+
+
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])|&(amp|lt|gt|quot);")
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"'}
+
+
 def _plain(text: str) -> str:
-    """Markdown's escapes undone (``\\|`` in a table cell is ``|``)."""
-    return text.replace("\\|", "|")
+    """Markdown's escapes undone: ``\\|`` in a table cell is ``|``, ``&lt;`` is ``<``.
+
+    The report escapes a user's text so that Markdown shows it as written
+    (:func:`odds.output.markdown.escape_markdown`); the PDF shows it as written too.
+
+    >>> _plain("a \\\\| b &lt;i> &amp;lt; [x]\\\\(y)")
+    'a | b <i> &lt; [x](y)'
+    """
+    return _ESCAPE.sub(lambda m: m.group(1) or _ENTITIES[m.group(2)], text)
 
 
 _POWER = re.compile(r"×10\^(-?\d+)")
@@ -290,7 +312,9 @@ def _report_body(markdown: str) -> str:
     return "\n".join(lines[1:])
 
 
-def typst_document(analysis: Analysis, markdown: str, command: str | None = None) -> str:
+def typst_document(
+    analysis: Analysis, markdown: str, command: str | None = None, own_rules: str | None = None
+) -> str:
     """The whole Typst source: page set-up, submission header, contents, the report."""
     digest = analysis.file_sha256 or analysis.options_sha256 or ""
     short = f"{digest[:16]}…" if digest else "no file digest"
@@ -351,7 +375,7 @@ def typst_document(analysis: Analysis, markdown: str, command: str | None = None
     lines += [
         ")",
         "",
-        f"#par[{inline(_rules_sentence(analysis))}]",
+        f"#par[{inline(_rules_sentence(analysis, own_rules))}]",
         "",
         "#v(0.6em)",
         '#text(size: 12pt, weight: "bold")[Contents]',
@@ -363,12 +387,19 @@ def typst_document(analysis: Analysis, markdown: str, command: str | None = None
     return "\n".join(lines) + "\n"
 
 
-def _rules_sentence(analysis: Analysis) -> str:
+def _rules_sentence(analysis: Analysis, own_rules: str | None = None) -> str:
+    from odds.output.markdown import code_span
+
+    where = (
+        f"the definition in {code_span(own_rules)} (a game of its own)"
+        if own_rules is not None
+        else f"`docs/rules/{analysis.game}.md` of the source of odds {__version__}"
+    )
     return (
-        f"Every reading and option of the rules is stated in the section Rules and readings "
-        f"used, and in full in `docs/rules/{analysis.game}.md` of the source of odds "
-        f"{__version__}. Every figure is exact (fractions of integer counts of ways) unless "
-        "marked ≈ or named an approximation; the JSON and CSV outputs give each exactly."
+        "Every reading and option of the rules is stated in the section Rules and readings "
+        f"used, and in full in {where}. Every figure is exact (fractions of integer counts of "
+        "ways) unless marked ≈ or named an approximation; the JSON and CSV outputs give each "
+        "exactly."
     )
 
 

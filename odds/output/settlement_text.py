@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from odds.core.numbers import fraction_text
+from odds.core.numbers import short_number
 from odds.core.settlement import Settlement
 from odds.core.table import Column, Kind, Table, fields_table
 from odds.output.markdown import markdown_table
@@ -82,7 +82,9 @@ def settlement_tables(settlement: Settlement) -> list[Table]:
 
 
 def _money(value: Fraction) -> str:
-    return fraction_text(value) if value.denominator != 1 else str(value.numerator)
+    """An amount as people write it: ``1.2``, ``2.4``, ``100``; a fraction only when no
+    decimal ends (``1/3``). JSON keeps the exact fraction."""
+    return short_number(value)
 
 
 def _signed(value: Fraction) -> str:

@@ -54,6 +54,18 @@ from odds.stats.analysis import Analysis
 from odds.stats.bet_tables import summary_table
 from odds.stats.bets import VOLATILITY_LEVEL, Bet, volatility_index, z_value
 
+#: XlsxWriter's options: text is written as text, whatever it starts with. By default
+#: ``write()`` turns a string starting with ``=`` (or ``{=…}``) into a formula and one
+#: starting with ``http://`` into a live link; a title, a description or an outcome's label
+#: is a user's text, never a formula or a link (the workbook's own links are written with
+#: ``write_url``, its formulas with ``write_formula``).
+TEXT_IS_TEXT = {
+    "in_memory": True,
+    "strings_to_numbers": False,
+    "strings_to_formulas": False,
+    "strings_to_urls": False,
+}
+
 SUMMARY_SHEET = "Summary"
 #: The first sheet of a workbook of plain tables (compare, sweep).
 ABOUT_SHEET = "About"
@@ -103,7 +115,7 @@ def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
     """
     xlsxwriter = _xlsxwriter()
     buffer = io.BytesIO()
-    book = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_numbers": False})
+    book = xlsxwriter.Workbook(buffer, TEXT_IS_TEXT)
     book.set_properties(
         {
             "title": f"PAR sheet: {analysis.title}",
@@ -147,11 +159,11 @@ def tables_xlsx(
     """
     xlsxwriter = _xlsxwriter()
     buffer = io.BytesIO()
-    book = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_numbers": False})
+    book = xlsxwriter.Workbook(buffer, TEXT_IS_TEXT)
     book.set_properties({"title": title, "author": "odds", "created": DOCUMENT_DATE})
     formats = Formats(book)
     about = book.add_worksheet(ABOUT_SHEET)
-    about.write(0, 0, title, formats["title"])
+    about.write_string(0, 0, cell_text(title), formats["title"])
     row = 2
     for text in [*notes, *([f"Command: {command}"] if command else []), f"odds {_version()}"]:
         paragraph(about, row, text, 2, formats["wrap"], 160)
@@ -212,7 +224,7 @@ FIGURE_LABEL, FIGURE_VALUE, FIGURE_EXACT = 0, _WAYS, _PROBABILITY
 def _write_bet(sheet: Any, name: str, bet: Bet, formats: Formats) -> BetSheet:
     stats = bet.stats
     layout = WaysLayout.of([o.ways for o in bet.outcomes] + [stats.total])
-    sheet.write(0, 0, f"Bet: {bet.title} ({bet.name})", formats["title"])
+    sheet.write_string(0, 0, cell_text(f"Bet: {bet.title} ({bet.name})"), formats["title"])
     paragraph(sheet, 1, bet.description, 4, formats["wrap"], 120)
     paragraph(
         sheet,
@@ -248,7 +260,7 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: Formats) -> BetSheet:
     for i, outcome in enumerate(bet.outcomes):
         row = first + i
         p = Fraction(outcome.ways, stats.total)
-        sheet.write(row, _EVENT, outcome.event, formats["text"])
+        sheet.write_string(row, _EVENT, cell_text(outcome.event), formats["text"])
         sheet.write_number(row, _PAYS, number(outcome.net), formats["number"])
         _write_ways(sheet, row, outcome.ways, layout, formats["ways"], formats["ways_scientific"])
         sheet.write_formula(
@@ -271,7 +283,7 @@ def _write_bet(sheet: Any, name: str, bet: Bet, formats: Formats) -> BetSheet:
         sheet.write_string(
             row, _RETURN_EXACT, cell_text(fraction_text(p * outcome.net)), formats["exact"]
         )
-    sheet.write(total_row, _EVENT, "Total", formats["total_label"])
+    sheet.write_string(total_row, _EVENT, "Total", formats["total_label"])
     sheet.write_blank(total_row, _PAYS, None, formats["total_blank"])
     _write_total_ways(sheet, total_row, first, [o.ways for o in bet.outcomes], layout, formats)
     for col, value in ((_PROBABILITY, Fraction(1)), (_RETURN, stats.ev)):
@@ -434,9 +446,9 @@ def _write_figures(
             "probability",
         ),
     }
-    sheet.write(start, FIGURE_LABEL, "figure", formats["header"])
-    sheet.write(start, FIGURE_VALUE, "value", formats["header"])
-    sheet.write(start, FIGURE_EXACT, "exact", formats["header"])
+    sheet.write_string(start, FIGURE_LABEL, "figure", formats["header"])
+    sheet.write_string(start, FIGURE_VALUE, "value", formats["header"])
+    sheet.write_string(start, FIGURE_EXACT, "exact", formats["header"])
     number_formats = {
         "ways": formats["ways_scientific"] if layout.split else formats["ways"],
         "probability": formats["probability"],
@@ -448,7 +460,7 @@ def _write_figures(
         row = rows[key]
         if key == "total" and layout.divisor > 1:
             label += f" ÷ {layout.divisor:,}"
-        sheet.write(row, FIGURE_LABEL, label, formats["text"])
+        sheet.write_string(row, FIGURE_LABEL, label, formats["text"])
         fmt = number_formats[kind]
         if formula:
             sheet.write_formula(row, FIGURE_VALUE, formula, fmt, number(value))
@@ -479,7 +491,7 @@ SUMMARY_EXACT = ("ev", "house_edge", "rtp", "rtp_debited", "hit_frequency", "var
 def _write_summary(
     sheet: Any, analysis: Analysis, bets: Sequence[BetSheet], formats: Formats
 ) -> None:
-    sheet.write(0, 0, f"PAR sheet: {analysis.title}", formats["title"])
+    sheet.write_string(0, 0, cell_text(f"PAR sheet: {analysis.title}"), formats["title"])
     facts = [
         ("Paytable", analysis.paytable),
         ("Paytable file SHA-256", analysis.file_sha256 or "(not one file as written)"),
@@ -488,8 +500,8 @@ def _write_summary(
         ("Generated by", f"odds {_version()} (deterministic: the same inputs give this file)"),
     ]
     for i, (label, value) in enumerate(facts):
-        sheet.write(1 + i, 0, label, formats["bold"])
-        sheet.write_string(1 + i, 1, value, formats["text"])
+        sheet.write_string(1 + i, 0, label, formats["bold"])
+        sheet.write_string(1 + i, 1, cell_text(value), formats["text"])
     note_row = 2 + len(facts)
     paragraph(
         sheet,
@@ -518,7 +530,7 @@ def _write_summary(
     for i, bet_sheet in enumerate(bets):
         row = header_row + 1 + i
         bet, stats = bet_sheet.bet, bet_sheet.bet.stats
-        sheet.write(row, 0, bet.title, formats["text"])
+        sheet.write_string(row, 0, cell_text(bet.title), formats["text"])
         sheet.write_url(
             row, 1, f"internal:{sheet_ref(bet_sheet.name, 0, 0)}", string=bet_sheet.name
         )

@@ -157,10 +157,9 @@ def paragraph(sheet: Any, row: int, text: str, last_col: int, fmt: Any, width: i
     """A paragraph across columns 0…``last_col`` (merged, wrapped; ``width``: its characters
     per line, for the row's height)."""
     text = cell_text(text)
-    if last_col > 0:
-        sheet.merge_range(row, 0, row, last_col, text, fmt)
-    else:
-        sheet.write_string(row, 0, text, fmt)
+    if last_col > 0:  # merged blank, then the text written as a string (never a formula)
+        sheet.merge_range(row, 0, row, last_col, "", fmt)
+    sheet.write_string(row, 0, text, fmt)
     lines = max(1, -(-len(text) // max(20, width)))
     if lines > 1:
         sheet.set_row(row, 15 * lines)

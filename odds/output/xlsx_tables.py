@@ -29,7 +29,7 @@ from odds.stats.bet_tables import about_table, rules_table
 
 
 def write_rules(sheet: Any, analysis: Analysis, command: str | None, formats: Formats) -> None:
-    sheet.write(0, 0, "Rules and readings used", formats["title"])
+    sheet.write_string(0, 0, "Rules and readings used", formats["title"])
     row = 2
     row = write_table_at(sheet, about_table(analysis, command), row, formats, title=True) + 1
     row = write_table_at(sheet, rules_table(analysis), row, formats, title=True) + 1
@@ -71,7 +71,7 @@ def write_table_at(
     rows = list(table.rows) + ([table.total] if table.total is not None else [])
     layouts = {c.key: _column_layout(c, rows) for c in columns if c.kind is Kind.WAYS}
     if title:
-        sheet.write(row, 0, table.title, formats["bold"])
+        sheet.write_string(row, 0, cell_text(table.title), formats["bold"])
         row += 1
     notes = [table.note]
     notes += [_ways_note(c, layouts[c.key], rows) for c in columns if c.key in layouts]
@@ -83,7 +83,8 @@ def write_table_at(
     exact_columns = [c for c in columns if c.kind in EXACT_KINDS or c.kind is Kind.WAYS]
     headers = [_header(c, layouts.get(c.key)) for c in columns]
     headers += [f"{c.header} (exact)" for c in exact_columns]
-    sheet.write_row(row, 0, headers, formats["header"])
+    for col, header in enumerate(headers):
+        sheet.write_string(row, col, cell_text(header), formats["header"])
     row += 1
     for values in rows:
         for col, column in enumerate(columns):

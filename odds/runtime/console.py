@@ -79,3 +79,28 @@ def protect_standard_streams() -> None:
     """Protect stdout and stderr (called once by the CLI)."""
     protect(sys.stdout)
     protect(sys.stderr)
+
+
+def terminal_width(stream: TextIO | None = None) -> int | None:
+    """The width of the terminal ``stream`` (standard output) writes to; ``None``: not a terminal.
+
+    ``COLUMNS`` wins when it holds a positive number (as for every program that lays
+    out text: a user may set it, and ``less``, ``ls`` and rich read it); otherwise the
+    window's own size. A terminal that reports no size is taken as 80 columns wide.
+    """
+    import os
+
+    stream = sys.stdout if stream is None else stream
+    try:
+        if stream is None or not stream.isatty():
+            return None
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return None
+    given = os.environ.get("COLUMNS", "")
+    if given.isascii() and given.isdigit() and int(given) > 0:
+        return int(given)
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 80
+    return columns if columns > 0 else 80

@@ -218,14 +218,14 @@ def verify_text(
     bet_name: str | None = None,
 ) -> str:
     """The verification table and a verdict line per bet, for the terminal."""
-    from odds.output.markdown import markdown_table
+    from odds.output.markdown import inline_text, markdown_table
 
     what = "RTP" if claim.kind == "rtp" else "house edge"
     digits = claim.decimals + 4
     order = {bet: i for i, bet in enumerate(dict.fromkeys(c.bet for c in checks))}
     checks = sorted(checks, key=lambda c: order[c.bet])  # stable: readings keep their order
     lines = [
-        f"Claim: {what} {claim.text} ({paytable.source}). Stated to {claim.decimals} "
+        f"Claim: {what} {claim.text} ({inline_text(paytable.source)}). Stated to {claim.decimals} "
         f"decimal(s): correct if the exact value is in {claim.interval_text()}.",
         "",
     ]
@@ -261,7 +261,7 @@ def verify_text(
             + ("matches it." if hit else "does not match it.")
         )
     verdict = decide(paytable, checks, bet_name)
-    lines.append(f"Verdict: {verdict.status}: {verdict.reason}")
+    lines.append(f"Verdict: {verdict.status}: {inline_text(verdict.reason)}")  # names the file
     return "\n".join(lines) + "\n"
 
 

@@ -18,6 +18,7 @@ from odds.core.charts import ReportChart
 from odds.core.errors import OddsError
 from odds.output.charts import svg_text
 from odds.output.charts.build import bet_charts
+from odds.output.markdown import inline_text, one_line
 from odds.runtime.atomic import Inputs, check_output_folder, write_text
 from odds.stats.analysis import Analysis
 
@@ -54,10 +55,16 @@ def chart_files(analysis: Analysis, stem: str) -> list[ChartFile]:
 
 
 def image_line(path: str, alt: str) -> str:
-    """A Markdown image: alt text without brackets, a path with spaces in ``<…>``."""
-    alt = alt.replace("[", "(").replace("]", ")").replace("\n", " ")
-    target = f"<{path}>" if " " in path else path
-    return f"![{alt}]({target})"
+    """A Markdown image: alt text as text (no brackets), a path with spaces or brackets in ``<…>``.
+
+    >>> image_line("my charts/a<b>.svg", "EV [%] <i>")
+    '![EV (%) &lt;i>](<my charts/a\\\\<b\\\\>.svg>)'
+    """
+    alt = inline_text(alt.replace("[", "(").replace("]", ")"))
+    if any(c in path for c in " <>()\\"):
+        escaped = "".join("\\" + c if c in "<>\\" else c for c in one_line(path))
+        return f"![{alt}](<{escaped}>)"
+    return f"![{alt}]({path})"
 
 
 def chart_links(files: Sequence[ChartFile], folder: str) -> dict[str, list[str]]:

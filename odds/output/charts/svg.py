@@ -10,6 +10,7 @@ sans-serif fonts, so titles and labels stay selectable and searchable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
@@ -29,6 +30,22 @@ GRID = "#e3e3e3"
 AXIS = "#888888"
 GOOD = "#3a78c2"
 BAD = "#e0782f"
+
+
+#: Characters XML 1.0 does not allow in a document (control characters but tab and line breaks).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str, quote: bool = True) -> str:
+    """Text (a label a user wrote, a file name) as XML character data or an attribute value.
+
+    ``<``, ``>``, ``&`` (and quotes, in an attribute) are escaped, and characters
+    XML cannot carry are written as U+FFFD, so any text gives a well-formed file.
+
+    >>> xml_text('<b a="1"> & \x01')
+    '&lt;b a=&quot;1&quot;&gt; &amp; \ufffd'
+    """
+    return escape(_NOT_XML.sub("\ufffd", text), quote=quote)
 
 
 def exact(value: Value | int) -> Decimal:
@@ -102,12 +119,12 @@ class Svg:
             if value is None:
                 continue
             shown = number(value) if isinstance(value, Decimal | int) else str(value)
-            pairs.append(f'{name.rstrip("_").replace("_", "-")}="{escape(shown)}"')
+            pairs.append(f'{name.rstrip("_").replace("_", "-")}="{xml_text(shown)}"')
         opening = " ".join([tag, *pairs])
         if content is None:
             self.parts.append(f"<{opening}/>")
         else:
-            self.parts.append(f"<{opening}>{escape(content, quote=False)}</{tag}>")
+            self.parts.append(f"<{opening}>{xml_text(content, quote=False)}</{tag}>")
 
     def text(
         self,
@@ -151,14 +168,15 @@ class Svg:
 
     def render(self) -> str:
         """The document: a white background (dark page themes stay readable), title, desc."""
+        key = re.sub(r"[^A-Za-z0-9_.-]", "_", self.key)  # an id, whatever the file is named
         head = (
             '<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{number(self.width)}" '
             f'height="{number(self.height)}" viewBox="0 0 {number(self.width)} '
-            f'{number(self.height)}" role="img" aria-labelledby="{self.key}-title '
-            f'{self.key}-desc" font-family="{escape(FONT)}">\n'
-            f'<title id="{self.key}-title">{escape(self.title, quote=False)}</title>\n'
-            f'<desc id="{self.key}-desc">{escape(self.description, quote=False)}</desc>\n'
+            f'{number(self.height)}" role="img" aria-labelledby="{key}-title '
+            f'{key}-desc" font-family="{escape(FONT)}">\n'
+            f'<title id="{key}-title">{xml_text(self.title, quote=False)}</title>\n'
+            f'<desc id="{key}-desc">{xml_text(self.description, quote=False)}</desc>\n'
             f'<rect width="{number(self.width)}" height="{number(self.height)}" fill="#ffffff"/>\n'
         )
         return head + "\n".join(self.parts) + "\n</svg>\n"

@@ -42,14 +42,14 @@ def method_line(audit: GroupAudit) -> str:
 
 def group_lines(audit: GroupAudit, charts: Mapping[str, str] | None = None) -> list[str]:
     """The ``## Groups`` section: per dimension a table, then its charts."""
-    from odds.output.markdown import markdown_table
+    from odds.output.markdown import inline_text, markdown_table
 
     out = ["## Groups", "", method_line(audit), ""]
     for dim in audit.dimensions:
         tests = [t for t in audit.tests if t.dimension == dim]
         groups = [g for g in audit.groups if g.dimension == dim]
         shown = _shown(tests)
-        out += [f"### By {dim} ({len(groups):,} groups)", ""]
+        out += [f"### By {inline_text(dim)} ({len(groups):,} groups)", ""]
         rows = [
             (
                 t.group,
@@ -131,17 +131,20 @@ def _verdict(test: GroupTest) -> str:
 
 def finding_lines(audit: GroupAudit) -> list[str]:
     """``Finding:`` lines: each flagged group named, and who drives each pooled finding."""
+    from odds.output.markdown import inline_text
+
     out = []
     for t in audit.rejected:
         direction = "more" if t.observed > t.rtp else "less"
+        where = inline_text(f"{t.dimension} {t.group}")  # the log's own labels, as text
         out.append(
-            f"Finding: {t.dimension} {t.group}: the return of {t.bet} is {percent(t.observed, 4)} "
+            f"Finding: {where}: the return of {inline_text(t.bet)} is {percent(t.observed, 4)} "
             f"over {t.rounds:,} rounds against the exact {percent(t.rtp, 4)} (hold "
             f"{percent(t.hold, 3)}, theoretical {percent(t.theoretical_hold, 3)}): the players "
             f"got {direction} than the game gives, p = {_p(t.p)} (Holm's level {t.threshold:.3g})."
         )
     for driver in audit.drivers:
-        out.append(f"Finding: {driver.text}.")
+        out.append(f"Finding: {inline_text(driver.text)}.")
     return out
 
 

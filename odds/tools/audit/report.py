@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from odds.core.numbers import decimal, fraction_text, percent
+from odds.core.numbers import decimal, fraction_text, grouped, percent
 from odds.core.table import Column, Kind, Table, fields_table, json_value
 from odds.stats.chisquare import MERGE_RULE
 from odds.stats.significance import (
@@ -29,6 +29,20 @@ OVERALL = {
     "FLAGGED": "FLAGGED: the log is not consistent with the exact odds.",
     "INCONCLUSIVE": "INCONCLUSIVE: not enough rounds to test anything.",
 }
+
+
+def _text(text: object) -> str:
+    """A field of the log or the paytable (a bet, a round, a reason) as Markdown text."""
+    from odds.output.markdown import inline_text
+
+    return inline_text(str(text))
+
+
+def _code(text: object) -> str:
+    """A file's name as a Markdown code span, whatever it holds."""
+    from odds.output.markdown import code_span
+
+    return code_span(str(text))
 
 
 def p_text(p: float | None) -> str:
@@ -72,13 +86,14 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     from odds.output.markdown import markdown_table
 
     counts = result.counts
-    out = [f"# Audit of `{result.log}` against `{result.paytable}`", "", log_line(result), ""]
+    out = [f"# Audit of {_code(result.log)} against {_code(result.paytable)}", ""]
+    out += [log_line(result), ""]
     out += [_rows_line(result), ""]
     out += _rejected_lines(result)
     out += [method_text(result), "", "## Chi-square goodness of fit", ""]
     for test in result.fits:
-        out += [f"### {test.name}", "", _cells_table(test), ""]
-        out += [f"Verdict, {test.name}: {_fit_verdict(result, test)}", ""]
+        out += [f"### {_text(test.name)}", "", _cells_table(test), ""]
+        out += [f"Verdict, {_text(test.name)}: {_fit_verdict(result, test)}", ""]
         if charts and test.name in charts:
             out += [charts[test.name], ""]
     out += ["## Observed return", ""]
@@ -101,7 +116,7 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     )
     out.append("")
     for r in result.returns:
-        out.append(f"Verdict, return of {r.bet}: {_return_verdict(result, r)}")
+        out.append(f"Verdict, return of {_text(r.bet)}: {_return_verdict(result, r)}")
     out.append("")
     out += shoe_lines(result, p_text, p_is)  # the shoe-level tests (odds.tools.audit.shoe_report)
     out += _payout_lines(result)
@@ -110,16 +125,17 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
 
         out += group_lines(result.groups, charts)
     for note in result.notes:
-        out.append(f"Note: {note}")
+        out.append(f"Note: {_text(note)}")
     if result.mis_settled:
         payouts = counts.payouts
         assert payouts is not None
         out.append(
             f"Finding: {payouts.mis_settled:,} of {payouts.bets:,} bets mis-settled (overpaid "
-            f"{decimal(payouts.overpaid, 2)}, underpaid {decimal(payouts.underpaid, 2)})."
+            f"{grouped(decimal(payouts.overpaid, 2))}, underpaid "
+            f"{grouped(decimal(payouts.underpaid, 2))})."
         )
     for finding in counts.findings:
-        out.append(f"Finding: {finding.text}.")
+        out.append(f"Finding: {_text(finding.text)}.")
     if result.groups is not None:
         from odds.tools.audit.group_report import finding_lines
 
@@ -160,7 +176,7 @@ def verdict_line(result: AuditResult) -> str:
 def log_line(result: AuditResult) -> str:
     """Which bytes were audited: the file as named, its size and SHA-256."""
     counts = result.counts
-    return f"Log: `{result.log}`, {counts.size:,} bytes, SHA-256 {counts.sha256}."
+    return f"Log: {_code(result.log)}, {counts.size:,} bytes, SHA-256 {counts.sha256}."
 
 
 def _rows_line(result: AuditResult) -> str:
@@ -185,8 +201,8 @@ def _payout_lines(result: AuditResult) -> list[str]:
         "",
         f"Every bet with a stake paid again from the paytable: {payouts.bets:,} bets, staked "
         f"{payouts.staked:,}, paid {payouts.paid:,}, due by the paytable "
-        f"{decimal(payouts.due, 2)}; a payout more than {payouts.tolerance} from the exact "
-        "amount is mis-settled.",
+        f"{grouped(decimal(payouts.due, 2))}; a payout more than {payouts.tolerance} from the "
+        "exact amount is mis-settled.",
         "",
     ]
     if payouts.mis_settled:
@@ -194,9 +210,10 @@ def _payout_lines(result: AuditResult) -> list[str]:
         out.append("")
         for m in payouts.named[:SHOWN]:
             out.append(
-                f"- {result.counts.unit} {m.line} ({m.round}){' ' + m.seat if m.seat else ''}, "
-                f"bet {m.bet}: staked {m.stake}, paid {m.paid}, should have paid "
-                f"{decimal(m.due, 2)}"
+                f"- {result.counts.unit} {m.line} ({_text(m.round)})"
+                f"{' ' + _text(m.seat) if m.seat else ''}, bet {_text(m.bet)}: staked "
+                f"{_text(m.stake)}, paid {_text(m.paid)}, should have paid "
+                f"{grouped(decimal(m.due, 2))}"
             )
         hidden = payouts.mis_settled - min(SHOWN, len(payouts.named))
         if hidden:
@@ -210,8 +227,8 @@ def _payout_lines(result: AuditResult) -> list[str]:
             s.bets,
             s.mis_settled,
             s.paid,
-            decimal(s.due, 2),
-            decimal(Fraction(s.paid) - s.due, 2),
+            grouped(decimal(s.due, 2)),
+            grouped(decimal(Fraction(s.paid) - s.due, 2)),
         )
         for s in payouts.slices
     ]
@@ -244,7 +261,7 @@ def _rejected_lines(result: AuditResult) -> list[str]:
         return []
     out = [f"Rejected: {_kinds(result)}.", ""]
     for r in counts.rejected[:SHOWN]:
-        out.append(f"- rejected {counts.unit} {r.line}: {r.reason}")
+        out.append(f"- rejected {counts.unit} {r.line}: {_text(r.reason)}")
     hidden = counts.rejected_total - min(SHOWN, len(counts.rejected))
     if hidden:
         listed = min(MAX_LISTED, counts.rejected_total)
@@ -272,7 +289,7 @@ def _cells_table(test: FitTest) -> str:
             (
                 cell.label,
                 cell.observed,
-                decimal(cell.expected(test.fit.n), 2),
+                grouped(decimal(cell.expected(test.fit.n), 2)),
                 cell.probability,
                 tag,
             )

@@ -310,6 +310,25 @@ def exact_verdicts(exposure: ExactExposure, evaluator: StateEvaluator) -> list[s
 # Simulated exposure
 
 
+def percent_interval(e: Estimate, digits: int = 4) -> str:
+    """A share estimated with its interval, every figure a percentage, signed as the EVs are.
+
+    >>> percent_interval(Estimate(-0.007856, -0.0091, -0.0066))
+    '-0.7856% [-0.9100%, -0.6600%]'
+    >>> percent_interval(Estimate(0.0, None, None, reason="every shoe alike"))
+    '0.0000% (no interval: every shoe alike)'
+    """
+    shown = e.scaled(100)
+
+    def one(value: float) -> str:
+        text = f"{value:.{digits}f}%"
+        return "+" + text if value > 0 and text.strip("0.%") else text
+
+    if shown.low is None or shown.high is None:
+        return f"{one(shown.mean)} (no interval: {shown.reason})"
+    return f"{one(shown.mean)} [{one(shown.low)}, {one(shown.high)}]"
+
+
 def _interval(e: Estimate, digits: int = 4, suffix: str = "") -> str:
     return interval_text(e, digits, suffix)
 
@@ -387,7 +406,7 @@ def simulated_summary_table(
             row["flat_text"] = signed_percent(exact[b.name], 4) + " (exact)"
             row["flat_exact"] = exact[b.name]
         else:
-            row["flat_text"] = _interval(flat.scaled(100), suffix=" %")
+            row["flat_text"] = percent_interval(flat)
         row["positive_rounds"] = b.positive_rounds.mean
         row |= _estimate_cells("watcher", b.watcher)
         row["counter_rounds"] = b.counter_rounds.mean
