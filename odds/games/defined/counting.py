@@ -153,7 +153,7 @@ class HandClassifier:
     is cached by the hand itself.
     """
 
-    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair", "colour_pair"})
+    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair", "colour_pair", "_hand"})
 
     def __init__(self, definition: Definition, types: Sequence[Card]) -> None:
         self.definition = definition
@@ -220,7 +220,12 @@ def classifier_for(definition: Definition, types: Sequence[Card]) -> HandClassif
     key = tuple(types)
     found = definition.classifiers.get(key)
     if found is None:
-        found = definition.classifiers[key] = HandClassifier(definition, types)
+        if definition.tiles is not None:  # a tile hand's vocabulary (tile_patterns)
+            from odds.games.defined.tile_patterns import TileClassifier
+
+            found = definition.classifiers[key] = TileClassifier(definition, types)
+        else:
+            found = definition.classifiers[key] = HandClassifier(definition, types)
     assert isinstance(found, HandClassifier)
     return found
 
@@ -342,7 +347,9 @@ def winner_of(definition: Definition, first_key: Any, second_key: Any) -> str:
 def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, ...]]:
     """Suit permutations when nothing read depends on which suit a card has."""
     definition = classifier.definition
-    if reads_suits_in_strength(definition) or reads & {"suit", "_suits", "colour_pair"}:
+    if definition.tiles is not None:  # tiles have no suits
+        return []
+    if reads_suits_in_strength(definition) or reads & {"suit", "_suits", "colour_pair", "_hand"}:
         return []
     if reads_colour(definition):  # a permutation of the suits may change a colour
         return []

@@ -17,7 +17,7 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
-from odds.games.defined import counting, patterns, ranking
+from odds.games.defined import commission, counting, fair, patterns, ranking
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
@@ -64,8 +64,14 @@ class DefinedGame(Game[DefinedConfig]):
 
     def validate(self, config: DefinedConfig) -> None:
         named = {o.net for b in self.definition.bets for o in b.outcomes if isinstance(o.net, str)}
-        named |= {b.withholding for b in self.definition.bets if isinstance(b.withholding, str)}
-        missing = sorted(named - set(config.payouts))
+        named |= {
+            b.withholding
+            for b in self.definition.bets
+            if isinstance(b.withholding, str) and b.withholding != COVER
+        }
+        commission.check(config.payouts, self.bet_names, self.definition.source)
+        payouts = commission.numbers(config.payouts)
+        missing = sorted(named - set(payouts))
         if missing:
             bet, outcome = _naming(self.definition, missing[0])
             verb = (
@@ -79,14 +85,14 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{self.definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
                 f"{verb} {missing[0]!r}, but [payouts] has no {missing[0]}"
             )
-        unused = sorted(set(config.payouts) - named)
+        unused = sorted(set(payouts) - named - commission.RESERVED)
         if unused:
             raise OddsError(
                 f"{self.definition.source}: payouts.{unused[0]}: no outcome pays it "
                 f"(named: {', '.join(sorted(named)) or 'none'})"
             )
         for bet in self.definition.bets:
-            _check_withheld(self.definition, bet, config.payouts)
+            _check_withheld(self.definition, bet, payouts)
             if bet.per_hand:
                 _check_per_hand(self.definition, bet)
         shoe = config.shoe.build()
@@ -164,7 +170,11 @@ class DefinedGame(Game[DefinedConfig]):
         return ways
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
-        return tuple(Event(o.key, o.label, net_of(o, config.payouts)) for o in bet.outcomes)
+        payouts, rate = commission.numbers(config.payouts), commission.share(bet.name, config.payouts)
+        return tuple(
+            Event(o.key, o.label, commission.after_commission(net_of(o, payouts), rate))
+            for o in bet.outcomes
+        )
 
     def check_categories(self, config: DefinedConfig) -> dict[int | None, int]:
         """One hand's ways per category; a hand with none, or a category never dealt, refused."""
@@ -179,7 +189,7 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{definition.source}: definition.categories: the hand {example} matches no "
                 "category; end the list with a category whose pattern is { any = true }"
             )
-        if _full(config):
+        if self.full_shoe(config):
             for i, category in enumerate(definition.categories):
                 if not found.get(i):
                     raise OddsError(
@@ -189,6 +199,10 @@ class DefinedGame(Game[DefinedConfig]):
                         "hand is taken by a stronger category above it)"
                     )
         return found
+
+    def full_shoe(self, config: DefinedConfig) -> bool:
+        """Whether the shoe is the definition's own (impossible outcomes are then refused)."""
+        return _full(config)
 
     def _example(self, shoe: Any, test: Callable[[list[Card]], bool]) -> str:
         from itertools import combinations_with_replacement
@@ -221,7 +235,7 @@ class DefinedGame(Game[DefinedConfig]):
                 lambda hand: self._label(tuple(classifier.cards(hand))),
             )
         bets = []
-        full = _full(config)
+        full = self.full_shoe(config)
         for bet in definition.bets:
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
             if bet.per_hand:
@@ -235,9 +249,13 @@ class DefinedGame(Game[DefinedConfig]):
                     bet.title,
                     bet.description or _describe(bet, config),
                     outcomes,
-                    withholding=withheld(bet, config.payouts),
+                    withholding=withheld(bet, commission.numbers(config.payouts)),
                 )
             )
+        fair_payouts = fair.fair_table(
+            definition, bets, fair.stated_payouts(definition, commission.numbers(config.payouts))
+        )
+        tables += [fair_payouts] if fair_payouts is not None else []
         return self.new_analysis(
             config,
             paytable,
@@ -335,7 +353,7 @@ class DefinedGame(Game[DefinedConfig]):
             ]
             outcome = hits[0] if hits else bet.outcomes[-1]
             event = by_key(self.events(config, bet))[outcome.key]
-            debited = stake * (1 + withheld(bet, config.payouts))
+            debited = stake * (1 + withheld(bet, commission.numbers(config.payouts)))
             settled.append(settled_bet(bet.name, event, stake, debited, reason(event)))
         return Settlement(
             hands=tuple(
@@ -503,8 +521,16 @@ def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
     return net * (1 - outcome.commission) if net > 0 else net
 
 
+#: ``withholding = "cover"``: the bet debits what its largest loss needs beyond the stake
+#: (the banker's side covers a position's win at any payout: max(1, player_wins) in all).
+COVER = "cover"
+
+
 def withheld(bet: BetDefinition, payouts: Mapping[str, Fraction]) -> Fraction:
-    """What the bet withholds per unit staked: its number or named payout."""
+    """What the bet withholds per unit staked: its number, named payout, or cover."""
+    if bet.withholding == COVER:
+        worst = max(-net_of(o, payouts) for o in bet.outcomes)
+        return max(Fraction(0), worst - 1)
     return payouts[bet.withholding] if isinstance(bet.withholding, str) else bet.withholding
 
 
@@ -586,7 +612,11 @@ def _full(config: DefinedConfig) -> bool:
 def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
     from odds.core.numbers import payout_ratio
 
-    parts = [f"{o.label}: {payout_ratio(net_of(o, config.payouts))}" for o in bet.outcomes]
+    payouts, rate = commission.numbers(config.payouts), commission.share(bet.name, config.payouts)
+    parts = [
+        f"{o.label}: {payout_ratio(commission.after_commission(net_of(o, payouts), rate))}"
+        for o in bet.outcomes
+    ]
     return "; ".join(parts) + "."
 
 

@@ -92,6 +92,8 @@ def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
 
 def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
     """Index of the first (strongest) category the hand matches, or ``None``."""
+    if definition.tiles is not None:
+        return _tiles().category_of(cards, definition)  # type: ignore[arg-type]
     for i, category in enumerate(definition.categories):
         if matches(cards, category, definition.shoe):
             return i
@@ -143,6 +145,8 @@ def strength(
     ``index`` is the hand's category when the caller knows it already (the counting
     caches categories by the hand's shape, the tie-breaks by the hand).
     """
+    if definition.tiles is not None:
+        return _tiles().strength(cards, definition, index)  # type: ignore[arg-type]
     key: list[Any] = []
     for part in definition.compare:
         if part == "category":
@@ -185,7 +189,17 @@ def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
         return cards[0].suit
     if name == "_suits":
         return frozenset(c.suit for c in cards)
+    if name == "_hand":  # the cards themselves (a round's ``identical``)
+        return tuple(sorted(str(c) for c in cards))
     raise AssertionError(name)  # pragma: no cover
+
+
+def _tiles() -> Any:
+    """The tile vocabulary (:mod:`odds.games.defined.tile_patterns`), for a tile definition's
+    hands: imported on first use (it builds on the counting, which imports this module)."""
+    from odds.games.defined import tile_patterns
+
+    return tile_patterns
 
 
 def colour(card: Card) -> str:
@@ -195,4 +209,6 @@ def colour(card: Card) -> str:
 
 def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) -> tuple[Any, ...]:
     """The features ``names`` of a hand, as ``((name, value), …)`` in name order."""
+    if definition.tiles is not None:
+        return _tiles().view(cards, names, definition)  # type: ignore[arg-type]
     return tuple((name, feature(cards, name, definition)) for name in sorted(names))

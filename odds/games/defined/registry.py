@@ -21,6 +21,7 @@ from odds.core.errors import OddsError
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.schema import read_definition
 from odds.games.defined.tables import tables_folder
+from odds.games.defined.tile_game import paytable_sections, tile_game
 
 #: A file name that can name a game when its paytable has no ``game`` key.
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -47,13 +48,16 @@ def defined_game(
         raise OddsError(f'{source}: a definition\'s paytable names its game: game = "my-game"')
     raw = data["definition"]
     digest = definition_digest(raw)
-    game = DefinedGame(name, read_definition(raw, source, text))
+    definition = read_definition(raw, source, text)
+    game = DefinedGame(name, definition) if definition.tiles is None else tile_game(name, definition)
     sections = {
         k: v for k, v in data.items() if k not in ("game", "title", "description", "definition")
     }
     if "definition_sha256" in sections:
         raise OddsError(f"{source}: definition_sha256 is computed from the definition, not set")
     sections["definition_sha256"] = digest
+    if definition.tiles is not None:  # a tile set, not a shoe: [tiles] from the definition's
+        return game, paytable_sections(definition, sections)
     shoe = (
         dict(sections.get("shoe", {}))
         if isinstance(sections.get("shoe", {}), Mapping)

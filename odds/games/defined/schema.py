@@ -21,6 +21,8 @@ from typing import Any
 
 from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
+from odds.core.numbers import short_number
+from odds.games.defined.tile_schema import TileRules, check_vocabulary, read_tiles, tile_codes
 
 RANK_SYMBOLS: dict[str, Rank] = {rank.symbol: rank for rank in Rank}
 RANK_SYMBOLS.update({"T": Rank.TEN, "1": Rank.ACE})
@@ -30,12 +32,12 @@ SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.
 #: Hand patterns a category may combine (every key must hold).
 PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
-    "pair_rank", "suited", "cards", "any", "same_colour",
+    "pair_rank", "suited", "cards", "any", "same_colour", "tiles",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
 TIEBREAKS = ("points", "ranks", "high", "suits", "top_card", "faces", "cards", "equal",
-             "top_cards", "sequence_suits")  # fmt: skip
+             "top_cards", "sequence_suits", "pair_order", "single_order")  # fmt: skip
 #: Tie-breaks that read which suit a card has (no suit symmetry in the counting).
 SUIT_TIEBREAKS = frozenset({"suits", "top_card", "top_cards", "sequence_suits"})
 #: Features a bet's condition may ask of one position.
@@ -47,7 +49,7 @@ POSITION_FEATURES = (
 #: reading them is counted by odds.games.defined.first_cards).
 FIRST_CARD_FEATURES = ("pair", "suited_pair", "colour_pair")
 #: Conditions on the whole round.
-ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit")
+ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit", "identical")
 
 
 class Locator:
@@ -114,6 +116,9 @@ class Category:
     rank_order: tuple[Rank, ...] = ()
     #: Categories this one beats whatever the order (odds.games.defined.ranking).
     beats: tuple[str, ...] = ()
+    #: A tile category's name for each of its hands, ``{tiles}`` and ``{points}`` filled in
+    #: (``"pair {tiles}"``: ``pair W-W``); empty: the label (odds.games.defined.tile_patterns).
+    hand_class: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,9 @@ class BetDefinition:
     #: ``per_hand = true``: a bet reading one position is counted over that position's
     #: hands alone (Pok Deng's Pair: C(416,2) = 86,320), not over whole deals.
     per_hand: bool = False
+    #: ``fair_payout = true``: the report gives the payout of its one paying outcome that
+    #: makes the bet even (odds.games.defined.fair).
+    fair_payout: bool = False
 
 
 @dataclass(frozen=True)
@@ -210,6 +218,8 @@ class Definition:
     classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     #: The categories' strength order, strongest first (empty: the list's order).
     category_order: tuple[str, ...] = ()
+    #: ``[definition.tiles]``: the game is dealt from a tile set (odds.games.defined.tile_schema).
+    tiles: TileRules | None = None
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -231,7 +241,8 @@ class Definition:
 # Reading
 
 
-_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets")
+_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets",
+        "tiles")  # fmt: skip
 
 
 def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> Definition:
@@ -255,10 +266,13 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
         title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
     rules = _text(data.get("rules", ""), "definition.rules", where)
     reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
-    return Definition(
+    tiles = read_tiles(data["tiles"], where) if "tiles" in data else None
+    definition = Definition(
         title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source,
-        category_order=order,
+        category_order=order, tiles=tiles,
     )  # fmt: skip
+    check_vocabulary(definition, where)
+    return definition
 
 
 def _count(items: Any) -> int:
@@ -570,7 +584,11 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
         _known(
-            item, ("name", "label", "pattern", "tiebreak", "rank_order", "beats"), where_, loc, line
+            item,
+            ("name", "label", "pattern", "tiebreak", "rank_order", "beats", "class"),
+            where_,
+            loc,
+            line,
         )
         name = item.get("name")
         if not isinstance(name, str) or not name:
@@ -612,6 +630,7 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 f'expected a list of category names, e.g. ["trips"], got {beats!r}',
                 loc.line("beats", line) or line,
             )
+        hand_class = _text(item.get("class", ""), f"{where_}.class", loc)
         found.append(
             Category(
                 name,
@@ -621,6 +640,7 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
                 line,
                 rank_order=order,
                 beats=tuple(beats),
+                hand_class=hand_class,
             )
         )
     names = [c.name for c in found]
@@ -658,6 +678,8 @@ def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -
         return _int(value, where_, loc, 0, 26, line)
     if key == "points":
         return _points(value, where_, loc, line)
+    if key == "tiles":
+        return tile_codes(value, where_, loc, line)
     if key in ("ranks", "pair_rank"):
         if not isinstance(value, list) or not value:
             raise loc.error(where_, f"expected a list of ranks, got {value!r}", line)
@@ -665,22 +687,31 @@ def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -
     raise AssertionError(key)  # pragma: no cover
 
 
-def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
-    if isinstance(value, int) and not isinstance(value, bool):
+def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int | Fraction]:
+    """Points as a set: a number, a list, or ``{ min = a, max = b }`` (whole numbers). A tile's
+    points may be halves (``9.5``, ``"19/2"``), so a number may be one."""
+    if isinstance(value, (int, Decimal, str)) and not isinstance(value, bool):
         value = [value]
     if isinstance(value, Mapping) and set(value) <= {"min", "max"}:
         low = _int(value.get("min", 0), where_, loc, 0, 99, line)
         high = _int(value.get("max", 9), where_, loc, 0, 99, line)
         value = list(range(low, high + 1))
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
+    if not isinstance(value, list) or not all(_is_points(v) for v in value):
         raise loc.error(
             where_,
             f"expected a number, a list of numbers or {{ min = a, max = b }}, got {value!r}",
             line,
         )
-    return frozenset(value)
+    found = (Fraction(str(v)) for v in value)
+    return frozenset(int(v) if v.denominator == 1 else v for v in found)
+
+
+def _is_points(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (
+        isinstance(value, (Decimal, str)) and _is_number_text(str(value))
+    )
 
 
 def _compare(
@@ -747,7 +778,8 @@ def _bets(
         where_ = f"definition.bets[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        known = ("name", "title", "description", "outcomes", "withholding", "per_hand")
+        known = ("name", "title", "description", "outcomes", "withholding", "per_hand",
+                 "fair_payout")  # fmt: skip
         _known(item, known, where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
@@ -793,8 +825,20 @@ def _bets(
         per_hand = item.get("per_hand", False)
         if not isinstance(per_hand, bool):
             raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
+        fair = item.get("fair_payout", False)
+        paying = [o for o in outcomes if isinstance(o.net, str) and not o.loses_named]
+        paying += [o for o in outcomes if isinstance(o.net, Fraction) and o.net > 0]
+        if not isinstance(fair, bool) or (fair and len(paying) != 1):
+            raise loc.error(
+                where_,
+                "fair_payout: true for a bet with exactly one paying outcome, got "
+                f"{fair!r} with {len(paying)}",
+                loc.line("fair_payout", line) or line,
+            )
         found.append(
-            BetDefinition(name, title, description, tuple(outcomes), line, withholding, per_hand)
+            BetDefinition(
+                name, title, description, tuple(outcomes), line, withholding, per_hand, fair
+            )
         )
     return tuple(found)
 
@@ -1008,7 +1052,7 @@ def _feature_value(
         )
     if feature in FIRST_CARD_FEATURES and deal.cards < 2:
         raise loc.error(where_, f"{feature}: the hands hold one card", line)
-    if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush"):
+    if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush", "identical"):
         if not isinstance(value, bool):
             raise loc.error(where_, f"expected true or false, got {value!r}", line)
         return value
@@ -1054,7 +1098,14 @@ def condition_text(condition: Condition) -> str:
             )
             continue
         items = sorted(value, key=lambda v: (str(type(v)), v))
-        texts = [v.symbol if isinstance(v, (Rank, Suit)) else str(v) for v in items]
+        texts = [
+            v.symbol
+            if isinstance(v, (Rank, Suit))
+            else short_number(v)
+            if isinstance(v, Fraction)
+            else str(v)
+            for v in items
+        ]
         shown = (
             " or ".join(texts)
             if len(texts) <= 3
@@ -1075,5 +1126,7 @@ def condition_text(condition: Condition) -> str:
 
 
 def _contiguous(items: Sequence[Any]) -> bool:
+    if not all(isinstance(v, int) for v in items):
+        return False
     numbers = [int(v) for v in items]
     return numbers == list(range(numbers[0], numbers[0] + len(numbers)))

@@ -1,0 +1,370 @@
+"""Mahjong 2-8 tiles as data (``tables/mahjong-28-defined.toml``): the coded game's every figure.
+
+The definition is counted by the shared engine over a set of tile types
+(odds/games/defined/tile_*.py). These tests hold it to:
+
+* every exact figure of the coded game's reports (``tests/snapshots/coded/mahjong-28*.json``,
+  taken before the definitions replace the coded packages): bets, the tile hierarchy,
+  the fair payouts, and the exact shoe-state tables (effects of removal, counts, the
+  enumerated exposure by round and by set);
+* a plain second implementation of the rule book (``tests/reference/mahjong.py``: tiles as
+  code strings, the order spelled out as comparisons) over every deal of reduced sets;
+* the rule book's worked hands (docs/rules/mahjong-28.md), tiles as people type them,
+  and one-line errors for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations_with_replacement, pairwise
+from math import comb
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import tests.reference.mahjong as ref
+from odds.core.numbers import read_toml
+from odds.core.table import json_value
+from odds.engine.bruteforce import brute_force, ordering_factor
+from odds.games.paytable import load
+from tests.paths import ROOT
+from tests.snapshots.take import exact
+
+GAME = "mahjong-28-defined"
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "coded"
+
+
+def toml_value(value: Any) -> str:
+    """A TOML value as ``--set`` reads it."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f'"{k}" = {toml_value(v)}' for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+def coded_overrides(paytable: str, sections: tuple[str, ...] = ("tiles", "dealing")) -> list[str]:
+    """A coded Mahjong paytable's sections (its tile set, its dealing) as ``--set`` overrides."""
+    data = read_toml((ROOT / "tables" / f"{paytable}.toml").read_text("utf-8"), paytable)
+    return [
+        f"{section}.{key}={toml_value(value)}"
+        for section in sections
+        for key, value in data.get(section, {}).items()
+    ]
+
+
+def report_json(run: Any, *overrides: str, shoe: bool = False) -> dict[str, Any]:
+    args = ["report", GAME, "--format", "json", *(["--shoe"] if shoe else [])]
+    for override in overrides:
+        args += ["--set", override]
+    code, out, err = run(*args)
+    assert code == 0, err
+    found: dict[str, Any] = exact(json.loads(out))
+    return found
+
+
+#: Every exact figure of a bet (the prose and the approximations aside).
+BET_FIGURES = ("name", "title", "total_ways", "ev", "house_edge", "rtp", "rtp_debited",
+               "hit_frequency", "variance", "withholding", "stake")  # fmt: skip
+
+
+def assert_bets_equal(mine: list[dict[str, Any]], coded: list[dict[str, Any]]) -> None:
+    assert [b["name"] for b in mine] == [b["name"] for b in coded]
+    for got, want in zip(mine, coded, strict=True):
+        for key in BET_FIGURES:
+            assert got[key] == want[key], (want["name"], key)
+        assert got["outcomes"] == want["outcomes"], want["name"]
+
+
+def assert_report_equal(mine: dict[str, Any], coded: dict[str, Any]) -> None:
+    """Every exact figure of the coded report is the definition's."""
+    assert_bets_equal(mine["bets"], coded["bets"])
+    for key in ("deals", "shoe", "hierarchy", "fair_payouts", "top_awards"):
+        assert mine[key] == coded[key], key
+    if "shoe_state" in coded:
+        for key, table in coded["shoe_state"].items():
+            assert mine["shoe_state"][key] == table, key
+
+
+# ---------------------------------------------------------------------------
+# The coded reports' figures
+
+
+def test_the_forty_tile_report_is_the_coded_one(run):
+    coded = json.loads((SNAPSHOTS / "mahjong-28.json").read_text("utf-8"))
+    assert_report_equal(report_json(run, shoe=True), coded)
+
+
+def test_the_thirty_six_tile_set_is_the_coded_one(run):
+    coded = json.loads((SNAPSHOTS / "mahjong-28-36.json").read_text("utf-8"))
+    assert_report_equal(report_json(run, *coded_overrides("mahjong-28-36"), shoe=True), coded)
+
+
+# ---------------------------------------------------------------------------
+# Every deal of reduced sets, settled by the plain reference rules
+
+
+def reference_config(paytable: Any) -> SimpleNamespace:
+    """The definition's paytable as the reference rules read it (the rule book's defaults)."""
+    config = paytable.config
+    tiles = config.tiles
+    payouts = dict(config.payouts)
+    return SimpleNamespace(
+        tiles=SimpleNamespace(
+            points=dict(tiles.points),
+            pair_order=tiles.pair_order,
+            single_order=tiles.single_order,
+        ),
+        rules=SimpleNamespace(
+            two_eight_special=True,
+            zero_points="ranked",
+            exact_tie_to_banker=False,
+            zero_tie_to_banker=False,
+            tie_result="push",
+        ),
+        payouts=SimpleNamespace(
+            player_wins=payouts["player_wins"],
+            player_loses=payouts["player_loses"],
+            tie=payouts["tie"],
+            pair=payouts["pair"],
+            commission=payouts.get("commission", Fraction(0)),
+            commission_on=payouts.get("commission_on", ()),
+        ),
+    )
+
+
+def check_against_reference(paytable: Any) -> None:
+    """Each bet's ways per outcome and its nets equal the reference's, deal by deal."""
+    config = reference_config(paytable)
+    shoe = paytable.config.tiles.build()
+    codes = [t.code for t in shoe.types]
+
+    def settle(deal: tuple[tuple[int, ...], ...]) -> dict[str, str]:
+        player, banker = (tuple(codes[t] for t in hand) for hand in deal)
+        return ref.settle(player, banker, config)
+
+    factor = ordering_factor((2, 2))
+    expected = {
+        bet: {e: w // factor for e, w in events.items()}
+        for bet, events in brute_force(shoe.counts, (2, 2), settle).items()
+    }
+    nets = ref.nets(config)
+    analysis = paytable.analysis()
+    game = paytable.game
+    assert {bet.name for bet in analysis.bets} == set(expected)
+    for bet, spec in zip(analysis.bets, game.definition.bets, strict=True):
+        events = game.events(paytable.config, spec)
+        for event, outcome in zip(events, bet.outcomes, strict=True):
+            assert outcome.ways == expected[bet.name].get(event.key, 0), (bet.name, event.key)
+            assert outcome.net == nets[bet.name][event.key], (bet.name, event.key)
+        assert sum(o.ways for o in bet.outcomes) == comb(shoe.size, 2) * comb(shoe.size - 2, 2)
+
+
+REDUCED = [
+    ["tiles.copies={1=2,2=2,8=2,9=1,W=2}"],
+    ["tiles.copies={1=3,2=2,3=1,7=2,8=3,W=2}", 'tiles.removed=["8"]'],
+    ['tiles.single_order=["1","2","3","4","5","6","7","8","9","W"]',
+     "tiles.copies={1=2,2=2,5=2,8=2,9=2,W=1}"],
+    ['tiles.pair_order=["5","W","9","8","7","6","4","3","2","1"]',
+     "tiles.copies={1=2,5=2,8=1,9=2,W=2}"],
+    ["tiles.points={1=1,2=2,3=3,4=4,5=5,6=6,7=7,8=8,9=9,W=0}", "tiles.copies={1=2,2=2,9=2,W=3}"],
+    ['payouts.commission_on=["player-wins","tie","pair","banker"]', "payouts.commission=7%",
+     "tiles.copies={2=2,4=2,6=2,8=2,W=1}"],
+    ["payouts.player_wins=3/2", "payouts.pair=11", "tiles.copies={1=2,3=2,7=2,9=2}"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("overrides", REDUCED, ids=lambda o: " ".join(o))
+def test_reduced_sets_equal_the_reference_deal_by_deal(overrides):
+    check_against_reference(load(GAME, overrides))
+
+
+def test_the_hierarchy_follows_the_reference_order():
+    for overrides in ([], coded_overrides("mahjong-28-36")):
+        paytable = load(GAME, overrides)
+        config = reference_config(paytable)
+        shoe = paytable.config.tiles.build()
+        rows = json_value(paytable.analysis().table("hierarchy"))
+        hands = list(combinations_with_replacement([t.code for t in shoe.types], 2))
+        copies = {t.code: n for t, n in zip(shoe.types, shoe.counts, strict=True)}
+        possible = [h for h in hands if all(copies[t] >= n for t, n in Counter(h).items())]
+        assert len(rows) == len(possible)
+        assert sum(r["ways"] for r in rows) == comb(shoe.size, 2)
+        for upper, lower in pairwise(rows):
+            a, b = tuple(upper["hand"].split("-")), tuple(lower["hand"].split("-"))
+            c = ref.compare(a, b, config)
+            assert c >= 0
+            assert (c == 0) == (upper["rank"] == lower["rank"])
+
+
+# ---------------------------------------------------------------------------
+# One round: the rule book's worked hands (docs/rules/mahjong-28.md)
+
+
+def settle(run, banker, player, *options):
+    """Settle one round (stake 100): {bet: returned}, the hands, the JSON."""
+    args = ["settle", GAME, "--banker", banker, "--player", player, "--format", "json"]
+    for option in options:
+        args += ["--set", option]
+    code, out, err = run(*args)
+    assert code == 0, err
+    data = json.loads(out)
+    returned = {b["bet"]: b["returned"] for b in data["bets"]}
+    return returned, {h["position"]: h for h in data["hands"]}, data
+
+
+@pytest.mark.parametrize(
+    ("tiles", "hand_class", "hand"),
+    [
+        ("4 8", "2 points", "2 points (8-4)"),
+        ("3 7", "0 points", "0 points (7-3)"),
+        ("W 9", "9.5 points", "9.5 points (W-9)"),
+        ("W 5", "5.5 points", "5.5 points (W-5)"),
+        ("2 8", "2-8 Kong", "2-8 Kong"),
+        ("W W", "pair W-W", "pair W-W"),
+        ("🀆 🀆", "pair W-W", "pair W-W"),
+    ],
+)
+def test_hand_values(run, tiles, hand_class, hand):
+    _, hands, _ = settle(run, "1 1", tiles)
+    assert hands["player"]["hand_class"] == hand_class
+    assert hands["player"]["hand"] == hand
+
+
+@pytest.mark.parametrize(
+    ("winner", "loser"),
+    [
+        ("9 8", "6 1"),  # 7 points each: the higher single tile
+        ("5 2", "3 4"),  # 7 points each
+        ("1 9", "3 7"),  # 0 points each
+        ("2 8", "W 9"),  # 2-8 Kong above 9.5
+        ("W W", "9 9"),  # W-W the highest pair
+        ("1 1", "2 8"),  # any pair above 2-8
+        ("W 9", "1 8"),  # 9.5 above 9
+        ("8 4", "3 7"),  # 2 points above 0
+    ],
+)
+def test_higher_hand_wins(run, winner, loser):
+    returned, _, _ = settle(run, loser, winner)
+    assert returned["player-wins"] == "195"  # 1:1 less 5%
+    assert returned["player-loses"] == "0"
+    assert returned["tie"] == "0"
+    returned, _, _ = settle(run, winner, loser)
+    assert returned["player-wins"] == "0"
+    assert returned["player-loses"] == "195"
+    assert returned["banker"] == "200"  # the house-banked banker pays no commission
+
+
+def test_identical_tiles_tie(run):
+    returned, _, data = settle(run, "4 2", "4 2")
+    assert returned == {
+        "player-wins": "100",
+        "player-loses": "100",
+        "tie": "6100",
+        "pair": "0",
+        "banker": "100",
+    }
+    events = {b["bet"]: b["event"] for b in data["bets"]}
+    assert events["tie"] == "identical tiles"
+    assert events["player-wins"] == "equal hands: push"
+
+
+def test_equal_points_different_tiles_is_no_tie(run):
+    returned, _, _ = settle(run, "4 2", "3 3")  # 6 points against a pair
+    assert returned["tie"] == "0"
+    assert returned["player-wins"] == "195"
+    assert returned["pair"] == "700"
+    returned, _, _ = settle(run, "4 2", "9 7")  # 6 points each: the 9 decides
+    assert returned["tie"] == "0"
+    assert returned["player-wins"] == "195"
+
+
+FLIPS = [
+    # (option, banker, player, bet, returned by default, returned with the option)
+    ("payouts.commission=0", "6 1", "9 8", "player-wins", "195", "200"),
+    ("payouts.commission=10%", "6 1", "9 8", "player-wins", "195", "190"),
+    ('payouts.commission_on=["player-loses"]', "6 1", "9 8", "player-wins", "195", "200"),
+    ('payouts.commission_on=["banker"]', "9 8", "6 1", "banker", "200", "195"),
+    ('payouts.commission_on=["tie"]', "4 2", "4 2", "tie", "6100", "5800"),
+    ('payouts.commission_on=["pair"]', "4 2", "3 3", "pair", "700", "670"),
+    ("payouts.player_wins=2", "6 1", "9 8", "player-wins", "195", "290"),
+    ("payouts.player_loses=2", "9 8", "6 1", "player-loses", "195", "290"),
+    ("payouts.tie=50", "4 2", "4 2", "tie", "6100", "5100"),
+    ("payouts.pair=11", "4 2", "3 3", "pair", "700", "1200"),
+    ('tiles.pair_order=["1","W","9","8","7","6","5","4","3","2"]', "9 9", "1 1", "player-wins",
+     "0", "195"),
+    ('tiles.single_order=["W","1","2","3","4","5","6","7","8","9"]', "6 1", "9 8",
+     "player-wins", "195", "0"),
+    ("tiles.points={1=1,2=2,3=3,4=4,5=5,6=6,7=7,8=8,9=9,W=1}", "9 6", "W 4", "player-wins",
+     "0", "195"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("option", "banker", "player", "bet", "before", "after"), FLIPS)
+def test_option_flips_a_result(run, option, banker, player, bet, before, after):
+    returned, _, _ = settle(run, banker, player)
+    assert returned[bet] == before
+    returned, _, _ = settle(run, banker, player, option)
+    assert returned[bet] == after
+
+
+# ---------------------------------------------------------------------------
+# Bad input: one line, exit 2
+
+
+BAD = [
+    (["settle", GAME, "--banker", "X 2", "--player", "4 2"], "unknown tile 'X'"),
+    (["settle", GAME, "--banker", "0 2", "--player", "4 2"], "unknown tile '0'"),
+    (["settle", GAME, "--banker", "4 2 1", "--player", "4 2"], "must be two tiles"),
+    (["settle", GAME, "--banker", "7 7", "--player", "7 7", "--set", 'tiles.removed=["7"]'],
+     "cannot hold the round's cards 7 7 7 7: it has 3 7"),
+    (["report", GAME, "--set", 'tiles.removed=["7","7","7","7","7"]'], "it has 4 7"),
+    (["report", GAME, "--set", "tiles.copies={1=4,2=4,3=4,4=4,5=4,6=4,7=5,8=4,9=4,W=3}"],
+     "tiles.copies.7: 5 is above the maximum 4"),
+    (["report", GAME, "--set", "payouts.commission=150%"], "above the maximum 1"),
+    (["report", GAME, "--set", 'payouts.commission_on=["everyone"]'], "'everyone'"),
+    (["settle", GAME, "--banker", "W 2", "--player", "4 2", "--set",
+      "tiles.copies={1=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4}"],
+     "tile W is not in this game's tile set"),
+    (["report", GAME, "--set", 'tiles.pair_order=["9","8"]'], "missing from the order"),
+    (["report", GAME, "--set", "tiles.copies={1=4,T=4}"], "no point value for tile T"),
+    (["report", GAME, "--set", "tiles.copies={1=2,2=2,3=2,4=1}"], "need 8"),
+    (["report", GAME, "--decks", "2"], "has no decks"),
+    (["settle", GAME, "--player", "4 2"], "missing --banker"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "message"), BAD, ids=lambda a: str(a)[:40])
+def test_bad_input_is_one_line(run, args, message):
+    code, _, err = run(*args)
+    assert code == 2
+    assert err.startswith("error: ")
+    assert message in err, err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_a_set_without_pairs_never_wins_the_pair_bet():
+    """A paytable's own set is a composition: what it cannot deal has no ways (the rule
+    book's set is checked: a category or outcome it never deals is refused)."""
+    paytable = load(GAME, ["tiles.copies={1=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1,9=1}"])
+    analysis = paytable.analysis()
+    assert [o.ways for o in analysis.bet("pair").outcomes] == [0, comb(9, 2) * comb(7, 2)]
+    assert [o.ways for o in analysis.bet("tie").outcomes][0] == 0
+    assert "fair_payouts" not in analysis.table_keys()
+
+
+def test_simulated_log_passes_the_audit(run, tmp_path):
+    """The auditor's toolkit reads tiles through the game's hooks (shoe, parse_hand)."""
+    log = tmp_path / "mahjong.csv"
+    code, _, err = run("simulate", GAME, "--rounds", "600", "--seed", "7", "--out", str(log))
+    assert code == 0, err
+    assert log.read_text("utf-8").splitlines()[0] == "shoe,round,player,banker"
+    code, out, err = run("audit", GAME, "--log", str(log), "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["rounds"] == 600
