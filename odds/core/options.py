@@ -63,10 +63,10 @@ def _convert(value: Any, kind: Any, where: str, meta: Mapping[str, Any]) -> Any:
         # A list or a single value (a defined game's [payouts]: numbers and commission_on):
         # the value's shape picks the kind, so a message names what that kind expects.
         kinds = typing.get_args(kind)
-        listed = [k for k in kinds if typing.get_origin(k) in (tuple, list)]
-        scalar = [k for k in kinds if k not in listed]
-        chosen = listed if isinstance(value, (list, tuple)) and listed else scalar or listed
-        return _convert(value, chosen[0], where, meta)
+        sequences = [k for k in kinds if typing.get_origin(k) in (tuple, list)]
+        scalars = [k for k in kinds if k not in sequences]
+        chosen = sequences if isinstance(value, (list, tuple)) and sequences else scalars
+        return _convert(value, (chosen or sequences)[0], where, meta)
     if kind is bool:
         if not isinstance(value, bool):
             raise OddsError(f"{where}: expected true or false, got {value!r}")

@@ -1,4 +1,4 @@
-"""Commission as paytable data: ``payouts.commission`` taken from the wins of ``payouts.commission_on``.
+"""Commission as paytable data: `payouts.commission` taken from the wins of some bets.
 
 A house takes a share of some wins (Mahjong 2-8's 5% on the Player bets, a
 player-banked table's on the banker's side too). The definition's outcomes say
@@ -61,7 +61,7 @@ def check(payouts: PayoutTable, bets: Sequence[str], source: str) -> None:
     """``commission`` a share from 0 to 1, ``commission_on`` a list of this game's bets."""
     rate = payouts.get(COMMISSION)
     if isinstance(rate, tuple):
-        raise OddsError(f"{source}: payouts.commission: expected a share such as \"5%\"")
+        raise OddsError(f'{source}: payouts.commission: expected a share such as "5%"')
     if rate is not None and rate > 1:
         raise OddsError(f"{source}: payouts.commission: {rate} is above the maximum 1")
     listed = payouts.get(COMMISSION_ON)

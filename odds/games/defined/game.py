@@ -170,7 +170,10 @@ class DefinedGame(Game[DefinedConfig]):
         return ways
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
-        payouts, rate = commission.numbers(config.payouts), commission.share(bet.name, config.payouts)
+        payouts, rate = (
+            commission.numbers(config.payouts),
+            commission.share(bet.name, config.payouts),
+        )
         return tuple(
             Event(o.key, o.label, commission.after_commission(net_of(o, payouts), rate))
             for o in bet.outcomes

@@ -51,11 +51,8 @@ class DefinedConfig:
     """A defined game's paytable: the shoe, the payouts, dealing, and the definition's digest."""
 
     shoe: DefinedShoe = section(DefinedShoe, "The shoe.")
-    payouts: dict[str, Fraction | tuple[str, ...]] = option(
-        {},
-        'Payouts the definition\'s outcomes name (pays = "name"), to 1; commission and '
-        "commission_on: the wins of the listed bets pay less that share.",
-        minimum=0,
+    payouts: dict[str, Fraction] = option(
+        {}, 'Payouts the definition\'s outcomes name (pays = "name"), to 1.', minimum=0
     )
     dealing: DefinedDealing = section(DefinedDealing, "Dealing a shoe (shoe-state studies).")
     definition_sha256: str = option(

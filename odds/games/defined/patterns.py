@@ -93,7 +93,8 @@ def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
 def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
     """Index of the first (strongest) category the hand matches, or ``None``."""
     if definition.tiles is not None:
-        return _tiles().category_of(cards, definition)  # type: ignore[arg-type]
+        found: int | None = _tiles().category_of(cards, definition)
+        return found
     for i, category in enumerate(definition.categories):
         if matches(cards, category, definition.shoe):
             return i
@@ -146,7 +147,8 @@ def strength(
     caches categories by the hand's shape, the tie-breaks by the hand).
     """
     if definition.tiles is not None:
-        return _tiles().strength(cards, definition, index)  # type: ignore[arg-type]
+        found: tuple[Any, ...] = _tiles().strength(cards, definition, index)
+        return found
     key: list[Any] = []
     for part in definition.compare:
         if part == "category":
@@ -210,5 +212,6 @@ def colour(card: Card) -> str:
 def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) -> tuple[Any, ...]:
     """The features ``names`` of a hand, as ``((name, value), …)`` in name order."""
     if definition.tiles is not None:
-        return _tiles().view(cards, names, definition)  # type: ignore[arg-type]
+        found: tuple[Any, ...] = _tiles().view(cards, names, definition)
+        return found
     return tuple((name, feature(cards, name, definition)) for name in sorted(names))

@@ -49,7 +49,9 @@ def defined_game(
     raw = data["definition"]
     digest = definition_digest(raw)
     definition = read_definition(raw, source, text)
-    game = DefinedGame(name, definition) if definition.tiles is None else tile_game(name, definition)
+    game = (
+        DefinedGame(name, definition) if definition.tiles is None else tile_game(name, definition)
+    )
     sections = {
         k: v for k, v in data.items() if k not in ("game", "title", "description", "definition")
     }

@@ -18,6 +18,7 @@ and this game adds what tiles change for the user:
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -27,14 +28,15 @@ from odds.core.shoe import Shoe
 from odds.core.table import Column, Kind, Row, Table
 from odds.core.tiles import Tile, parse_tiles
 from odds.engine import class_distribution, deal_count, hands
-from odds.games.dealing import Procedure, set_procedure
-from odds.games.defined import counting, tile_patterns
+from odds.games.dealing import Procedure, SetDealing, set_procedure
+from odds.games.defined import tile_patterns
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.schema import Definition
 from odds.games.defined.shoe_state import DefinedEvaluator, DefinedShoeState, hands_polynomial
-from odds.games.defined.tile_schema import TileDefinedConfig
-from odds.games.shoe_state import PolynomialEvaluator, StateBet, StateEvaluator
+from odds.games.defined.tile_patterns import tile_classifier
+from odds.games.defined.tile_schema import TileDefinedConfig, TileSetOptions
+from odds.games.shoe_state import PolynomialEvaluator, StateBet, StateByStateLaw, StateEvaluator
 from odds.stats.analysis import Analysis
 
 _WORDS = ("one", "two", "three", "four", "five")
@@ -74,7 +76,7 @@ class TileGame(DefinedGame):
 
     def validate(self, config: DefinedConfig) -> None:
         super().validate(config)
-        shoe = config.shoe.build()
+        shoe = tile_set(config)
         need, deal = self.table_tiles(), self.definition.deal
         if shoe.size < need:
             first, *rest = deal.positions
@@ -93,18 +95,18 @@ class TileGame(DefinedGame):
         is then refused. A paytable's own set (no 2 or no 8: no 2-8 Kong) is a composition,
         as a card game's ``shoe.counts`` is, and is analysed as it is."""
         assert self.definition.tiles is not None
-        tiles = config.shoe
+        tiles = tile_options(config)
         return not tiles.removed and tiles.copies == self.definition.tiles.copies()
 
     def parse_hand(self, config: DefinedConfig, text: str) -> tuple[Any, ...]:
         """Tiles as written (``4 2``, ``W9``, ``🀆 🀡``, a declared name such as ``ten``)."""
-        return parse_tiles(text, config.shoe.build())
+        return parse_tiles(text, tile_set(config))
 
     # -- the analysis --------------------------------------------------------
 
     def analyse(self, config: DefinedConfig, paytable: str) -> Analysis:
         found = super().analyse(config, paytable)
-        shoe = config.shoe.build()
+        shoe = tile_set(config)
         size = self.definition.deal.cards
         tables = (hierarchy_table(self.definition, shoe, size), *found.tables)
         return dataclasses.replace(
@@ -138,9 +140,9 @@ def _strongest_first(
     definition: Definition, shoe: Shoe[Tile], found: Sequence[tuple[int, ...]]
 ) -> list[tuple[tuple[int, ...], Any]]:
     """Hands with their strength, strongest first; equal hands by their tiles (a fixed order)."""
-    classifier = counting.classifier_for(definition, shoe.types)
+    classifier = tile_classifier(definition, shoe)
     keyed = [(hand, classifier.strength(hand)) for hand in found]
-    keyed.sort(key=lambda hs: _codes(classifier.cards(hs[0])))
+    keyed.sort(key=lambda hs: _codes(classifier.tiles(hs[0])))
     keyed.sort(key=lambda hs: hs[1], reverse=True)
     return keyed
 
@@ -151,13 +153,13 @@ def _codes(tiles: Sequence[Tile]) -> tuple[str, ...]:
 
 def hand_classes(definition: Definition, shoe: Shoe[Tile], size: int) -> dict[str, int]:
     """Ways per hand class (the category's label, filled in) of one hand, strongest first."""
-    classifier = counting.classifier_for(definition, shoe.types)
+    classifier = tile_classifier(definition, shoe)
     labels = class_distribution(
-        shoe.counts, size, lambda hand: tile_patterns.label(classifier.cards(hand), definition)
+        shoe.counts, size, lambda hand: tile_patterns.label(classifier.tiles(hand), definition)
     )
     present = [hand for hand, ways in hands(shoe.counts, size) if ways]
     ordered = [
-        tile_patterns.label(classifier.cards(h), definition)
+        tile_patterns.label(classifier.tiles(h), definition)
         for h, _ in _strongest_first(definition, shoe, present)
     ]
     return {label: labels[label] for label in dict.fromkeys(ordered)}
@@ -171,11 +173,11 @@ def hierarchy_table(definition: Definition, shoe: Shoe[Tile], size: int) -> Tabl
     """
     weights = dict(hands(shoe.counts, size))
     total = sum(weights.values())
-    classifier = counting.classifier_for(definition, shoe.types)
+    classifier = tile_classifier(definition, shoe)
     rows: list[Row] = []
     rank, previous = 0, None
     for hand, strength in _strongest_first(definition, shoe, [h for h, w in weights.items() if w]):
-        tiles = classifier.cards(hand)
+        tiles = classifier.tiles(hand)
         if strength != previous:
             rank, previous = rank + 1, strength
         index = classifier.category(hand)
@@ -197,10 +199,9 @@ def hierarchy_table(definition: Definition, shoe: Shoe[Tile], size: int) -> Tabl
         )
     order = sorted(range(len(definition.categories)), key=lambda i: -definition.level(i))
     named = ", ".join(definition.categories[i].label for i in order)
-    tiles = f"{_number(size)}-tile"
     return Table(
         key="hierarchy",
-        title=f"Tile hierarchy (one {tiles} hand)",
+        title=f"Tile hierarchy (one {_number(size)}-tile hand)",
         columns=(
             Column("rank", "rank", Kind.WAYS),
             Column("hand", "hand"),
@@ -241,7 +242,7 @@ class TileShoeState(DefinedShoeState):
         self.tile_game = game
 
     def evaluator(self, config: DefinedConfig) -> StateEvaluator:
-        shoe = config.shoe.build()
+        shoe = tile_set(config)
         round_tiles = self.tile_game.table_tiles()
         polynomial = hands_polynomial(self.game, config)
         if polynomial is None:
@@ -251,15 +252,16 @@ class TileShoeState(DefinedShoeState):
         bets = [StateBet(b.name, b.title) for b in self.game.definition.bets]
         return PolynomialEvaluator(shoe, bets, round_tiles, shoe.size, polynomial)
 
-    def outcome_law(self, config: DefinedConfig) -> None:
+    def outcome_law(self, config: DefinedConfig) -> StateByStateLaw | None:
         """No shoe-aware audit tests for a tile game: a round's seats share the dealer's hand
         (a law per seat given the dealer is not built)."""
         del config
+        return None
 
     def procedure(self, config: DefinedConfig) -> Procedure:
         deal = self.game.definition.deal
-        shoe = config.shoe.build()
-        dealing = config.dealing
+        shoe = tile_set(config)
+        dealing = typing.cast(SetDealing, config.dealing)
         tiles = f"{_number(deal.cards)} tile{'s' * (deal.cards > 1)}"
         if len(deal.positions) == 1:
             what = f"{tiles} to the {deal.positions[0]}"
@@ -267,7 +269,18 @@ class TileShoeState(DefinedShoeState):
             first, dealer = deal.positions
             seats = f"{deal.seats} {first} position{'s' * (deal.seats > 1)}"
             what = f"{tiles} each to the {dealer} and {seats}"
-        return set_procedure(dealing, shoe.size, self.tile_game.table_tiles(), what)  # type: ignore[arg-type]
+        return set_procedure(dealing, shoe.size, self.tile_game.table_tiles(), what)
+
+
+def tile_options(config: DefinedConfig) -> TileSetOptions:
+    """A tile game's ``[tiles]`` section (its config is a :class:`TileDefinedConfig`, read by
+    the definition's code where a card game's is)."""
+    return typing.cast(TileDefinedConfig, config).tiles
+
+
+def tile_set(config: DefinedConfig) -> Shoe[Tile]:
+    """A tile game's set, as the paytable gives it."""
+    return tile_options(config).build()
 
 
 def tile_game(name: str, definition: Definition) -> TileGame:

@@ -26,8 +26,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from odds.core.numbers import short_number
+from odds.core.shoe import Shoe
 from odds.core.tiles import Tile
-from odds.games.defined.counting import HandClassifier
+from odds.games.defined.counting import HandClassifier, classifier_for
 
 if TYPE_CHECKING:
     from odds.games.defined.schema import Category, Definition
@@ -150,9 +151,7 @@ def label(tiles: Sequence[Tile], definition: Definition) -> str:
         return "no category"
     category = definition.categories[index]
     text = category.hand_class or category.label
-    return text.replace("{tiles}", hand_text(tiles)).replace(
-        "{points}", points_text(points(tiles))
-    )
+    return text.replace("{tiles}", hand_text(tiles)).replace("{points}", points_text(points(tiles)))
 
 
 def description(tiles: Sequence[Tile], definition: Definition) -> str:
@@ -179,20 +178,25 @@ class TileClassifier(HandClassifier):
     def __init__(self, definition: Definition, types: Sequence[Any]) -> None:
         self.definition = definition
         self.types = tuple(types)
+        self.tile_types: tuple[Tile, ...] = tuple(types)
         self._cache: dict[Any, Any] = {}
+
+    def tiles(self, hand: tuple[int, ...]) -> list[Tile]:
+        """The hand's tiles (``cards`` gives the same objects, typed as the card classifier's)."""
+        return [self.tile_types[t] for t in hand]
 
     def strength(self, hand: tuple[int, ...]) -> Any:
         key = ("s", hand)
         found = self._cache.get(key)
         if found is None:
             index = self.category(hand) if "category" in self.definition.compare else None
-            found = self._cache[key] = strength(self.cards(hand), self.definition, index)
+            found = self._cache[key] = strength(self.tiles(hand), self.definition, index)
         return found
 
     def category(self, hand: tuple[int, ...]) -> int | None:
         key = ("c", hand)
         if key not in self._cache:
-            self._cache[key] = category_of(self.cards(hand), self.definition)
+            self._cache[key] = category_of(self.tiles(hand), self.definition)
         found: int | None = self._cache[key]
         return found
 
@@ -200,5 +204,12 @@ class TileClassifier(HandClassifier):
         key = ("v", hand, frozenset(names))
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = view(self.cards(hand), names, self.definition)
+            found = self._cache[key] = view(self.tiles(hand), names, self.definition)
         return found
+
+
+def tile_classifier(definition: Definition, tiles: Shoe[Tile]) -> TileClassifier:
+    """The definition's classifier of this set's tile types (shared with the counting)."""
+    found = classifier_for(definition, tiles.types)  # type: ignore[arg-type]
+    assert isinstance(found, TileClassifier)
+    return found

@@ -204,9 +204,7 @@ def check_vocabulary(definition: Definition, loc: Locator) -> None:
                 where, "rank_order: tiles are ordered by [definition.tiles]", category.line
             )
         if not tiles and category.hand_class:
-            raise loc.error(
-                f"{where}.class", "class: names a tile category's hands", category.line
-            )
+            raise loc.error(f"{where}.class", "class: names a tile category's hands", category.line)
     for key in definition.compare:
         if key != "category":
             _check_tiebreak(key, tiles, "definition.compare.by", loc, loc.line("by"))

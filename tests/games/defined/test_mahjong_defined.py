@@ -355,7 +355,7 @@ def test_a_set_without_pairs_never_wins_the_pair_bet():
     paytable = load(GAME, ["tiles.copies={1=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1,9=1}"])
     analysis = paytable.analysis()
     assert [o.ways for o in analysis.bet("pair").outcomes] == [0, comb(9, 2) * comb(7, 2)]
-    assert [o.ways for o in analysis.bet("tie").outcomes][0] == 0
+    assert next(o.ways for o in analysis.bet("tie").outcomes) == 0
     assert "fair_payouts" not in analysis.table_keys()
 
 
