@@ -150,7 +150,9 @@ class HandClassifier:
     its cards share one suit, so those are cached by that *shape* (455 rank
     multisets and a flag for three cards, instead of 22,100 hands); what reads
     particular suits (a suit tie-break, ``suit``, ``suited_pair``, ``same_suit``)
-    is cached by the hand itself.
+    is cached by the hand itself. A tile hand is its own shape (a set has a few dozen
+    hands), classified by the tile vocabulary (:mod:`odds.games.defined.tile_patterns`,
+    through :mod:`~odds.games.defined.patterns`).
     """
 
     _SUIT_READS = frozenset({"suit", "_suits", "suited_pair", "colour_pair", "_hand"})
@@ -168,6 +170,8 @@ class HandClassifier:
 
     def _shape(self, hand: tuple[int, ...]) -> Any:
         found = self._shapes.get(hand)
+        if found is None and self.definition.tiles is not None:
+            found = self._shapes[hand] = hand  # a tile set has a few dozen hands: each its own
         if found is None:
             cards = self.cards(hand)
             shape = (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
@@ -220,12 +224,7 @@ def classifier_for(definition: Definition, types: Sequence[Card]) -> HandClassif
     key = tuple(types)
     found = definition.classifiers.get(key)
     if found is None:
-        if definition.tiles is not None:  # a tile hand's vocabulary (tile_patterns)
-            from odds.games.defined.tile_patterns import TileClassifier
-
-            found = definition.classifiers[key] = TileClassifier(definition, types)
-        else:
-            found = definition.classifiers[key] = HandClassifier(definition, types)
+        found = definition.classifiers[key] = HandClassifier(definition, types)
     assert isinstance(found, HandClassifier)
     return found
 

@@ -29,12 +29,11 @@ from odds.core.table import Column, Kind, Row, Table
 from odds.core.tiles import Tile, parse_tiles
 from odds.engine import class_distribution, deal_count, hands
 from odds.games.dealing import Procedure, SetDealing, set_procedure
-from odds.games.defined import tile_patterns
+from odds.games.defined import counting, tile_patterns
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.schema import Definition
 from odds.games.defined.shoe_state import DefinedEvaluator, DefinedShoeState, hands_polynomial
-from odds.games.defined.tile_patterns import tile_classifier
 from odds.games.defined.tile_schema import TileDefinedConfig, TileSetOptions
 from odds.games.shoe_state import PolynomialEvaluator, StateBet, StateByStateLaw, StateEvaluator
 from odds.stats.analysis import Analysis
@@ -136,13 +135,24 @@ class TileGame(DefinedGame):
         return tile_patterns.label(cards, self.definition)
 
 
+def tile_classifier(definition: Definition, shoe: Shoe[Tile]) -> counting.HandClassifier:
+    """The definition's classifier of this set's types (shared with the counting; its hands'
+    "cards" are tiles, read by the tile vocabulary)."""
+    return counting.classifier_for(definition, typing.cast(Any, shoe.types))
+
+
+def _tiles(classifier: counting.HandClassifier, hand: tuple[int, ...]) -> list[Tile]:
+    """A hand's tiles."""
+    return typing.cast(list[Tile], classifier.cards(hand))
+
+
 def _strongest_first(
     definition: Definition, shoe: Shoe[Tile], found: Sequence[tuple[int, ...]]
 ) -> list[tuple[tuple[int, ...], Any]]:
     """Hands with their strength, strongest first; equal hands by their tiles (a fixed order)."""
     classifier = tile_classifier(definition, shoe)
     keyed = [(hand, classifier.strength(hand)) for hand in found]
-    keyed.sort(key=lambda hs: _codes(classifier.tiles(hs[0])))
+    keyed.sort(key=lambda hs: _codes(_tiles(classifier, hs[0])))
     keyed.sort(key=lambda hs: hs[1], reverse=True)
     return keyed
 
@@ -155,11 +165,11 @@ def hand_classes(definition: Definition, shoe: Shoe[Tile], size: int) -> dict[st
     """Ways per hand class (the category's label, filled in) of one hand, strongest first."""
     classifier = tile_classifier(definition, shoe)
     labels = class_distribution(
-        shoe.counts, size, lambda hand: tile_patterns.label(classifier.tiles(hand), definition)
+        shoe.counts, size, lambda hand: tile_patterns.label(_tiles(classifier, hand), definition)
     )
     present = [hand for hand, ways in hands(shoe.counts, size) if ways]
     ordered = [
-        tile_patterns.label(classifier.tiles(h), definition)
+        tile_patterns.label(_tiles(classifier, h), definition)
         for h, _ in _strongest_first(definition, shoe, present)
     ]
     return {label: labels[label] for label in dict.fromkeys(ordered)}
@@ -177,7 +187,7 @@ def hierarchy_table(definition: Definition, shoe: Shoe[Tile], size: int) -> Tabl
     rows: list[Row] = []
     rank, previous = 0, None
     for hand, strength in _strongest_first(definition, shoe, [h for h, w in weights.items() if w]):
-        tiles = classifier.tiles(hand)
+        tiles = _tiles(classifier, hand)
         if strength != previous:
             rank, previous = rank + 1, strength
         index = classifier.category(hand)

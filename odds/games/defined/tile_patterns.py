@@ -1,9 +1,10 @@
 """The pattern vocabulary of a tile hand: its category, its strength key, its features.
 
 The tile counterpart of :mod:`odds.games.defined.patterns` (which hands tile hands
-here), read from the tiles themselves: each :class:`odds.core.tiles.Tile` carries
-its points and its places in the set's pair and single-tile orders, so a hand's
-class depends on nothing but its tiles.
+here, so the counting's classifier and every plan take tiles unchanged), read from
+the tiles themselves: each :class:`odds.core.tiles.Tile` carries its points and its
+places in the set's pair and single-tile orders, so a hand's class depends on
+nothing but its tiles.
 
 * points: the tiles' points added, the tens dropped, halves kept (W + 9 = 9.5);
 * patterns: ``same_rank = k`` (k identical tiles), ``tiles = [...]`` (exactly these
@@ -26,9 +27,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from odds.core.numbers import short_number
-from odds.core.shoe import Shoe
 from odds.core.tiles import Tile
-from odds.games.defined.counting import HandClassifier, classifier_for
 
 if TYPE_CHECKING:
     from odds.games.defined.schema import Category, Definition
@@ -165,51 +164,3 @@ def description(tiles: Sequence[Tile], definition: Definition) -> str:
     if "{tiles}" in category.hand_class or any(key == "tiles" for key, _ in category.pattern):
         return text
     return f"{text} ({hand_text(tiles)})"
-
-
-class TileClassifier(HandClassifier):
-    """A tile hand's tiles, strength, category and features, worked out once per hand.
-
-    A tile set has a few dozen types, so every distinct hand is its own key (no
-    shapes to merge); the interface is :class:`~odds.games.defined.counting.HandClassifier`'s,
-    so every counting plan takes it unchanged.
-    """
-
-    def __init__(self, definition: Definition, types: Sequence[Any]) -> None:
-        self.definition = definition
-        self.types = tuple(types)
-        self.tile_types: tuple[Tile, ...] = tuple(types)
-        self._cache: dict[Any, Any] = {}
-
-    def tiles(self, hand: tuple[int, ...]) -> list[Tile]:
-        """The hand's tiles (``cards`` gives the same objects, typed as the card classifier's)."""
-        return [self.tile_types[t] for t in hand]
-
-    def strength(self, hand: tuple[int, ...]) -> Any:
-        key = ("s", hand)
-        found = self._cache.get(key)
-        if found is None:
-            index = self.category(hand) if "category" in self.definition.compare else None
-            found = self._cache[key] = strength(self.tiles(hand), self.definition, index)
-        return found
-
-    def category(self, hand: tuple[int, ...]) -> int | None:
-        key = ("c", hand)
-        if key not in self._cache:
-            self._cache[key] = category_of(self.tiles(hand), self.definition)
-        found: int | None = self._cache[key]
-        return found
-
-    def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
-        key = ("v", hand, frozenset(names))
-        found = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = view(self.tiles(hand), names, self.definition)
-        return found
-
-
-def tile_classifier(definition: Definition, tiles: Shoe[Tile]) -> TileClassifier:
-    """The definition's classifier of this set's tile types (shared with the counting)."""
-    found = classifier_for(definition, tiles.types)  # type: ignore[arg-type]
-    assert isinstance(found, TileClassifier)
-    return found
