@@ -13,7 +13,6 @@ values are one-line errors), the ``--set`` overrides of the CLI, and the
 from __future__ import annotations
 
 import dataclasses
-import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -59,14 +58,6 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def _convert(value: Any, kind: Any, where: str, meta: Mapping[str, Any]) -> Any:
     origin = typing.get_origin(kind)
-    if origin in (typing.Union, types.UnionType):
-        # A list or a single value (a defined game's [payouts]: numbers and commission_on):
-        # the value's shape picks the kind, so a message names what that kind expects.
-        kinds = typing.get_args(kind)
-        sequences = [k for k in kinds if typing.get_origin(k) in (tuple, list)]
-        scalars = [k for k in kinds if k not in sequences]
-        chosen = sequences if isinstance(value, (list, tuple)) and sequences else scalars
-        return _convert(value, (chosen or sequences)[0], where, meta)
     if kind is bool:
         if not isinstance(value, bool):
             raise OddsError(f"{where}: expected true or false, got {value!r}")

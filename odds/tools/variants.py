@@ -88,17 +88,12 @@ def numeric_entries(config: Any, prefix: str = "") -> dict[str, Fraction]:
                 found.update(numeric_entries(value, key + "."))
         elif hints[f.name] is Fraction:
             found[key] = value
-        elif typing.get_origin(hints[f.name]) is dict and _holds_numbers(hints[f.name]):
+        elif typing.get_origin(hints[f.name]) is dict and typing.get_args(hints[f.name])[1:] == (
+            Fraction,
+        ):
             for name, entry in value.items():
-                if isinstance(entry, Fraction):  # not a list beside them (commission_on)
-                    found[f"{key}.{name}"] = entry
+                found[f"{key}.{name}"] = entry
     return found
-
-
-def _holds_numbers(kind: Any) -> bool:
-    """Whether a table option's values are numbers (or numbers and lists of names)."""
-    value = typing.get_args(kind)[1]
-    return value is Fraction or Fraction in typing.get_args(value)
 
 
 def check_entry(config: Any, key: str) -> Fraction:

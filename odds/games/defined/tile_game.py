@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -38,6 +38,9 @@ from odds.games.defined.tile_schema import TileDefinedConfig, TileSetOptions
 from odds.games.shoe_state import PolynomialEvaluator, StateBet, StateByStateLaw, StateEvaluator
 from odds.stats.analysis import Analysis
 
+if typing.TYPE_CHECKING:
+    from odds.games.defined.registry import Family
+
 _WORDS = ("one", "two", "three", "four", "five")
 
 
@@ -48,13 +51,13 @@ def _number(n: int) -> str:
 class TileGame(DefinedGame):
     """A defined game whose hands are tiles from the paytable's ``[tiles]`` set."""
 
-    def __init__(self, name: str, definition: Definition) -> None:
-        super().__init__(name, definition)
+    def __init__(self, name: str, definition: Definition, family: Family | None = None) -> None:
+        super().__init__(name, definition, family)
         deal = definition.deal
         tiles = f"{_number(deal.cards)} tile{'s' * (deal.cards > 1)}"
         example = ("'W'", "'4 2' or 'W 9'", "'4 2 W'")[min(deal.cards, 3) - 1]
         self.__dict__.update(
-            config_type=TileDefinedConfig,
+            config_type=family.config_type if family is not None else TileDefinedConfig,
             shoe_state=TileShoeState(self),
             decks_path=None,
             no_decks_reason=(
@@ -291,16 +294,3 @@ def tile_options(config: DefinedConfig) -> TileSetOptions:
 def tile_set(config: DefinedConfig) -> Shoe[Tile]:
     """A tile game's set, as the paytable gives it."""
     return tile_options(config).build()
-
-
-def tile_game(name: str, definition: Definition) -> TileGame:
-    """The game of a tile definition (the registry's constructor for ``[definition.tiles]``)."""
-    return TileGame(name, definition)
-
-
-def paytable_sections(definition: Definition, sections: Mapping[str, Any]) -> dict[str, Any]:
-    """The paytable's sections with ``[tiles]`` starting from the definition's set."""
-    assert definition.tiles is not None
-    found = dict(sections)
-    found["tiles"] = definition.tiles.paytable_section(found.get("tiles", {}))
-    return found

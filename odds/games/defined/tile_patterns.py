@@ -45,8 +45,12 @@ def by_single_order(tiles: Sequence[Tile]) -> list[Tile]:
 
 def matches(tiles: Sequence[Tile], category: Category) -> bool:
     """Whether every key of the category's pattern holds for the tile hand."""
+    return _matches(tiles, category.pattern)
+
+
+def _matches(tiles: Sequence[Tile], pattern: tuple[tuple[str, Any], ...]) -> bool:
     codes = Counter(t.code for t in tiles)
-    for key, value in category.pattern:
+    for key, value in pattern:
         if key == "any":
             ok = value
         elif key == "same_rank":
@@ -57,6 +61,8 @@ def matches(tiles: Sequence[Tile], category: Category) -> bool:
             ok = points(tiles) in value
         elif key == "cards":
             ok = len(tiles) == value
+        elif key == "not":  # a hand without every key of this pattern
+            ok = not _matches(tiles, value)
         else:  # pragma: no cover - the schema refuses other keys for tiles
             raise AssertionError(key)
         if not ok:

@@ -16,8 +16,10 @@ once the definition is read, each refusal one line naming the key.
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +38,7 @@ DOTS = tuple(str(n) for n in range(9, 0, -1))
 #: The keys of ``[definition.tiles]`` (the paytable's ``[tiles]`` adds ``removed``).
 TILE_KEYS = ("copies", "points", "names", "pair_order", "single_order")
 #: Pattern keys a tile hand can match (``same_rank``: that many identical tiles).
-PATTERN_KEYS = frozenset({"same_rank", "tiles", "points", "cards", "any"})
+PATTERN_KEYS = frozenset({"same_rank", "tiles", "points", "cards", "any", "not"})
 #: Tie-breaks a tile hand has.
 TIEBREAKS = frozenset({"points", "pair_order", "single_order", "equal", "cards"})
 #: Tie-breaks only a tile hand has.
@@ -104,18 +106,12 @@ class TileSetOptions:
 
 @dataclass(frozen=True)
 class TileDefinedConfig:
-    """A tile game's paytable: the tile set, the payouts, dealing a set, the definition's digest.
-
-    ``shoe`` is the tile set, so the definition's counting reads a tile game's
-    composition where it reads a card game's.
-    """
+    """A tile game's paytable (a definition read alone, without its family's schema): the
+    tile set, the payouts, dealing a set, the definition's digest."""
 
     tiles: TileSetOptions = section(TileSetOptions, "The tile set.")
-    payouts: dict[str, Fraction | tuple[str, ...]] = option(
-        {},
-        'Payouts the definition\'s outcomes name (pays = "name"), to 1; commission and '
-        "commission_on: the wins of the listed bets pay less that share.",
-        minimum=0,
+    payouts: dict[str, Fraction] = option(
+        {}, 'Payouts the definition\'s outcomes name (pays = "name"), to 1.', minimum=0
     )
     dealing: SetDealing = section(SetDealing, "How the set is dealt (shoe states only).")
     definition_sha256: str = option(
@@ -125,6 +121,28 @@ class TileDefinedConfig:
     @property
     def shoe(self) -> TileSetOptions:
         return self.tiles
+
+
+def tiles_field(stem: str, rules: TileRules) -> tuple[str, type[Any], Any]:
+    """The ``[tiles]`` section of one definition's paytable: the set options, their defaults the
+    definition's set (so ``odds games`` and the rules table show the game's own set)."""
+    defaults = build(TileSetOptions, dict(rules.defaults), "definition.tiles")
+    hints = typing.get_type_hints(TileSetOptions)
+    entries = [
+        (
+            f.name,
+            hints[f.name],
+            option(
+                getattr(defaults, f.name),
+                f.metadata["doc"],
+                minimum=f.metadata.get("minimum"),
+                maximum=f.metadata.get("maximum"),
+            ),
+        )
+        for f in dataclasses.fields(TileSetOptions)
+    ]
+    cls = make_dataclass(f"{stem}Tiles", entries, bases=(TileSetOptions,), frozen=True)
+    return ("tiles", cls, section(cls, "The tile set."))
 
 
 @dataclass(frozen=True)
@@ -141,14 +159,6 @@ class TileRules:
         """The definition's set: copies per tile."""
         found: FrozenMap[str, int] = build(TileSetOptions, dict(self.defaults), "").copies
         return found
-
-    def paytable_section(self, given: Any) -> Any:
-        """The paytable's ``[tiles]`` with every key it leaves out taken from the definition."""
-        if not isinstance(given, Mapping):
-            return given  # the options reader names the problem
-        merged = dict(self.defaults)
-        merged.update(given)
-        return merged
 
 
 def read_tiles(table: Any, loc: Locator) -> TileRules:
@@ -180,7 +190,7 @@ def check_vocabulary(definition: Definition, loc: Locator) -> None:
     tiles = definition.tiles is not None
     for category in definition.categories:
         where = f"definition.categories.{category.name}"
-        for key, value in category.pattern:
+        for key, value in _pattern_items(category.pattern):
             if tiles and key not in PATTERN_KEYS:
                 raise loc.error(
                     f"{where}.pattern",
@@ -221,6 +231,16 @@ def check_vocabulary(definition: Definition, loc: Locator) -> None:
         for outcome in bet.outcomes:
             if outcome.when is not None:
                 _check_condition(outcome.when, f"definition.bets.{bet.name}", loc, outcome.line)
+
+
+def _pattern_items(pattern: tuple[tuple[str, Any], ...]) -> list[tuple[str, Any]]:
+    """A pattern's keys and values, a negated part's (``not``) included."""
+    found = []
+    for key, value in pattern:
+        found.append((key, value))
+        if key == "not":
+            found += _pattern_items(value)
+    return found
 
 
 def _check_tiebreak(key: str, tiles: bool, where: str, loc: Locator, line: int) -> None:

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from fractions import Fraction
 from itertools import combinations_with_replacement, pairwise
 from math import comb
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -109,39 +107,10 @@ def test_the_thirty_six_tile_set_is_the_coded_one(run):
 # Every deal of reduced sets, settled by the plain reference rules
 
 
-def reference_config(paytable: Any) -> SimpleNamespace:
-    """The definition's paytable as the reference rules read it (the rule book's defaults)."""
-    config = paytable.config
-    tiles = config.tiles
-    payouts = dict(config.payouts)
-    return SimpleNamespace(
-        tiles=SimpleNamespace(
-            points=dict(tiles.points),
-            pair_order=tiles.pair_order,
-            single_order=tiles.single_order,
-        ),
-        rules=SimpleNamespace(
-            two_eight_special=True,
-            zero_points="ranked",
-            exact_tie_to_banker=False,
-            zero_tie_to_banker=False,
-            tie_result="push",
-        ),
-        payouts=SimpleNamespace(
-            player_wins=payouts["player_wins"],
-            player_loses=payouts["player_loses"],
-            tie=payouts["tie"],
-            pair=payouts["pair"],
-            commission=payouts.get("commission", Fraction(0)),
-            commission_on=payouts.get("commission_on", ()),
-        ),
-    )
-
-
 def check_against_reference(paytable: Any) -> None:
     """Each bet's ways per outcome and its nets equal the reference's, deal by deal."""
-    config = reference_config(paytable)
-    shoe = paytable.config.tiles.build()
+    config = paytable.config  # the coded option names: the reference reads them as they are
+    shoe = config.tiles.build()
     codes = [t.code for t in shoe.types]
 
     def settle(deal: tuple[tuple[int, ...], ...]) -> dict[str, str]:
@@ -187,8 +156,8 @@ def test_reduced_sets_equal_the_reference_deal_by_deal(overrides):
 def test_the_hierarchy_follows_the_reference_order():
     for overrides in ([], coded_overrides("mahjong-28-36")):
         paytable = load(GAME, overrides)
-        config = reference_config(paytable)
-        shoe = paytable.config.tiles.build()
+        config = paytable.config
+        shoe = config.tiles.build()
         rows = json_value(paytable.analysis().table("hierarchy"))
         hands = list(combinations_with_replacement([t.code for t in shoe.types], 2))
         copies = {t.code: n for t, n in zip(shoe.types, shoe.counts, strict=True)}
