@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from fractions import Fraction
 from itertools import combinations_with_replacement, pairwise
 from math import comb
 from typing import Any
@@ -24,10 +25,13 @@ from typing import Any
 import pytest
 
 import tests.reference.mahjong as ref
+from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
 from odds.core.table import json_value
+from odds.core.tiles import parse_tiles
 from odds.engine.bruteforce import brute_force, ordering_factor
 from odds.games.paytable import load
+from odds.output.data import bets_table
 from tests.paths import ROOT
 from tests.snapshots.take import exact
 
@@ -80,8 +84,14 @@ def assert_bets_equal(mine: list[dict[str, Any]], coded: list[dict[str, Any]]) -
 
 
 def assert_report_equal(mine: dict[str, Any], coded: dict[str, Any]) -> None:
-    """Every exact figure of the coded report is the definition's."""
+    """Every exact figure of the coded report is the definition's.
+
+    With all 0-point hands equal (``rules.zero_points = "equal"``) those hands are the
+    definition's category ``zero``: the coded hierarchy called it ``points``.
+    """
     assert_bets_equal(mine["bets"], coded["bets"])
+    for row in mine["hierarchy"]:
+        row["category"] = "points" if row["category"] == "zero" else row["category"]
     for key in ("deals", "shoe", "hierarchy", "fair_payouts", "top_awards"):
         assert mine[key] == coded[key], key
     if "shoe_state" in coded:
@@ -101,6 +111,70 @@ def test_the_forty_tile_report_is_the_coded_one(run):
 def test_the_thirty_six_tile_set_is_the_coded_one(run):
     coded = json.loads((SNAPSHOTS / "mahjong-28-36.json").read_text("utf-8"))
     assert_report_equal(report_json(run, *coded_overrides("mahjong-28-36"), shoe=True), coded)
+
+
+def test_the_twenty_tile_house_table_is_the_coded_one(run):
+    """Ten tiles, all 0-point hands equal, ties to the banker, commission on the banker."""
+    coded = json.loads((SNAPSHOTS / "mahjong-28-20.json").read_text("utf-8"))
+    sections = ("tiles", "rules", "payouts", "dealing")
+    mine = report_json(run, *coded_overrides("mahjong-28-20", sections), shoe=True)
+    assert_report_equal(mine, coded)
+
+
+def _readings() -> list[str]:
+    data = json.loads((ROOT / "tests" / "snapshots" / "readings" / "mahjong-28.json").read_text())
+    return sorted(data)
+
+
+@pytest.mark.parametrize("reading", _readings())
+def test_every_coded_reading_is_an_option(reading):
+    """Each reading no shipped paytable holds, set with --set on the definition."""
+    data = json.loads((ROOT / "tests" / "snapshots" / "readings" / "mahjong-28.json").read_text())
+    analysis = load(GAME, reading.split(" ")).bet_analysis()
+    mine = exact(json.loads(json.dumps(json_value(bets_table(analysis)))))
+    assert_bets_equal(mine, data[reading]["bets"])
+
+
+def test_the_readings_change_the_figures():
+    """The check can fail: a reading's figures are not the default's."""
+    data = json.loads((ROOT / "tests" / "snapshots" / "readings" / "mahjong-28.json").read_text())
+    analysis = load(GAME).bet_analysis()
+    mine = exact(json.loads(json.dumps(json_value(bets_table(analysis)))))
+    with pytest.raises(AssertionError):
+        assert_bets_equal(mine, data["rules.zero_points=equal"]["bets"])
+
+
+# ---------------------------------------------------------------------------
+# Published: Wizard of Odds, "Mah Jong Pai Gow"
+
+
+def test_wizard_of_odds_mah_jong_pai_gow():
+    """Wizard of Odds, "Mah Jong Pai Gow" (wizardofodds.com/mahjongpaigow): 20 tiles (1-9 and
+    two "window" tiles that count 0, the highest pair), no 2-8 Kong, all 0-point hands equal,
+    an exact tie or two 0-point hands go to the banker, 5% commission on every winning wager.
+    "The probability of the banker winning is 50.64%, and the player 49.36%. The house edge
+    as banker, when playing against one opponent, is 1.25%. When playing against a banking
+    player, the house edge is 3.75%." The house table of tables/mahjong-28-20.toml with
+    rules.two_eight_special = false."""
+    sections = ("tiles", "rules", "payouts", "dealing")
+    overrides = [
+        *(o for o in coded_overrides("mahjong-28-20", sections) if "two_eight" not in o),
+        "rules.two_eight_special=false",
+    ]
+    analysis = load(GAME, overrides).analysis()
+    player = {o.event: o for o in analysis.bet("player-wins").outcomes}
+    total = sum(o.ways for o in player.values())
+    banker_wins = (
+        player["banker beats the position"].ways + player["equal hands go to the banker"].ways
+    )
+    assert player["equal hands: push"].ways == 0  # every tie goes to the banker
+    assert round(Fraction(banker_wins, total) * 10_000) == 5064
+    assert round(Fraction(player["position beats the banker"].ways, total) * 10_000) == 4936
+    assert round(analysis.bet("banker").stats.house_edge * 10_000) == 125
+    assert round(analysis.bet("player-wins").stats.house_edge * 10_000) == 375
+    # the exact figures behind the published roundings
+    assert (banker_wins, total) == (14721, 29070)
+    assert analysis.bet("player-wins").stats.house_edge == Fraction(2421, 64600)
 
 
 # ---------------------------------------------------------------------------
@@ -145,6 +219,14 @@ REDUCED = [
     ['payouts.commission_on=["player-wins","tie","pair","banker"]', "payouts.commission=7%",
      "tiles.copies={2=2,4=2,6=2,8=2,W=1}"],
     ["payouts.player_wins=3/2", "payouts.pair=11", "tiles.copies={1=2,3=2,7=2,9=2}"],
+    ["rules.two_eight_special=false", "tiles.copies={1=2,2=2,8=2,9=1,W=2}"],
+    ["rules.zero_points=equal", "tiles.copies={1=2,3=2,7=2,9=2,W=1}"],
+    ["rules.zero_points=equal", "rules.zero_tie_to_banker=true",
+     "tiles.copies={1=2,2=1,3=2,7=2,8=1,9=2}"],
+    ["rules.zero_tie_to_banker=true", "tiles.copies={1=2,3=2,7=2,9=2}"],
+    ["rules.exact_tie_to_banker=true", "rules.tie_result=lose", "tiles.copies={1=2,2=2,8=2,W=2}"],
+    ["rules.zero_points=equal", "rules.two_eight_special=false", "rules.exact_tie_to_banker=true",
+     'payouts.commission_on=["player-loses","banker"]', "tiles.copies={2=2,3=1,7=2,8=2,9=1,W=1}"],
 ]  # fmt: skip
 
 
@@ -255,6 +337,16 @@ def test_equal_points_different_tiles_is_no_tie(run):
 
 FLIPS = [
     # (option, banker, player, bet, returned by default, returned with the option)
+    ("rules.two_eight_special=false", "W 9", "2 8", "player-wins", "195", "0"),
+    ("rules.two_eight_special=false", "W 1", "2 8", "player-loses", "0", "195"),
+    ("rules.zero_points=equal", "3 7", "1 9", "player-wins", "195", "100"),
+    ("rules.exact_tie_to_banker=true", "4 2", "4 2", "player-wins", "100", "0"),
+    ("rules.exact_tie_to_banker=true", "4 2", "4 2", "player-loses", "100", "195"),
+    ("rules.exact_tie_to_banker=true", "4 2", "4 2", "tie", "6100", "6100"),
+    ("rules.zero_tie_to_banker=true", "3 7", "3 7", "player-wins", "100", "0"),
+    ("rules.tie_result=lose", "4 2", "4 2", "player-wins", "100", "0"),
+    ("rules.tie_result=lose", "4 2", "4 2", "player-loses", "100", "0"),
+    ("rules.tie_result=lose", "4 2", "4 2", "banker", "100", "200"),
     ("payouts.commission=0", "6 1", "9 8", "player-wins", "195", "200"),
     ("payouts.commission=10%", "6 1", "9 8", "player-wins", "195", "190"),
     ('payouts.commission_on=["player-loses"]', "6 1", "9 8", "player-wins", "195", "200"),
@@ -282,6 +374,76 @@ def test_option_flips_a_result(run, option, banker, player, bet, before, after):
     assert returned[bet] == after
 
 
+def test_zero_tie_to_banker_with_equal_zero_hands(run):
+    returned, _, _ = settle(run, "3 7", "1 9", "rules.zero_points=equal")
+    assert returned["player-wins"] == "100"
+    returned, _, _ = settle(
+        run, "3 7", "1 9", "rules.zero_points=equal", "rules.zero_tie_to_banker=true"
+    )
+    assert returned["player-wins"] == "0"
+    assert returned["player-loses"] == "195"
+
+
+def test_the_twenty_tile_house_table_settles_as_the_rule_book_says(run):
+    house = coded_overrides("mahjong-28-20", ("tiles", "rules", "payouts"))
+    returned, hands, _ = settle(run, "9 9", "T T", *house)
+    assert hands["player"]["hand_class"] == "pair T-T"  # the ten pair is the highest
+    assert returned["player-wins"] == "195"
+    _, hands, _ = settle(run, "1 1", "ten 8", *house)  # a ten counts 0; its name is read
+    assert hands["player"]["hand"] == "8 points (T-8)"
+    returned, _, _ = settle(run, "3 7", "1 9", *house)  # 0-point hands: the banker's
+    assert (returned["player-wins"], returned["player-loses"]) == ("0", "195")
+    assert returned["banker"] == "195"  # the banker pays commission at this table
+    returned, _, _ = settle(run, "4 2", "4 2", *house)  # an exact tie: the banker's
+    assert (returned["player-wins"], returned["tie"]) == ("0", "6100")
+
+
+def test_the_positions_option_is_the_seats():
+    for k in (1, 2, 4):
+        paytable = load(GAME, [f"rules.positions={k}", "dealing.rounds=3"])
+        assert paytable.game.definition.deal.seats == k
+        procedure = paytable.game.shoe_state.procedure(paytable.config)
+        assert procedure.round_cards == 2 * (k + 1)
+
+
+def test_default_hierarchy_spot_checks():
+    rows = json_value(load(GAME).analysis().table("hierarchy"))
+    rank = {r["hand"]: r["rank"] for r in rows}
+    assert len(rows) == 55
+    assert rank["W-W"] == 1 and rank["9-9"] == 2 and rank["1-1"] == 10
+    assert rank["8-2"] == 11 and rank["W-9"] == 12
+    assert rank["9-8"] < rank["6-1"] and rank["5-2"] < rank["4-3"]
+    assert rank["9-1"] < rank["7-3"] < rank["6-4"] == 55
+    ways = {r["hand"]: r["ways"] for r in rows}
+    assert ways["W-W"] == 6 and ways["9-8"] == 16
+
+
+def test_hand_classes_and_events_match_settlements():
+    paytable = load(GAME)
+    analysis = paytable.analysis()
+    assert sum(analysis.hand_classes.values()) == comb(40, 2)
+    labels = {bet.name: {o.event for o in bet.outcomes} for bet in analysis.bets}
+    for banker, player in [("4 2", "4 2"), ("6 1", "9 8"), ("W W", "2 8"), ("3 7", "1 9")]:
+        hands = {"banker": banker, "player": player}
+        result = paytable.game.settle(paytable.config, hands, Fraction(100))
+        for hand in result.hands:
+            assert hand.hand_class in analysis.hand_classes
+        for bet in result.bets:
+            assert bet.event in labels[bet.bet]
+
+
+def test_tile_parsing_forms():
+    shoe = load(GAME).config.tiles.build()
+    assert [t.code for t in parse_tiles("w 9", shoe)] == ["W", "9"]
+    assert [t.code for t in parse_tiles("W9", shoe)] == ["W", "9"]
+    assert [t.code for t in parse_tiles("4,2", shoe)] == ["4", "2"]
+    assert [t.code for t in parse_tiles("4-2", shoe)] == ["4", "2"]
+    assert [t.code for t in parse_tiles("🀜 🀡", shoe)] == ["4", "9"]
+    assert [t.code for t in parse_tiles("🀙🀡", shoe)] == ["1", "9"]
+    with pytest.raises(OddsError, match="unknown tile"):
+        parse_tiles("🀘", shoe)  # U+1F018 is a bamboo tile, not a dot
+
+
 # ---------------------------------------------------------------------------
 # Bad input: one line, exit 2
 
@@ -304,6 +466,10 @@ BAD = [
     (["report", GAME, "--set", "tiles.copies={1=4,T=4}"], "no point value for tile T"),
     (["report", GAME, "--set", "tiles.copies={1=2,2=2,3=2,4=1}"], "need 8"),
     (["report", GAME, "--decks", "2"], "has no decks"),
+    (["report", GAME, "--set", "rules.zero_points=sometimes"], "'sometimes' is not one"),
+    (["report", GAME, "--set", "rules.positions=30"], "above the maximum"),
+    (["report", GAME, "--set", "rules.positions=4", "--set",
+      "tiles.copies={1=2,2=2,3=2,4=2}"], "need 10"),
     (["settle", GAME, "--player", "4 2"], "missing --banker"),
 ]  # fmt: skip
 
