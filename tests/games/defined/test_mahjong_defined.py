@@ -16,6 +16,7 @@ The definition is counted by the shared engine over a set of tile types
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations_with_replacement, pairwise
@@ -30,7 +31,7 @@ from odds.core.numbers import read_toml
 from odds.core.table import json_value
 from odds.core.tiles import parse_tiles
 from odds.engine.bruteforce import brute_force, ordering_factor
-from odds.games.paytable import load
+from odds.games.paytable import from_data, load
 from odds.output.data import bets_table
 from tests.paths import ROOT
 from tests.snapshots.take import exact
@@ -548,3 +549,56 @@ def test_simulated_log_passes_the_audit(run, tmp_path):
     code, out, err = run("audit", GAME, "--log", str(log), "--format", "json")
     assert code == 0, err
     assert json.loads(out)["rounds"] == 600
+
+
+# ---------------------------------------------------------------------------
+# The tile vocabulary refuses what a tile hand cannot be asked, in one line
+
+
+def _definition(**changes: Any) -> dict[str, Any]:
+    data = read_toml((ROOT / "tables" / f"{GAME}.toml").read_text("utf-8"), GAME)
+    definition = dict(data["definition"])
+    definition.update(changes)
+    return dict(data, definition=definition)
+
+
+def _categories(**pattern: Any) -> list[dict[str, Any]]:
+    data = read_toml((ROOT / "tables" / f"{GAME}.toml").read_text("utf-8"), GAME)
+    categories = [dict(c) for c in data["definition"]["categories"]]
+    categories[1]["pattern"] = pattern
+    return categories
+
+
+BAD_DEFINITIONS = [
+    (_definition(categories=_categories(flush=True)), "flush: a tile hand has no ranks or suits"),
+    (_definition(categories=_categories(tiles=["2", "X"])),
+     "tile X is not in the definition's tile set"),
+    (_definition(tiles={"copies": {"1": 4}, "colours": {}}), "unknown key 'colours'"),
+    (_definition(tiles={"copies": {"1": 5}}), "tiles.copies.1: 5 is above the maximum 4"),
+    (_definition(tiles={"copies": {"1": 4, "T": 4}}), "no point value for tile T"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("data", "message"), BAD_DEFINITIONS, ids=lambda x: str(x)[:30])
+def test_a_tile_definition_is_refused_in_one_line(data, message):
+    with pytest.raises(OddsError, match=re.escape(message)) as caught:
+        from_data(data, "bad.toml")
+    assert "\n" not in str(caught.value)
+
+
+def test_a_tile_feature_is_refused_on_cards_and_a_card_feature_on_tiles():
+    lucky = read_toml((ROOT / "tables" / "dragon-tiger-defined.toml").read_text("utf-8"), "dt")
+    definition = dict(lucky["definition"], categories=[
+        {"name": "kong", "pattern": {"tiles": ["2", "8"]}}, {"name": "any"},
+    ])  # fmt: skip
+    with pytest.raises(OddsError, match="tiles: the definition deals cards"):
+        from_data(dict(lucky, definition=definition), "bad.toml")
+    data = _definition()
+    bets = [dict(b) for b in data["definition"]["bets"]]
+    bets[3] = dict(bets[3], outcomes=[
+        {"name": "pair", "when": {"player": {"suit": "h"}}, "pays": "pair"},
+        {"name": "no-pair", "otherwise": True, "loses": 1},
+    ])  # fmt: skip
+    data["definition"]["bets"] = bets
+    with pytest.raises(OddsError, match="suit"):
+        from_data(data, "bad.toml")
