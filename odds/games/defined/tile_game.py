@@ -128,7 +128,7 @@ class TileGame(DefinedGame):
             f"Counted from the definition (data), with tile removal: {hands_}, from "
             f"{shoe.size} tiles, hands unordered within, in dealing order between: "
             f"{total:,} deals. Each bet is counted by the classes it reads. The hierarchy "
-            f"table counts one hand: {one:,}." + self._seats_text()
+            f"table counts one hand: {one:,}." + self._seats_text().replace("cards", "tiles")
         )
 
     def _describe_hand(self, cards: tuple[Any, ...]) -> str:
