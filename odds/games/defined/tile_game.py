@@ -2,8 +2,9 @@
 
 A definition with ``[definition.tiles]`` (docs/reference/definitions.md, "Tiles") is
 counted exactly as a card definition is — the engine sees a composition of tile
-types, the classifier is :class:`~odds.games.defined.tile_patterns.TileClassifier` —
-and this game adds what tiles change for the user:
+types, the counting's classifier reads tile hands through
+:mod:`~odds.games.defined.tile_patterns` — and this game adds what tiles change for the
+user:
 
 * its paytable section is ``[tiles]`` (:class:`~odds.games.defined.tile_schema.TileSetOptions`),
   hands are typed as tiles (``4 2``, ``W9``, ``🀆 🀡``) and have no decks;
