@@ -54,8 +54,9 @@ class TileSetOptions:
     """The tile set: which tiles, how many of each, what they count, how they rank.
 
     A tile game's paytable section ``[tiles]``; each key defaults to the definition's
-    ``[definition.tiles]`` (the registry fills them in), and these defaults are the
-    40-tile set's (dots 1–9 and white dragons, four of each).
+    ``[definition.tiles]`` (:func:`tiles_field` makes the class of one definition), and
+    these defaults, the definition's own, are the 40-tile set's (dots 1–9 and white
+    dragons, four of each).
     """
 
     copies: FrozenMap[str, int] = option(
