@@ -8,7 +8,10 @@ card shoe is.
 
 Point values are data: the paytable gives every tile's value (W = 1/2 and a
 "ten" tile = 0 by the usual rules), so a :class:`Tile` carries its value and
-the game never hard-codes one.
+the game never hard-codes one. So are the two orders of a set (which pair is
+higher, which single tile is higher): a set built with them gives each tile its
+places (:attr:`Tile.pair_rank`, :attr:`Tile.single_rank`), so a hand of tiles
+carries everything its rules read.
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ class Tile:
     code: str
     points: Fraction
     name: str = ""
+    #: The tile's place in the set's pair order (greater is higher; 0: not ordered).
+    pair_rank: int = 0
+    #: The tile's place in the set's single-tile order (greater is higher; 0: not ordered).
+    single_rank: int = 0
 
     def __str__(self) -> str:
         return self.code
@@ -69,13 +76,17 @@ def tile_shoe(
     points: Mapping[str, Fraction],
     names: Mapping[str, str] | None = None,
     removed: Iterable[str] = (),
+    pair_order: Sequence[str] | None = None,
+    single_order: Sequence[str] | None = None,
 ) -> Shoe[Tile]:
     """The tile set a paytable describes, optionally partly dealt.
 
     ``copies`` lists every tile type of the set (in the order given) with its
     number of copies; ``points`` must give a value for each of them (extra
     entries for tiles outside the set are allowed, so the default values serve
-    every set). ``removed`` are tiles already out of the set.
+    every set). ``removed`` are tiles already out of the set. ``pair_order`` and
+    ``single_order`` (highest first), when given, set every tile's
+    :attr:`Tile.pair_rank` and :attr:`Tile.single_rank` (:func:`order_ranks`).
     """
     if len(copies) > MAX_TILE_TYPES:
         raise OddsError(
@@ -102,20 +113,55 @@ def tile_shoe(
     for code, value in values.items():
         if not 0 <= value < 10:
             raise OddsError(f"tiles.points.{code}: {value} is not a point value from 0 to 9.5")
-    tiles = []
     for code in codes:
         if code not in values:
             raise OddsError(f"tiles.points: no point value for tile {code} (e.g. {code} = 0)")
-        tiles.append(Tile(code, values[code], labels.get(code, "")))
     for code in labels:
         if code not in codes:
             raise OddsError(f"tiles.names: tile {code} is not in the tile set")
     _check_names(labels, codes)
+    pairs: dict[str, int] = {}
+    singles: dict[str, int] = {}
+    if pair_order is not None:
+        pairable = [c for c, n in zip(codes, counts, strict=True) if n >= 2]
+        pairs = order_ranks(pair_order, "tiles.pair_order", codes, pairable)
+    if single_order is not None:
+        singles = order_ranks(single_order, "tiles.single_order", codes, codes)
+    tiles = [
+        Tile(code, values[code], labels.get(code, ""), pairs.get(code, 0), singles.get(code, 0))
+        for code in codes
+    ]
     shoe = Shoe(tuple(tiles), tuple(counts), _set_description(tiles, counts))
     removed = tuple(removed)
     if removed:
         shoe = shoe.without([parse_tile(text, shoe) for text in removed])
     return shoe
+
+
+def order_ranks(
+    order: Sequence[str], where: str, codes: Sequence[str], needed: Sequence[str]
+) -> dict[str, int]:
+    """Places from a highest-first order: the first tile gets the most (tiles of the order
+    outside the set are skipped, so one order serves every set).
+
+    Every tile of ``needed`` must be listed (the pair order: every tile the set holds
+    twice; the single order: every tile); a tile listed twice, or one that is neither in
+    the set nor a standard tile, is a one-line error.
+    """
+    normalised = [normalise_code(c, where) for c in order]
+    in_set = set(codes)  # sets throughout: the checks are linear in the tile types
+    seen: set[str] = set()
+    for code in normalised:
+        if code in seen:
+            raise OddsError(f"{where}: tile {code} is listed twice")
+        if code not in in_set and code not in STANDARD_POINTS:
+            raise OddsError(f"{where}: tile {code} is not in the tile set")
+        seen.add(code)
+    missing = [c for c in needed if c not in seen]
+    if missing:
+        raise OddsError(f"{where}: tile {missing[0]} is missing from the order")
+    used = [c for c in normalised if c in in_set]
+    return {code: len(used) - i for i, code in enumerate(used)}
 
 
 def _check_names(labels: Mapping[str, str], codes: Sequence[str]) -> None:

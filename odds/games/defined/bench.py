@@ -2,8 +2,9 @@
 
 The coded game's paytable (``tables/<name>.toml``) is read and analysed by the
 coded counting, timed in the brute-force column; both must give the same
-(net, ways) for every bet the definition declares. The coded package is imported
-by name at run time: definitions know no game's code.
+(net, ways) for every bet the definition declares. The coded game is found by its
+name in the registry at run time (``mahjong-28`` is the package ``mahjong``):
+definitions know no game's code.
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ def beside_coded(game: DefinedGame, config: DefinedConfig, coded: str) -> BenchC
     """``coded`` names a coded paytable, ``tables/<coded>.toml``; its ``game`` the package."""
     path = tables_folder() / f"{coded}.toml"
     data = read_toml(path.read_text(encoding="utf-8"), f"tables/{path.name}")
-    package = str(data.get("game", coded)).replace("-", "_")
-    module = importlib.import_module(f"odds.games.{package}")
-    coded_game: Game[Any] = module.GAME
+    # The registry, looked up at run time as the coded package is (it lists the definitions:
+    # a static import would be a cycle).
+    registry = importlib.import_module("odds.games")
+    coded_game: Game[Any] = registry.game_named(str(data.get("game", coded)))
     sections = {k: v for k, v in data.items() if k not in ("game", "title", "description")}
     coded_config = build(coded_game.config_type, sections, "")
     names = {bet.name for bet in game.definition.bets}

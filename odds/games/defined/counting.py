@@ -150,10 +150,12 @@ class HandClassifier:
     its cards share one suit, so those are cached by that *shape* (455 rank
     multisets and a flag for three cards, instead of 22,100 hands); what reads
     particular suits (a suit tie-break, ``suit``, ``suited_pair``, ``same_suit``)
-    is cached by the hand itself.
+    is cached by the hand itself. A tile hand is its own shape (a set has a few dozen
+    hands), classified by the tile vocabulary (:mod:`odds.games.defined.tile_patterns`,
+    through :mod:`~odds.games.defined.patterns`).
     """
 
-    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair", "colour_pair"})
+    _SUIT_READS = frozenset({"suit", "_suits", "suited_pair", "colour_pair", "_hand"})
 
     def __init__(self, definition: Definition, types: Sequence[Card]) -> None:
         self.definition = definition
@@ -168,6 +170,8 @@ class HandClassifier:
 
     def _shape(self, hand: tuple[int, ...]) -> Any:
         found = self._shapes.get(hand)
+        if found is None and self.definition.tiles is not None:
+            found = self._shapes[hand] = hand  # a tile set has a few dozen hands: each its own
         if found is None:
             cards = self.cards(hand)
             shape = (tuple(sorted(c.rank for c in cards)), len({c.suit for c in cards}) == 1)
@@ -342,7 +346,9 @@ def winner_of(definition: Definition, first_key: Any, second_key: Any) -> str:
 def _symmetries(classifier: HandClassifier, reads: set[str]) -> list[tuple[int, ...]]:
     """Suit permutations when nothing read depends on which suit a card has."""
     definition = classifier.definition
-    if reads_suits_in_strength(definition) or reads & {"suit", "_suits", "colour_pair"}:
+    if definition.tiles is not None:  # tiles have no suits
+        return []
+    if reads_suits_in_strength(definition) or reads & {"suit", "_suits", "colour_pair", "_hand"}:
         return []
     if reads_colour(definition):  # a permutation of the suits may change a colour
         return []

@@ -17,10 +17,16 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
-from odds.games.defined import counting, patterns, ranking
+from odds.games.defined import counting, fair, patterns, ranking
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
-from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
+from odds.games.defined.schema import (
+    COVER,
+    FIRST_CARD_FEATURES,
+    BetDefinition,
+    Definition,
+    Outcome,
+)
 from odds.games.events import Event, by_key, reason, settled_bet
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
@@ -91,7 +97,11 @@ class DefinedGame(Game[DefinedConfig]):
     def _check_named(self, payouts: Mapping[str, Fraction]) -> None:
         """Every payout an outcome names is given, and every one given is named."""
         named = {o.net for b in self.definition.bets for o in b.outcomes if isinstance(o.net, str)}
-        named |= {b.withholding for b in self.definition.bets if isinstance(b.withholding, str)}
+        named |= {
+            b.withholding
+            for b in self.definition.bets
+            if isinstance(b.withholding, str) and b.withholding != COVER
+        }
         named |= {
             o.commission for b in self.definition.bets for o in b.outcomes
             if isinstance(o.commission, str)
@@ -205,7 +215,7 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{definition.source}: definition.categories: the hand {example} matches no "
                 "category; end the list with a category whose pattern is { any = true }"
             )
-        if _full(config):
+        if self.full_shoe(config):
             for i, category in enumerate(definition.categories):
                 if not found.get(i):
                     raise OddsError(
@@ -215,6 +225,10 @@ class DefinedGame(Game[DefinedConfig]):
                         "hand is taken by a stronger category above it)"
                     )
         return found
+
+    def full_shoe(self, config: DefinedConfig) -> bool:
+        """Whether the shoe is the definition's own (impossible outcomes are then refused)."""
+        return _full(config)
 
     def _example(self, shoe: Any, test: Callable[[list[Card]], bool]) -> str:
         from itertools import combinations_with_replacement
@@ -247,7 +261,7 @@ class DefinedGame(Game[DefinedConfig]):
                 lambda hand: self._label(tuple(classifier.cards(hand))),
             )
         bets = []
-        full = _full(config)
+        full = self.full_shoe(config)
         for bet in definition.bets:
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
             if bet.per_hand:
@@ -264,6 +278,10 @@ class DefinedGame(Game[DefinedConfig]):
                     withholding=withheld(bet, payout_values(config)),
                 )
             )
+        fair_payouts = fair.fair_table(
+            definition, bets, fair.stated_payouts(definition, payout_values(config))
+        )
+        tables += [fair_payouts] if fair_payouts is not None else []
         return self.new_analysis(
             config,
             paytable,
@@ -545,7 +563,11 @@ def _check_commissions(
 
 
 def withheld(bet: BetDefinition, payouts: Mapping[str, Fraction]) -> Fraction:
-    """What the bet withholds per unit staked: its number or named payout."""
+    """What the bet withholds per unit staked: its number, named payout, or cover (what its
+    largest loss needs beyond the stake)."""
+    if bet.withholding == COVER:
+        worst = max(-net_of(o, payouts) for o in bet.outcomes)
+        return max(Fraction(0), worst - 1)
     return payouts[bet.withholding] if isinstance(bet.withholding, str) else bet.withholding
 
 

@@ -73,13 +73,20 @@ _SECTION_DOCS = {"rules": "Rule readings.", "payouts": "Payouts.", "bets": "Bets
 
 
 def config_type(
-    game: str, decks: int, digest: str, declarations: Sequence[OptionDeclaration]
+    game: str,
+    decks: int,
+    digest: str,
+    declarations: Sequence[OptionDeclaration],
+    tiles: tuple[str, Any, Any] | None = None,
+    dealing_type: type[Any] = DefinedDealing,
 ) -> type[Any]:
     """The paytable of one definition: its shoe (the definition's decks by default), the
     sections its options declare (in declaration order), the payouts, dealing, the digest.
 
     A definition that declares no ``payouts`` options keeps the free table of payouts its
     outcomes name (``pays = "two_cards"``); one that does has them as documented options.
+    A tile game's set (``tiles``: its ``[tiles]`` field, odds.games.defined.tile_schema)
+    takes the shoe's place, and its ``dealing_type`` deals a set.
     """
     stem = "".join(part.capitalize() for part in re.split(r"[^a-zA-Z0-9]+", game)) or "Defined"
     shoe = make_dataclass(
@@ -93,18 +100,22 @@ def config_type(
              option(d.default, d.meaning, choices=choices, minimum=d.minimum,
                     maximum=d.maximum)),
         )  # fmt: skip
-    fields: list[tuple[str, Any, Any]] = [("shoe", shoe, section(shoe, "The shoe."))]
+    fields: list[tuple[str, Any, Any]] = [tiles or ("shoe", shoe, section(shoe, "The shoe."))]
     for name, entries in sections.items():
         cls = make_dataclass(f"{stem}{name.capitalize()}", entries, frozen=True)
         fields.append((name, cls, section(cls, _SECTION_DOCS.get(name, "Options."))))
     if "payouts" not in sections:
         fields.append(("payouts", dict[str, Fraction], option({}, _PAYOUTS_DOC, minimum=0)))
-    dealing = section(DefinedDealing, "Dealing a shoe (shoe-state studies).")
+    dealing = section(dealing_type, "Dealing a shoe (shoe-state studies).")
     fields += [
-        ("dealing", DefinedDealing, dealing),
+        ("dealing", dealing_type, dealing),
         ("definition_sha256", str, option(digest, _DIGEST_DOC)),
     ]
-    made: type[Any] = hash_once(make_dataclass(f"{stem}Config", fields, frozen=True))
+    # A tile game's set is read where a card game's shoe is (``config.shoe.build()``).
+    namespace = {"shoe": property(lambda config: config.tiles)} if tiles else None
+    made: type[Any] = hash_once(
+        make_dataclass(f"{stem}Config", fields, frozen=True, namespace=namespace)
+    )
     return made
 
 

@@ -98,6 +98,9 @@ def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: 
 
 def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
     """Index of the first (strongest) category the hand matches, or ``None``."""
+    if definition.tiles is not None:
+        found: int | None = _tiles().category_of(cards, definition)
+        return found
     for i, category in enumerate(definition.categories):
         if matches(cards, category, definition.shoe):
             return i
@@ -149,6 +152,9 @@ def strength(
     ``index`` is the hand's category when the caller knows it already (the counting
     caches categories by the hand's shape, the tie-breaks by the hand).
     """
+    if definition.tiles is not None:
+        found: tuple[Any, ...] = _tiles().strength(cards, definition, index)
+        return found
     key: list[Any] = []
     for part in definition.compare:
         if part == "category":
@@ -191,7 +197,17 @@ def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
         return cards[0].suit
     if name == "_suits":
         return frozenset(c.suit for c in cards)
+    if name == "_hand":  # the cards themselves (a round's ``identical``)
+        return tuple(sorted(str(c) for c in cards))
     raise AssertionError(name)  # pragma: no cover
+
+
+def _tiles() -> Any:
+    """The tile vocabulary (:mod:`odds.games.defined.tile_patterns`), for a tile definition's
+    hands: imported on first use (it builds on the counting, which imports this module)."""
+    from odds.games.defined import tile_patterns
+
+    return tile_patterns
 
 
 def colour(card: Card) -> str:
@@ -201,4 +217,7 @@ def colour(card: Card) -> str:
 
 def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) -> tuple[Any, ...]:
     """The features ``names`` of a hand, as ``((name, value), …)`` in name order."""
+    if definition.tiles is not None:
+        found: tuple[Any, ...] = _tiles().view(cards, names, definition)
+        return found
     return tuple((name, feature(cards, name, definition)) for name in sorted(names))

@@ -21,11 +21,14 @@ from typing import Any
 
 from odds.core.caching import cached
 from odds.core.errors import OddsError
+from odds.games.dealing import SetDealing
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of
-from odds.games.defined.schema import read_definition
+from odds.games.defined.schema import Definition, read_definition
 from odds.games.defined.tables import tables_folder
+from odds.games.defined.tile_game import TileGame
+from odds.games.defined.tile_schema import tiles_field
 
 #: A file name that can name a game when its paytable has no ``game`` key.
 GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -53,8 +56,14 @@ class Family:
         self.digest = definition_digest(raw)
         default = read_definition(raw, source, text)
         self.declarations = default.options
-        self.config_type = config_type(name, default.shoe.decks, self.digest, self.declarations)
-        self.default = DefinedGame(name, default, self)
+        if default.tiles is None:
+            self.config_type = config_type(name, default.shoe.decks, self.digest, self.declarations)
+        else:  # a tile set in the shoe's place, dealt by rounds of the whole table
+            self.config_type = config_type(
+                name, 1, self.digest, self.declarations,
+                tiles_field(name, default.tiles), SetDealing,
+            )  # fmt: skip
+        self.default = game_of(name, default, self)
         self._games: dict[Any, DefinedGame] = {default.reading.key(): self.default}
 
     def game(self, config: Any) -> DefinedGame:
@@ -69,8 +78,15 @@ class Family:
         found = self._games.get(key)
         if found is None:
             definition = read_definition(self.raw, self.source, self.text, reading.values)
-            found = self._games[key] = DefinedGame(self.name, definition, self)
+            found = self._games[key] = game_of(self.name, definition, self)
         return found
+
+
+def game_of(name: str, definition: Definition, family: Family) -> DefinedGame:
+    """The game of one reading: a tile game when the definition is dealt from tiles."""
+    if definition.tiles is not None:
+        return TileGame(name, definition, family)
+    return DefinedGame(name, definition, family)
 
 
 def defined_game(

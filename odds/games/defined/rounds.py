@@ -39,6 +39,9 @@ def needs(
             elif name == "same_suit":
                 for p in positions:
                     read[p].add("_suits")
+            elif name == "identical":
+                for p in positions:
+                    read[p].add("_hand")
         for part in (*condition.all, *condition.any):
             visit(part)
         if condition.not_ is not None:
@@ -81,6 +84,8 @@ def _holds(
         elif name == "same_suit":
             suits = frozenset().union(*(v["_suits"] for v in views.values()))
             value = len(suits) == 1
+        elif name == "identical":  # every position holds the same cards or tiles
+            value = len({v["_hand"] for v in views.values()}) == 1
         else:  # pragma: no cover - the schema refuses other names
             raise AssertionError(name)
         if isinstance(wanted, bool):

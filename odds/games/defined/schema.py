@@ -22,7 +22,7 @@ from typing import Any
 
 from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
-from odds.core.numbers import parse_rational
+from odds.core.numbers import parse_rational, short_number
 from odds.games.defined.readings import (
     OptionDeclaration,
     Reading,
@@ -31,6 +31,7 @@ from odds.games.defined.readings import (
     bound_names,
     read_declarations,
 )
+from odds.games.defined.tile_schema import TileRules, check_vocabulary, read_tiles, tile_codes
 
 RANK_SYMBOLS: dict[str, Rank] = {rank.symbol: rank for rank in Rank}
 RANK_SYMBOLS.update({"T": Rank.TEN, "1": Rank.ACE})
@@ -40,12 +41,12 @@ SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.
 #: Hand patterns a category may combine (every key must hold).
 PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
-    "pair_rank", "suited", "cards", "any", "same_colour", "not",
+    "pair_rank", "suited", "cards", "any", "same_colour", "not", "tiles",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
 TIEBREAKS = ("points", "ranks", "high", "suits", "top_card", "faces", "cards", "equal",
-             "top_cards", "sequence_suits")  # fmt: skip
+             "top_cards", "sequence_suits", "pair_order", "single_order")  # fmt: skip
 #: Tie-breaks that read which suit a card has (no suit symmetry in the counting).
 SUIT_TIEBREAKS = frozenset({"suits", "top_card", "top_cards", "sequence_suits"})
 #: Features a bet's condition may ask of one position.
@@ -56,8 +57,11 @@ POSITION_FEATURES = (
 #: Features of a tableau position read from its first two cards (ranks and suits; a bet
 #: reading them is counted by odds.games.defined.first_cards).
 FIRST_CARD_FEATURES = ("pair", "suited_pair", "colour_pair")
+#: ``withholding = "cover"``: the bet debits what its largest loss needs beyond the stake
+#: (the banker's side covers a position's win at any payout: max(1, player_wins) in all).
+COVER = "cover"
 #: Conditions on the whole round.
-ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit")
+ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit", "identical")
 
 
 class Locator:
@@ -124,6 +128,9 @@ class Category:
     rank_order: tuple[Rank, ...] = ()
     #: Categories this one beats whatever the order (odds.games.defined.ranking).
     beats: tuple[str, ...] = ()
+    #: A tile category's name for each of its hands, ``{tiles}`` and ``{points}`` filled in
+    #: (``"pair {tiles}"``: ``pair W-W``); empty: the label (odds.games.defined.tile_patterns).
+    hand_class: str = ""
 
 
 def pattern_keys(pattern: tuple[tuple[str, Any], ...]) -> set[str]:
@@ -199,6 +206,9 @@ class BetDefinition:
     #: ``per_hand = true``: a bet reading one position is counted over that position's
     #: hands alone (Pok Deng's Pair: C(416,2) = 86,320), not over whole deals.
     per_hand: bool = False
+    #: ``fair_payout = true``: the report gives the payout of its one paying outcome that
+    #: makes the bet even (odds.games.defined.fair).
+    fair_payout: bool = False
 
 
 @dataclass(frozen=True)
@@ -235,6 +245,8 @@ class Definition:
     #: the values this definition was read under.
     options: tuple[OptionDeclaration, ...] = ()
     reading: Reading = field(default_factory=Reading, compare=False)
+    #: ``[definition.tiles]``: the game is dealt from a tile set (odds.games.defined.tile_schema).
+    tiles: TileRules | None = None
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -257,7 +269,7 @@ class Definition:
 
 
 _TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets",
-        "options", "patches")  # fmt: skip
+        "options", "patches", "tiles")  # fmt: skip
 #: Condition keys on the whole round, and the combinators: no position may take these names.
 _RESERVED_POSITIONS = ("tie", "all", "any", "not", "if", *ROUND_FEATURES)
 
@@ -316,10 +328,13 @@ def _read(
         title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
     rules = _text(data.get("rules", ""), "definition.rules", where)
     reproduces = _reproduces(data.get("reproduces", ""), where)
-    return Definition(
+    tiles = read_tiles(data["tiles"], where) if "tiles" in data else None
+    definition = Definition(
         title, shoe, deal, categories, compare, ties, bets, rules, reproduces, where.source,
-        category_order=order, options=reading.declarations, reading=reading,
+        category_order=order, options=reading.declarations, reading=reading, tiles=tiles,
     )  # fmt: skip
+    check_vocabulary(definition, where)
+    return definition
 
 
 @dataclass(frozen=True)
@@ -334,13 +349,21 @@ class _Context:
 
 
 def _coded_packages() -> frozenset[str]:
-    """The game packages under ``odds/games`` (by name, nothing imported)."""
+    """The coded games under ``odds/games``, as package names (nothing imported): each
+    package's, and the game name its ``game.py`` declares (``mahjong`` plays ``mahjong-28``)."""
     import pkgutil
     from pathlib import Path
 
     games = Path(__file__).resolve().parents[1]  # odds/games, read without importing it
-    found = (i.name for i in pkgutil.iter_modules([str(games)]) if i.ispkg)
-    return frozenset(found) - {"defined"}
+    found = {i.name for i in pkgutil.iter_modules([str(games)]) if i.ispkg} - {"defined"}
+    for package in list(found):
+        code = games / package / "game.py"
+        named = re.search(r'^    name = "([a-z0-9-]+)"', code.read_text("utf-8"), re.M) if (
+            code.is_file()
+        ) else None  # fmt: skip
+        if named:
+            found.add(named.group(1).replace("-", "_"))
+    return frozenset(found)
 
 
 def _category_names(items: Any) -> tuple[str, ...]:
@@ -759,7 +782,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
             raise loc.error(where_, "expected a table", line)
         _known(
             item,
-            ("name", "label", "pattern", "tiebreak", "rank_order", "beats", "if"),
+            ("name", "label", "pattern", "tiebreak", "rank_order", "beats", "if", "class"),
             where_,
             loc,
             line,
@@ -797,6 +820,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
                 f'expected a list of category names, e.g. ["trips"], got {beats!r}',
                 loc.line("beats", line) or line,
             )
+        hand_class = _text(item.get("class", ""), f"{where_}.class", loc)
         found.append(
             Category(
                 name,
@@ -806,6 +830,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
                 line,
                 rank_order=order,
                 beats=tuple(beats),
+                hand_class=hand_class,
             )
         )
     names = [c.name for c in found]
@@ -850,6 +875,8 @@ def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -
         return _int(value, where_, loc, 0, 26, line)
     if key == "points":
         return _points(value, where_, loc, line)
+    if key == "tiles":
+        return tile_codes(value, where_, loc, line)
     if key in ("ranks", "pair_rank"):
         if not isinstance(value, list) or not value:
             raise loc.error(where_, f"expected a list of ranks, got {value!r}", line)
@@ -872,24 +899,34 @@ def _pattern(pattern: Any, where_: str, loc: Locator, line: int) -> tuple[tuple[
     return tuple(checked)
 
 
-def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
-    if isinstance(value, int) and not isinstance(value, bool):
+def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int | Fraction]:
+    """Points as a set: a number, a list, or ``{ min = a, max = b }`` (whole numbers). A tile's
+    points may be halves (``9.5``, ``"19/2"``), so a number may be one."""
+    if isinstance(value, (int, Decimal, str)) and not isinstance(value, bool):
         value = [value]
     if isinstance(value, Mapping) and set(value) <= {"min", "max"}:
         low = _int(value.get("min", 0), where_, loc, 0, 99, line)
         high = _int(value.get("max", 9), where_, loc, 0, 99, line)
         value = list(range(low, high + 1))
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
+    if not isinstance(value, list) or not all(_is_points(v) for v in value):
         raise loc.error(
             where_,
             f"expected a number, a list of numbers or {{ min = a, max = b }}, got {value!r}",
             line,
         )
-    for v in value:
-        _int(v, where_, loc, 0, 99, line)
-    return frozenset(value)
+    found = [Fraction(str(v)) for v in value]
+    for v in found:
+        if not 0 <= v <= 99:
+            raise loc.error(where_, f"{short_number(v)} is outside 0–99", line)
+    return frozenset(int(v) if v.denominator == 1 else v for v in found)
+
+
+def _is_points(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (
+        isinstance(value, (Decimal, str)) and _is_number_text(str(value))
+    )
 
 
 def _compare(
@@ -955,7 +992,8 @@ def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, .
         where_ = f"definition.bets[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        known = ("name", "title", "description", "outcomes", "withholding", "per_hand", "if")
+        known = ("name", "title", "description", "outcomes", "withholding", "per_hand", "if",
+                 "fair_payout")  # fmt: skip
         _known(item, known, where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
@@ -1009,13 +1047,25 @@ def _bet(
     description = str(item.get("description", ""))
     wline = loc.line("withholding", line) or line
     withholding = _withholding(item.get("withholding", 0), where_, loc, wline)
-    if isinstance(withholding, str) and context.reading.declares_payouts:
+    if isinstance(withholding, str) and withholding != COVER and context.reading.declares_payouts:
         context.reading.payout(withholding, f"{where_}.withholding", loc, wline)
     _check_losses(outcomes, withholding, where_, loc)
     per_hand = item.get("per_hand", False)
     if not isinstance(per_hand, bool):
         raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
-    return BetDefinition(name, title, description, tuple(outcomes), line, withholding, per_hand)
+    fair = item.get("fair_payout", False)
+    paying = [o for o in outcomes if isinstance(o.net, str) and not o.loses_named]
+    paying += [o for o in outcomes if isinstance(o.net, Fraction) and o.net > 0]
+    if not isinstance(fair, bool) or (fair and len(paying) != 1):
+        raise loc.error(
+            where_,
+            "fair_payout: true for a bet with exactly one paying outcome, got "
+            f"{fair!r} with {len(paying)}",
+            loc.line("fair_payout", line) or line,
+        )
+    return BetDefinition(
+        name, title, description, tuple(outcomes), line, withholding, per_hand, fair
+    )
 
 
 def _withholding(value: Any, where_: str, loc: Locator, line: int) -> Fraction | str:
@@ -1307,7 +1357,7 @@ def _feature_value(
         )
     if feature in FIRST_CARD_FEATURES and deal.cards < 2:
         raise loc.error(where_, f"{feature}: the hands hold one card", line)
-    if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush"):
+    if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush", "identical"):
         if not isinstance(value, bool):
             raise loc.error(where_, f"expected true or false, got {value!r}", line)
         return value
@@ -1353,7 +1403,7 @@ def _feature_value(
 
 def _referenced(
     value: Mapping[str, Any],
-    base: frozenset[int] | None,
+    base: frozenset[int | Fraction] | None,
     where_: str,
     context: _Context,
     loc: Locator,
@@ -1403,7 +1453,14 @@ def condition_text(condition: Condition) -> str:
             )
             continue
         items = sorted(value, key=lambda v: (str(type(v)), v))
-        texts = [v.symbol if isinstance(v, (Rank, Suit)) else str(v) for v in items]
+        texts = [
+            v.symbol
+            if isinstance(v, (Rank, Suit))
+            else short_number(v)
+            if isinstance(v, Fraction)
+            else str(v)
+            for v in items
+        ]
         shown = (
             " or ".join(texts)
             if len(texts) <= 3

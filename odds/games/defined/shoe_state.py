@@ -90,7 +90,7 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         shoe = config.shoe.build()
         return PolynomialEvaluator(shoe, bets, self.game.definition.round_cards, 52, polynomial)
 
-    def outcome_law(self, config: DefinedConfig) -> StateByStateLaw:
+    def outcome_law(self, config: DefinedConfig) -> StateByStateLaw | None:
         """Every bet's outcome ways for a state: the definition counted again for it.
 
         The cost per state is the report's count for that composition; measured (one

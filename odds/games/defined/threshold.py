@@ -59,8 +59,10 @@ def detail(definition: Definition, winner: bool, reads: Mapping[str, set[str]]) 
 def merged_types(
     definition: Definition, types: Sequence[Card], counts: Sequence[int], level: int
 ) -> tuple[tuple[Card, ...], tuple[int, ...]]:
-    """One representative card and its merged count per value (0), rank (1) or card (2)."""
-    if level >= 2:
+    """One representative card and its merged count per value (0), rank (1) or card (2).
+
+    Tiles are never merged (a tile set has a few dozen types, each its own)."""
+    if level >= 2 or definition.tiles is not None:
         return tuple(types), tuple(counts)
 
     def key(card: Card) -> Any:

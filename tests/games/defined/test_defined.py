@@ -23,10 +23,14 @@ DEFINED = sorted(p.stem for p in TABLES.glob("*.toml") if "[definition" in p.rea
 
 
 def reduced(name: str, cards: list[str]) -> tuple[Any, list[Card]]:
-    """The paytable ``name`` with a shoe of exactly these cards (one copy each)."""
+    """The paytable ``name`` with a shoe of exactly these cards (one copy each), or for a
+    tile game a set of exactly these tiles."""
     data = read_toml((TABLES / f"{name}.toml").read_text(), name)
     wanted = Counter(cards)  # a card listed twice is two identical copies
-    data["shoe"] = {"decks": 1, "counts": {c.code: wanted[c.code] for c in STANDARD_DECK}}
+    if "tiles" in data["definition"]:
+        data["tiles"] = dict(data.get("tiles", {}), copies=dict(wanted))
+    else:
+        data["shoe"] = {"decks": 1, "counts": {c.code: wanted[c.code] for c in STANDARD_DECK}}
     paytable = from_data(data, f"{name} (reduced)")
     shoe = paytable.config.shoe.build()
     dealt = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
@@ -66,6 +70,8 @@ SHOES = {
     # Three of a kind, three faces, equal points decided by the top card and its suit.
     "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "Ac", "9h"],
     "dragon-tiger-side-bets": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
+    # Tiles: pairs, the 2-8 Kong, a half point, identical hands (two 1s, two Ws).
+    "mahjong-28-defined": ["1", "1", "2", "8", "8", "W", "W", "9"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip

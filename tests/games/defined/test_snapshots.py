@@ -32,11 +32,13 @@ CODED: dict[str, tuple[str, tuple[str, ...]]] = {
     "pok-deng": ("pok-deng-defined", ()),
     "pok-deng-example9": ("pok-deng-defined", ("rules.eight_nine_override=false",)),
     "dragon-tiger": ("dragon-tiger-defined", ()),
+    "mahjong-28": ("mahjong-28-defined", ()),  # every Mahjong table: test_mahjong_defined.py
 }
 #: Coded game (``readings/<game>.json``) → the definition's paytable its readings apply to.
 READINGS: dict[str, str] = {
     "pok-deng": "pok-deng-defined",
     "dragon-tiger": "dragon-tiger-defined",
+    "mahjong-28": "mahjong-28-defined",
 }
 #: The figures of a bet compared (every exact one the JSON has; SD, VI and the confidence
 #: ranges are floats computed from the exact variance).
