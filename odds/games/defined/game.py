@@ -17,7 +17,7 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
-from odds.games.defined import counting, patterns, ranking
+from odds.games.defined import counting, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
@@ -34,11 +34,13 @@ class DefinedGame(Game[DefinedConfig]):
 
     def __init__(self, name: str, definition: Definition) -> None:
         from odds.games.defined.shoe_state import DefinedShoeState
+        from odds.games.defined.whole_table_tables import stakes_feature
 
         self.definition = definition
         deal = definition.deal
         self.__dict__.update(
             shoe_state=DefinedShoeState(self),
+            stakes=stakes_feature(self),
             name=name,
             title=definition.title or name,
             positions=deal.positions,
@@ -201,6 +203,13 @@ class DefinedGame(Game[DefinedConfig]):
         return "?"  # pragma: no cover
 
     def analyse(self, config: DefinedConfig, paytable: str) -> Analysis:
+        return self._analyse(config, paytable, whole_table=True)
+
+    def analyse_bets(self, config: DefinedConfig, paytable: str) -> Analysis:
+        """The bets and hand categories, without the whole table (no bet needs it)."""
+        return self._analyse(config, paytable, whole_table=False)
+
+    def _analyse(self, config: DefinedConfig, paytable: str, whole_table: bool) -> Analysis:
         definition = self.definition
         shoe = config.shoe.build()
         shoe.require(definition.round_cards)
@@ -238,6 +247,12 @@ class DefinedGame(Game[DefinedConfig]):
                     withholding=withheld(bet, config.payouts),
                 )
             )
+        notes: tuple[str, ...] = ()
+        if whole_table:  # a definition with seats: hand classes and the whole table
+            from odds.games.defined.whole_table_tables import report_parts
+
+            seated, notes = report_parts(self, config, bets)
+            tables += seated
         return self.new_analysis(
             config,
             paytable,
@@ -247,6 +262,7 @@ class DefinedGame(Game[DefinedConfig]):
             bets=tuple(bets),
             tables=tuple(tables),
             hand_classes=classes,
+            notes=notes,
         )
 
     def deal_total(self, counts: Any) -> int:
@@ -285,7 +301,7 @@ class DefinedGame(Game[DefinedConfig]):
             f"{shoe.size} cards, hands unordered within, in dealing order between: {total:,} "
             "deals. Each bet is counted by the classes it reads (one hand's classes; a "
             "showdown of every hand against the other after removal; or the two hands' "
-            "joint classes)." + self._seats_text()
+            "joint classes)." + self._seats_text() + seats.counting_text(self.definition)
         )
 
     def _seats_text(self) -> str:
