@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import permutations
 from typing import Any
 
 from odds.engine import hands
@@ -48,9 +49,9 @@ Z_LIMIT = Decimal("3.29")
 class TableSimulation:
     """Rounds per whole-table hands, as class numbers (the exact counts' numbering).
 
-    ``rows[i]``: the dealer's class, then the seats' (sorted), ``counts[i]`` rounds of it
-    (int64 arrays; equal rows are merged now and then, so memory stays bounded). Settling
-    them is a few array operations per stake setting (:meth:`totals`).
+    ``rows[i]``: the dealer's class, then the seats', ``counts[i]`` rounds of it (int64
+    arrays; rounds alike but for the seats' order are merged now and then, so memory stays
+    bounded). Settling them is a few array operations per stake setting (:meth:`totals`).
     """
 
     rounds: int
@@ -65,13 +66,7 @@ class TableSimulation:
 
         dealer, seated = self.rows[:, :1], self.rows[:, 1:]
         total = np.asarray(nets, dtype=np.int64)[seated, dealer].sum(axis=1)
-        values, inverse = np.unique(total, return_inverse=True)
-        rounds = np.bincount(inverse.reshape(-1), weights=self.counts, minlength=len(values))
-        return {
-            Fraction(int(v), scale): int(n)
-            for v, n in zip(values.tolist(), rounds.tolist(), strict=True)
-            if n
-        }
+        return {Fraction(v, scale): n for v, n in _tally(total, self.counts).items()}
 
     def tallies(self, outcome: Any, kinds: int) -> dict[tuple[int, ...], int]:
         """Rounds per sorted tuple of the seats' outcome numbers (``outcome[seat class]``)."""
@@ -82,10 +77,8 @@ class TableSimulation:
         code = np.zeros(len(seated), dtype=np.int64)
         for k in range(kinds):
             code = code * base + (seated == k).sum(axis=1)
-        values, inverse = np.unique(code, return_inverse=True)
-        rounds = np.bincount(inverse.reshape(-1), weights=self.counts, minlength=len(values))
         found: dict[tuple[int, ...], int] = {}
-        for value, n in zip(values.tolist(), rounds.tolist(), strict=True):
+        for value, n in _tally(code, self.counts).items():
             each = []
             for _ in range(kinds):
                 value, many = divmod(value, base)
@@ -93,6 +86,20 @@ class TableSimulation:
             each.reverse()
             found[tuple(k for k in range(kinds) for _ in range(each[k]))] = int(n)
         return found
+
+
+def _tally(values: Any, counts: Any) -> dict[int, int]:
+    """Rounds per value: ``counts`` added up by ``values`` (integers), nonzero ones only."""
+    import numpy as np
+
+    low = int(values.min()) if len(values) else 0
+    span = int(values.max()) - low + 1 if len(values) else 0
+    if span <= 4 * len(values) + 1024:  # a few values close together: count them directly
+        rounds = np.bincount(values - low, weights=counts, minlength=span)
+        return {low + i: int(n) for i, n in enumerate(rounds.tolist()) if n}
+    distinct, inverse = np.unique(values, return_inverse=True)
+    rounds = np.bincount(inverse.reshape(-1), weights=counts, minlength=len(distinct))
+    return {int(v): int(n) for v, n in zip(distinct.tolist(), rounds.tolist(), strict=True) if n}
 
 
 def simulate_table(
@@ -130,14 +137,19 @@ def simulate_table(
             found = known[code] = index.setdefault(classes(tuple(hand)), len(index))
         return found
 
-    lookup = None  # every hand's class by its code, when the codes are few
+    lookup = None  # every hand's class by its code in any order, when the codes are few
     if types**size <= LOOKUP_CODES:
         lookup = np.full(types**size, -1, dtype=np.int64)
         for hand, _ in hands(counts, size):
             number = 0
             for t in reversed(hand):
                 number = number * types + t
-            lookup[number] = class_of(number)
+            cls = class_of(number)
+            for order in set(permutations(hand)):
+                code = 0
+                for t in reversed(order):
+                    code = code * types + t
+                lookup[code] = cls
     rows = np.empty((0, hands_dealt), dtype=np.int64)
     tally = np.empty(0, dtype=np.int64)
     pending: list[Any] = []
@@ -146,7 +158,9 @@ def simulate_table(
     for start in track(chunks, f"whole table: simulated rounds, {CHUNK:,} at a time"):
         dealt = card_types[sampler.draw(min(CHUNK, rounds - start))]
         # Card p · (n + 1) + j goes to hand j (seat 1 … n, then the dealer) in pass p.
-        held = np.sort(dealt.reshape(len(dealt), size, hands_dealt), axis=1)
+        held = dealt.reshape(len(dealt), size, hands_dealt)
+        if lookup is None:  # codes of sorted hands (the lookup knows every order)
+            held = np.sort(held, axis=1)
         codes = np.zeros((len(dealt), hands_dealt), dtype=np.int64)
         for step in range(size - 1, -1, -1):
             codes = codes * types + held[:, step, :]
@@ -156,8 +170,7 @@ def simulate_table(
             distinct, inverse = np.unique(codes, return_inverse=True)
             numbers = np.array([class_of(int(c)) for c in distinct.tolist()], dtype=np.int64)
             hand_class = numbers[inverse.reshape(codes.shape)]
-        seated = np.sort(hand_class[:, :seats], axis=1)
-        pending.append(np.column_stack((hand_class[:, seats], seated)))
+        pending.append(np.column_stack((hand_class[:, seats], hand_class[:, :seats])))
         unmerged += len(dealt)
         if unmerged >= MERGE_ROWS:
             rows, tally = _merge_rows(*_joined(rows, tally, pending))
@@ -230,11 +243,13 @@ def _joined(rows: Any, tally: Any, pending: list[Any]) -> tuple[Any, Any]:
 
 
 def _merge_rows(rows: Any, counts: Any) -> tuple[Any, Any]:
-    """Equal rows merged (their counts added): distinct rows in lexicographic order."""
+    """Rounds with the same dealer's class and seats' classes (in any order) merged, their
+    counts added: distinct rows, the seats sorted, in lexicographic order."""
     import numpy as np
 
     if not len(rows):
         return rows, counts
+    rows = np.column_stack((rows[:, :1], np.sort(rows[:, 1:], axis=1)))
     order = np.lexsort(rows.T[::-1])  # the first column the primary key
     rows, counts = rows[order], counts[order]
     starts = np.flatnonzero(np.concatenate(([True], (rows[1:] != rows[:-1]).any(axis=1))))

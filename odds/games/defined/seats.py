@@ -40,7 +40,8 @@ from odds.core.errors import OddsError
 from odds.engine import sequential_distribution, triple_class_array
 from odds.engine.sequential import sequential_steps, shape_classifier
 from odds.games.defined import counting, ranking, threshold
-from odds.games.defined.rounds import RoundKey, bet_needs, holds
+from odds.games.defined.rounds import RoundKey, bet_needs
+from odds.games.defined.rounds import _holds as condition_holds
 from odds.games.defined.schema import Definition
 
 if TYPE_CHECKING:
@@ -163,10 +164,11 @@ class SeatClasses:
         found = self._outcomes.get((bet_index, key))
         if found is None:
             bet = self.definition.bets[bet_index]
+            views = {p: dict(v) for p, v in zip(self.positions, key[1:], strict=True)}
             hits = [
                 o
                 for o in bet.outcomes
-                if o.when is not None and holds(o.when, key, self.definition)
+                if o.when is not None and condition_holds(o.when, key[0], views, self.definition)
             ]
             if len(hits) == 1:
                 found = hits[0].key
