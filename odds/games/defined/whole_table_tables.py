@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from odds.core.errors import OddsError
 from odds.core.numbers import short_number
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution
@@ -663,12 +664,16 @@ def report_parts(
         return (), ()
     deal = definition.deal
     needed = deal.cards * (deal.seats + 1)
-    size = config.shoe.build().size
-    if size < needed:
+    shoe = config.shoe.build()
+    if shoe.size < needed:
         return (), (
-            f"Whole table: not analysed; the shoe has {size} cards and the {deal.positions[1]} "
-            f"with {deal.seats} seats needs {needed}.",
+            f"Whole table: not analysed; the shoe has {shoe.size} cards and the "
+            f"{deal.positions[1]} with {deal.seats} seats needs {needed}.",
         )
+    try:  # estimated before anything is counted
+        seats.check_three_hands(definition, len(shoe.types), deal.cards)
+    except OddsError as refused:
+        return (), (f"Whole table: not analysed; {refused}.",)
     return tables(whole_table(game, config, bets)), ()
 
 

@@ -38,11 +38,20 @@ TABLES = ROOT / "tables"
 SNAPSHOTS = ROOT / "tests" / "snapshots" / "coded"
 
 
-def pok_deng(seats_: int = 5, override: bool = True, cards: list[str] | None = None) -> Paytable:
+def pok_deng(
+    seats_: int = 5, override: bool = True, cards: list[str] | None = None, beats: bool = False
+) -> Paytable:
     """``tables/pok-deng-defined.toml`` at ``seats_`` seats; ``override=False`` is rule-book
-    example 9's reading (no 8/9 override outcome); ``cards`` a shoe of exactly these cards."""
+    example 9's reading (no 8/9 override outcome); ``cards`` a shoe of exactly these cards;
+    ``beats``: an exception to the order (0 points beats 9 points, a made-up rule)."""
     text = (TABLES / "pok-deng-defined.toml").read_text()
     text = text.replace("seats = 5", f"seats = {seats_}")
+    if beats:
+        text = text.replace(
+            'label = "0 points"\npattern = { any = true }',
+            'label = "0 points"\npattern = { any = true }\nbeats = ["9-points"]',
+        )
+        assert "beats" in text
     if not override:
         lines = [line for line in text.splitlines() if 'name = "win-special-8-9"' not in line]
         text = "\n".join(lines).replace(
@@ -160,8 +169,10 @@ NINE = ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "4c", "9h"]
 EIGHT = ["Ac", "Kc", "6d", "6d", "Qh", "10h", "4c", "4c"]
 
 
-def _table(cards: list[str], seats_: int, **kwargs: Any) -> tuple[WholeTable, dict[Any, Fraction]]:
-    paytable = pok_deng(seats_, cards=cards)
+def _table(
+    cards: list[str], seats_: int, beats: bool = False, **kwargs: Any
+) -> tuple[WholeTable, dict[Any, Fraction]]:
+    paytable = pok_deng(seats_, cards=cards, beats=beats)
     bets = paytable.bet_analysis().bets
     table = whole_table.whole_table(paytable.game, paytable.config, bets, **kwargs)
     shoe = paytable.config.shoe.build()
@@ -181,9 +192,15 @@ def _marginal(reference: dict[Any, Fraction], pick: Any) -> dict[Any, Fraction]:
     return {k: p for k, p in found.items() if p}
 
 
-@pytest.mark.parametrize(("cards", "seats_"), [(NINE, 2), (EIGHT, 3)], ids=["9 cards", "8 cards"])
-def test_the_whole_table_equals_the_plain_enumeration(cards: list[str], seats_: int) -> None:
-    table, reference = _table(cards, seats_)
+@pytest.mark.parametrize(
+    ("cards", "seats_", "beats"),
+    [(NINE, 2, False), (EIGHT, 3, False), (NINE, 2, True)],
+    ids=["9 cards", "8 cards", "9 cards, an exception to the order"],
+)
+def test_the_whole_table_equals_the_plain_enumeration(
+    cards: list[str], seats_: int, beats: bool
+) -> None:
+    table, reference = _table(cards, seats_, beats)
     assert table.counts.simulation is None  # small enough: every total exact
     # one seat, every bet (seat 1, and any seat: exchangeability)
     assert _probabilities(table.counts.one) == _marginal(reference, lambda k: k[0])
@@ -220,10 +237,20 @@ def test_the_whole_table_equals_the_plain_enumeration(cards: list[str], seats_: 
     )
     # the Pair bet on every seat: exact by rank, compositions merged by relabelling
     rows = table.every_seat(pair)
+    assert table.counts.every_seat["player-pair"] is not None
     assert table.counts.every_seat["player-pair"].symmetric
     assert _probabilities({keys: w for keys, _, w in rows}) == _marginal(
         reference, lambda k: tuple(sorted(s[1] for s in k))
     )
+    # … and its mean and variance are the two-seat joint's (as the report's note says)
+    pair_only = Stakes(table.names, (Fraction(0), Fraction(1)))
+    by_net: Counter[Fraction] = Counter()
+    for _, net_of_row, w in rows:
+        by_net[net_of_row] += w
+    totals = _probabilities(dict(by_net))
+    mean = sum(v * p for v, p in totals.items())
+    variance = sum(v * v * p for v, p in totals.items()) - mean**2
+    assert (mean, variance) == table.moments.selection([pair_only.per_position()] * seats_)
     # every seat's EV and variance from the two-seat joint equal the whole table's
     for stakes in (only_player, both):
         ev, variance = table.moments.selection([stakes.per_position()] * seats_)
