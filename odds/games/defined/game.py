@@ -301,7 +301,9 @@ class DefinedGame(Game[DefinedConfig]):
             f"{shoe.size} cards, hands unordered within, in dealing order between: {total:,} "
             "deals. Each bet is counted by the classes it reads (one hand's classes; a "
             "showdown of every hand against the other after removal; or the two hands' "
-            "joint classes)." + self._seats_text() + seats.counting_text(self.definition)
+            "joint classes)."
+            + self._seats_text()
+            + seats.counting_text(self.definition, len(shoe.types), shoe.size)
         )
 
     def _seats_text(self) -> str:

@@ -65,9 +65,15 @@ def has_whole_table(definition: Definition) -> bool:
     return deal.seats > 1 and deal.tableau is None and not deal.draw_at_most
 
 
-def counting_text(definition: Definition) -> str:
-    """How the whole table is counted, for the report's counting paragraph ("" without seats)."""
-    if not has_whole_table(definition):
+def counting_text(definition: Definition, types: int, shoe_size: int) -> str:
+    """How the whole table is counted, for the report's counting paragraph ("" without seats,
+    or where the whole table is not analysed: a note says why)."""
+    deal = definition.deal
+    if not has_whole_table(definition) or shoe_size < deal.cards * (deal.seats + 1):
+        return ""
+    try:
+        check_three_hands(definition, types, deal.cards)
+    except OddsError:
         return ""
     dealer = definition.deal.positions[1]
     n = definition.deal.seats
