@@ -70,7 +70,7 @@ def report(
             "--stakes",
             metavar="BET=STAKE,…",
             help="Bets played together on one position, e.g. player=1,player-pair=0.2 "
-            "(Pok Deng): the whole-table figures at these stakes too.",
+            "(Pok Deng, any definition with seats): the whole-table figures at these stakes too.",
         ),
     ] = None,
     shoe: Annotated[

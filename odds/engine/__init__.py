@@ -51,7 +51,12 @@ from odds.engine.drawing import (
     ordered_deal_polynomial,
     two_hand_pair_ways,
 )
-from odds.engine.joint import joint_class_distribution, orbits, triple_class_distribution
+from odds.engine.joint import (
+    joint_class_distribution,
+    orbits,
+    triple_class_array,
+    triple_class_distribution,
+)
 from odds.engine.polynomial import (
     FallingPolynomial,
     falling,
@@ -90,6 +95,7 @@ __all__ = [
     "sequential_distribution",
     "settle_distribution",
     "showdown",
+    "triple_class_array",
     "triple_class_distribution",
     "two_hand_pair_ways",
     "two_hand_polynomial",

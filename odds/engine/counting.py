@@ -66,9 +66,17 @@ def hands(counts: Sequence[int], size: int) -> list[tuple[Hand, int]]:
 
     Sorted by hand (deterministic). Hands of weight 0 are left out.
     """
+    binomials = [[comb(n, a) for a in range(size + 1)] for n in counts]
     result = []
     for hand in combinations_with_replacement(range(len(counts)), size):
-        weight = hand_weight(counts, hand)
+        weight, run = 1, 1  # the product of C(n_t, a_t) over the hand's runs of one type
+        for i in range(1, size):
+            if hand[i] == hand[i - 1]:
+                run += 1
+            else:
+                weight *= binomials[hand[i - 1]][run]
+                run = 1
+        weight *= binomials[hand[-1]][run] if size else 1
         if weight:
             result.append((hand, weight))
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from math import comb
+from typing import Any
 
 from odds.engine.counting import C, Hand, check_total, deal_count, hands, paused_gc
 
@@ -60,9 +61,18 @@ def joint_class_distribution(
     24 suit permutations). First hands in one orbit make identical corrections,
     so one representative per orbit is corrected and multiplied by the orbit's
     size. The invariance is checked, not trusted.
+
+    Two-card hands from many types (a shoe of 52 card types: 1,378 hands) skip the
+    corrections: the joint is one evaluation of the closed form in the class totals
+    (:class:`~odds.engine.arrays.SmallHandsAfterOne`, numpy), about a millisecond.
     """
     all_hands = hands(counts, size)
     classes = [classify(hand) for hand, _ in all_hands]
+    if size == 2 and len(all_hands) >= CLOSED_FORM_HANDS:
+        from odds.engine.arrays import SmallHandsAfterOne
+
+        if SmallHandsAfterOne.applies(counts, size):
+            return _closed_form_joint(counts, all_hands, classes)
     representatives = orbits(all_hands, classes, counts, symmetries)
     totals: Counter[C] = Counter()
     for (_, weight), cls in zip(all_hands, classes, strict=True):
@@ -105,6 +115,24 @@ def joint_class_distribution(
     return result
 
 
+#: Two-card hands from at least this many distinct hands are joined in closed form (numpy);
+#: fewer are quicker by the corrections (and need no numpy).
+CLOSED_FORM_HANDS = 300
+
+
+def _closed_form_joint(
+    counts: Sequence[int], all_hands: Sequence[tuple[Hand, int]], classes: Sequence[C]
+) -> dict[tuple[C, C], int]:
+    from odds.engine.arrays import SmallHandsAfterOne, nonzero
+
+    names = list(dict.fromkeys(classes))
+    number = {cls: k for k, cls in enumerate(names)}
+    closed = SmallHandsAfterOne(counts, 2, all_hands, [number[cls] for cls in classes])
+    result = {(names[a], names[b]): ways for (a, b), ways in nonzero(closed.full_joint()).items()}
+    check_total(result, deal_count(counts, (2, 2)), "joint hand classes")
+    return result
+
+
 @paused_gc()
 def triple_class_distribution(
     counts: Sequence[int],
@@ -123,8 +151,27 @@ def triple_class_distribution(
     the pairs of hands that share a type — but over every such pair at once,
     as arrays (:mod:`odds.engine.arrays`: about 140,000 pairs for two cards
     from 52 types, the same list for every first hand, only the counts change).
+    Hands of one or two cards skip the pairs: the two hands' joint is a closed form in
+    the class totals of what the first hand left (:class:`~odds.engine.arrays.SmallHandsAfterOne`).
     """
-    from odds.engine.arrays import TwoAfterOne
+    from odds.engine.arrays import nonzero
+
+    names, table = triple_class_array(counts, size, classify, symmetries)
+    return {(names[a], names[b], names[c]): ways for (a, b, c), ways in nonzero(table).items()}
+
+
+@paused_gc()
+def triple_class_array(
+    counts: Sequence[int],
+    size: int,
+    classify: Callable[[Hand], C],
+    symmetries: Iterable[Sequence[int]] = (),
+) -> tuple[list[C], Any]:
+    """:func:`triple_class_distribution` as ``(classes, ways)``: the distinct classes in the
+    order of the hands that first show them, and a ``k × k × k`` integer array (numpy) of the
+    ways per (first, second, third) class number — what a caller that settles the classes
+    in bulk reads, without a dictionary of every class triple."""
+    from odds.engine.arrays import SmallHandsAfterOne, TwoAfterOne
 
     counts = tuple(counts)
     all_hands = hands(counts, size)
@@ -132,10 +179,12 @@ def triple_class_distribution(
     representatives = orbits(all_hands, classes, counts, symmetries)
     names = list(dict.fromkeys(classes))
     number = {cls: k for k, cls in enumerate(names)}
-    counter = TwoAfterOne(counts, size, all_hands, [number[cls] for cls in classes])
-    found = {
-        (names[a], names[b], names[c]): ways
-        for (a, b, c), ways in counter.by_first_class(representatives).items()
-    }
-    check_total(found, deal_count(counts, (size, size, size)), "three hands' classes")
-    return found
+    kind = SmallHandsAfterOne if SmallHandsAfterOne.applies(counts, size) else TwoAfterOne
+    counter = kind(counts, size, all_hands, [number[cls] for cls in classes])
+    table = counter.by_first_class(representatives)
+    check_total(
+        {"all": int(table.sum())}, deal_count(counts, (size, size, size)), "three hands' classes"
+    )
+    if (table < 0).any():
+        raise AssertionError("three hands' classes: a negative number of ways")
+    return names, table

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from itertools import combinations_with_replacement
+from math import comb
 from typing import Generic, TypeVar
 
 from odds.engine.counting import C, Composition, Hand, check_total, deal_count, hands, paused_gc
@@ -157,12 +158,77 @@ class _SequentialDeal(Generic[S, C]):
 
 def _check_shape_classifier(type_count: int, size: int, classify: Callable[[Hand], C]) -> None:
     """Fail loudly unless every hand of one shape (sorted multiplicities) has one class."""
-    seen: dict[tuple[int, ...], C] = {}
+    odd = _shape_exception(type_count, size, classify)
+    if odd is not None:
+        raise AssertionError(f"classifier is not symmetric: {odd} differs from its shape")
+
+
+def shape_classifier(type_count: int, size: int, classify: Callable[[Hand], Hashable]) -> bool:
+    """Whether every hand of one shape (how many copies of how many types) has one class:
+    relabelling the types then changes nothing (``sequential_distribution(symmetric=True)``)."""
+    return _shape_exception(type_count, size, classify) is None
+
+
+def _shape_exception(
+    type_count: int, size: int, classify: Callable[[Hand], Hashable]
+) -> Hand | None:
+    seen: dict[tuple[int, ...], Hashable] = {}
     for hand in combinations_with_replacement(range(type_count), size):
         shape = tuple(sorted(Counter(hand).values()))
         cls = classify(hand)
         if seen.setdefault(shape, cls) != cls:
-            raise AssertionError(f"classifier is not symmetric: {hand} differs from its shape")
+            return hand
+    return None
+
+
+def sequential_steps(counts: Sequence[int], size: int, number: int, symmetric: bool) -> int:
+    """An upper bound on the (composition, hand) steps :func:`sequential_distribution` takes.
+
+    The work grows with the compositions a layer of the deal can leave: the ways to take
+    ``size · j`` cards from ``counts`` (a multiset, each type at most its count), at the
+    worst layer ``j``, times the hands each can deal. ``symmetric`` merges compositions
+    by their sorted counts: types of one count are then interchangeable, so a layer's
+    compositions are at most the products over those groups of the partitions of what
+    each group gives up (an upper bound: two groups may meet after sorting). Estimated
+    before the count starts, so a deal out of reach is refused, not started.
+    """
+    if symmetric:
+        groups: dict[int, int] = {}
+        for n in counts:
+            groups[n] = groups.get(n, 0) + 1
+        parts = [_partition_counts(size * number, g, n) for n, g in groups.items()]
+    else:
+        parts = [[1] * (min(n, size * number) + 1) for n in counts]
+    layers = [1]  # layers[m]: compositions left after m cards
+    for ways_of in parts:
+        grown = [0] * min(len(layers) + len(ways_of) - 1, size * number + 1)
+        for m, ways in enumerate(layers):
+            for take, k in enumerate(ways_of):
+                if m + take < len(grown):
+                    grown[m + take] += ways * k
+        layers = grown
+    present = sum(1 for n in counts if n)
+    hands_each = comb(present + size - 1, size)
+    return max(layers[size * j] for j in range(number) if size * j < len(layers)) * hands_each
+
+
+def _partition_counts(most: int, parts: int, largest: int) -> list[int]:
+    """``found[m]``: partitions of each ``m ≤ most`` into at most ``parts`` parts, each at
+    most ``largest`` (what ``parts`` interchangeable types of ``largest`` cards can give up)."""
+    # found[used][m]: multisets of ``used`` nonzero parts summing to m, values taken in turn
+    found = [[0] * (most + 1) for _ in range(parts + 1)]
+    found[0][0] = 1
+    for value in range(1, largest + 1):
+        grown = [row[:] for row in found]
+        for used in range(parts + 1):
+            for m in range(most + 1):
+                if found[used][m]:
+                    extra = 1
+                    while used + extra <= parts and m + extra * value <= most:
+                        grown[used + extra][m + extra * value] += found[used][m]
+                        extra += 1
+        found = grown
+    return [sum(found[used][m] for used in range(parts + 1)) for m in range(most + 1)]
 
 
 _MISSING = object()

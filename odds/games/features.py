@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from odds.core.charts import ReportChart
@@ -98,7 +98,7 @@ class StakesFeature(ABC, Generic[ConfigT]):
     """``odds report --stakes``: several bets played together, at the stakes the user gives."""
 
     #: The bet names ``--stakes`` accepts (``player=1,player-pair=0.2``).
-    bets: ClassVar[tuple[str, ...]]
+    bets: tuple[str, ...]
 
     @abstractmethod
     def parse(self, text: str) -> Any:

@@ -191,6 +191,20 @@ def test_exposure_ends_with_the_player_risk(run):
     assert "watching player" in out and "counter" in out
 
 
+def test_the_players_risk_reads_the_bets_analysis_alone(run, monkeypatch):
+    """The variances it needs are the bets': Pok Deng's full report analysis (its whole
+    table, ~1 s of the command's fixed cost) is never counted."""
+    from odds.games.paytable import Paytable
+
+    def refused(self):
+        raise AssertionError("odds exposure counted the full report analysis")
+
+    monkeypatch.setattr(Paytable, "analysis", refused)
+    code, out, err = run("exposure", "pok-deng", "--shoes", "2", "--workers", "1")
+    assert code == 0, err
+    assert "## The player's risk (diffusion approximation)" in out
+
+
 def test_bad_ruin_is_refused():
     with pytest.raises(OddsError, match="above 0 and below 100%"):
         parse_risks("0%")

@@ -17,7 +17,7 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
-from odds.games.defined import counting, fair, patterns, ranking
+from odds.games.defined import counting, fair, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import (
@@ -47,6 +47,7 @@ class DefinedGame(Game[DefinedConfig]):
 
     def __init__(self, name: str, definition: Definition, family: Family | None = None) -> None:
         from odds.games.defined.shoe_state import DefinedShoeState
+        from odds.games.defined.whole_table_tables import stakes_feature
 
         self.definition = definition
         self.family = family
@@ -54,6 +55,7 @@ class DefinedGame(Game[DefinedConfig]):
         self.__dict__.update(
             config_type=family.config_type if family is not None else DefinedConfig,
             shoe_state=DefinedShoeState(self),
+            stakes=stakes_feature(self),
             name=name,
             title=definition.title or name,
             positions=deal.positions,
@@ -241,6 +243,13 @@ class DefinedGame(Game[DefinedConfig]):
         return "?"  # pragma: no cover
 
     def analyse(self, config: DefinedConfig, paytable: str) -> Analysis:
+        return self._analyse(config, paytable, whole_table=True)
+
+    def analyse_bets(self, config: DefinedConfig, paytable: str) -> Analysis:
+        """The bets and hand categories, without the whole table (no bet needs it)."""
+        return self._analyse(config, paytable, whole_table=False)
+
+    def _analyse(self, config: DefinedConfig, paytable: str, whole_table: bool) -> Analysis:
         definition = self.definition
         shoe = config.shoe.build()
         shoe.require(definition.round_cards)
@@ -282,6 +291,12 @@ class DefinedGame(Game[DefinedConfig]):
             definition, bets, fair.stated_payouts(definition, payout_values(config))
         )
         tables += [fair_payouts] if fair_payouts is not None else []
+        notes: tuple[str, ...] = ()
+        if whole_table:  # a definition with seats: hand classes and the whole table
+            from odds.games.defined.whole_table_tables import report_parts
+
+            seated, notes = report_parts(self, config, bets)
+            tables += seated
         return self.new_analysis(
             config,
             paytable,
@@ -291,6 +306,7 @@ class DefinedGame(Game[DefinedConfig]):
             bets=tuple(bets),
             tables=tuple(tables),
             hand_classes=classes,
+            notes=notes,
         )
 
     def deal_total(self, counts: Any) -> int:
@@ -329,7 +345,9 @@ class DefinedGame(Game[DefinedConfig]):
             f"{shoe.size} cards, hands unordered within, in dealing order between: {total:,} "
             "deals. Each bet is counted by the classes it reads (one hand's classes; a "
             "showdown of every hand against the other after removal; or the two hands' "
-            "joint classes)." + self._seats_text()
+            "joint classes)."
+            + self._seats_text()
+            + seats.counting_text(self.definition, len(shoe.types), shoe.size)
         )
 
     def _seats_text(self) -> str:

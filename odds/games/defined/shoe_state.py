@@ -11,9 +11,14 @@ The procedure is the paytable's ``[dealing]``: the cut-card shoe (the turned car
 burn, 14 cards behind the cut card by default), or one round per shuffle
 (``reshuffle_every_round``, one-deck games).
 
-``odds reports`` leaves the Shoe section out of defined games' reports
-(:attr:`DefinedShoeState.in_reports`): an effect of removal reruns the count per
-card type, about a second each for a three-card showdown.
+A definition with ``seats`` deals its whole table every round (the dealer and every
+seat: twelve cards for Pok Deng's five seats and two cards a hand), as the rule book
+does, so a state is what a player watching the table has seen.
+
+``odds reports`` (and ``report --shoe``) add the Shoe section where the states are one
+polynomial (:attr:`DefinedShoeState.in_reports`); elsewhere they leave it out: an
+effect of removal reruns the count per card type, about a second each for a
+three-card showdown.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from odds.games.dealing import Procedure, cut_card_procedure, points_burn
 from odds.games.defined import counting, ranking
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs
+from odds.games.defined.schema import Definition
+from odds.games.defined.seats import has_whole_table
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import (
     PolynomialEvaluator,
@@ -40,6 +47,7 @@ from odds.games.shoe_state import (
 #: ~26,000 correction rows (a second); three cards would be millions (those games are one
 #: deck, reshuffled every round, so their states are the full deck anyway).
 POLYNOMIAL_HAND_SIZES = (1, 2)
+_WORDS = ("no", "one", "two", "three", "four", "five")
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -51,7 +59,7 @@ class DefinedEvaluator(StateEvaluator):
     def __init__(self, game: DefinedGame, config: DefinedConfig) -> None:
         shoe = config.shoe.build()
         bets = [StateBet(b.name, b.title) for b in game.definition.bets]
-        super().__init__(shoe, bets, game.definition.round_cards, 52)
+        super().__init__(shoe, bets, table_cards(game.definition), 52)
         self.game = game
         self.config = config
 
@@ -75,12 +83,15 @@ class DefinedEvaluator(StateEvaluator):
 class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
     """Per-state EVs of every bet, and the paytable's ``[dealing]`` procedure."""
 
-    report_shoes = 10
-    #: Whether ``odds reports`` adds the Shoe section (no: see the module docstring).
-    in_reports = False
-
     def __init__(self, game: DefinedGame) -> None:
         self.game = game
+        polynomial = polynomial_deal(game.definition)
+        #: Whether ``odds reports`` adds the Shoe section: where a state's EVs are one
+        #: polynomial's evaluation (the module docstring).
+        self.in_reports = polynomial
+        #: Shoes the report's simulated exposure deals: as the coded games', where a state
+        #: costs a polynomial's evaluation; few where it costs a count.
+        self.report_shoes = 100 if polynomial else 10
 
     def evaluator(self, config: DefinedConfig) -> StateEvaluator:
         polynomial = hands_polynomial(self.game, config)
@@ -88,7 +99,7 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             return DefinedEvaluator(self.game, config)
         bets = [StateBet(b.name, b.title) for b in self.game.definition.bets]
         shoe = config.shoe.build()
-        return PolynomialEvaluator(shoe, bets, self.game.definition.round_cards, 52, polynomial)
+        return PolynomialEvaluator(shoe, bets, table_cards(self.game.definition), 52, polynomial)
 
     def outcome_law(self, config: DefinedConfig) -> StateByStateLaw | None:
         """Every bet's outcome ways for a state: the definition counted again for it.
@@ -123,23 +134,28 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             what = f"a round by the tableau (four to six cards) to the {positions}, face up"
         else:
             cards = definition.deal.cards
-            what = (
-                f"{cards} card{'s' * (cards > 1)} "
-                f"{'each ' * (len(definition.deal.positions) > 1)}to the {positions}, face up"
+            count = _WORDS[cards] if cards < len(_WORDS) else str(cards)
+            each = (
+                f"{count} card{'s' * (cards > 1)} {'each ' * (len(definition.deal.positions) > 1)}"
             )
+            if has_whole_table(definition):
+                seat, dealer = definition.deal.positions
+                positions = f"{seat} seats 1–{definition.deal.seats} and the {dealer}"
+            what = f"{each}to the {positions}, face up"
+        round_cards = table_cards(definition)
         if config.dealing.reshuffle_every_round:
-            if definition.round_cards > shoe.size:
-                raise OddsError(f"a round needs {definition.round_cards} cards")
+            if round_cards > shoe.size:
+                raise OddsError(f"a round needs {round_cards} cards")
             return Procedure(
                 description=f"every round {what}, from freshly shuffled cards.",
-                round_cards=definition.round_cards,
+                round_cards=round_cards,
                 reshuffled_each_round=True,
                 deal_round=self._dealer(config),
             )
         base = cut_card_procedure(
             config.dealing,
             shoe.size,
-            definition.round_cards,
+            round_cards,
             points_burn(lambda t: types[t].rank.baccarat_points),
             what,
         )
@@ -168,6 +184,27 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         return deal
 
 
+def table_cards(definition: Definition) -> int:
+    """The cards one round takes from the shoe: the whole table (the dealer and every seat)
+    for a definition with seats, else the counted round's."""
+    if has_whole_table(definition):
+        return definition.deal.cards * (definition.deal.seats + 1)
+    return definition.round_cards
+
+
+def polynomial_deal(definition: Definition) -> bool:
+    """Whether every bet's EV is one polynomial in the counts (:func:`hands_polynomial`):
+    two hands of one or two cards, no tableau, no draw, no exceptions to the order."""
+    deal = definition.deal
+    return not (
+        deal.tableau is not None
+        or deal.draw_at_most
+        or len(deal.positions) != 2
+        or deal.cards not in POLYNOMIAL_HAND_SIZES
+        or ranking.has_exceptions(definition)
+    )
+
+
 def hands_polynomial(game: DefinedGame, config: DefinedConfig) -> FallingPolynomial[str] | None:
     """Every bet's EV as one polynomial in the counts, for two hands of one or two cards.
 
@@ -179,13 +216,7 @@ def hands_polynomial(game: DefinedGame, config: DefinedConfig) -> FallingPolynom
     """
     definition = game.definition
     deal = definition.deal
-    if (
-        deal.tableau is not None
-        or deal.draw_at_most
-        or len(deal.positions) != 2
-        or deal.cards not in POLYNOMIAL_HAND_SIZES
-        or ranking.has_exceptions(definition)
-    ):
+    if not polynomial_deal(definition):
         return None
     shoe = config.shoe.build()
     classifier = counting.classifier_for(definition, shoe.types)

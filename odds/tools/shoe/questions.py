@@ -322,13 +322,15 @@ def player_risk(paytable: Any, result: Exposure, levels: Sequence[Fraction] = ()
     """The player's risk (bankroll for a risk of ruin, N0) from the exposure's per-shoe results.
 
     ``None`` when there is nothing to risk (a nil exposure). The variance of one
-    round's result is each bet's off the top (:mod:`odds.tools.shoe.risk`).
+    round's result is each bet's off the top (:mod:`odds.tools.shoe.risk`): the bets'
+    analysis alone gives it (a game's own report tables, Pok Deng's whole table, are
+    not needed).
     """
     from odds.tools.shoe import risk
 
     if result.evaluator is None or (result.exact is None and result.simulated is None):
         return None
-    variances = {b.name: b.stats.variance for b in paytable.analyse().bets}
+    variances = {b.name: b.stats.variance for b in paytable.bet_analysis().bets}
     chosen = tuple(levels) or risk.RISKS
     if result.exact is not None:
         titles = [(b.name, b.title) for b in result.evaluator.bets]
