@@ -94,7 +94,9 @@ def config_type(
     )
     sections: dict[str, list[tuple[str, Any, Any]]] = {}
     for d in declarations:
-        choices = d.choices if d.kind in ("choice", "list") else None
+        # a list's items are listed (odds games, their meanings) where each has a meaning
+        described = all(m.strip() for m in d.choices.values())
+        choices = d.choices if d.kind in ("choice", "list") and described else None
         sections.setdefault(d.section, []).append(
             (d.key, d.python_type(),
              option(d.default, d.meaning, choices=choices, minimum=d.minimum,

@@ -157,8 +157,12 @@ def _declaration(section: str, key: Any, spec: Any, loc: Locator, after: int) ->
     kind = spec.get("kind") or _kind_of(default, choices)
     if kind not in KINDS:
         raise loc.error(where, f"kind: expected one of {', '.join(KINDS)}, got {kind!r}", line)
-    if kind == "choice" and not choices:
-        raise loc.error(where, 'a choice lists its values: choices = { name = "meaning" }', line)
+    if kind == "choice" and (not choices or not all(m.strip() for m in choices.values())):
+        raise loc.error(
+            where,
+            'a choice lists its values, each with its meaning: choices = { name = "…" }',
+            line,
+        )
     if choices and kind not in ("choice", "list"):
         raise loc.error(where, f"choices: a {kind} option has no choices", line)
     bounds = [

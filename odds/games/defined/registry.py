@@ -22,6 +22,7 @@ from typing import Any
 from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.games.dealing import SetDealing
+from odds.core.frozen import frozen
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of
@@ -89,6 +90,26 @@ def game_of(name: str, definition: Definition, family: Family) -> DefinedGame:
     return DefinedGame(name, definition, family)
 
 
+def _family(name: str, raw: Mapping[str, Any], source: str, text: str | None) -> Family:
+    """The family of this definition, read once: a paytable read again with other options
+    (``odds verify``'s readings, ``--set``) shares the counts of each reading."""
+    return _read_family(name, frozen(raw), source, text)
+
+
+@cached(maxsize=32)
+def _read_family(name: str, raw: Any, source: str, text: str | None) -> Family:
+    return Family(name, _thawed(raw), source, text)
+
+
+def _thawed(value: Any) -> Any:
+    """TOML data again from its frozen (hashable) form: tables as dicts, arrays as lists."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
 def defined_game(
     data: Mapping[str, Any], source: str, text: str | None = None
 ) -> tuple[DefinedGame, dict[str, Any]]:
@@ -100,7 +121,7 @@ def defined_game(
         name = stem if GAME_NAME.fullmatch(stem) else None
     if not isinstance(name, str) or not name:
         raise OddsError(f'{source}: a definition\'s paytable names its game: game = "my-game"')
-    family = Family(name, data["definition"], source, text)
+    family = _family(name, data["definition"], source, text)
     sections = {
         k: v for k, v in data.items() if k not in ("game", "title", "description", "definition")
     }

@@ -366,6 +366,10 @@ def _coded_packages() -> frozenset[str]:
     return frozenset(found)
 
 
+def _is_definition(path: Any) -> bool:
+    return bool(path.is_file() and "[definition" in path.read_text("utf-8"))
+
+
 def _category_names(items: Any) -> tuple[str, ...]:
     """Every category's name, present under this reading or not (conditions may name any)."""
     if not isinstance(items, list):
@@ -386,12 +390,17 @@ def _reproduces(value: Any, loc: Locator) -> str:
 
         path = tables_folder() / f"{name}.toml"
         if re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) and path.is_file():
+            # a paytable of a coded game: its game is no definition of tables/ (mahjong-28's
+            # package is odds/games/mahjong, so the name alone does not say)
             game = re.search(r'^game\s*=\s*"([a-z0-9-]+)"', path.read_text("utf-8"), re.M)
-            found = game is not None and game.group(1).replace("-", "_") in packages
+            defined = game is not None and _is_definition(path.parent / f"{game.group(1)}.toml")
+            found = (
+                game is not None and not defined and "[definition" not in path.read_text("utf-8")
+            )
     if not found:
         raise loc.error(
             "definition.reproduces",
-            f"no coded game or paytable of one named {name!r} (coded games: "
+            f"no coded game or paytable of one named {name!r} (coded game packages: "
             f"{', '.join(sorted(p.replace('_', '-') for p in packages))})",
             loc.line("reproduces"),
         )
