@@ -37,8 +37,8 @@ from odds.engine import (
     group_counts,
     joint_class_distribution,
     ordered_deal_polynomial,
-    showdown,
 )
+from odds.engine.showdown import ShowdownCount, count_showdown
 from odds.games.defined import first_cards, patterns, ranking, threshold
 from odds.games.defined.colours import one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
@@ -161,6 +161,8 @@ class HandClassifier:
         self._suit_strength = reads_suits_in_strength(definition)
         self._colour = reads_colour(definition)
         self._cache: dict[Any, Any] = {}
+        #: The last few showdowns counted with these hands (:func:`showdown_count`).
+        self.showdowns: dict[tuple[Any, ...], ShowdownCount] = {}
         self._shapes: dict[tuple[int, ...], Any] = {}
 
     def cards(self, hand: tuple[int, ...]) -> list[Card]:
@@ -379,6 +381,32 @@ def _joint(
     return dict(result)
 
 
+def showdown_count(
+    classifier: HandClassifier, counts: Sequence[int], by_category: bool = False
+) -> ShowdownCount:
+    """The engine's showdown of every hand against a second hand, counted once per composition.
+
+    Every bet that reads the winner and at most one position's category, in either
+    seat (the two hands are dealt alike, so the swapped bet is the same count), the
+    report's showdown tables and ``odds strength`` share it: the classifier keeps the
+    last few counts (a count with the category cuts also answers a plain request).
+    """
+    definition = classifier.definition
+    key = tuple(counts)
+    kept: dict[tuple[Any, ...], ShowdownCount] = classifier.showdowns
+    for wanted in ((key, True), (key, False))[: 1 if by_category else 2]:
+        found = kept.get(wanted)
+        if found is not None:
+            return found
+    levels = len(definition.categories)
+    cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
+    found = count_showdown(key, definition.deal.cards, classifier.strength, cuts)
+    if len(kept) >= 4:
+        kept.clear()
+    kept[key, by_category] = found
+    return found
+
+
 def _showdown(
     classifier: HandClassifier,
     counts: Sequence[int],
@@ -389,49 +417,73 @@ def _showdown(
 
     The joint of two hands dealt one after the other is symmetric, so a bet that
     reads the second position fully and the first by category only is counted
-    with the positions' roles exchanged (``swapped``).
+    with the positions' roles exchanged (``swapped``): the same count
+    (:func:`showdown_count`), read the other way.
     """
+    import numpy as np
+
     definition = classifier.definition
     first, second = definition.deal.positions
     full, banded = (second, first) if swapped else (first, second)
     by_category = "category" in reads[banded]
     levels = len(definition.categories)
-    cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
-    rows = showdown(counts, definition.deal.cards, classifier.strength, cuts)
+    count = showdown_count(classifier, counts, by_category)
     names = {c.name for c in definition.categories}
     name_of = {definition.level(i): c.name for i, c in enumerate(definition.categories)}
     assert len(names) == levels
+    # The full hand's view, numbered; every count is then summed per view.
+    view_ids: dict[Any, int] = {}
+    ids = np.array(
+        [view_ids.setdefault(classifier.view(h, reads[full]), len(view_ids)) for h in count.hands],
+        dtype=np.int64,
+    )
+    views = list(view_ids)
+    ways = count.ways
     result: Counter[RoundKey] = Counter()
 
-    def add(full_view: Any, banded_view: Any, outcome: str, ways: int) -> None:
-        if not ways:
+    def add(view: int, banded_view: Any, outcome: str, n: int) -> None:
+        if not n:
             return
         # outcome is the full hand's result against the banded one
         who = definition.ties if outcome == "equal" else full if outcome == "stronger" else banded
-        views = (full_view, banded_view) if not swapped else (banded_view, full_view)
-        result[(who, *views)] += ways
+        pair = (views[view], banded_view) if not swapped else (banded_view, views[view])
+        result[(who, *pair)] += n
 
-    for row in rows:
-        full_view = classifier.view(row.hand, reads[full])
-        if not by_category:
-            add(full_view, (), "stronger", row.ways * row.weaker)
-            add(full_view, (), "equal", row.ways * row.equal)
-            add(full_view, (), "weaker", row.ways * row.stronger)
-            continue
-        own = classifier.strength(row.hand)[0][0]
-        for level in range(1, levels + 1):
-            above = row.at_least[level] if level < levels else 0
-            in_level = row.at_least[level - 1] - above
-            view = (("category", name_of[level]),)
-            if level > own:
-                add(full_view, view, "weaker", row.ways * in_level)
-            elif level < own:
-                add(full_view, view, "stronger", row.ways * in_level)
-            else:
-                stronger = row.stronger - above
-                add(full_view, view, "weaker", row.ways * stronger)
-                add(full_view, view, "equal", row.ways * row.equal)
-                add(full_view, view, "stronger", row.ways * (in_level - stronger - row.equal))
+    def per_view(values: Any) -> list[int]:
+        summed = np.zeros(len(views), dtype=values.dtype)
+        np.add.at(summed, ids, values)
+        return [int(v) for v in summed.tolist()]
+
+    if not by_category:
+        for outcome, column in (
+            ("stronger", count.weaker),
+            ("equal", count.equal),
+            ("weaker", count.stronger),
+        ):
+            for view, n in enumerate(per_view(ways * column)):
+                add(view, (), outcome, n)
+        return dict(result)
+    own = np.array([classifier.strength(h)[0][0] for h in count.hands], dtype=np.int64)
+    at_least = count.at_least
+    for level in range(1, levels + 1):
+        above = at_least[:, level] if level < levels else np.zeros_like(count.weaker)
+        in_level = at_least[:, level - 1] - above
+        band = (("category", name_of[level]),)
+        mine = own == level
+        stronger = count.stronger - above
+        # The full hand's result against a banded hand of this level.
+        weaker_ways = np.where(own < level, in_level, 0) + np.where(mine, stronger, 0)
+        stronger_ways = np.where(own > level, in_level, 0) + np.where(
+            mine, in_level - stronger - count.equal, 0
+        )
+        equal_ways = np.where(mine, count.equal, 0)
+        for outcome, column in (
+            ("weaker", weaker_ways),
+            ("equal", equal_ways),
+            ("stronger", stronger_ways),
+        ):
+            for v, n in enumerate(per_view(ways * column)):
+                add(v, band, outcome, n)
     return dict(result)
 
 

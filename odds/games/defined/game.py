@@ -19,6 +19,7 @@ from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
 from odds.games.defined import counting, patterns, ranking
 from odds.games.defined.options import DefinedConfig
+from odds.games.defined.report_tables import analysis_tables, defined_strength
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
 from odds.games.events import Event, by_key, reason, settled_bet
@@ -39,6 +40,7 @@ class DefinedGame(Game[DefinedConfig]):
         deal = definition.deal
         self.__dict__.update(
             shoe_state=DefinedShoeState(self),
+            strength=defined_strength(self),
             name=name,
             title=definition.title or name,
             positions=deal.positions,
@@ -222,6 +224,7 @@ class DefinedGame(Game[DefinedConfig]):
             )
         bets = []
         full = _full(config)
+        tables += analysis_tables(self, config, shoe)
         for bet in definition.bets:
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
             if bet.per_hand:
