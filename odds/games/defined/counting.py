@@ -122,21 +122,31 @@ def tableau_rounds(
         first_cards.check_reads(definition, winner, reads)
         return first_cards.first_card_rounds(definition, types, counts, reads)
     ways = tableau_polynomial(tableau).ways(value_counts(definition, types, counts))
-    first, second = definition.deal.positions
     result: Counter[RoundKey] = Counter()
-    for (fp, sp, fc, sc), n in ways.items():
-        if not n:
-            continue
-        who = None
-        if winner:
-            who = first if fp > sp else second if sp > fp else definition.ties
-        views = []
-        for position, p, c in ((first, fp, fc), (second, sp, sc)):
-            found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
-            views.append(tuple((name, found[name]) for name in sorted(reads[position])))
-        result[(who, *views)] += n
+    for coup, n in ways.items():
+        if n:
+            result[coup_round_key(definition, coup, winner, reads)] += n
     check_total(result, falling(sum(counts), 6), "tableau rounds")
     return dict(result)
+
+
+def coup_round_key(
+    definition: Definition, coup: tuple[Any, ...], winner: bool, reads: Mapping[str, set[str]]
+) -> RoundKey:
+    """A finished coup ``(first points, second points, first cards, second cards)`` as a
+    bet reading ``winner`` and ``reads`` sees it."""
+    tableau = definition.deal.tableau
+    assert tableau is not None
+    first, second = definition.deal.positions
+    fp, sp, fc, sc = coup
+    who = None
+    if winner:
+        who = first if fp > sp else second if sp > fp else definition.ties
+    views = []
+    for position, p, c in ((first, fp, fc), (second, sp, sc)):
+        found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
+        views.append(tuple((name, found[name]) for name in sorted(reads[position])))
+    return (who, *views)
 
 
 # ---------------------------------------------------------------------------

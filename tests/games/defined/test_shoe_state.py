@@ -40,10 +40,10 @@ def test_one_deck_games_are_reshuffled_every_round() -> None:
         assert procedure.reshuffled_each_round, name
 
 
-def test_defined_reports_leave_the_shoe_section_out() -> None:
+def test_reports_leave_the_shoe_section_out_where_states_are_recounted() -> None:
     from odds.tools.shoe.questions import report_section
 
-    assert report_section(load("lucky-6")) is None
+    assert report_section(load("win-three-cards")) is None  # exceptions: recounted
 
 
 def test_two_hands_of_one_or_two_cards_are_one_polynomial_equal_to_the_counting() -> None:
@@ -71,11 +71,46 @@ def test_two_hands_of_one_or_two_cards_are_one_polynomial_equal_to_the_counting(
             assert evaluator.evs(state) == counting.evs(state), name
 
 
+def test_tableau_and_showdown_states_equal_the_counting() -> None:
+    """A tableau's states (Lucky 6; baccarat as data, its coup bets and pair bets) and a
+    showdown paying by the winning hand (Goa Gae with bonuses, on a 32-card deck) are laid
+    out once; on states with cards removed every bet's EV equals the definition's counting
+    of that composition (``DefinedEvaluator``, checked against the plain enumeration in
+    test_defined.py), and the floating-point path of simulations is within its bound."""
+    from odds.games.defined.shoe_state import (
+        DefinedEvaluator,
+        ShowdownEvaluator,
+        TableauEvaluator,
+    )
+
+    small = 'shoe.removed=["6c","6d","6h","6s","7c","7d","7h","7s","8c","8d","8h","8s",' + (
+        '"9c","9d","9h","9s","Tc","Td","Th","Ts"]'
+    )
+    for name, overrides, removed, kind in (
+        ("lucky-6", (), (5, 18, 31, 44, 8, 9), TableauEvaluator),
+        ("baccarat-defined", (), (0, 0, 1, 4, 4, 4, 20, 51, 51), TableauEvaluator),
+        ("goa-gae-bonus-defined", (small,), (0, 5, 9, 40, 50), ShowdownEvaluator),
+    ):
+        paytable = load(name, overrides)
+        evaluator = paytable.game.shoe_state.evaluator(paytable.config)
+        assert isinstance(evaluator, kind), name
+        counting = DefinedEvaluator(paytable.game, paytable.config)
+        counts = list(evaluator.full)
+        for t in removed:
+            counts[t] -= 1
+        for state in (evaluator.full, tuple(counts)):
+            exact = evaluator.evs(state)
+            assert exact == counting.evs(state), name
+            for bet, (value, bound) in evaluator.approximate(state).items():
+                assert abs(value - float(exact[bet])) <= bound + 1e-15, (name, bet)
+
+
 def test_other_deals_are_counted_per_state() -> None:
-    """A tableau (Lucky 6) and three-card hands (San Gong) keep the per-state counting."""
+    """Three-card hands whose bets read more than the winning hand (San Gong's totals), or
+    with exceptions (Win Three Cards), keep the per-state counting."""
     from odds.games.defined.shoe_state import DefinedEvaluator
 
-    for name in ("lucky-6", "san-gong"):
+    for name in ("san-gong", "win-three-cards"):
         paytable = load(name)
         evaluator = paytable.game.shoe_state.evaluator(paytable.config)
         assert isinstance(evaluator, DefinedEvaluator), name
