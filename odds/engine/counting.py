@@ -64,14 +64,33 @@ def deal_count(counts: Sequence[int], sizes: Iterable[int]) -> int:
 def hands(counts: Sequence[int], size: int) -> list[tuple[Hand, int]]:
     """Every hand of ``size`` types that ``counts`` can deal, with its weight.
 
-    Sorted by hand (deterministic). Hands of weight 0 are left out.
+    Sorted by hand (deterministic). Hands of weight 0 are left out. The weights are
+    array products over each hand's runs of equal types where they fit in ``int64``.
     """
-    result = []
-    for hand in combinations_with_replacement(range(len(counts)), size):
-        weight = hand_weight(counts, hand)
-        if weight:
-            result.append((hand, weight))
-    return result
+    every = list(combinations_with_replacement(range(len(counts)), size))
+    binomials = [[comb(c, a) for a in range(size + 1)] for c in counts]
+    largest = max((b for row in binomials for b in row), default=1)
+    if len(every) < 64 or size < 2 or largest**size >= 2**62:
+        result = []
+        for hand in every:
+            weight = hand_weight(counts, hand)
+            if weight:
+                result.append((hand, weight))
+        return result
+    import numpy as np
+
+    table = np.array(every, dtype=np.int64)
+    binom = np.array(binomials, dtype=np.int64)
+    # The run through each position: its length so far, and whether it ends there.
+    length = np.ones(table.shape, dtype=np.int64)
+    for i in range(1, size):
+        length[:, i] = np.where(table[:, i] == table[:, i - 1], length[:, i - 1] + 1, 1)
+    ends = np.ones(table.shape, dtype=bool)
+    ends[:, :-1] = table[:, 1:] != table[:, :-1]
+    weights = np.ones(len(every), dtype=np.int64)
+    for i in range(size):
+        weights *= np.where(ends[:, i], binom[table[:, i], length[:, i]], 1)
+    return [(every[i], w) for i, w in enumerate(weights.tolist()) if w]
 
 
 def check_total(distribution: Mapping[Any, int], expected: int, what: str) -> None:

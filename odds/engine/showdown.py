@@ -272,7 +272,8 @@ def count_showdown(
     counts = tuple(counts)
     listed = hands(counts, size)
     keys_of: list[Any] = [strength(hand) for hand, _ in listed]
-    order = sorted(range(len(listed)), key=lambda i: keys_of[i])  # stable: hand order
+    by_key: Callable[[int], Any] = keys_of.__getitem__
+    order = sorted(range(len(listed)), key=by_key)  # stable: hand order
     distinct: list[Any] = []
     ranks: list[int] = []
     for i in order:
@@ -288,15 +289,14 @@ def count_showdown(
     rank = np.array(ranks, dtype=np.int64)
     base = np.concatenate((np.zeros(1, dtype=dtype), np.cumsum(weights)))
     # Full-shoe ways below / up to each hand's rank (hands are sorted by rank).
-    weaker = base[np.searchsorted(rank, rank, "left")] + layout.sums(rank, "left")
-    not_stronger = base[np.searchsorted(rank, rank, "right")] + layout.sums(rank, "right")
+    weaker = base[np.searchsorted(rank, rank, "left")] + layout.sums(None, "left")
+    not_stronger = base[np.searchsorted(rank, rank, "right")] + layout.sums(None, "right")
     stronger = after - not_stronger
     equal = not_stronger - weaker
     cut_ranks = [bisect_left(distinct, cut) for cut in cuts]
     at_least = np.zeros((len(sorted_hands), len(cut_ranks)), dtype=dtype)
     for k, c in enumerate(cut_ranks):
-        threshold = np.full(len(rank), c, dtype=np.int64)
-        below = base[np.searchsorted(rank, c, "left")] + layout.sums(threshold, "left")
+        below = base[np.searchsorted(rank, c, "left")] + layout.sums(c, "left")
         at_least[:, k] = after - below
     if len(rank) and (weaker.min() < 0 or equal.min() < 0 or stronger.min() < 0):
         raise AssertionError("showdown: negative ways")
@@ -338,6 +338,8 @@ class _ShowdownLayout:
         rank = np.array(ranks, dtype=np.int64)
         count = np.array(counts, dtype=np.int64)
         binom = np.array([[comb(c, a) for a in range(size + 1)] for c in counts], dtype=object)
+        if comb(sum(counts), size) < 2**62:  # every rest weight fits
+            binom = binom.astype(np.int64)
         # Shapes: where each run of equal types starts (a boolean per position).
         starts = np.ones((n, size), dtype=bool)
         if size > 1:
@@ -346,7 +348,7 @@ class _ShowdownLayout:
         part_codes, part_ranks, part_rests = [], [], []
         term_hand, term_code, term_delta = [], [], []
         largest_delta = 1
-        for code in np.unique(shape_code).tolist():
+        for code in sorted(set(shape_code.tolist())):
             rows = np.nonzero(shape_code == code)[0]
             groups = _runs(code, size)  # (first position, copies) per run
             group_types = [hand[rows, first] for first, _ in groups]
@@ -356,7 +358,7 @@ class _ShowdownLayout:
                 part_codes.append(
                     self._code([(group_types[g], groups[g][1]) for g in chosen], len(rows))
                 )
-                rest = np.ones(len(rows), dtype=object)
+                rest = np.ones(len(rows), dtype=binom.dtype)
                 for g in range(len(groups)):
                     if not mask >> g & 1:
                         rest = rest * binom[group_types[g], groups[g][1]]
@@ -365,9 +367,12 @@ class _ShowdownLayout:
             # Removal terms: per hand pattern (copies held, copies in the shoe per run).
             held = [copies for _, copies in groups]
             shoe_counts = np.stack([count[t] for t in group_types], axis=1)
-            patterns, which = np.unique(shoe_counts, axis=0, return_inverse=True)
-            which = which.reshape(-1)
-            for p, pattern in enumerate(patterns.tolist()):
+            width = int(count.max()) + 1 if len(count) else 1
+            pattern_code = shoe_counts @ (width ** np.arange(len(groups), dtype=np.int64))
+            distinct, which = self._unique(pattern_code)
+            patterns = [[code // width**g % width for g in range(len(groups))]
+                        for code in distinct.tolist()]  # fmt: skip
+            for p, pattern in enumerate(patterns):
                 members = rows[which == p]
                 member_types = [t[which == p] for t in group_types]
                 options = []
@@ -396,29 +401,42 @@ class _ShowdownLayout:
         bound = comb(total, size) * largest_delta * (1 << size) ** 2 * (size + 1) * 4
         self.dtype: Any = np.int64 if bound < 2**62 else object
         codes = np.concatenate(part_codes)
-        unique, part_index = np.unique(codes, return_inverse=True)
-        part_index = part_index.reshape(-1)
+        unique, part_index = self._unique(codes)
         entry_rank = np.concatenate(part_ranks)
         entry_key = part_index * (levels + 1) + entry_rank
-        entry_order = np.argsort(entry_key, kind="stable")
+        entry_order = np.argsort(entry_key)  # equal keys (tied hands) in any order
         self.entry_key = entry_key[entry_order]
         rests = np.concatenate(part_rests)[entry_order].astype(self.dtype)
         self.prefix = np.concatenate((np.zeros(1, dtype=self.dtype), np.cumsum(rests)))
-        # Terms sorted by hand, for one reduceat per lookup.
-        by_hand = np.concatenate(term_hand)
-        term_order = np.argsort(by_hand, kind="stable")
-        self.term_hand = by_hand[term_order]
-        wanted = np.concatenate(term_code)[term_order]
+        # The terms whose part some hand has (others add nothing).
+        wanted = np.concatenate(term_code)
         spot = np.searchsorted(unique, wanted).clip(max=max(len(unique) - 1, 0))
         present = unique[spot] == wanted if len(unique) else np.zeros(len(wanted), dtype=bool)
         self.term_part = spot[present]
-        self.term_hand = self.term_hand[present]
-        self.term_delta = np.concatenate(term_delta)[term_order][present].astype(self.dtype)
-        self.term_start = self.prefix[
-            np.searchsorted(self.entry_key, self.term_part * (levels + 1))
-        ]
+        self.term_hand = np.concatenate(term_hand)[present]
+        self.term_delta = np.concatenate(term_delta)[present].astype(self.dtype)
+        first_entry = np.searchsorted(self.entry_key, np.arange(len(unique)) * (levels + 1))
+        self.term_start = self.prefix[first_entry][self.term_part]
         self.hands = n
-        self.segments = np.searchsorted(self.term_hand, np.arange(n))
+        # Lookups run fastest with sorted queries: the terms by (part, own rank) for the
+        # hands' own ranks, by part for one threshold (each a permutation of the terms).
+        self.rank = rank
+        self.by_own_rank = np.argsort(self.term_part * (levels + 1) + rank[self.term_hand])
+        self.by_part = np.argsort(self.term_part)
+
+    @staticmethod
+    def _unique(values: Any) -> tuple[Any, Any]:
+        """``np.unique(values, return_inverse=True)`` of integers, by one sort (``np.unique``
+        imports ``numpy.ma`` on first use: 20 ms of every process that counts a showdown)."""
+        import numpy as np
+
+        order = np.argsort(values, kind="stable")
+        ordered = values[order]
+        new = np.ones(len(ordered), dtype=bool)
+        new[1:] = ordered[1:] != ordered[:-1]
+        inverse = np.empty(len(values), dtype=np.intp)
+        inverse[order] = np.cumsum(new) - 1
+        return ordered[new], inverse
 
     def _code(self, runs: list[tuple[Any, int]], rows: int) -> Any:
         """The integer code of each row's multiset (runs of (types, copies), types increasing)."""
@@ -432,18 +450,21 @@ class _ShowdownLayout:
                 power *= self.base
         return code
 
-    def sums(self, threshold: Any, side: Literal["left", "right"]) -> Any:
-        """Per hand: ``Σ δ · G_P(threshold)`` over its terms (``side``: below, or up to)."""
+    def sums(self, threshold: int | None, side: Literal["left", "right"]) -> Any:
+        """Per hand: ``Σ δ · G_P(r)`` over its terms, ``r`` the hand's own rank (``None``)
+        or one threshold rank for every hand (``side``: below ``r``, or up to it)."""
         import numpy as np
 
-        hand_threshold = threshold[self.term_hand]
-        key = self.term_part * (self.levels + 1) + hand_threshold
-        found = self.prefix[np.searchsorted(self.entry_key, key, side)] - self.term_start
-        values = self.term_delta * found
+        if threshold is None:
+            order, ranks = self.by_own_rank, self.rank[self.term_hand]
+        else:
+            order, ranks = self.by_part, threshold
+        key = (self.term_part * (self.levels + 1) + ranks)[order]
+        at = np.empty(len(order), dtype=np.intp)
+        at[order] = np.searchsorted(self.entry_key, key, side)
+        values = self.term_delta * (self.prefix[at] - self.term_start)
         result = np.zeros(self.hands, dtype=self.dtype)
-        if len(values):
-            has = np.nonzero(np.diff(np.append(self.segments, len(values))))[0]
-            result[has] = np.add.reduceat(values, self.segments[has])
+        np.add.at(result, self.term_hand, values)
         return result
 
 

@@ -174,6 +174,9 @@ class HandClassifier:
         #: The last few showdowns counted with these hands (:func:`showdown_count`).
         self.showdowns: dict[tuple[Any, ...], ShowdownCount] = {}
         self._shapes: dict[tuple[int, ...], Any] = {}
+        self._categories: dict[tuple[int, ...], int | None] = {}
+        self._strengths: dict[tuple[int, ...], Any] = {}
+        self._by_category = "category" in definition.compare
 
     def cards(self, hand: tuple[int, ...]) -> list[Card]:
         return [self.types[t] for t in hand]
@@ -188,19 +191,26 @@ class HandClassifier:
         return found
 
     def strength(self, hand: tuple[int, ...]) -> Any:
-        key = ("s", hand if self._suit_strength else self._shape(hand))
-        found = self._cache.get(key)
+        found = self._strengths.get(hand)  # asked again and again: by the hand first
         if found is None:
-            index = self.category(hand) if "category" in self.definition.compare else None
-            found = self._cache[key] = patterns.strength(self.cards(hand), self.definition, index)
+            key = ("s", hand if self._suit_strength else self._shape(hand))
+            found = self._cache.get(key)
+            if found is None:
+                index = self.category(hand) if self._by_category else None
+                found = patterns.strength(self.cards(hand), self.definition, index)
+                self._cache[key] = found
+            self._strengths[hand] = found
         return found
 
     def category(self, hand: tuple[int, ...]) -> int | None:
+        if hand in self._categories:  # asked again and again: by the hand first
+            return self._categories[hand]
         key = ("c", self._shape(hand))
         found = self._cache.get(key, _MISSING)
         if found is _MISSING:
             found = self._cache[key] = patterns.category_of(self.cards(hand), self.definition)
-        return cast("int | None", found)
+        self._categories[hand] = cast("int | None", found)
+        return self._categories[hand]
 
     def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
         by_hand = bool(names & self._SUIT_READS)

@@ -45,49 +45,72 @@ def applies(definition: Definition) -> bool:
 
 
 @dataclass(frozen=True)
-class HandRow:
-    """One first hand: its cards, ways, class and the second hand's weaker/equal/stronger ways."""
+class ShowdownClasses:
+    """Every first hand's showdown (weakest first, exceptions applied) and its class.
 
-    cards: tuple[Card, ...]
-    ways: int
-    rank: int
-    category: int
-    label: str
-    weaker: int
-    equal: int
-    stronger: int
+    Arrays over the hands of :func:`~odds.games.defined.counting.showdown_count`:
+    ``ways``, the second hand's ``weaker`` / ``equal`` / ``stronger`` ways, the hand's
+    ``category`` (index in the definition's list) and ``label`` (an index into ``labels``).
+    """
 
-    @property
-    def beat(self) -> Fraction:
-        """The hand's exact chance of beating one hand from what it left."""
-        return Fraction(self.weaker, self.weaker + self.equal + self.stronger)
+    hands: list[tuple[int, ...]]
+    cards: Any  # hand → its cards
+    ways: Any
+    rank: Any
+    weaker: Any
+    equal: Any
+    stronger: Any
+    category: Any
+    label: Any
+    labels: list[str]
 
 
-def showdown_rows(
+def showdown_classes(
     definition: Definition, types: Sequence[Card], counts: Sequence[int]
-) -> list[HandRow]:
-    """Every first hand's showdown, weakest first, exceptions applied, with its class."""
+) -> ShowdownClasses:
+    """The showdown of every first hand, with its category and class (see the module doc)."""
+    import numpy as np
+
     classifier = classifier_for(definition, types)
     count = showdown_count(classifier, counts)
-    weaker, equal, stronger = resolved_counts(classifier, counts, count)
-    rows = []
-    for i, (hand, ways, rank) in enumerate(
-        zip(count.hands, count.ways.tolist(), count.rank.tolist(), strict=True)
-    ):
-        cards = tuple(classifier.cards(hand))
+    resolved = resolved_counts(classifier, counts, count)
+    labels: dict[str, int] = {}
+    classes: dict[tuple[int, int], tuple[int, int]] = {}  # (category, points) → ids
+    category, label = [], []
+    value = [definition.shoe.values[card.rank] for card in types]
+    for hand in count.hands:
         index = classifier.category(hand)
         assert index is not None  # the category check ran first
-        label = class_label(definition, index, cards)
-        rows.append(HandRow(cards, ways, rank, index, label, weaker[i], equal[i], stronger[i]))
-    return rows
+        points = sum(value[t] for t in hand) % 10
+        found = classes.get((index, points))
+        if found is None:
+            text = _class_text(definition, index, points)
+            found = classes[index, points] = (index, labels.setdefault(text, len(labels)))
+        category.append(found[0])
+        label.append(found[1])
+    weaker, equal, stronger = (np.array(column, dtype=count.ways.dtype) for column in resolved)
+    return ShowdownClasses(
+        count.hands,
+        classifier.cards,
+        count.ways,
+        count.rank,
+        weaker,
+        equal,
+        stronger,
+        np.array(category, dtype=np.int64),
+        np.array(label, dtype=np.int64),
+        list(labels),
+    )
+
+
+def _class_text(definition: Definition, index: int, points: int) -> str:
+    category = definition.categories[index]
+    return _points_label(points) if split_by_points(category) else category.label
 
 
 def class_label(definition: Definition, index: int, cards: Sequence[Card]) -> str:
     """The hand's class: its category's label, or its points in a catch-all points category."""
-    category = definition.categories[index]
-    if split_by_points(category):
-        return _points_label(patterns.points(cards, definition.shoe))
-    return category.label
+    return _class_text(definition, index, patterns.points(cards, definition.shoe))
 
 
 def hand_description(definition: Definition, index: int, cards: Sequence[Card]) -> str:
@@ -164,11 +187,11 @@ def _weight(counts: Sequence[int], hand: Sequence[int]) -> int:
 
 def showdown_report_tables(definition: Definition, shoe: Any, game: str) -> tuple[Table, ...]:
     """The hand order, the showdown by category and the hand strength tables."""
-    rows = showdown_rows(definition, shoe.types, shoe.counts)
+    found = showdown_classes(definition, shoe.types, shoe.counts)
     return (
         order_table(definition),
-        showdown_table(definition, rows),
-        strength_table(definition, rows, game),
+        showdown_table(definition, found),
+        strength_table(definition, found, game),
     )
 
 
@@ -293,21 +316,27 @@ def _label(definition: Definition, name: str) -> str:
 # The showdown by category, and the hand strength by class
 
 
-def showdown_table(definition: Definition, rows: Sequence[HandRow]) -> Table:
+def _sums(values: Any, groups: Any, size: int) -> list[int]:
+    """``values`` summed per group index (exact: integer arrays)."""
+    import numpy as np
+
+    found = np.zeros(size, dtype=values.dtype)
+    np.add.at(found, groups, values)
+    return [int(v) for v in found.tolist()]
+
+
+def showdown_table(definition: Definition, found: ShowdownClasses) -> Table:
     """Win, tie and lose ways (and their shares) by the first position's category."""
     first, second = definition.deal.positions
-    merged: dict[int, list[int]] = {}
-    for row in rows:
-        acc = merged.setdefault(row.category, [0, 0, 0])
-        acc[0] += row.ways * row.weaker
-        acc[1] += row.ways * row.equal
-        acc[2] += row.ways * row.stronger
+    size = len(definition.categories)
+    win, tie, lose = (
+        _sums(found.ways * column, found.category, size)
+        for column in (found.weaker, found.equal, found.stronger)
+    )
     table_rows = []
-    totals = [0, 0, 0]
     for i in strongest_first(definition):
-        win, tie, lose = merged.get(i, [0, 0, 0])
-        totals = [totals[0] + win, totals[1] + tie, totals[2] + lose]
-        table_rows.append(_showdown_row(definition.categories[i].label, win, tie, lose))
+        table_rows.append(_showdown_row(definition.categories[i].label, win[i], tie[i], lose[i]))
+    totals = (sum(win), sum(tie), sum(lose))
     return Table(
         key="showdown",
         title=f"Showdown: one position against the {second}, by the {first}'s category",
@@ -342,14 +371,41 @@ def _showdown_row(name: str, win: int, tie: int, lose: int) -> dict[str, Any]:
     return row
 
 
-def strength_table(definition: Definition, rows: Sequence[HandRow], game: str) -> Table:
+def strength_table(definition: Definition, found: ShowdownClasses, game: str) -> Table:
     """Per hand class: ways, exact P(beat one hand), the weakest and strongest hands."""
-    groups: dict[str, list[HandRow]] = {}
-    for row in rows:  # weakest first
-        groups.setdefault(row.label, []).append(row)
-    labels = sorted(groups, key=lambda label: groups[label][-1].rank, reverse=True)
+    size = len(found.labels)
+    ways = _sums(found.ways, found.label, size)
+    deals = _sums(found.ways * (found.weaker + found.equal + found.stronger), found.label, size)
+    win = _sums(found.ways * found.weaker, found.label, size)
+    tie = _sums(found.ways * found.equal, found.label, size)
+    labels = found.label.tolist()
+    weakest = {label: i for i, label in reversed(list(enumerate(labels)))}
+    strongest = {label: i for i, label in enumerate(labels)}  # hands are weakest first
+    order = sorted(range(size), key=lambda label: int(found.rank[strongest[label]]), reverse=True)
     second = definition.deal.positions[1]
-    example = " ".join(c.code for c in rows[-1].cards) if rows else ""
+    top = found.hands[-1] if found.hands else ()
+    example = " ".join(c.code for c in found.cards(top))
+
+    def hand(i: int) -> tuple[str, Fraction]:
+        total = int(found.weaker[i] + found.equal[i] + found.stronger[i])
+        return hand_text(tuple(found.cards(found.hands[i]))), Fraction(int(found.weaker[i]), total)
+
+    rows = []
+    for label in order:
+        low, high = hand(weakest[label]), hand(strongest[label])
+        rows.append(
+            {
+                "name": found.labels[label],
+                "ways": ways[label],
+                "win": Fraction(win[label], deals[label]),
+                "tie": Fraction(tie[label], deals[label]),
+                "lose": Fraction(deals[label] - win[label] - tie[label], deals[label]),
+                "weakest.hand": low[0],
+                "weakest.win": low[1],
+                "strongest.hand": high[0],
+                "strongest.win": high[1],
+            }
+        )
     return Table(
         key="hand_strength",
         title=f"Hand strength: the exact chance of beating one {second} hand",
@@ -364,31 +420,12 @@ def strength_table(definition: Definition, rows: Sequence[HandRow], game: str) -
             Column("strongest.hand", "strongest hand"),
             Column("strongest.win", "its P(win)", Kind.PROBABILITY),
         ),
-        rows=tuple(_strength_row(label, groups[label]) for label in labels),
-        total={"name": "Total", "ways": sum(r.ways for r in rows)},
+        rows=tuple(rows),
+        total={"name": "Total", "ways": sum(ways)},
         note=(
             f"P(win) and P(tie) average over the class's hands, the {second}'s hand drawn "
             "from what the hand left. The weakest and strongest hands are the class's lowest "
-            "and highest strength (when several share it: the first and the last in card order). "
-            f'`odds strength {game} "{example}"` gives any one hand.'
+            "and highest strength (when several share it: the first and the last in card "
+            f'order). `odds strength {game} "{example}"` gives any one hand.'
         ),
     )
-
-
-def _strength_row(label: str, rows: Sequence[HandRow]) -> dict[str, Any]:
-    """One hand class's row of the hand-strength table (``rows`` weakest first)."""
-    deals = sum(r.ways * (r.weaker + r.equal + r.stronger) for r in rows)
-    win = sum(r.ways * r.weaker for r in rows)
-    tie = sum(r.ways * r.equal for r in rows)
-    weakest, strongest = rows[0], rows[-1]
-    return {
-        "name": label,
-        "ways": sum(r.ways for r in rows),
-        "win": Fraction(win, deals),
-        "tie": Fraction(tie, deals),
-        "lose": Fraction(deals - win - tie, deals),
-        "weakest.hand": hand_text(weakest.cards),
-        "weakest.win": weakest.beat,
-        "strongest.hand": hand_text(strongest.cards),
-        "strongest.win": strongest.beat,
-    }
