@@ -7,7 +7,15 @@ with those cards removed (``reference_evs``, what ``odds bench`` times the evalu
 
 from __future__ import annotations
 
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from odds.core.table import json_value
 from odds.games.paytable import load
+from tests.paths import ROOT
 
 
 def test_dragon_tiger_state_equals_the_coded_game() -> None:
@@ -114,3 +122,71 @@ def test_other_deals_are_counted_per_state() -> None:
         paytable = load(name)
         evaluator = paytable.game.shoe_state.evaluator(paytable.config)
         assert isinstance(evaluator, DefinedEvaluator), name
+
+
+# -- The coded games' shoe states, from the definitions ----------------------------------
+
+
+def _snapshot(game: str) -> dict[str, Any]:
+    path = ROOT / "tests" / "snapshots" / "coded" / f"{game}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["shoe_state"]  # type: ignore[no-any-return]
+
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _exact(v) for k, v in value.items() if not k.endswith("_decimal")}
+    if isinstance(value, list):
+        return [_exact(v) for v in value]
+    return value
+
+
+def test_every_effect_of_removal_of_baccarat_comes_out_of_the_definition() -> None:
+    """Each of the 52 cards' effect on each of the 14 bets, exactly the coded baccarat's."""
+    paytable = load("baccarat-defined")
+    evaluator = paytable.game.shoe_state.evaluator(paytable.config)
+    base = evaluator.evs(evaluator.full)
+    coded = _snapshot("baccarat")["effect_of_removal_by_type"]
+    assert [str(t) for t in evaluator.shoe.types] == [row["type"] for row in coded]
+    for t, row in enumerate(coded):
+        counts = list(evaluator.full)
+        counts[t] -= 1
+        after = evaluator.evs(counts)
+        found = {bet: str(after[bet] - base[bet]) for bet in row["eor"]}
+        assert found == row["eor"], row["type"]
+
+
+@pytest.mark.parametrize(
+    ("defined", "coded", "bets"),
+    [
+        ("baccarat-defined", "baccarat", ("banker", "dragon-bonus-player", "perfect-pair")),
+        ("dragon-tiger-defined", "dragon-tiger", ()),
+        ("goa-gae-bonus-defined", "goa-gae-bonus", ()),
+    ],
+)
+def test_effects_of_removal_and_counts_are_the_coded_games(
+    defined: str, coded: str, bets: tuple[str, ...]
+) -> None:
+    """The Shoe section's effects of removal (by rank and by card) and the counts derived from
+    them, exactly the coded game's (baccarat: three of its bets, each count takes a while)."""
+    from odds.tools.shoe.eor import effects_of_removal
+    from odds.tools.shoe.report_tables import count_table, eor_by_type_table, eor_table
+
+    paytable = load(defined)
+    evaluator = copy.copy(paytable.game.shoe_state.evaluator(paytable.config))
+    if bets:
+        evaluator.bets = tuple(b for b in evaluator.bets if b.name in bets)
+    table = effects_of_removal(evaluator)
+    names = {b.name for b in evaluator.bets}
+    snapshot = _snapshot(coded)
+    found = {
+        "effect_of_removal": json_value(eor_table(table)),
+        "effect_of_removal_by_type": json_value(eor_by_type_table(table, evaluator)),
+        "counts": json_value(count_table(table, "deck")),
+    }
+    for key, rows in found.items():
+        want = snapshot[key]
+        if key == "counts":
+            assert _exact(rows) == [r for r in want if r["bet"] in names], key
+        else:
+            kept = [dict(r, eor={b: v for b, v in r["eor"].items() if b in names}) for r in want]
+            assert _exact(rows) == kept, key
