@@ -397,8 +397,14 @@ class _ShowdownLayout:
                         )
                     )
                     term_delta.append(np.full(len(members), delta, dtype=np.int64))
-        total = sum(counts)
-        bound = comb(total, size) * largest_delta * (1 << size) ** 2 * (size + 1) * 4
+        # int64 when no sum can overflow: a hand's terms (at most (size + 1)^size of them,
+        # each |δ| · C(N, size)), the parts' prefix sums, and the deals, C(N, size)².
+        hands_ = comb(sum(counts), size)
+        bound = max(
+            hands_ * largest_delta * (size + 1) ** size,
+            hands_ * n * (1 << size),
+            hands_ * hands_,
+        )
         self.dtype: Any = np.int64 if bound < 2**62 else object
         codes = np.concatenate(part_codes)
         unique, part_index = self._unique(codes)

@@ -234,11 +234,13 @@ def pattern_text(definition: Definition, category: Category) -> str:
             }[key]
             parts.append(words if value else f"not {words}")
         elif key == "faces":
-            parts.append(f"{_number(value)} picture cards (J, Q, K)")
+            parts.append(f"{_number(value)} picture card{'s' * (value != 1)} (J, Q, K)")
         elif key == "faces_at_least":
-            parts.append(f"at least {_number(value)} picture cards (J, Q, K)")
+            parts.append(f"at least {_number(value)} picture card{'s' * (value != 1)} (J, Q, K)")
         elif key == "points":
-            parts.append(f"{_listed([str(p) for p in sorted(value)])} points")
+            listed = sorted(value)
+            plural = "s" * (listed != [1])
+            parts.append(f"{_listed([str(p) for p in listed])} point{plural}")
         elif key == "ranks":
             parts.append(f"exactly {' '.join(_symbol(r) for r in value)}")
         elif key == "pair_rank":
