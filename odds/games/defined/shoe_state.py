@@ -105,10 +105,14 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             return True
         if ranking.has_exceptions(definition) or deal.draw_at_most:
             return False
-        if showdown_tables.applies(definition) and definition.ties == "tie":
-            # the showdown evaluator's bets: each reads the winner
-            return all(bet_needs(b, deal.positions)[0] for b in definition.bets)
-        return len(deal.positions) == 2 and deal.cards in POLYNOMIAL_HAND_SIZES
+        if len(deal.positions) == 2 and deal.cards in POLYNOMIAL_HAND_SIZES:
+            return True  # one polynomial
+        # the showdown evaluator: bets that each read the winner
+        return (
+            showdown_tables.applies(definition)
+            and definition.ties == "tie"
+            and all(bet_needs(b, deal.positions)[0] for b in definition.bets)
+        )
 
     def evaluator(self, config: DefinedConfig) -> StateEvaluator:
         fast = fast_evaluator(self.game, config)
@@ -154,7 +158,7 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         types = shoe.types
         positions = " and ".join(definition.deal.positions)
         if definition.deal.tableau is not None:
-            what = f"a round by the tableau (four to six cards) to the {positions}, face up"
+            what = f"a coup by the tableau (four to six cards) to the {positions}, face up"
         else:
             cards = definition.deal.cards
             what = (
