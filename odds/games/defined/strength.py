@@ -21,8 +21,6 @@ from math import comb, sqrt
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from more_itertools import chunked
-
 from odds.core.cards import Card, hand_text
 from odds.core.errors import ParameterError
 from odds.core.table import Column, Kind, Table, fields_table
@@ -268,6 +266,8 @@ def simulate(
     seed: int,
 ) -> tuple[int, int, int]:
     """(win, tie, trials): deal ``opponents`` hands ``trials`` times from ``counts`` (seeded)."""
+    from more_itertools import chunked
+
     cards = [t for t, n in enumerate(counts) for _ in range(n)]
     rng = Random(seed)
     places: dict[tuple[int, ...], int] = {}
