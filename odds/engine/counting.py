@@ -64,7 +64,8 @@ def deal_count(counts: Sequence[int], sizes: Iterable[int]) -> int:
 def hands(counts: Sequence[int], size: int) -> list[tuple[Hand, int]]:
     """Every hand of ``size`` types that ``counts`` can deal, with its weight.
 
-    Sorted by hand (deterministic). Hands of weight 0 are left out.
+    Sorted by hand (deterministic). Hands of weight 0 are left out. The weights are
+    array products over each hand's runs of equal types where they fit in ``int64``.
     """
     binomials = [[comb(n, a) for a in range(size + 1)] for n in counts]
     result = []

@@ -35,12 +35,13 @@ from odds.engine import (
     deal_count,
     falling,
     group_counts,
+    hands,
     joint_class_distribution,
     ordered_deal_polynomial,
-    showdown,
 )
+from odds.engine.showdown import ShowdownCount, count_showdown
 from odds.games.defined import first_cards, patterns, ranking, threshold
-from odds.games.defined.colours import one_colour, reads_colour
+from odds.games.defined.colours import COLOUR, one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
 from odds.games.defined.schema import SUIT_TIEBREAKS, Definition, Tableau
 
@@ -122,21 +123,31 @@ def tableau_rounds(
         first_cards.check_reads(definition, winner, reads)
         return first_cards.first_card_rounds(definition, types, counts, reads)
     ways = tableau_polynomial(tableau).ways(value_counts(definition, types, counts))
-    first, second = definition.deal.positions
     result: Counter[RoundKey] = Counter()
-    for (fp, sp, fc, sc), n in ways.items():
-        if not n:
-            continue
-        who = None
-        if winner:
-            who = first if fp > sp else second if sp > fp else definition.ties
-        views = []
-        for position, p, c in ((first, fp, fc), (second, sp, sc)):
-            found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
-            views.append(tuple((name, found[name]) for name in sorted(reads[position])))
-        result[(who, *views)] += n
+    for coup, n in ways.items():
+        if n:
+            result[coup_round_key(definition, coup, winner, reads)] += n
     check_total(result, falling(sum(counts), 6), "tableau rounds")
     return dict(result)
+
+
+def coup_round_key(
+    definition: Definition, coup: tuple[Any, ...], winner: bool, reads: Mapping[str, set[str]]
+) -> RoundKey:
+    """A finished coup ``(first points, second points, first cards, second cards)`` as a
+    bet reading ``winner`` and ``reads`` sees it."""
+    tableau = definition.deal.tableau
+    assert tableau is not None
+    first, second = definition.deal.positions
+    fp, sp, fc, sc = coup
+    who = None
+    if winner:
+        who = first if fp > sp else second if sp > fp else definition.ties
+    views = []
+    for position, p, c in ((first, fp, fc), (second, sp, sc)):
+        found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
+        views.append(tuple((name, found[name]) for name in sorted(reads[position])))
+    return (who, *views)
 
 
 # ---------------------------------------------------------------------------
@@ -163,7 +174,12 @@ class HandClassifier:
         self._suit_strength = reads_suits_in_strength(definition)
         self._colour = reads_colour(definition)
         self._cache: dict[Any, Any] = {}
+        #: The last few showdowns counted with these hands (:func:`showdown_count`).
+        self.showdowns: dict[tuple[Any, ...], ShowdownCount] = {}
         self._shapes: dict[tuple[int, ...], Any] = {}
+        self._categories: dict[tuple[int, ...], int | None] = {}
+        self._strengths: dict[tuple[int, ...], Any] = {}
+        self._by_category = "category" in definition.compare
 
     def cards(self, hand: tuple[int, ...]) -> list[Card]:
         return [self.types[t] for t in hand]
@@ -179,20 +195,57 @@ class HandClassifier:
             self._shapes[hand] = found
         return found
 
+    def prime(self, hands: Sequence[tuple[int, ...]]) -> None:
+        """Every hand's shape and category at once, by array work (one of each computed per
+        distinct shape): a report asks the category of 22,100 three-card hands, 741 shapes."""
+        import numpy as np
+
+        fresh = [hand for hand in hands if hand not in self._shapes]
+        if len(fresh) < 64:
+            return
+        ranks = sorted({card.rank for card in self.types})
+        suits = sorted({card.suit for card in self.types})
+        rank_of = np.array([ranks.index(card.rank) for card in self.types], dtype=np.int64)
+        suit_of = np.array([suits.index(card.suit) for card in self.types], dtype=np.int64)
+        colour_of = np.array([COLOUR[card.suit] == "red" for card in self.types])
+        table = np.array(fresh, dtype=np.int64)
+        if table.ndim != 2 or table.shape[1] < 1:
+            return
+        held = np.sort(rank_of[table], axis=1)
+        code = held @ ((len(ranks) + 1) ** np.arange(table.shape[1], dtype=np.int64))
+        suited, coloured = suit_of[table], colour_of[table]
+        flags = (suited == suited[:, :1]).all(axis=1) * 2 + (coloured == coloured[:, :1]).all(
+            axis=1
+        )
+        keys = (code * 4 + flags).tolist()
+        shapes: dict[int, tuple[Any, int | None]] = {}
+        for hand, key in zip(fresh, keys, strict=True):
+            found = shapes.get(key)
+            if found is None:  # the first hand of this shape: its shape and category
+                found = shapes[key] = (self._shape(hand), self.category(hand))
+            self._shapes[hand], self._categories[hand] = found
+
     def strength(self, hand: tuple[int, ...]) -> Any:
-        key = ("s", hand if self._suit_strength else self._shape(hand))
-        found = self._cache.get(key)
+        found = self._strengths.get(hand)  # asked again and again: by the hand first
         if found is None:
-            index = self.category(hand) if "category" in self.definition.compare else None
-            found = self._cache[key] = patterns.strength(self.cards(hand), self.definition, index)
+            key = ("s", hand if self._suit_strength else self._shape(hand))
+            found = self._cache.get(key)
+            if found is None:
+                index = self.category(hand) if self._by_category else None
+                found = patterns.strength(self.cards(hand), self.definition, index)
+                self._cache[key] = found
+            self._strengths[hand] = found
         return found
 
     def category(self, hand: tuple[int, ...]) -> int | None:
+        if hand in self._categories:  # asked again and again: by the hand first
+            return self._categories[hand]
         key = ("c", self._shape(hand))
         found = self._cache.get(key, _MISSING)
         if found is _MISSING:
             found = self._cache[key] = patterns.category_of(self.cards(hand), self.definition)
-        return cast("int | None", found)
+        self._categories[hand] = cast("int | None", found)
+        return self._categories[hand]
 
     def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
         by_hand = bool(names & self._SUIT_READS)
@@ -385,6 +438,32 @@ def _joint(
     return dict(result)
 
 
+def showdown_count(
+    classifier: HandClassifier, counts: Sequence[int], by_category: bool = False
+) -> ShowdownCount:
+    """The engine's showdown of every hand against a second hand, counted once per composition.
+
+    Every bet that reads the winner and at most one position's category, in either
+    seat (the two hands are dealt alike, so the swapped bet is the same count), the
+    report's showdown tables and ``odds strength`` share it: the classifier keeps the
+    last few counts (a count with the category cuts also answers a plain request).
+    """
+    definition = classifier.definition
+    key = tuple(counts)
+    kept: dict[tuple[Any, ...], ShowdownCount] = classifier.showdowns
+    for wanted in ((key, True), (key, False))[: 1 if by_category else 2]:
+        found = kept.get(wanted)
+        if found is not None:
+            return found
+    levels = len(definition.categories)
+    cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
+    found = count_showdown(key, definition.deal.cards, classifier.strength, cuts)
+    if len(kept) >= 4:
+        kept.clear()
+    kept[key, by_category] = found
+    return found
+
+
 def _showdown(
     classifier: HandClassifier,
     counts: Sequence[int],
@@ -395,49 +474,78 @@ def _showdown(
 
     The joint of two hands dealt one after the other is symmetric, so a bet that
     reads the second position fully and the first by category only is counted
-    with the positions' roles exchanged (``swapped``).
+    with the positions' roles exchanged (``swapped``): the same count
+    (:func:`showdown_count`), read the other way.
     """
+    import numpy as np
+
     definition = classifier.definition
     first, second = definition.deal.positions
     full, banded = (second, first) if swapped else (first, second)
     by_category = "category" in reads[banded]
     levels = len(definition.categories)
-    cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
-    rows = showdown(counts, definition.deal.cards, classifier.strength, cuts)
+    count = showdown_count(classifier, counts, by_category)
     names = {c.name for c in definition.categories}
     name_of = {definition.level(i): c.name for i, c in enumerate(definition.categories)}
     assert len(names) == levels
+    # The full hand's view, numbered; every count is then summed per view.
+    view_ids: dict[Any, int] = {}
+    if reads[full]:
+        ids = np.array(
+            [view_ids.setdefault(classifier.view(h, reads[full]), len(view_ids))
+             for h in count.hands],
+            dtype=np.int64,
+        )  # fmt: skip
+    else:  # the winner only: one view
+        view_ids[()] = 0
+        ids = np.zeros(len(count.hands), dtype=np.int64)
+    views = list(view_ids)
+    ways = count.ways
     result: Counter[RoundKey] = Counter()
 
-    def add(full_view: Any, banded_view: Any, outcome: str, ways: int) -> None:
-        if not ways:
+    def add(view: int, banded_view: Any, outcome: str, n: int) -> None:
+        if not n:
             return
         # outcome is the full hand's result against the banded one
         who = definition.ties if outcome == "equal" else full if outcome == "stronger" else banded
-        views = (full_view, banded_view) if not swapped else (banded_view, full_view)
-        result[(who, *views)] += ways
+        pair = (views[view], banded_view) if not swapped else (banded_view, views[view])
+        result[(who, *pair)] += n
 
-    for row in rows:
-        full_view = classifier.view(row.hand, reads[full])
-        if not by_category:
-            add(full_view, (), "stronger", row.ways * row.weaker)
-            add(full_view, (), "equal", row.ways * row.equal)
-            add(full_view, (), "weaker", row.ways * row.stronger)
-            continue
-        own = classifier.strength(row.hand)[0][0]
-        for level in range(1, levels + 1):
-            above = row.at_least[level] if level < levels else 0
-            in_level = row.at_least[level - 1] - above
-            view = (("category", name_of[level]),)
-            if level > own:
-                add(full_view, view, "weaker", row.ways * in_level)
-            elif level < own:
-                add(full_view, view, "stronger", row.ways * in_level)
-            else:
-                stronger = row.stronger - above
-                add(full_view, view, "weaker", row.ways * stronger)
-                add(full_view, view, "equal", row.ways * row.equal)
-                add(full_view, view, "stronger", row.ways * (in_level - stronger - row.equal))
+    def per_view(values: Any) -> list[int]:
+        summed = np.zeros(len(views), dtype=values.dtype)
+        np.add.at(summed, ids, values)
+        return [int(v) for v in summed.tolist()]
+
+    if not by_category:
+        for outcome, column in (
+            ("stronger", count.weaker),
+            ("equal", count.equal),
+            ("weaker", count.stronger),
+        ):
+            for view, n in enumerate(per_view(ways * column)):
+                add(view, (), outcome, n)
+        return dict(result)
+    own = np.array([classifier.strength(h)[0][0] for h in count.hands], dtype=np.int64)
+    at_least = count.at_least
+    for level in range(1, levels + 1):
+        above = at_least[:, level] if level < levels else np.zeros_like(count.weaker)
+        in_level = at_least[:, level - 1] - above
+        band = (("category", name_of[level]),)
+        mine = own == level
+        stronger = count.stronger - above
+        # The full hand's result against a banded hand of this level.
+        weaker_ways = np.where(own < level, in_level, 0) + np.where(mine, stronger, 0)
+        stronger_ways = np.where(own > level, in_level, 0) + np.where(
+            mine, in_level - stronger - count.equal, 0
+        )
+        equal_ways = np.where(mine, count.equal, 0)
+        for outcome, column in (
+            ("weaker", weaker_ways),
+            ("equal", equal_ways),
+            ("stronger", stronger_ways),
+        ):
+            for v, n in enumerate(per_view(ways * column)):
+                add(v, band, outcome, n)
     return dict(result)
 
 
@@ -450,4 +558,5 @@ def category_distribution(
         merged, merged_counts = threshold.merged_types(definition, types, counts, level)
         return threshold.category_distribution(classifier_for(definition, merged), merged_counts)
     classifier = classifier_for(definition, types)
+    classifier.prime([hand for hand, _ in hands(counts, definition.deal.cards)])
     return class_distribution(counts, definition.deal.cards, classifier.category)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card
 from odds.core.errors import OddsError
 from odds.engine import (
@@ -79,19 +80,32 @@ def _pair_joint(grouped: Sequence[int], names: set[str]) -> dict[tuple[Any, Any]
     }
 
 
-def first_card_rounds(
+@cached(maxsize=64)
+def grouping(
+    types: tuple[Card, ...], names: frozenset[str]
+) -> tuple[tuple[int, ...], dict[int, Card], int]:
+    """The card types merged as finely as ``names`` read: each type's group, a card per group."""
+    keys = [_group_key(card, set(names)) for card in types]
+    index = {key: i for i, key in enumerate(dict.fromkeys(keys))}
+    representative = {index[key]: card for key, card in zip(keys, types, strict=True)}
+    return tuple(index[k] for k in keys), representative, len(index)
+
+
+def first_card_joint(
     definition: Definition,
     types: Sequence[Card],
     counts: Sequence[int],
-    reads: Mapping[str, set[str]],
-) -> dict[RoundKey, int]:
-    """Ordered ways (extended to six cards) per round key of the first-two-card features."""
-    first, second = definition.deal.positions
-    names = reads[first] | reads[second]
-    keys = [_group_key(card, names) for card in types]
-    index = {key: i for i, key in enumerate(dict.fromkeys(keys))}
-    representative = {index[key]: card for key, card in zip(keys, types, strict=True)}
-    grouped = group_counts(counts, [index[k] for k in keys], len(index))
+    names: set[str],
+    merged: tuple[tuple[int, ...], dict[int, Card], int] | None = None,
+) -> dict[tuple[Any, Any], int]:
+    """Ordered ways (extended to six cards) per pair of first-two-card views (``names``).
+
+    ``merged`` may pass :func:`grouping` of the types and names (a caller asking for
+    many compositions of one shoe).
+    """
+    found = grouping(tuple(types), frozenset(names)) if merged is None else merged
+    group_of, representative, groups = found
+    grouped = group_counts(counts, group_of, groups)
     size = sum(counts)
     if size < ROUND_CARDS:
         raise OddsError(
@@ -111,6 +125,24 @@ def first_card_rounds(
         joint = joint_class_distribution(grouped, 2, classify)
         # Unordered within each hand → ordered (2!·2!), then the two further cards of six.
         extend = 4 * falling(size - 4, ROUND_CARDS - 4)
+    return {views: ways * extend for views, ways in joint.items()}
+
+
+def first_card_rounds(
+    definition: Definition,
+    types: Sequence[Card],
+    counts: Sequence[int],
+    reads: Mapping[str, set[str]],
+    joint: Mapping[tuple[Any, Any], int] | None = None,
+) -> dict[RoundKey, int]:
+    """Ordered ways (extended to six cards) per round key of the first-two-card features.
+
+    ``joint`` may pass :func:`first_card_joint` of the features read (bets reading the
+    same features share it).
+    """
+    first, second = definition.deal.positions
+    if joint is None:
+        joint = first_card_joint(definition, types, counts, reads[first] | reads[second])
     result: dict[RoundKey, int] = {}
     for (first_view, second_view), ways in joint.items():
         fv, sv = dict(first_view), dict(second_view)
@@ -119,6 +151,8 @@ def first_card_rounds(
             tuple((n, fv[n]) for n in sorted(reads[first])),
             tuple((n, sv[n]) for n in sorted(reads[second])),
         )
-        result[key] = result.get(key, 0) + ways * extend
-    check_total(result, falling(size, ROUND_CARDS), f"{definition.source}: first-card rounds")
+        result[key] = result.get(key, 0) + ways
+    check_total(
+        result, falling(sum(counts), ROUND_CARDS), f"{definition.source}: first-card rounds"
+    )
     return result

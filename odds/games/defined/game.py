@@ -19,6 +19,7 @@ from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
 from odds.games.defined import counting, fair, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig, payout_values
+from odds.games.defined.report_tables import analysis_tables, defined_strength
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import (
     COVER,
@@ -56,6 +57,7 @@ class DefinedGame(Game[DefinedConfig]):
             config_type=family.config_type if family is not None else DefinedConfig,
             shoe_state=DefinedShoeState(self),
             stakes=stakes_feature(self),
+            strength=defined_strength(self),
             name=name,
             title=definition.title or name,
             positions=deal.positions,
@@ -271,6 +273,7 @@ class DefinedGame(Game[DefinedConfig]):
             )
         bets = []
         full = self.full_shoe(config)
+        tables += analysis_tables(self, config, shoe)
         for bet in definition.bets:
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
             if bet.per_hand:

@@ -21,8 +21,8 @@ from typing import Any
 
 from odds.core.caching import cached
 from odds.core.errors import OddsError
-from odds.games.dealing import SetDealing
 from odds.core.frozen import frozen
+from odds.games.dealing import SetDealing
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of

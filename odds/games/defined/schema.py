@@ -109,9 +109,14 @@ class ShoeRules:
     ace_low_sequence: bool
     ace_high_sequence: bool
     suit_order: tuple[Suit, ...]
+    #: Each rank's order, found once (hands are ranked by the hundred thousand).
+    _orders: dict[Rank, int] = field(default_factory=dict, compare=False, repr=False, init=False)
 
     def order(self, rank: Rank) -> int:
-        return self.rank_order.index(rank)
+        found = self._orders.get(rank)
+        if found is None:
+            found = self._orders[rank] = self.rank_order.index(rank)
+        return found
 
 
 @dataclass(frozen=True)
