@@ -8,13 +8,14 @@ bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import groupby, repeat
 from operator import and_, mul, rshift
+from typing import Any
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
-from odds.games.blackjack.kept_layouts import kept_layout
+from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
 
 _BASE = 64  # composition keys: Σ R_i · 64^i
 #: A composition key's step per rank: a hand with one more card of rank ``r`` is ``key + STEP[r]``.
@@ -95,14 +96,14 @@ def context_nodes(ctx: int) -> tuple[Node, ...]:
 
 
 @cached
-def _contexts() -> tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]:
+def _contexts() -> _Contexts:
     """``(nodes, groups)`` of every context (−1, then the pairs), kept on disk."""
 
     def build() -> tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]:
         nodes = tuple(_nodes(ctx) for ctx in range(-1, RANKS))
         return nodes, tuple(_groups(members) for members in nodes)
 
-    return kept_layout("contexts", build, (Node, Group))
+    return kept_layout("contexts", build, _contexts_data, _contexts_from_data)
 
 
 def _nodes(ctx: int) -> tuple[Node, ...]:
@@ -183,3 +184,36 @@ def _groups(nodes: tuple[Node, ...]) -> tuple[Group, ...]:
             )
         )
     return tuple(groups)
+
+
+_Contexts = tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]
+
+
+def _contexts_data(contexts: _Contexts) -> Any:
+    """Every node's and group's fields; equal tuples written once (a few dozen distinct rank
+    lists and removals serve thousands of hands), so they are shared when read back."""
+    nodes, groups = contexts
+    node_fields = [f.name for f in fields(Node)]
+    group_fields = [f.name for f in fields(Group)]
+    one: dict[Any, Any] = {}
+
+    def shared(values: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(one.setdefault(v, v) if type(v) is tuple else v for v in values)
+
+    return (
+        tuple(tuple(shared(state(node, node_fields)) for node in ctx) for ctx in nodes),
+        tuple(tuple(shared(state(group, group_fields)) for group in ctx) for ctx in groups),
+    )
+
+
+def _contexts_from_data(data: Any) -> _Contexts:
+    nodes, groups = of(tuple, data)
+    node_fields = [f.name for f in fields(Node)]
+    group_fields = [f.name for f in fields(Group)]
+    made = (
+        tuple(tuple(restore(Node, node_fields, n) for n in of(tuple, ctx)) for ctx in nodes),
+        tuple(tuple(restore(Group, group_fields, g) for g in of(tuple, ctx)) for ctx in groups),
+    )
+    if not len(made[0]) == len(made[1]) == RANKS + 1:
+        raise ValueError("not every context")
+    return made
