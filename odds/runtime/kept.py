@@ -385,14 +385,19 @@ def _remove_stale_temporaries(folder: int) -> None:
 #: by number, ``r``), a gather (``g``/``G``), a frozenset (``f``/``F``), a dict with keys
 #: of any kind (``d``: keys and values alternating), a slice (``s``), and integers stored
 #: after the JSON (``b``: ``[offset, length]`` in 32-bit numbers: the items of the ``t``
-#: or ``g`` around it, or of a list, ``l``). Shared parts are written once
+#: or ``g`` around it, or of a list, ``l``; or ``m``: ``[width, {"b": …}]``, tuples of
+#: that many, the items of a list or of the ``t`` around it). Shared parts are written once
 #: (``T``, ``G``, ``F``) and referred to (``{"r": n}``, the n-th shared part in the order
-#: their JSON objects close), as the tables share them. The payload is the JSON, a
-#: newline, then the integers.
+#: their JSON objects close; ``M`` numbers each of its rows), as the tables share them.
+#: The payload is the JSON, a newline, then the integers.
 
 #: The shortest run of integers stored after the JSON (shorter ones stay in it).
 _RUN = 16
-_INT32 = range(-(2**31), 2**31)
+
+
+def _integers(values: Any) -> bool:
+    """Whether a tuple, list or set holds integers alone (and something)."""
+    return bool(values) and set(map(type, values)) == {int}
 
 
 def _numbers() -> Any:
@@ -421,6 +426,8 @@ def encode(value: Any) -> bytes:
             seen[key] = 1
             alive.append(o)
         if kind in (tuple, list, frozenset):
+            if _integers(o):  # (most of the bulk: nothing to look into)
+                return
             for x in o:
                 count(x)
         elif kind is dict:
@@ -439,16 +446,43 @@ def encode(value: Any) -> bytes:
         return {tag.upper(): body}
 
     def items(values: Any) -> Any:
-        """Items' JSON: stored after the JSON when they are a long run of small integers."""
-        if len(values) >= _RUN and all(type(x) is int and x in _INT32 for x in values):
-            offset = len(run)
-            run.extend(values)
-            return {"b": [offset, len(values)]}
+        """Items' JSON: stored after the JSON when they are a long run of small integers, or
+        many tuples of such integers of one width (rows)."""
+        stored = rows(values)
+        if stored is not None:
+            return stored
+        if _integers(values):
+            if len(values) >= _RUN and min(values) >= -(2**31) and max(values) < 2**31:
+                offset = len(run)
+                run.extend(values)
+                return {"b": [offset, len(values)]}
+            return list(values)
         return [convert(x) for x in values]
 
     def listed(values: list[Any]) -> Any:
         body = items(values)
-        return {"l": body} if type(body) is dict else body
+        return {"l": body} if type(body) is dict and "b" in body else body
+
+    def rows(values: Any) -> Any:
+        """``{"m": [width, integers]}``, or ``M`` when later parts refer to the rows (then
+        every row is numbered, in order, as the object closes); ``None`` if not rows."""
+        if len(values) < _RUN or type(values[0]) is not tuple or not values[0]:
+            return None
+        width = len(values[0])
+        for v in values:
+            if type(v) is not tuple or len(v) != width or id(v) in numbers:
+                return None
+        flat = [x for v in values for x in v]
+        if set(map(type, flat)) != {int} or min(flat) < -(2**31) or max(flat) >= 2**31:
+            return None
+        offset = len(run)
+        run.extend(flat)
+        body = [width, {"b": [offset, len(flat)]}]
+        if all(seen[id(v)] == 1 for v in values):
+            return {"m": body}
+        for v in values:
+            numbers[id(v)] = len(numbers)
+        return {"M": body}
 
     def convert(o: Any) -> Any:
         kind = type(o)
@@ -467,7 +501,7 @@ def encode(value: Any) -> bytes:
             return shared(o, "f", [convert(x) for x in o])
         if kind is itemgetter:
             positions = o.__reduce__()[1]
-            if not all(type(i) is int or type(i) is slice for i in positions):
+            if not set(map(type, positions)) <= {int, slice}:
                 raise TypeError("a gather of something other than positions")
             return shared(o, "g", items(positions))
         if kind is slice:
@@ -519,6 +553,19 @@ def decode(payload: bytes) -> Any:
             raise ValueError("a gather of nothing")
         return itemgetter(*body)
 
+    def matrix(body: Any) -> list[tuple[int, ...]]:
+        if type(body) is not list or len(body) != 2 or type(body[1]) is not Run:
+            raise ValueError("not rows of integers")
+        width, stored = body
+        if type(width) is not int or width < 1 or len(stored) % width:
+            raise ValueError("rows of integers of no one width")
+        return list(zip(*[iter(stored)] * width, strict=True))
+
+    def shared_matrix(body: Any) -> list[tuple[int, ...]]:
+        made = matrix(body)
+        parts.extend(made)
+        return made
+
     def stored_list(body: Any) -> Any:
         if type(body) is not Run:
             raise ValueError("not integers stored after the JSON")
@@ -563,6 +610,8 @@ def decode(payload: bytes) -> Any:
         "r": reference,
         "b": stored_run,
         "l": stored_list,
+        "m": matrix,
+        "M": shared_matrix,
         "g": gather,
         "G": shared_gather,
         "d": mapping,

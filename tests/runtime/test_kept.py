@@ -420,11 +420,30 @@ def test_the_format_refuses_anything_else(payload):
         b'{"b": [-1, 1]}\n' + bytes(8),
         b'{"b": [0, 1, 2]}\n' + bytes(8),
         b'{"t": {"b": [0, "1"]}}\n' + bytes(8),
+        b'{"m": [3, {"b": [0, 2]}]}\n' + bytes(8),  # rows of no one width
+        b'{"m": [0, {"b": [0, 2]}]}\n' + bytes(8),
+        b'{"m": [1, [1, 2]]}\n' + bytes(8),
+        b'{"l": [1, 2]}\n',
     ],
 )
 def test_the_stored_integers_are_checked(payload):
     with pytest.raises(ValueError):
         decode(payload)
+
+
+def test_rows_of_integers_are_stored_after_the_json_and_stay_shared():
+    rows = [(i, -i, 2**20) for i in range(20)]
+    value = (rows, tuple(rows), rows[3], {rows[5]: rows[5]})
+    payload = encode(value)
+    text, _, stored = payload.partition(b"\n")
+    assert len(stored) == 4 * 3 * 20 and b'"M"' in text and b'"m"' not in text
+    again = decode(payload)
+    assert again[0] == rows and again[1] == tuple(rows) and again[2:] == value[2:]
+    assert again[2] is again[0][3]  # a row referred to later is the row itself
+    ((key, item),) = again[3].items()
+    assert key is item is again[0][5]
+    plain = decode(encode([(i, i) for i in range(20)]))
+    assert plain == [(i, i) for i in range(20)]
 
 
 def test_long_runs_of_integers_are_stored_after_the_json():

@@ -190,30 +190,69 @@ _Contexts = tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]
 
 
 def _contexts_data(contexts: _Contexts) -> Any:
-    """Every node's and group's fields; equal tuples written once (a few dozen distinct rank
-    lists and removals serve thousands of hands), so they are shared when read back."""
+    """Every context's nodes as columns (a node's children are its key plus a step per rank,
+    so they are not written), and its groups' fields."""
     nodes, groups = contexts
-    node_fields = [f.name for f in fields(Node)]
     group_fields = [f.name for f in fields(Group)]
-    one: dict[Any, Any] = {}
-
-    def shared(values: tuple[Any, ...]) -> tuple[Any, ...]:
-        return tuple(one.setdefault(v, v) if type(v) is tuple else v for v in values)
-
     return (
-        tuple(tuple(shared(state(node, node_fields)) for node in ctx) for ctx in nodes),
-        tuple(tuple(shared(state(group, group_fields)) for group in ctx) for ctx in groups),
+        tuple(_nodes_data(ctx) for ctx in nodes),
+        tuple(tuple(state(group, group_fields) for group in ctx) for ctx in groups),
+    )
+
+
+def _nodes_data(nodes: tuple[Node, ...]) -> tuple[Any, ...]:
+    ranks: dict[tuple[int, ...], int] = {}  # the few distinct rank lists, numbered
+    return (
+        [node.key for node in nodes],
+        [node.removed for node in nodes],
+        [node.s for node in nodes],
+        [node.hard for node in nodes],
+        [node.total for node in nodes],
+        [int(node.soft) for node in nodes],
+        [ranks.setdefault(node.kid_ranks, len(ranks)) for node in nodes],
+        [ranks.setdefault(node.bust_ranks, len(ranks)) for node in nodes],
+        list(ranks),
     )
 
 
 def _contexts_from_data(data: Any) -> _Contexts:
     nodes, groups = of(tuple, data)
-    node_fields = [f.name for f in fields(Node)]
     group_fields = [f.name for f in fields(Group)]
     made = (
-        tuple(tuple(restore(Node, node_fields, n) for n in of(tuple, ctx)) for ctx in nodes),
+        tuple(_nodes_from_data(ctx) for ctx in of(tuple, nodes)),
         tuple(tuple(restore(Group, group_fields, g) for g in of(tuple, ctx)) for ctx in groups),
     )
     if not len(made[0]) == len(made[1]) == RANKS + 1:
         raise ValueError("not every context")
     return made
+
+
+def _nodes_from_data(data: Any) -> tuple[Node, ...]:
+    keys, removed, sizes, hards, totals, softs, kid_at, bust_at, ranks = of(tuple, data)
+    columns = (keys, removed, sizes, hards, totals, softs, kid_at, bust_at)
+    if len({len(of(list, column)) for column in columns}) != 1:
+        raise ValueError("columns of different lengths")
+    ranks = [tuple(r) for r in of(list, ranks)]
+    if not all(0 <= r < RANKS for rank in ranks for r in rank):
+        raise ValueError("not a rank")
+    steps = [tuple(STEP[r] for r in rank) for rank in ranks]
+    new = Node.__new__
+
+    def node(
+        key: int, removed: Counts, s: int, hard: int, total: int, soft: int, k: int, b: int
+    ) -> Node:
+        made = new(Node)
+        made.__dict__.update(
+            key=key,
+            removed=removed,
+            s=s,
+            hard=hard,
+            total=total,
+            soft=bool(soft),
+            kids=tuple(map(key.__add__, steps[k])),
+            kid_ranks=ranks[k],
+            bust_ranks=ranks[b],
+        )
+        return made
+
+    return tuple(map(node, *columns))

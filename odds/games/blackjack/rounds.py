@@ -194,14 +194,16 @@ def _reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     return kept_layout(
         "reachable",
         _build_reachable,
-        lambda reachable: (reachable[0].data(), reachable[1]),
+        lambda reachable: (reachable[0].data(), [reachable[1][r] for r in reachable[0].items]),
         _reachable_from_data,
     )
 
 
 def _reachable_from_data(data: Any) -> tuple[RemovalSet, dict[Counts, int]]:
+    """The set, and each multiset's key (kept as a list in the order of the set's items)."""
     removal, keys = of(tuple, data)
-    return RemovalSet.from_data(removal), of(dict, keys)
+    made = RemovalSet.from_data(removal)
+    return made, dict(zip(made.items, of(list, keys), strict=True))
 
 
 def _build_reachable() -> tuple[RemovalSet, dict[Counts, int]]:
