@@ -25,8 +25,9 @@ were kept, and the file replaced):
   (mode 0600). An edit whose checksum was recomputed, a file copied from another
   user or renamed from another value fails it;
 * **it is data**: JSON of integers, strings, lists, tuples, dicts, sets and
-  *gathers* (:class:`operator.itemgetter` of integer positions), read by a decoder
-  that makes nothing else — no class, no code. The caller turns that data into
+  *gathers* (:class:`operator.itemgetter` of integer positions), its long runs of
+  integers stored after it as 32-bit numbers, read by a decoder that makes nothing
+  else — no class, no code. The caller turns that data into
   its objects and checks their shape (``from_data``); the tables' invariants
   (dealer probabilities that add up) are checked where they are used, and a
   failure there discards every kept file (:func:`distrust`).
@@ -56,7 +57,7 @@ T = TypeVar("T")
 CACHE_VARIABLE = "ODDS_CACHE_DIR"
 #: First bytes of a kept file, with the format's version.
 MAGIC = b"odds-kept 2 "
-#: The largest kept file read (blackjack's largest is about 7 MB).
+#: The largest kept file read (blackjack's largest is about 3.5 MB).
 MOST_BYTES = 32 * 1024 * 1024
 #: The file holding the folder's key (32 random bytes, mode 0600).
 KEY_NAME = "key"

@@ -40,7 +40,17 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     } <= names
     assert any(name.startswith("blackjack-moment-union-s17-") for name in names)
     clear_caches()  # a new process: every layout comes from the files
+    monkeypatch.setattr(kept, "_READ", set())
     read = rounds.analyse_round(one_deck, rules).ev
+    read_back = {name.rsplit("-", 1)[0] for name in kept._READ}
+    assert {  # read, not built again (a reader that failed would only be slower)
+        "blackjack-contexts",
+        "blackjack-moment-plans-s17",
+        "blackjack-reachable",
+        "blackjack-removal-layout",
+        "blackjack-dealer-limits-s17",
+    } <= read_back
+    assert any(name.startswith("blackjack-moment-union-s17-") for name in read_back)
     for up in range(10):
         assert dealer.dealer_table(up, False) == dealer._walk_table(up, False)
         assert (
