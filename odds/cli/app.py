@@ -8,6 +8,8 @@ are shown with the position's command-line flag (``--banker``).
 
 from __future__ import annotations
 
+import errno
+import io
 import signal
 import sys
 from typing import Annotated, Any
@@ -148,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     from odds.runtime.console import protect_standard_streams
     from odds.runtime.progress import shown_on_terminal
 
+    _stand_in_for_closed_streams()
     protect_standard_streams()
     arguments = list(sys.argv[1:] if argv is None else argv)
     _ARGUMENTS[:] = arguments
@@ -188,6 +191,48 @@ def main(argv: list[str] | None = None) -> int:
     if result == INTERRUPTED:  # typer turns Ctrl-C into Exit(130), returned as the result
         typer.echo("error: interrupted", err=True)
     return result if isinstance(result, int) else 0
+
+
+class _ClosedOutput(io.RawIOBase):
+    """Standard output when the shell closed it (``odds report pok-deng >&-``): any write
+    fails as writing to a closed descriptor does, so :func:`main` says so in one line."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Standard output or error closed at start (``>&-``, ``2>&-``): Python leaves ``None``.
+
+    The descriptor is taken by the null device, so that no file the command opens gets
+    descriptor 1 or 2 (and output meant for the terminal would land in it). Standard
+    output then fails at the first write (one line, exit 2, as ``cat >&-`` does); a
+    command that writes only a file (``--out``) runs as usual. A closed standard error
+    just loses the messages.
+    """
+    import os
+
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+            if getattr(sys, name) is not None:
+                continue
+        except OSError:
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                if devnull != fd:
+                    os.dup2(devnull, fd)
+                    os.close(devnull)
+            except OSError:
+                pass
+        if fd == 1:
+            raw = io.BufferedWriter(_ClosedOutput(), buffer_size=1)
+            sys.stdout = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+        else:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the run
 
 
 def _command_text(argv: list[str]) -> str:

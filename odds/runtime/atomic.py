@@ -18,16 +18,25 @@ writable file that is not an input** of the same command:
 * a file without write permission bits is refused (root may write anything,
   so :func:`os.access` says yes: the mode bits say what the owner meant);
 * a file that *is* an input (compared by device and inode, so ``./x.toml``,
-  ``x.toml`` and a hard link are one file) is refused.
+  ``x.toml`` and a hard link are one file) is refused;
+* a folder without write permission bits is not written into, by the same
+  rule as a file (root may, but ``chmod 555`` says what the owner meant).
+
+A run killed outright (SIGKILL, a power cut) cannot remove its temporary file:
+the next write to the same target removes such leftovers of ours (our name
+pattern, older than the writing process, held by no running writer —
+:func:`remove_stale_temporaries`), and nothing else.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import stat
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import FrameType
@@ -77,6 +86,8 @@ def check_output_path(path: Path, inputs: Inputs = ()) -> None:
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise OddsError(f"{path}: the folder {folder} {what}")
+    if not folder.stat().st_mode & 0o222:
+        raise OddsError(f"{path}: the folder {folder} is read-only (make it writable first)")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OddsError(f"{path}: cannot write in the folder {folder} (permission denied)")
 
@@ -98,13 +109,15 @@ def atomic_path(path: Path, inputs: Inputs = ()) -> Iterator[Path]:
     ``path`` is left untouched. OS errors become one-line errors.
     """
     check_output_path(path, inputs)
+    prefix, suffix = f".{path.name}.", ".part"
+    remove_stale_temporaries(path.parent, prefix, suffix)
     try:
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        handle, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
     except OSError as exc:
         raise OddsError(f"{path}: cannot write ({exc.strerror})") from None
-    os.close(handle)
     temporary = Path(name)
     try:
+        _hold(handle)  # while the block runs: a live temporary file is never stale
         yield temporary
         _keep_mode(temporary, path)
         check_output_path(path, inputs)  # still a file we may replace (not swapped meanwhile)
@@ -115,6 +128,8 @@ def atomic_path(path: Path, inputs: Inputs = ()) -> Iterator[Path]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(handle)
 
 
 @contextlib.contextmanager
@@ -151,6 +166,79 @@ def check_output_folder(folder: Path | str, option: str) -> Path:
     if path.exists() and not path.is_dir():
         raise OddsError(f"{option} {path}: not a folder")
     return path
+
+
+#: When this process began writing (about when it started): a temporary file of ours
+#: last changed before it was not made by this process.
+_STARTED = time.time()
+#: The random part :func:`tempfile.mkstemp` puts between the prefix and the suffix.
+_RANDOM_PART = "[a-z0-9_]{8}"
+
+
+def _hold(handle: int) -> None:
+    """Lock a temporary file for as long as its writer runs (the lock ends with the process,
+    however it ends, so a killed writer's file is free and a running one's is not)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Windows: age alone decides
+        return
+    with contextlib.suppress(OSError):
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _is_held(handle: int) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    return False
+
+
+def remove_stale_temporaries(folder: Path, prefix: str, suffix: str) -> list[str]:
+    """Remove the temporary files a killed writer left in ``folder``; return their names.
+
+    Only names of our own pattern (``prefix``, :func:`tempfile.mkstemp`'s eight random
+    characters, ``suffix``), only regular files of this user last changed before this
+    process started, and only those no running writer holds (:func:`_hold`): a file
+    anyone else made, or one another odds process is still writing, is never touched.
+    Best effort: a folder that cannot be listed leaves everything as it is.
+    """
+    pattern = re.compile(re.escape(prefix) + _RANDOM_PART + re.escape(suffix))
+    removed: list[str] = []
+    try:
+        names = [n for n in os.listdir(folder) if pattern.fullmatch(n)]
+    except OSError:
+        return removed
+    for name in names:
+        candidate = folder / name
+        try:
+            handle = os.open(candidate, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            found = os.fstat(handle)
+            if (
+                stat.S_ISREG(found.st_mode)
+                and found.st_uid == _EUID
+                and found.st_mtime < _STARTED
+                and not _is_held(handle)
+                and os.path.samestat(found, os.lstat(candidate))
+            ):
+                candidate.unlink()
+                removed.append(name)
+        except OSError:
+            pass
+        finally:
+            os.close(handle)
+    return removed
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_EUID = os.geteuid() if hasattr(os, "geteuid") else -1
 
 
 def _keep_mode(temporary: Path, target: Path) -> None:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
 from operator import add, itemgetter, mul
-from typing import TypeAlias, TypedDict, cast
+from typing import Any, TypeAlias, TypedDict, cast
 
 from odds.core.caching import cached
 from odds.engine.polynomial import falling, falling_row
@@ -134,6 +134,7 @@ def _dealer_tables(hits_soft_17: bool) -> tuple[dict[Counts, tuple[int, ...]], .
     return kept_layout(
         f"dealer-tables-{'h17' if hits_soft_17 else 's17'}",
         lambda: tuple(_walk_table(up, hits_soft_17) for up in range(RANKS)),
+        from_data=_per_up_card(dict),
     )
 
 
@@ -341,7 +342,20 @@ def _limits(hits_soft_17: bool) -> tuple[tuple[Counts, int], ...]:
             limits.append((caps, _longest(up, hits_soft_17, caps)))
         return tuple(limits)
 
-    return kept_layout(f"dealer-limits-{'h17' if hits_soft_17 else 's17'}", build)
+    return kept_layout(
+        f"dealer-limits-{'h17' if hits_soft_17 else 's17'}", build, from_data=_per_up_card(tuple)
+    )
+
+
+def _per_up_card(kind: type) -> Callable[[Any], Any]:
+    """A kept value's shape check: a tuple of one ``kind`` per up card."""
+
+    def check(data: Any) -> Any:
+        if type(data) is not tuple or len(data) != RANKS or {type(x) for x in data} != {kind}:
+            raise ValueError(f"not one {kind.__name__} per up card")
+        return data
+
+    return check
 
 
 @cached

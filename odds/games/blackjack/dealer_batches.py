@@ -47,11 +47,11 @@ from collections.abc import Iterable, Sequence
 from itertools import count, groupby, repeat
 from math import comb
 from operator import add, itemgetter, lshift, mul, sub
-from typing import TypeAlias, cast
+from typing import Any, TypeAlias, cast
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import OUTCOMES, Counts, Gather, getter, lane_width
-from odds.games.blackjack.kept_layouts import kept_layout
+from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
 from odds.games.blackjack.moments import (
     ORDER,
     RootKey,
@@ -214,7 +214,21 @@ def _step(
 def _layout() -> _Layout:
     """The layout, kept on disk (:mod:`.kept_layouts`) with every table and step that
     resplitting needs already built (:func:`_prefilled_layout`); others are built when asked."""
-    return kept_layout("removal-layout", _prefilled_layout, (_Layout,))
+    return kept_layout(
+        "removal-layout",
+        _prefilled_layout,
+        lambda layout: (layout._steps, layout._leaves),
+        _layout_from_data,
+    )
+
+
+def _layout_from_data(data: Any) -> _Layout:
+    """A layout whose steps and leaves were kept (its tables, cheap, are made again)."""
+    steps, leaves = of(tuple, data)
+    layout = _Layout()
+    layout._steps.update(of(dict, steps))
+    layout._leaves.update(of(dict, leaves))
+    return layout
 
 
 #: Most hands a pair may be split into (``house.split_hands``' maximum, :mod:`.options`).
@@ -265,6 +279,17 @@ class RemovalSet:
     #: per process, so a set kept on disk (:func:`standard_set`) never shares a name with one
     #: made here.
     serials = count(int.from_bytes(os.urandom(6), "little") << 20)
+    #: What is kept of a set (:mod:`.kept_layouts`).
+    KEPT = ("items", "trees", "roots", "root_keys")
+
+    def data(self) -> tuple[Any, ...]:
+        return state(self, self.KEPT)
+
+    @classmethod
+    def from_data(cls, data: Any) -> RemovalSet:
+        made = restore(cls, cls.KEPT, data)
+        of(tuple, made.items), of(dict, made.trees), of(dict, made.roots), of(dict, made.root_keys)
+        return made
 
     def __init__(
         self, removed: Iterable[Counts], exact_roots: bool = True, layout: _Layout | None = None

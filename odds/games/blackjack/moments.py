@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import add, itemgetter, lshift, mul
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from odds.core.caching import cached
 from odds.engine.polynomial import falling
 from odds.games.blackjack.dealer import RANKS, Counts, Gather, dealer_table, getter, pack_lanes
-from odds.games.blackjack.kept_layouts import kept_layout
+from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
 
 #: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``
 #: (:class:`odds.games.blackjack.dealer_batches.RemovalSet`).
@@ -41,7 +41,7 @@ SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an int
 def dealer_subsets() -> frozenset[tuple[int, ...]]:
     """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``
     (kept on disk, :mod:`.kept_layouts`: it reads both rules' dealer tables)."""
-    return kept_layout("dealer-subsets", _dealer_subsets)
+    return kept_layout("dealer-subsets", _dealer_subsets, from_data=lambda d: of(frozenset, d))
 
 
 def _dealer_subsets() -> frozenset[tuple[int, ...]]:
@@ -86,8 +86,11 @@ class _MomentStep:
                 terms.setdefault(base + x * step, []).append(at)
                 products.append((i, mu, x))
                 at += 1
-        self.keys = sorted(terms, key=lambda k: -len(terms[k]))
-        ordered = [terms[k] for k in self.keys]
+        out = sorted(terms, key=lambda k: -len(terms[k]))
+        #: The output entries' keys: the next step's input, read while the plan is built
+        #: (not kept on disk: ``None`` in a step read back).
+        self.keys: list[int] | None = out
+        ordered = [terms[k] for k in out]
         self.pairs: Any = (
             getter([mu * (mu + 1) // 2 + x for _, mu, x in products]) if products else None
         )
@@ -99,6 +102,15 @@ class _MomentStep:
             if (having := [members[t] for members in ordered if len(members) > t])
         )
         self._factors: dict[int, list[int]] = {}
+
+    #: What is kept of a step (:mod:`.kept_layouts`); the factors are the process's.
+    KEPT = ("rank", "pairs", "take", "first", "more")
+
+    @classmethod
+    def from_data(cls, data: Any) -> _MomentStep:
+        step = restore(cls, cls.KEPT, data, _factors={}, keys=None)
+        of(int, step.rank), of(tuple, step.more), of(itemgetter, step.first)
+        return step
 
     def apply(self, values: list[int], count: int) -> list[int]:
         """The next table, for ``count`` cards of the rank in the shoe."""
@@ -148,9 +160,26 @@ class _MomentPlan:
         for d in range(len(ORDER)):
             step = _MomentStep(d, keys)
             self.steps.append(step)
-            keys = step.keys
+            keys = cast(list[int], step.keys)
         self.keys = keys  # each output entry's (j, k), as in :func:`_key`
         self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
+
+    def data(self) -> tuple[Any, ...]:
+        """What is kept of the plan (:mod:`.kept_layouts`): its steps' and its own lists."""
+        steps = tuple(state(step, _MomentStep.KEPT) for step in self.steps)
+        return (self.outcome_counts, steps, self.keys)
+
+    @classmethod
+    def from_data(cls, data: Any) -> _MomentPlan:
+        outcome_counts, steps, keys = of(tuple, data)
+        plan = cls.__new__(cls)
+        plan.outcome_counts = of(list, outcome_counts)
+        plan.steps = [_MomentStep.from_data(step) for step in of(tuple, steps)]
+        plan.keys = of(list, keys)
+        plan.initial = {}
+        if len(plan.steps) != len(ORDER):
+            raise ValueError("not one step per rank")
+        return plan
 
 
 @cached
@@ -164,8 +193,16 @@ def _moment_plans(hits_soft_17: bool) -> tuple[_MomentPlan, ...]:
     return kept_layout(
         f"moment-plans-{'h17' if hits_soft_17 else 's17'}",
         lambda: tuple(_MomentPlan(dealer_table(up, hits_soft_17)) for up in range(RANKS)),
-        (_MomentPlan, _MomentStep),
+        lambda plans: tuple(plan.data() for plan in plans),
+        _plans_from_data,
     )
+
+
+def _plans_from_data(data: Any) -> tuple[_MomentPlan, ...]:
+    plans = tuple(_MomentPlan.from_data(plan) for plan in of(tuple, data))
+    if len(plans) != RANKS:
+        raise ValueError("not one plan per up card")
+    return plans
 
 
 def dealer_moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int]:
@@ -238,4 +275,19 @@ def _subset_positions() -> dict[tuple[int, ...], int]:
 def moment_union(ups: tuple[int, ...], hits_soft_17: bool) -> MomentUnion:
     """The up cards' union (kept on disk, :mod:`.kept_layouts`: a few up-card sets occur)."""
     name = f"moment-union-{'h17' if hits_soft_17 else 's17'}-{''.join(map(str, ups))}"
-    return kept_layout(name, lambda: MomentUnion(ups, hits_soft_17), (MomentUnion,))
+    return kept_layout(
+        name,
+        lambda: MomentUnion(ups, hits_soft_17),
+        lambda union: state(union, _UNION_KEPT),
+        _union_from_data,
+    )
+
+
+def _union_from_data(data: Any) -> MomentUnion:
+    union = restore(MomentUnion, _UNION_KEPT, data, _roots={})
+    of(int, union.size), of(list, union.gathers), of(list, union.by_length)
+    return union
+
+
+#: What is kept of a :class:`MomentUnion` (its roots are made per process).
+_UNION_KEPT = ("size", "gathers", "by_length")

@@ -8,13 +8,14 @@ bottom-up pass walks (:class:`odds.games.blackjack.player.Play`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import groupby, repeat
 from operator import and_, mul, rshift
+from typing import Any
 
 from odds.core.caching import cached
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
-from odds.games.blackjack.kept_layouts import kept_layout
+from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
 
 _BASE = 64  # composition keys: Σ R_i · 64^i
 #: A composition key's step per rank: a hand with one more card of rank ``r`` is ``key + STEP[r]``.
@@ -95,14 +96,14 @@ def context_nodes(ctx: int) -> tuple[Node, ...]:
 
 
 @cached
-def _contexts() -> tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]:
+def _contexts() -> _Contexts:
     """``(nodes, groups)`` of every context (−1, then the pairs), kept on disk."""
 
     def build() -> tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]:
         nodes = tuple(_nodes(ctx) for ctx in range(-1, RANKS))
         return nodes, tuple(_groups(members) for members in nodes)
 
-    return kept_layout("contexts", build, (Node, Group))
+    return kept_layout("contexts", build, _contexts_data, _contexts_from_data)
 
 
 def _nodes(ctx: int) -> tuple[Node, ...]:
@@ -183,3 +184,75 @@ def _groups(nodes: tuple[Node, ...]) -> tuple[Group, ...]:
             )
         )
     return tuple(groups)
+
+
+_Contexts = tuple[tuple[tuple[Node, ...], ...], tuple[tuple[Group, ...], ...]]
+
+
+def _contexts_data(contexts: _Contexts) -> Any:
+    """Every context's nodes as columns (a node's children are its key plus a step per rank,
+    so they are not written), and its groups' fields."""
+    nodes, groups = contexts
+    group_fields = [f.name for f in fields(Group)]
+    return (
+        tuple(_nodes_data(ctx) for ctx in nodes),
+        tuple(tuple(state(group, group_fields) for group in ctx) for ctx in groups),
+    )
+
+
+def _nodes_data(nodes: tuple[Node, ...]) -> tuple[Any, ...]:
+    ranks: dict[tuple[int, ...], int] = {}  # the few distinct rank lists, numbered
+    return (
+        [node.key for node in nodes],
+        [node.removed for node in nodes],
+        [node.s for node in nodes],
+        [node.hard for node in nodes],
+        [node.total for node in nodes],
+        [int(node.soft) for node in nodes],
+        [ranks.setdefault(node.kid_ranks, len(ranks)) for node in nodes],
+        [ranks.setdefault(node.bust_ranks, len(ranks)) for node in nodes],
+        list(ranks),
+    )
+
+
+def _contexts_from_data(data: Any) -> _Contexts:
+    nodes, groups = of(tuple, data)
+    group_fields = [f.name for f in fields(Group)]
+    made = (
+        tuple(_nodes_from_data(ctx) for ctx in of(tuple, nodes)),
+        tuple(tuple(restore(Group, group_fields, g) for g in of(tuple, ctx)) for ctx in groups),
+    )
+    if not len(made[0]) == len(made[1]) == RANKS + 1:
+        raise ValueError("not every context")
+    return made
+
+
+def _nodes_from_data(data: Any) -> tuple[Node, ...]:
+    keys, removed, sizes, hards, totals, softs, kid_at, bust_at, ranks = of(tuple, data)
+    columns = (keys, removed, sizes, hards, totals, softs, kid_at, bust_at)
+    if len({len(of(list, column)) for column in columns}) != 1:
+        raise ValueError("columns of different lengths")
+    ranks = [tuple(r) for r in of(list, ranks)]
+    if not all(0 <= r < RANKS for rank in ranks for r in rank):
+        raise ValueError("not a rank")
+    steps = [tuple(STEP[r] for r in rank) for rank in ranks]
+    new = Node.__new__
+
+    def node(
+        key: int, removed: Counts, s: int, hard: int, total: int, soft: int, k: int, b: int
+    ) -> Node:
+        made = new(Node)
+        made.__dict__.update(
+            key=key,
+            removed=removed,
+            s=s,
+            hard=hard,
+            total=total,
+            soft=bool(soft),
+            kids=tuple(map(key.__add__, steps[k])),
+            kid_ranks=ranks[k],
+            bust_ranks=ranks[b],
+        )
+        return made
+
+    return tuple(map(node, *columns))

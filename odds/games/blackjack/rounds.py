@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from math import comb
+from typing import Any
 
-from odds.core.caching import cached
+from odds.core.caching import cached, clear_caches
 from odds.core.errors import OddsError
 from odds.games.blackjack.actions import (
     DOUBLE,
@@ -33,7 +34,7 @@ from odds.games.blackjack.actions import (
 )
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.dealer_batches import RemovalSet
-from odds.games.blackjack.kept_layouts import kept_layout
+from odds.games.blackjack.kept_layouts import kept_layout, of
 from odds.games.blackjack.nodes import STEP, add, counts_of, hand_multisets, key_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import Play
@@ -44,12 +45,13 @@ from odds.games.blackjack.results import (
     initial_hands,
     two_card_total,
 )
-from odds.games.blackjack.shoes import Family, UpCard, family
+from odds.games.blackjack.shoes import Family, LayoutsDoubt, UpCard, family
 from odds.games.blackjack.splits import (
     resplit_needs,
     split_distribution,
     split_pair,
 )
+from odds.runtime.kept import distrust
 
 
 def deal_probability(counts: Counts, a: int, b: int, up: int) -> Fraction:
@@ -102,6 +104,20 @@ def analyse_round(
     counts = tuple(counts)
     if len(counts) != RANKS or min(counts) < 0:
         raise OddsError("a shoe is ten non-negative rank counts (A, 2–9, ten-value)")
+    try:
+        return _analyse_round(counts, rules, chart, distributions)
+    except LayoutsDoubt as doubt:
+        # The dealer's probabilities through the layouts do not add up: if any layout was
+        # read from the cache folder, it is discarded and everything counted again.
+        if not distrust(f"blackjack: {doubt} with the layouts kept on disk"):
+            raise
+        clear_caches()
+        return _analyse_round(counts, rules, chart, distributions)
+
+
+def _analyse_round(
+    counts: Counts, rules: BlackjackRules, chart: Chart | None, distributions: bool
+) -> RoundAnalysis:
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
     with _tables_built():
@@ -175,7 +191,19 @@ def _reachable() -> tuple[RemovalSet, dict[Counts, int]]:
     shoe, with its composition key. Split aces that take one card reach only
     ``{A, A, y}``, a few of these: one set serves either rule (and a shoe analysed
     under one has the other's numerators too). Kept on disk (:mod:`.kept_layouts`)."""
-    return kept_layout("reachable", _build_reachable, (RemovalSet,))
+    return kept_layout(
+        "reachable",
+        _build_reachable,
+        lambda reachable: (reachable[0].data(), [reachable[1][r] for r in reachable[0].items]),
+        _reachable_from_data,
+    )
+
+
+def _reachable_from_data(data: Any) -> tuple[RemovalSet, dict[Counts, int]]:
+    """The set, and each multiset's key (kept as a list in the order of the set's items)."""
+    removal, keys = of(tuple, data)
+    made = RemovalSet.from_data(removal)
+    return made, dict(zip(made.items, of(list, keys), strict=True))
 
 
 def _build_reachable() -> tuple[RemovalSet, dict[Counts, int]]:

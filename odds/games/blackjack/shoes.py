@@ -56,6 +56,13 @@ Prepared: TypeAlias = tuple[
 #: A context's groups with their card weights (:meth:`ShoeHands.weights`).
 GroupWeights: TypeAlias = list[tuple[Group, tuple[list[int], ...], list[int]]]
 
+
+class LayoutsDoubt(AssertionError):
+    """Numerators computed through the shoe-independent layouts do not add up: a bug, or a
+    kept layout that is not what its builder made (:func:`.rounds.analyse_round` then
+    discards the kept files and counts again, :func:`odds.runtime.kept.distrust`)."""
+
+
 # ---------------------------------------------------------------------------
 # One up card of one shoe: dealer numerators and the scale of every value.
 
@@ -271,7 +278,7 @@ class Family:
             values = list(map(int.from_bytes, map(itemgetter(slice(start, end)), data), LITTLE))
             # The last cumulative lane counts every outcome.
             if list(map(rshift, values, repeat(card.last_lane))) != expected:
-                raise AssertionError("dealer probabilities do not add up to 1")
+                raise LayoutsDoubt("dealer probabilities do not add up to 1")
             card._packed.update(zip(safe_keys, values, strict=True))
         for u, pairs in rest.items():
             self.up(u).ensure(pairs)

@@ -8,6 +8,8 @@ kept.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from odds.core.caching import clear_caches
@@ -38,7 +40,17 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     } <= names
     assert any(name.startswith("blackjack-moment-union-s17-") for name in names)
     clear_caches()  # a new process: every layout comes from the files
+    monkeypatch.setattr(kept, "_READ", set())
     read = rounds.analyse_round(one_deck, rules).ev
+    read_back = {name.rsplit("-", 1)[0] for name in kept._READ}
+    assert {  # read, not built again (a reader that failed would only be slower)
+        "blackjack-contexts",
+        "blackjack-moment-plans-s17",
+        "blackjack-reachable",
+        "blackjack-removal-layout",
+        "blackjack-dealer-limits-s17",
+    } <= read_back
+    assert any(name.startswith("blackjack-moment-union-s17-") for name in read_back)
     for up in range(10):
         assert dealer.dealer_table(up, False) == dealer._walk_table(up, False)
         assert (
@@ -72,3 +84,36 @@ def test_a_dropped_shoes_tables_are_freed_without_the_collector():
     card = weakref.ref(shoes.family(counts, False).up(5))
     shoes.forget_shoes()
     assert family() is None and card() is None
+
+
+def test_a_doubt_about_the_kept_layouts_counts_the_round_again(monkeypatch):
+    """Issue 33: numerators that do not add up through layouts read from disk discard the
+    kept files (:func:`odds.runtime.kept.distrust`) and the round is counted again; with
+    nothing read from disk the failure is a bug and is raised. (tests/cli/attempts/
+    kept-layouts.txt plants such a file, signed with the folder's key.)"""
+    from odds.games.blackjack import shoes
+
+    original = shoes.Family._ensure_own
+    failures: list[str] = []
+
+    def failing_once(self, *args):
+        if not failures:
+            failures.append("once")
+            raise shoes.LayoutsDoubt("dealer probabilities do not add up to 1")
+        return original(self, *args)
+
+    monkeypatch.setattr(shoes.Family, "_ensure_own", failing_once)
+    reasons: list[str] = []
+    monkeypatch.setattr(rounds, "distrust", lambda reason: reasons.append(reason) or True)
+    one_deck = (4,) * 9 + (16,)
+    analysis = rounds.analyse_round(one_deck, BlackjackRules())
+    assert analysis.ev == Fraction(-15978736814894258, 19870970317506433125)
+    assert reasons == [
+        "blackjack: dealer probabilities do not add up to 1 with the layouts kept on disk"
+    ]
+    failures.clear()
+    monkeypatch.setattr(rounds, "distrust", lambda reason: False)
+    clear_caches()
+    with pytest.raises(AssertionError, match="do not add up"):
+        rounds.analyse_round(one_deck, BlackjackRules())
+    clear_caches()
