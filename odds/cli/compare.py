@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
+from odds.cli.completion import complete_game
 from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, override_texts, overrides
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
 from odds.cli.report_output import CsvTableOpt
@@ -61,6 +62,7 @@ def compare(
             metavar="GAME_OR_PAYTABLE",
             help="Two or more games, paytable names or .toml paths; a quoted pattern "
             "('baccarat*') matches the packaged names and the folder's paytable files.",
+            autocompletion=complete_game,
         ),
     ],
     decks: DecksOpt = None,

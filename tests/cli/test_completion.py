@@ -148,9 +148,11 @@ def test_option_values_complete_in_bash():
 
 
 def test_game_and_paytable_names_complete():
-    assert bash("odds report bacc") == [
+    names = [
         "baccarat", "baccarat-defined", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
     ]  # fmt: skip
+    assert bash("odds report bacc") == names
+    assert bash("odds compare baccarat-ez bacc") == names  # each of compare's paytables
 
 
 def test_a_path_being_typed_is_left_to_the_shell():
