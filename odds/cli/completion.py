@@ -145,6 +145,8 @@ def bash_word(words: list[str], current: int) -> tuple[list[str], str, str]:
     (['report', 'baccarat', '--set'], 'rules.banker_pays=', 'rules.banker_pays=')
     >>> bash_word(["odds", "report", "x", "--set", "rules.a", "=", "no"], 6)
     (['report', 'x', '--set'], 'rules.a=no', 'rules.a=')
+    >>> bash_word(["odds", "report", "x", "--set", "=", "rules.a", "=", "no"], 7)
+    (['report', 'x'], '--set=rules.a=no', 'rules.a=')
     """
     typed = [*words[: current + 1], *([""] * (current + 1 - len(words)))]
     joined: list[str] = []
@@ -160,6 +162,8 @@ def bash_word(words: list[str], current: int) -> tuple[list[str], str, str]:
             joined.append(word)
     last = typed[-1]
     kept = joined[-1] if last == "=" else joined[-1][: len(joined[-1]) - len(last)]
+    if joined[-1].startswith("-"):  # --set=KEY: click completes the option's value alone
+        kept = kept.partition("=")[2]
     return joined[1:-1], joined[-1], kept
 
 
