@@ -129,6 +129,11 @@ class Game(ABC, Generic[ConfigT]):
     def validate(self, config: ConfigT) -> None:
         """Raise :class:`odds.core.errors.OddsError` for a contradictory paytable."""
 
+    def for_config(self, config: ConfigT) -> Game[ConfigT]:
+        """The game that analyses this paytable: this one, except for a defined game whose
+        options choose a reading (:meth:`odds.games.defined.game.DefinedGame.for_config`)."""
+        return self
+
     @abstractmethod
     def analyse(self, config: ConfigT, paytable: str) -> Analysis:
         """The exact analysis of every bet of one paytable."""

@@ -195,6 +195,7 @@ def from_data(data: Mapping[str, Any], source: str, text: str | None = None) -> 
             raise OddsError(f"{source}: {key} must be a string")
     sections = {k: v for k, v in data.items() if k not in _TOP_LEVEL}
     config = build(game.config_type, sections, "")
+    game = game.for_config(config)  # a defined game: the game of this reading of its options
     game.validate(config)
     return Paytable(game, title, description, source, config, dict(data))
 
@@ -209,6 +210,7 @@ def _defined(data: Mapping[str, Any], source: str, text: str | None) -> Paytable
         if not isinstance(value, str):
             raise OddsError(f"{source}: {key} must be a string")
     config = build(game.config_type, sections, "")
+    game = game.for_config(config)
     game.validate(config)
     return Paytable(game, title, description, source, config, dict(data))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from odds.core.cards import Card, Suit
-from odds.games.defined.schema import Definition
+from odds.games.defined.schema import Definition, pattern_keys
 
 #: The colour of each suit.
 COLOUR: dict[Suit, str] = {
@@ -31,4 +31,4 @@ def one_colour(cards: Sequence[Card]) -> bool:
 
 def reads_colour(definition: Definition) -> bool:
     """Whether some category of the definition asks for one colour."""
-    return any(key == "same_colour" for c in definition.categories for key, _ in c.pattern)
+    return any("same_colour" in pattern_keys(c.pattern) for c in definition.categories)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
 from odds.core.errors import OddsError, PositionError
@@ -18,7 +18,7 @@ from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import BenchCase, Game
 from odds.games.defined import counting, patterns, ranking
-from odds.games.defined.options import DefinedConfig
+from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import FIRST_CARD_FEATURES, BetDefinition, Definition, Outcome
 from odds.games.events import Event, by_key, reason, settled_bet
@@ -26,18 +26,27 @@ from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
 from odds.stats.bets import Outcome as BetOutcome
 
+if TYPE_CHECKING:
+    from odds.games.defined.registry import Family
+
 
 class DefinedGame(Game[DefinedConfig]):
-    """A game whose shoe, deal, hand classes and bets are a definition's data."""
+    """A game whose shoe, deal, hand classes and bets are a definition's data.
+
+    One object per reading of the definition's options (``family`` holds the others and
+    the paytable schema every reading shares: :class:`odds.games.defined.registry.Family`).
+    """
 
     config_type = DefinedConfig
 
-    def __init__(self, name: str, definition: Definition) -> None:
+    def __init__(self, name: str, definition: Definition, family: Family | None = None) -> None:
         from odds.games.defined.shoe_state import DefinedShoeState
 
         self.definition = definition
+        self.family = family
         deal = definition.deal
         self.__dict__.update(
+            config_type=family.config_type if family is not None else DefinedConfig,
             shoe_state=DefinedShoeState(self),
             name=name,
             title=definition.title or name,
@@ -60,12 +69,34 @@ class DefinedGame(Game[DefinedConfig]):
             ),
         )
 
+    def for_config(self, config: DefinedConfig) -> DefinedGame:
+        """The game of this paytable's reading of the declared options (this one, or the
+        same definition read under the paytable's values)."""
+        return self if self.family is None else self.family.game(config)
+
     # -- validation ------------------------------------------------------
 
     def validate(self, config: DefinedConfig) -> None:
+        payouts = payout_values(config)
+        if isinstance(config.payouts, Mapping):  # the free payouts of a definition declaring none
+            self._check_named(payouts)
+        for bet in self.definition.bets:
+            _check_commissions(self.definition, bet, payouts)
+            _check_withheld(self.definition, bet, payouts)
+            if bet.per_hand:
+                _check_per_hand(self.definition, bet)
+        shoe = config.shoe.build()
+        counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
+
+    def _check_named(self, payouts: Mapping[str, Fraction]) -> None:
+        """Every payout an outcome names is given, and every one given is named."""
         named = {o.net for b in self.definition.bets for o in b.outcomes if isinstance(o.net, str)}
         named |= {b.withholding for b in self.definition.bets if isinstance(b.withholding, str)}
-        missing = sorted(named - set(config.payouts))
+        named |= {
+            o.commission for b in self.definition.bets for o in b.outcomes
+            if isinstance(o.commission, str)
+        }  # fmt: skip
+        missing = sorted(named - set(payouts))
         if missing:
             bet, outcome = _naming(self.definition, missing[0])
             verb = (
@@ -79,18 +110,12 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{self.definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
                 f"{verb} {missing[0]!r}, but [payouts] has no {missing[0]}"
             )
-        unused = sorted(set(config.payouts) - named)
+        unused = sorted(set(payouts) - named)
         if unused:
             raise OddsError(
                 f"{self.definition.source}: payouts.{unused[0]}: no outcome pays it "
                 f"(named: {', '.join(sorted(named)) or 'none'})"
             )
-        for bet in self.definition.bets:
-            _check_withheld(self.definition, bet, config.payouts)
-            if bet.per_hand:
-                _check_per_hand(self.definition, bet)
-        shoe = config.shoe.build()
-        counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
 
     # -- analysis --------------------------------------------------------
 
@@ -164,7 +189,8 @@ class DefinedGame(Game[DefinedConfig]):
         return ways
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
-        return tuple(Event(o.key, o.label, net_of(o, config.payouts)) for o in bet.outcomes)
+        payouts = payout_values(config)
+        return tuple(Event(o.key, o.label, net_of(o, payouts)) for o in bet.outcomes)
 
     def check_categories(self, config: DefinedConfig) -> dict[int | None, int]:
         """One hand's ways per category; a hand with none, or a category never dealt, refused."""
@@ -235,7 +261,7 @@ class DefinedGame(Game[DefinedConfig]):
                     bet.title,
                     bet.description or _describe(bet, config),
                     outcomes,
-                    withholding=withheld(bet, config.payouts),
+                    withholding=withheld(bet, payout_values(config)),
                 )
             )
         return self.new_analysis(
@@ -335,7 +361,7 @@ class DefinedGame(Game[DefinedConfig]):
             ]
             outcome = hits[0] if hits else bet.outcomes[-1]
             event = by_key(self.events(config, bet))[outcome.key]
-            debited = stake * (1 + withheld(bet, config.payouts))
+            debited = stake * (1 + withheld(bet, payout_values(config)))
             settled.append(settled_bet(bet.name, event, stake, debited, reason(event)))
         return Settlement(
             hands=tuple(
@@ -500,7 +526,22 @@ def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
     net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
     if outcome.loses_named:
         return -net
-    return net * (1 - outcome.commission) if net > 0 else net
+    commission = (
+        payouts[outcome.commission] if isinstance(outcome.commission, str) else outcome.commission
+    )
+    return net * (1 - commission) if net > 0 else net
+
+
+def _check_commissions(
+    definition: Definition, bet: BetDefinition, payouts: Mapping[str, Fraction]
+) -> None:
+    """A named commission is a share of the win: at most 1."""
+    for outcome in bet.outcomes:
+        if isinstance(outcome.commission, str) and payouts[outcome.commission] > 1:
+            raise OddsError(
+                f"{definition.source}: payouts.{outcome.commission}: a commission is a share "
+                f"of a win, at most 1 (100%), got {payouts[outcome.commission]}"
+            )
 
 
 def withheld(bet: BetDefinition, payouts: Mapping[str, Fraction]) -> Fraction:
@@ -586,7 +627,8 @@ def _full(config: DefinedConfig) -> bool:
 def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
     from odds.core.numbers import payout_ratio
 
-    parts = [f"{o.label}: {payout_ratio(net_of(o, config.payouts))}" for o in bet.outcomes]
+    payouts = payout_values(config)
+    parts = [f"{o.label}: {payout_ratio(net_of(o, payouts))}" for o in bet.outcomes]
     return "; ".join(parts) + "."
 
 

@@ -1,17 +1,28 @@
-"""The paytable of a defined game: the shoe, the payouts its bets name, and how a shoe is dealt.
+"""The paytable of a defined game: the shoe, its declared options, the payouts, the dealing.
 
-One schema for every defined game, so paytables of defined games are read,
-overridden (``--set payouts.two_cards=20``), described and solved like any other.
+Each definition gets its own paytable schema (:func:`config_type`), made from the
+options it declares (:mod:`odds.games.defined.readings`), so the paytables of a
+defined game are read, overridden (``--set rules.kqj_mixed=jqk``), described,
+enumerated by ``odds verify`` and solved exactly like a coded game's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, make_dataclass
 from fractions import Fraction
+from typing import Any
 
+from odds.core.caching import hash_once
 from odds.core.options import option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import CutCardDealing
+from odds.games.defined.readings import OptionDeclaration
+
+_PAYOUTS_DOC = 'Payouts the definition\'s outcomes name (pays = "name"), to 1.'
+_DIGEST_DOC = "SHA-256 of the game definition (its canonical JSON): the rules counted."
 
 
 @dataclass(frozen=True)
@@ -51,10 +62,62 @@ class DefinedConfig:
     """A defined game's paytable: the shoe, the payouts, dealing, and the definition's digest."""
 
     shoe: DefinedShoe = section(DefinedShoe, "The shoe.")
-    payouts: dict[str, Fraction] = option(
-        {}, 'Payouts the definition\'s outcomes name (pays = "name"), to 1.', minimum=0
-    )
+    payouts: dict[str, Fraction] = option({}, _PAYOUTS_DOC, minimum=0)
     dealing: DefinedDealing = section(DefinedDealing, "Dealing a shoe (shoe-state studies).")
-    definition_sha256: str = option(
-        "", "SHA-256 of the game definition (its canonical JSON): the rules counted."
+    definition_sha256: str = option("", _DIGEST_DOC)
+
+
+#: What a declared section's doc says (``odds games`` lists options, not sections).
+_SECTION_DOCS = {"rules": "Rule readings.", "payouts": "Payouts.", "bets": "Bets offered.",
+                 "tableau": "The drawing rules."}  # fmt: skip
+
+
+def config_type(
+    game: str, decks: int, digest: str, declarations: Sequence[OptionDeclaration]
+) -> type[Any]:
+    """The paytable of one definition: its shoe (the definition's decks by default), the
+    sections its options declare (in declaration order), the payouts, dealing, the digest.
+
+    A definition that declares no ``payouts`` options keeps the free table of payouts its
+    outcomes name (``pays = "two_cards"``); one that does has them as documented options.
+    """
+    stem = "".join(part.capitalize() for part in re.split(r"[^a-zA-Z0-9]+", game)) or "Defined"
+    shoe = make_dataclass(
+        f"{stem}Shoe", [("decks", int, decks_option(decks))], bases=(DefinedShoe,), frozen=True
     )
+    sections: dict[str, list[tuple[str, Any, Any]]] = {}
+    for d in declarations:
+        choices = d.choices if d.kind in ("choice", "list") else None
+        sections.setdefault(d.section, []).append(
+            (d.key, d.python_type(),
+             option(d.default, d.meaning, choices=choices, minimum=d.minimum,
+                    maximum=d.maximum)),
+        )  # fmt: skip
+    fields: list[tuple[str, Any, Any]] = [("shoe", shoe, section(shoe, "The shoe."))]
+    for name, entries in sections.items():
+        cls = make_dataclass(f"{stem}{name.capitalize()}", entries, frozen=True)
+        fields.append((name, cls, section(cls, _SECTION_DOCS.get(name, "Options."))))
+    if "payouts" not in sections:
+        fields.append(("payouts", dict[str, Fraction], option({}, _PAYOUTS_DOC, minimum=0)))
+    dealing = section(DefinedDealing, "Dealing a shoe (shoe-state studies).")
+    fields += [
+        ("dealing", DefinedDealing, dealing),
+        ("definition_sha256", str, option(digest, _DIGEST_DOC)),
+    ]
+    made: type[Any] = hash_once(make_dataclass(f"{stem}Config", fields, frozen=True))
+    return made
+
+
+def payout_values(config: Any) -> dict[str, Fraction]:
+    """Every payout an outcome may name: numbers by name, a table's entries as ``table.key``."""
+    payouts = config.payouts
+    if isinstance(payouts, Mapping):
+        return dict(payouts)
+    found: dict[str, Fraction] = {}
+    for f in dataclasses.fields(payouts):
+        value = getattr(payouts, f.name)
+        if isinstance(value, Fraction):
+            found[f.name] = value
+        elif isinstance(value, Mapping):
+            found.update({f"{f.name}.{k}": v for k, v in value.items() if isinstance(v, Fraction)})
+    return found

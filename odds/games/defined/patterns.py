@@ -57,9 +57,15 @@ def sequence_high(cards: Sequence[Card], shoe: ShoeRules) -> int | None:
 
 def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
     """Whether every key of the category's pattern holds for the hand."""
+    return _matches(cards, category.pattern, shoe)
+
+
+def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: ShoeRules) -> bool:
     ranks = Counter(c.rank for c in cards)
-    for key, value in category.pattern:
-        if key == "any":
+    for key, value in pattern:
+        if key == "not":
+            ok = not _matches(cards, value, shoe)
+        elif key == "any":
             ok = value
         elif key == "same_rank":
             ok = max(ranks.values()) == value

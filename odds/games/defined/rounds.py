@@ -64,6 +64,8 @@ def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:
 def _holds(
     condition: Condition, winner: Any, views: dict[str, dict[str, Any]], definition: Definition
 ) -> bool:
+    if condition.never:  # an optional outcome the paytable's options leave out
+        return False
     for position, name, wanted in condition.tests:
         if position:
             value = views[position][name]

@@ -12,6 +12,7 @@ there, on the exact distribution.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,15 @@ from typing import Any
 
 from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
+from odds.core.numbers import parse_rational
+from odds.games.defined.readings import (
+    OptionDeclaration,
+    Reading,
+    apply_patches,
+    bind,
+    bound_names,
+    read_declarations,
+)
 
 RANK_SYMBOLS: dict[str, Rank] = {rank.symbol: rank for rank in Rank}
 RANK_SYMBOLS.update({"T": Rank.TEN, "1": Rank.ACE})
@@ -30,7 +40,7 @@ SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.
 #: Hand patterns a category may combine (every key must hold).
 PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
-    "pair_rank", "suited", "cards", "any", "same_colour",
+    "pair_rank", "suited", "cards", "any", "same_colour", "not",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
@@ -116,6 +126,14 @@ class Category:
     beats: tuple[str, ...] = ()
 
 
+def pattern_keys(pattern: tuple[tuple[str, Any], ...]) -> set[str]:
+    """Every key a pattern reads, those of a negated part (``not``) included."""
+    found = set()
+    for key, value in pattern:
+        found |= pattern_keys(value) if key == "not" else {key}
+    return found
+
+
 @dataclass(frozen=True)
 class Tableau:
     """A points deal with drawing (baccarat's): two positions, the first draws first."""
@@ -159,7 +177,7 @@ class Outcome:
     label: str
     when: Any  # a condition tree (see Condition), or None for ``otherwise``
     net: Fraction | str  # a number, or the name of a [payouts] entry
-    commission: Fraction
+    commission: Fraction | str  # a share of a win, or the name of a [payouts] entry
     line: int = field(default=0, compare=False)
     #: ``loses = "name"``: the named payout is lost (net −payouts[name]), not won.
     loses_named: bool = False
@@ -191,6 +209,9 @@ class Condition:
     all: tuple[Condition, ...] = ()
     any: tuple[Condition, ...] = ()
     not_: Condition | None = None
+    #: Never holds: an ``optional`` outcome whose option test is false under this reading
+    #: (reported with no ways, as a coded paytable lists it).
+    never: bool = False
 
 
 @dataclass(frozen=True)
@@ -210,6 +231,10 @@ class Definition:
     classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     #: The categories' strength order, strongest first (empty: the list's order).
     category_order: tuple[str, ...] = ()
+    #: The paytable options the definition declares (odds.games.defined.readings), and
+    #: the values this definition was read under.
+    options: tuple[OptionDeclaration, ...] = ()
+    reading: Reading = field(default_factory=Reading, compare=False)
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -231,11 +256,20 @@ class Definition:
 # Reading
 
 
-_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets")
+_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets",
+        "options", "patches")  # fmt: skip
+#: Condition keys on the whole round, and the combinators: no position may take these names.
+_RESERVED_POSITIONS = ("tie", "all", "any", "not", "if", *ROUND_FEATURES)
 
 
-def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> Definition:
-    """The definition in ``data`` (the ``[definition]`` table), validated."""
+def read_definition(
+    data: Mapping[str, Any],
+    source: str,
+    text: str | None,
+    values: Mapping[str, Any] | None = None,
+) -> Definition:
+    """The definition in ``data`` (the ``[definition]`` table), validated, read under the
+    option ``values`` of one paytable (by ``section.key``; ``None``: the declared defaults)."""
     where = Locator(text, source)
     if not isinstance(data, Mapping):
         raise where.error("definition", "expected a table", where.line("definition"))
@@ -245,20 +279,100 @@ def read_definition(data: Mapping[str, Any], source: str, text: str | None) -> D
     if base is not None:
         data = _with_base(base, data, where)
     _known(data, _TOP, "definition", where, where.line("[definition"))
+    declarations = read_declarations(data.get("options"), where)
+    reading = (
+        Reading.defaults(declarations)
+        if values is None
+        else Reading(declarations, {d.name: values[d.name] for d in declarations})
+    )
+    try:
+        return _read(bind(apply_patches(data, reading, where), reading), reading, where,
+                     base, own_title, own_bets)  # fmt: skip
+    except OddsError as exc:
+        message = str(exc)
+        for path, key in bound_names(reading).items():  # name what the paytable wrote
+            message = message.replace(f"{path}.", f"{key}.").replace(f"{path}:", f"{key}:")
+            message = message.replace(f"{path} ", f"{key} ")
+        raise OddsError(message) from None
+
+
+def _read(
+    data: Mapping[str, Any],
+    reading: Reading,
+    where: Locator,
+    base: Any,
+    own_title: Any,
+    own_bets: Any,
+) -> Definition:
     shoe = _shoe(data.get("shoe", {}), where)
-    deal = _deal(data.get("deal"), where)
-    categories = _categories(data.get("categories", []), where)
+    deal = _deal(data.get("deal"), where, reading)
+    every = _category_names(data.get("categories", []))
+    categories = _categories(data.get("categories", []), where, reading)
     compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
-    bets = _bets(data.get("bets"), deal, categories, where)
+    context = _Context(deal, categories, every, reading)
+    bets = _bets(data.get("bets"), context, where)
     title = _text(data.get("title", ""), "definition.title", where)
     if base is not None and own_title is None:
         title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
     rules = _text(data.get("rules", ""), "definition.rules", where)
-    reproduces = _text(data.get("reproduces", ""), "definition.reproduces", where)
+    reproduces = _reproduces(data.get("reproduces", ""), where)
     return Definition(
-        title, shoe, deal, categories, compare, ties, bets, rules, reproduces, source,
-        category_order=order,
+        title, shoe, deal, categories, compare, ties, bets, rules, reproduces, where.source,
+        category_order=order, options=reading.declarations, reading=reading,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What reading a condition needs: the deal, the categories present and declared, the
+    paytable's reading of the options."""
+
+    deal: Deal
+    categories: tuple[Category, ...]
+    every_category: tuple[str, ...]
+    reading: Reading
+
+
+def _coded_packages() -> frozenset[str]:
+    """The game packages under ``odds/games`` (by name, nothing imported)."""
+    import pkgutil
+    from pathlib import Path
+
+    games = Path(__file__).resolve().parents[1]  # odds/games, read without importing it
+    found = (i.name for i in pkgutil.iter_modules([str(games)]) if i.ispkg)
+    return frozenset(found) - {"defined"}
+
+
+def _category_names(items: Any) -> tuple[str, ...]:
+    """Every category's name, present under this reading or not (conditions may name any)."""
+    if not isinstance(items, list):
+        return ()
+    return tuple(str(i["name"]) for i in items if isinstance(i, Mapping) and "name" in i)
+
+
+def _reproduces(value: Any, loc: Locator) -> str:
+    """``reproduces``: a coded game, or a paytable in ``tables/`` of one (checked now, in one
+    line, rather than after an analysis of another game)."""
+    name = _text(value, "definition.reproduces", loc)
+    if not name:
+        return name
+    packages = _coded_packages()
+    found = name.replace("-", "_") in packages
+    if not found:
+        from odds.games.defined.tables import tables_folder
+
+        path = tables_folder() / f"{name}.toml"
+        if re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) and path.is_file():
+            game = re.search(r'^game\s*=\s*"([a-z0-9-]+)"', path.read_text("utf-8"), re.M)
+            found = game is not None and game.group(1).replace("-", "_") in packages
+    if not found:
+        raise loc.error(
+            "definition.reproduces",
+            f"no coded game or paytable of one named {name!r} (coded games: "
+            f"{', '.join(sorted(p.replace('_', '-') for p in packages))})",
+            loc.line("reproduces"),
+        )
+    return name
 
 
 def _count(items: Any) -> int:
@@ -292,14 +406,48 @@ def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, 
             f"unknown base {base!r} (bases: {', '.join(base_names())})",
             where.line("base"),
         )
+    for key in ("deal", "compare", "categories"):
+        if key in data:
+            raise where.error(
+                f"definition.{key}",
+                f"the base {base!r} is the game: its {key} cannot be changed (copy its "
+                f"definition, odds/games/defined/bases/{base}.toml, to make another game)",
+                where.line(key),
+            )
+    shoe = data.get("shoe", {})
+    changed = sorted(set(shoe) - {"decks"}) if isinstance(shoe, Mapping) else []
+    if changed:
+        raise where.error(
+            f"definition.shoe.{changed[0]}",
+            f"the base {base!r} fixes its cards (values, orders); a definition on it may set "
+            "shoe.decks only (copy the base's definition to make another game)",
+            where.line(changed[0]),
+        )
     merged = {k: v for k, v in found.items()}
     for key, value in data.items():
         if key == "base":
             continue
         if key == "bets" and isinstance(value, list):
             merged["bets"] = list(found.get("bets", [])) + value
+        elif key == "shoe" and isinstance(value, Mapping):
+            merged["shoe"] = {**found.get("shoe", {}), **value}
+        elif key == "patches" and isinstance(value, list):
+            merged["patches"] = list(found.get("patches", [])) + value
+        elif key == "options" and isinstance(value, Mapping):
+            merged["options"] = _merged_options(found.get("options", {}), value)
         else:
             merged[key] = value
+    return merged
+
+
+def _merged_options(base: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """The base's declared options with this definition's added, section by section."""
+    merged = {k: dict(v) for k, v in base.items() if isinstance(v, Mapping)}
+    for section, table in own.items():
+        if isinstance(table, Mapping):
+            merged[section] = {**merged.get(section, {}), **table}
+        else:
+            merged[section] = table
     return merged
 
 
@@ -400,7 +548,7 @@ def _rank_order(spec: Any, where_: str, loc: Locator, line: int) -> tuple[Rank, 
     )
 
 
-def _deal(table: Any, loc: Locator) -> Deal:
+def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
     after = loc.line("[definition.deal")
     if not isinstance(table, Mapping):
         raise loc.error(
@@ -430,6 +578,20 @@ def _deal(table: Any, loc: Locator) -> Deal:
         )
     if len(set(positions)) != len(positions):
         raise loc.error("definition.deal.positions", "a position is named twice", line)
+    for name in positions:
+        if name in _RESERVED_POSITIONS or name in reading.sections:
+            what = (
+                "a paytable section the conditions read"
+                if name in reading.sections
+                else "a tied round"
+                if name == "tie"
+                else "a condition's own key"
+            )
+            raise loc.error(
+                "definition.deal.positions",
+                f"{name!r} names {what}; call the position something else",
+                line,
+            )
     if len(positions) > 2:
         raise loc.error(
             "definition.deal.positions",
@@ -516,6 +678,8 @@ def _values_set(value: Any, where_: str, loc: Locator, line: int) -> frozenset[i
         isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in value
     ):
         raise loc.error(where_, f"expected a list of totals 0–9, got {value!r}", line)
+    if len(set(value)) != len(value):
+        raise loc.error(where_, "a value is listed twice", line)
     return frozenset(value)
 
 
@@ -545,8 +709,31 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
             raise loc.error(
                 "definition.deal.tableau.second_draws", f"unknown total {key!r} (0–9)", line
             )
+        if int(key) in sets["naturals"]:
+            raise loc.error(
+                "definition.deal.tableau.second_draws",
+                f"row {key} is a natural (the second position never acts on it)",
+                line,
+            )
         draws[int(key)] = _values_set(
             value, f"definition.deal.tableau.second_draws.{key}", loc, line
+        )
+    for key in ("first_draws", "second_draws_first_stood"):
+        clash = sorted(sets[key] & sets["naturals"])
+        if clash:
+            raise loc.error(
+                f"definition.deal.tableau.{key}",
+                f"{clash[0]} is a natural (the deal ends before any draw)",
+                loc.line(key, after),
+            )
+    open_totals = [t for t in range(10) if t not in sets["naturals"]]
+    missing = [t for t in open_totals if t not in draws]
+    if missing:
+        raise loc.error(
+            "definition.deal.tableau.second_draws",
+            f"the row for total {missing[0]} is missing (one row per non-natural total: "
+            f"{', '.join(map(str, open_totals))})",
+            line,
         )
     return Tableau(
         sets["naturals"],
@@ -556,7 +743,7 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
     )
 
 
-def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
+def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, ...]:
     if not isinstance(items, list):
         raise loc.error(
             "definition.categories",
@@ -564,31 +751,29 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
             loc.line("categories"),
         )
     found = []
+    absent: list[str] = []  # categories whose ``if`` is false under this reading
     for i, item in enumerate(items):
         line = loc.nth("[[definition.categories", i)
         where_ = f"definition.categories[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
         _known(
-            item, ("name", "label", "pattern", "tiebreak", "rank_order", "beats"), where_, loc, line
+            item,
+            ("name", "label", "pattern", "tiebreak", "rank_order", "beats", "if"),
+            where_,
+            loc,
+            line,
         )
         name = item.get("name")
         if not isinstance(name, str) or not name:
             raise loc.error(where_, "missing name", line)
         where_ = f"definition.categories.{name}"
+        if "if" in item and not reading.condition(item["if"], f"{where_}.if", loc, line):
+            absent.append(name)
+            continue
         pattern = item.get("pattern", {"any": True})
         pline = loc.line("pattern", line) or line
-        if not isinstance(pattern, Mapping) or not pattern:
-            raise loc.error(where_, "pattern: expected a table such as { same_rank = 2 }", pline)
-        checked = []
-        for key, value in pattern.items():
-            if key not in PATTERN_KEYS:
-                raise loc.error(
-                    f"{where_}.pattern",
-                    f"unknown key {key!r} (known: {', '.join(PATTERN_KEYS)})",
-                    pline,
-                )
-            checked.append((key, _pattern_value(key, value, f"{where_}.pattern.{key}", loc, pline)))
+        checked = _pattern(pattern, f"{where_}.pattern", loc, pline)
         tiebreak = item.get("tiebreak", ["equal"])
         if not isinstance(tiebreak, list) or not all(t in TIEBREAKS for t in tiebreak):
             raise loc.error(
@@ -616,7 +801,7 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
             Category(
                 name,
                 str(label),
-                tuple(checked),
+                checked,
                 tuple(tiebreak),
                 line,
                 rank_order=order,
@@ -625,21 +810,28 @@ def _categories(items: Any, loc: Locator) -> tuple[Category, ...]:
         )
     names = [c.name for c in found]
     for name in names:
-        if names.count(name) > 1:
+        if names.count(name) > 1 or name in absent:
             raise loc.error(
                 "definition.categories",
                 f"category {name!r} is named twice",
                 loc.nth("[[definition.categories", names.index(name), 0),
             )
     for category in found:
+        where_ = f"definition.categories.{category.name}.beats"
+        line = loc.line("beats", category.line) or category.line
         for beaten in category.beats:
-            if beaten not in names or beaten == category.name:
+            if beaten == category.name:
+                raise loc.error(where_, f"{beaten!r} cannot beat itself", line)
+            if beaten not in names and beaten not in absent:
                 raise loc.error(
-                    f"definition.categories.{category.name}.beats",
+                    where_,
                     f"unknown category {beaten!r} (known: "
                     f"{', '.join(n for n in names if n != category.name)})",
-                    loc.line("beats", category.line) or category.line,
+                    line,
                 )
+    found = [dataclasses.replace(c, beats=tuple(b for b in c.beats if b in names)) for c in found]
+    for category in found:
+        for beaten in category.beats:
             if category.name in found[names.index(beaten)].beats:
                 raise loc.error(
                     f"definition.categories.{category.name}.beats",
@@ -662,7 +854,22 @@ def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -
         if not isinstance(value, list) or not value:
             raise loc.error(where_, f"expected a list of ranks, got {value!r}", line)
         return tuple(_rank(r, where_, loc, line) for r in value)
+    if key == "not":  # a hand that does not have every key of this pattern
+        return _pattern(value, where_, loc, line)
     raise AssertionError(key)  # pragma: no cover
+
+
+def _pattern(pattern: Any, where_: str, loc: Locator, line: int) -> tuple[tuple[str, Any], ...]:
+    """A pattern: every key must hold (``not``: a pattern the hand must not have)."""
+    if not isinstance(pattern, Mapping) or not pattern:
+        raise loc.error(where_, "expected a table such as { same_rank = 2 }", line)
+    checked = []
+    for key, value in pattern.items():
+        if key not in PATTERN_KEYS:
+            raise loc.error(where_, f"unknown key {key!r} (known: {', '.join(PATTERN_KEYS)})",
+                            line)  # fmt: skip
+        checked.append((key, _pattern_value(key, value, f"{where_}.{key}", loc, line)))
+    return tuple(checked)
 
 
 def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
@@ -680,6 +887,8 @@ def _points(value: Any, where_: str, loc: Locator, line: int) -> frozenset[int]:
             f"expected a number, a list of numbers or {{ min = a, max = b }}, got {value!r}",
             line,
         )
+    for v in value:
+        _int(v, where_, loc, 0, 99, line)
     return frozenset(value)
 
 
@@ -734,79 +943,102 @@ def _order(order: Any, categories: Sequence[Category], loc: Locator, after: int)
     return tuple(order)
 
 
-def _bets(
-    items: Any, deal: Deal, categories: Sequence[Category], loc: Locator
-) -> tuple[BetDefinition, ...]:
+def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, ...]:
     if not isinstance(items, list) or not items:
         raise loc.error(
             "definition.bets", "no bets: add [[definition.bets]] with outcomes", loc.line("bets")
         )
     found: list[BetDefinition] = []
+    names: list[str] = []
     for i, item in enumerate(items):
         line = loc.nth("[[definition.bets", i)
         where_ = f"definition.bets[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        known = ("name", "title", "description", "outcomes", "withholding", "per_hand")
+        known = ("name", "title", "description", "outcomes", "withholding", "per_hand", "if")
         _known(item, known, where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
             raise loc.error(
                 where_, f'name: expected a lower-case name such as "lucky-6", got {name!r}', line
             )
-        if any(b.name == name for b in found):
+        if name in names:
             raise loc.error(where_, f"bet {name!r} is defined twice", line)
+        names.append(name)
         where_ = f"definition.bets.{name}"
-        outcomes_raw = item.get("outcomes")
-        if not isinstance(outcomes_raw, list) or not outcomes_raw:
-            raise loc.error(
-                where_,
-                "outcomes: expected a list of { when = …, pays = … }",
-                loc.line("outcomes", line) or line,
-            )
-        outcomes = []
-        for j, raw in enumerate(outcomes_raw):
-            oline = (
-                loc.nth("when", j, line)
-                if isinstance(raw, Mapping) and "when" in raw
-                else loc.line("otherwise", line)
-            )
-            outcomes.append(
-                _outcome(
-                    raw, f"{where_}.outcomes[{j + 1}]", j, deal, categories, loc, oline or line
-                )
-            )
-        keys = [o.key for o in outcomes]
-        for key in keys:
-            if keys.count(key) > 1:
-                raise loc.error(where_, f"outcome {key!r} is named twice", line)
-        if sum(o.when is None for o in outcomes) > 1:
-            raise loc.error(where_, "more than one 'otherwise' outcome", line)
-        if any(o.when is None for o in outcomes[:-1]):
-            raise loc.error(where_, "the 'otherwise' outcome must come last", line)
-        title = str(item.get("title", name.replace("-", " ").title()))
-        description = str(item.get("description", ""))
-        withholding = _withholding(
-            item.get("withholding", 0), where_, loc, loc.line("withholding", line) or line
-        )
-        _check_losses(outcomes, withholding, where_, loc)
-        per_hand = item.get("per_hand", False)
-        if not isinstance(per_hand, bool):
-            raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
-        found.append(
-            BetDefinition(name, title, description, tuple(outcomes), line, withholding, per_hand)
-        )
+        if "if" in item and not context.reading.condition(item["if"], f"{where_}.if", loc, line):
+            continue  # not offered under this reading
+        found.append(_bet(item, name, where_, context, loc, line))
+    if not found:
+        raise loc.error("definition.bets", "no bet is offered under this paytable's options",
+                        loc.line("bets"))  # fmt: skip
     return tuple(found)
+
+
+def _bet(
+    item: Mapping[str, Any], name: str, where_: str, context: _Context, loc: Locator, line: int
+) -> BetDefinition:
+    outcomes_raw = item.get("outcomes")
+    if not isinstance(outcomes_raw, list) or not outcomes_raw:
+        raise loc.error(
+            where_,
+            "outcomes: expected a list of { when = …, pays = … }",
+            loc.line("outcomes", line) or line,
+        )
+    outcomes = []
+    keys: list[str] = []
+    for j, raw in enumerate(outcomes_raw):
+        oline = (
+            loc.nth("when", j, line)
+            if isinstance(raw, Mapping) and "when" in raw
+            else loc.line("otherwise", line)
+        )
+        outcome = _outcome(raw, f"{where_}.outcomes[{j + 1}]", j, context, loc, oline or line)
+        if outcome.key in keys:
+            raise loc.error(where_, f"outcome {outcome.key!r} is named twice", line)
+        keys.append(outcome.key)
+        if outcome.when is not False:
+            outcomes.append(outcome)
+    if sum(o.when is None for o in outcomes) > 1:
+        raise loc.error(where_, "more than one 'otherwise' outcome", line)
+    if any(o.when is None for o in outcomes[:-1]):
+        raise loc.error(where_, "the 'otherwise' outcome must come last", line)
+    if not outcomes:
+        raise loc.error(where_, "no outcome is present under this paytable's options", line)
+    title = str(item.get("title", name.replace("-", " ").title()))
+    description = str(item.get("description", ""))
+    wline = loc.line("withholding", line) or line
+    withholding = _withholding(item.get("withholding", 0), where_, loc, wline)
+    if isinstance(withholding, str) and context.reading.declares_payouts:
+        context.reading.payout(withholding, f"{where_}.withholding", loc, wline)
+    _check_losses(outcomes, withholding, where_, loc)
+    per_hand = item.get("per_hand", False)
+    if not isinstance(per_hand, bool):
+        raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
+    return BetDefinition(name, title, description, tuple(outcomes), line, withholding, per_hand)
 
 
 def _withholding(value: Any, where_: str, loc: Locator, line: int) -> Fraction | str:
     """A bet's withholding: a number ≥ 0, or a [payouts] name."""
-    if isinstance(value, str) and re.fullmatch(r"[a-z0-9_]+", value):
-        return value
+    if isinstance(value, str):
+        return _payout_name(value, f"{where_}.withholding", loc, line)
     number = _number(value, f"{where_}.withholding", loc, line)
     if number < 0:
         raise loc.error(where_, f"withholding: expected a number ≥ 0, got {value!r}", line)
     return number
+
+
+def _payout_name(value: str, where_: str, loc: Locator, line: int) -> str:
+    """A string names a payout (``"two_cards"``, a table's entry ``"dragon_bonus.9"``), never a
+    number: ``"1e13"`` and ``"3/2"`` are refused with how to write a number."""
+    if re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_-]+)?", value) and not _is_number_text(value):
+        return value
+    hint = (
+        "; a number is written without quotes"
+        if _is_number_text(value)
+        else " (lower-case, digits, _)"
+    )
+    raise loc.error(where_, f"{value!r} is not a payout name{hint}", line)
 
 
 def _check_losses(
@@ -830,14 +1062,10 @@ def _check_losses(
 
 
 def _outcome(
-    raw: Any,
-    where_: str,
-    index: int,
-    deal: Deal,
-    categories: Sequence[Category],
-    loc: Locator,
-    line: int,
+    raw: Any, where_: str, index: int, context: _Context, loc: Locator, line: int
 ) -> Outcome:
+    """One outcome; its ``when`` is ``False`` when it is absent under this reading (an option
+    test false, a table entry it pays not in the paytable's table)."""
     if not isinstance(raw, Mapping):
         raise loc.error(
             where_, 'expected a table such as { when = { winner = "banker" }, pays = 1 }', line
@@ -851,93 +1079,162 @@ def _outcome(
     )
     if ("when" in raw) == bool(raw.get("otherwise")):
         raise loc.error(where_, "give either when = { … } or otherwise = true", line)
-    when = (
-        _condition(raw["when"], f"{where_}.when", deal, categories, loc, line)
-        if "when" in raw
-        else None
-    )
+    optional = raw.get("optional", False)
+    if not isinstance(optional, bool):
+        raise loc.error(where_, f"optional: expected true or false, got {optional!r}", line)
+    when: Any = None
+    if "when" in raw:
+        when = _condition(raw["when"], f"{where_}.when", context, loc, line)
+        if when is True:
+            when = Condition(())
+        elif when is False and optional:
+            when = Condition((), never=True)
     settlements = [k for k in ("pays", "push", "loses") if k in raw]
     if len(settlements) != 1:
         raise loc.error(where_, "settle with exactly one of pays = k, push = true, loses = k", line)
     kind = settlements[0]
     net: Fraction | str
+    paid = True  # whether a table entry it names is in the paytable's table
     if kind == "push":
         if raw["push"] is not True:
             raise loc.error(where_, "push: expected true", line)
         net = Fraction(0)
     else:
         value = raw[kind]
-        if isinstance(value, str) and not _is_number_text(value):
-            if not re.fullmatch(r"[a-z0-9_]+", value):
-                raise loc.error(
-                    where_, f"{kind}: {value!r} is not a payout name (lower-case, digits, _)", line
-                )
-            net = value
+        if isinstance(value, str):
+            net = _payout_name(value, f"{where_}.{kind}", loc, line)
+            if context.reading.declares_payouts:
+                paid = context.reading.payout(net, f"{where_}.{kind}", loc, line)
         else:
             number = _number(value, f"{where_}.{kind}", loc, line)
             if number < 0:
                 raise loc.error(where_, f"{kind}: expected a number ≥ 0, got {value!r}", line)
             net = number if kind == "pays" else -number
-    commission = _number(raw.get("commission", 0), f"{where_}.commission", loc, line)
-    if not 0 <= commission < 1 or (commission and kind != "pays"):
-        raise loc.error(where_, "commission: a fraction of a win, 0 ≤ c < 1, with pays", line)
-    key = raw.get("name", f"o{index + 1}" if when is not None else "otherwise")
+    commission = _commission(raw.get("commission", 0), kind, where_, context, loc, line)
+    key = raw.get("name", f"o{index + 1}" if "when" in raw else "otherwise")
     if not isinstance(key, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key):
         raise loc.error(where_, f"name: expected a lower-case name, got {key!r}", line)
-    label = raw.get("label") or (condition_text(when) if when is not None else "otherwise")
+    if not paid:
+        when = Condition((), never=True) if optional else False
+    label = raw.get("label")
+    if label is None:
+        label = condition_text(when) if isinstance(when, Condition) else "otherwise"
+    elif not isinstance(label, str):
+        raise loc.error(where_, f"label: expected text in quotes, got {label!r}", line)
+    elif isinstance(when, Condition):
+        label = _filled(label, when, f"{where_}.label", loc, line)
     named_loss = kind == "loses" and isinstance(net, str)
-    optional = raw.get("optional", False)
-    if not isinstance(optional, bool):
-        raise loc.error(where_, f"optional: expected true or false, got {optional!r}", line)
-    return Outcome(key, str(label), when, net, commission, line, named_loss, optional)
+    return Outcome(key, label, when, net, commission, line, named_loss, optional)
+
+
+def _commission(
+    value: Any, kind: str, where_: str, context: _Context, loc: Locator, line: int
+) -> Fraction | str:
+    """A win's commission: a fraction 0 ≤ c < 1, or a [payouts] name (``"commission"``)."""
+    if isinstance(value, str):
+        name = _payout_name(value, f"{where_}.commission", loc, line)
+        if context.reading.declares_payouts:
+            context.reading.payout(name, f"{where_}.commission", loc, line)
+        commission: Fraction | str = name
+    else:
+        commission = _number(value, f"{where_}.commission", loc, line)
+        if not 0 <= commission < 1:
+            raise loc.error(where_, "commission: a fraction of a win, 0 ≤ c < 1, with pays", line)
+    if commission and kind != "pays":
+        raise loc.error(where_, "commission: a fraction of a win, 0 ≤ c < 1, with pays", line)
+    return commission
+
+
+def _filled(label: str, condition: Condition, where_: str, loc: Locator, line: int) -> str:
+    """``"Player wins by {margin}"``: each ``{feature}`` is the values the condition's test of
+    that feature accepts under this reading ("1–3"), so a label follows the paytable."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        for position, feature, wanted in condition.tests:
+            if f"{position}.{feature}".lstrip(".") == name and not isinstance(wanted, bool):
+                return _listed(sorted(wanted, key=lambda v: (str(type(v)), v)))
+        raise loc.error(
+            where_, f"{{{name}}} names no test of the outcome's condition (e.g. {{margin}})", line
+        )
+
+    return re.sub(r"\{([a-z_.-]+)\}", value, label)
+
+
+def _listed(values: Sequence[Any]) -> str:
+    """``1–3`` (three or more consecutive numbers), else ``4, 6``."""
+    texts = [getattr(v, "symbol", str(v)) for v in values]
+    if len(values) > 2 and all(isinstance(v, int) for v in values) and _contiguous(values):
+        return f"{texts[0]}–{texts[-1]}"
+    return ", ".join(texts)
 
 
 def _is_number_text(value: str) -> bool:
-    """``"3/2"``, ``"0.5"``: a number written as text (not a payout name)."""
+    """``"3/2"``, ``"0.5"``, ``"1e13"``: a number written as text (not a payout name)."""
     try:
-        Fraction(value)
+        Fraction(value.strip())
     except ValueError:
         return False
     return True
 
 
 def _number(value: Any, where_: str, loc: Locator, line: int) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
+    """A number of a definition, within the paytable's documented limits (at most 10^12 in
+    size, 30 decimals), read exactly; anything else one line naming the key."""
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         raise loc.error(where_, f"expected a number, got {value!r}", line)
     try:
-        return Fraction(str(value))
-    except ValueError:
-        raise loc.error(where_, f"expected a number, got {value!r}", line) from None
+        return parse_rational(value, where_, percent=False)
+    except OddsError as exc:
+        raise loc.error(where_, str(exc).removeprefix(f"{where_}: "), line) from None
 
 
 def _condition(
-    raw: Any, where_: str, deal: Deal, categories: Sequence[Category], loc: Locator, line: int
-) -> Condition:
+    raw: Any, where_: str, context: _Context, loc: Locator, line: int
+) -> Condition | bool:
+    """A condition; a constant (``True``/``False``) where its option tests decide it under this
+    reading (a test of options only, or one that can never hold)."""
     if not isinstance(raw, Mapping) or not raw:
         raise loc.error(where_, 'expected a table such as { winner = "banker" }', line)
+    deal, reading = context.deal, context.reading
     tests: list[tuple[str, str, Any]] = []
     all_: list[Condition] = []
     any_: list[Condition] = []
-    not_ = None
+    not_: Condition | None = None
+    constant = True  # the conjunction of what the options decide
     for key, value in raw.items():
         if key in ("all", "any"):
             if not isinstance(value, list) or not value:
                 raise loc.error(f"{where_}.{key}", "expected a list of conditions", line)
             parts = [
-                _condition(v, f"{where_}.{key}[{i + 1}]", deal, categories, loc, line)
+                _condition(v, f"{where_}.{key}[{i + 1}]", context, loc, line)
                 for i, v in enumerate(value)
             ]
-            (all_ if key == "all" else any_).extend(parts)
+            if key == "all":
+                constant = constant and all(p is not False for p in parts)
+                all_.extend(p for p in parts if isinstance(p, Condition))
+            elif any(p is True for p in parts):
+                continue  # one alternative always holds
+            else:
+                kept = [p for p in parts if isinstance(p, Condition)]
+                if not kept:
+                    constant = False
+                elif len(kept) == 1:
+                    all_.append(kept[0])
+                else:
+                    any_.extend(kept)
         elif key == "not":
-            not_ = _condition(value, f"{where_}.not", deal, categories, loc, line)
+            inner = _condition(value, f"{where_}.not", context, loc, line)
+            if inner is True:
+                constant = False
+            elif isinstance(inner, Condition):
+                not_ = inner
+        elif key in reading.sections:
+            constant = reading.holds(key, value, f"{where_}.{key}", loc, line) and constant
         elif key in ROUND_FEATURES:
-            tests.append(
-                (
-                    "",
-                    key,
-                    _feature_value("", key, value, f"{where_}.{key}", deal, categories, loc, line),
-                )
-            )
+            wanted = _feature_value("", key, value, f"{where_}.{key}", context, loc, line)
+            constant = constant and not _emptied(key, value, wanted)
+            tests.append(("", key, wanted))
         elif key in deal.positions:
             if not isinstance(value, Mapping) or not value:
                 raise loc.error(f"{where_}.{key}", "expected a table such as { points = 6 }", line)
@@ -948,26 +1245,30 @@ def _condition(
                         f"unknown key {feature!r} (known: {', '.join(POSITION_FEATURES)})",
                         line,
                     )
-                tests.append(
-                    (
-                        key,
-                        feature,
-                        _feature_value(
-                            key,
-                            feature,
-                            wanted,
-                            f"{where_}.{key}.{feature}",
-                            deal,
-                            categories,
-                            loc,
-                            line,
-                        ),
-                    )
+                accepted = _feature_value(
+                    key, feature, wanted, f"{where_}.{key}.{feature}", context, loc, line
                 )
+                constant = constant and not _emptied(feature, wanted, accepted)
+                tests.append((key, feature, accepted))
         else:
-            known = (*ROUND_FEATURES, *deal.positions, "all", "any", "not")
+            known = (*ROUND_FEATURES, *deal.positions, *reading.sections, "all", "any", "not")
             raise loc.error(where_, f"unknown key {key!r} (known: {', '.join(known)})", line)
+    if not constant:
+        return False
+    if not (tests or all_ or any_ or not_):
+        return True
     return Condition(tuple(tests), tuple(all_), tuple(any_), not_)
+
+
+def _emptied(feature: str, written: Any, accepted: Any) -> bool:
+    """Whether the options left a test nothing to accept (so it never holds under this
+    reading): categories absent here, or a set read from a table. A set written empty
+    stays a test, and the outcome is refused as never happening."""
+    if accepted != frozenset():
+        return False
+    if feature == "category":
+        return written not in ([], "")
+    return isinstance(written, Mapping) and bool(set(written) & {"keys_of", "except_keys_of"})
 
 
 def _feature_value(
@@ -975,17 +1276,15 @@ def _feature_value(
     feature: str,
     value: Any,
     where_: str,
-    deal: Deal,
-    categories: Sequence[Category],
+    context: _Context,
     loc: Locator,
     line: int,
 ) -> Any:
     """The accepted values of one test, as a frozenset (or a bool)."""
+    deal = context.deal
     tableau = deal.tableau is not None
     if feature in ("natural",) and not tableau:
         raise loc.error(where_, "natural is a tableau deal's feature (two-card totals)", line)
-    if feature in ("margin",) and not tableau and "points" not in feature:
-        pass
     if tableau and feature in (
         "category",
         "faces",
@@ -1023,14 +1322,18 @@ def _feature_value(
                 )
         return frozenset(names)
     if feature == "category":
-        names = value if isinstance(value, list) else [value]
-        known = [c.name for c in categories]
+        known = context.every_category
+        if isinstance(value, Mapping):  # { keys_of = "payouts.bonus" }
+            names = list(_referenced(value, None, where_, context, loc, line))
+        else:
+            names = value if isinstance(value, list) else [value]
         for name in names:
             if name not in known:
                 raise loc.error(
                     where_, f"unknown category {name!r} (known: {', '.join(known) or 'none'})", line
                 )
-        return frozenset(names)
+        present = {c.name for c in context.categories}
+        return frozenset(n for n in names if n in present)  # absent categories hold no hand
     if feature == "rank":
         names = value if isinstance(value, list) else [value]
         return frozenset(_rank(n, where_, loc, line) for n in names)
@@ -1039,11 +1342,57 @@ def _feature_value(
         if not all(n in SUIT_LETTERS for n in names):
             raise loc.error(where_, f"expected suits c d h s, got {value!r}", line)
         return frozenset(SUIT_LETTERS[n] for n in names)
+    if isinstance(value, Mapping) and set(value) & {"keys_of", "except_keys_of"}:
+        base = None
+        if set(value) & {"min", "max"}:
+            base = _points({k: v for k, v in value.items() if k in ("min", "max")}, where_, loc,
+                           line)  # fmt: skip
+        return frozenset(_referenced(value, base, where_, context, loc, line))
     return _points(value, where_, loc, line)
+
+
+def _referenced(
+    value: Mapping[str, Any],
+    base: frozenset[int] | None,
+    where_: str,
+    context: _Context,
+    loc: Locator,
+    line: int,
+) -> set[Any]:
+    """A set given by an option: ``keys_of`` (a table's keys or a list's items), less
+    ``except_keys_of``, within ``min``–``max`` where given. Numbers are read from keys that
+    are numbers (a margin table's ``"9"``); other keys (``"natural"``) are not numbers."""
+    unknown = set(value) - {"keys_of", "except_keys_of", "min", "max"}
+    if unknown:
+        raise loc.error(
+            where_, f"unknown key {sorted(unknown)[0]!r} (known: keys_of, except_keys_of, min, "
+            "max)", line,
+        )  # fmt: skip
+    numbers = base is not None or "keys_of" not in value
+
+    def keys(name: str) -> set[Any]:
+        found = context.reading.keys_of(value[name], f"{where_}.{name}", loc, line)
+        if not numbers:
+            return set(found)
+        return {int(k) for k in found if k.isdigit()}
+
+    if "keys_of" in value:
+        chosen = keys("keys_of")
+        if base is not None:
+            chosen &= base
+    elif base is not None:
+        chosen = set(base)
+    else:
+        raise loc.error(where_, "except_keys_of takes away from keys_of or from min and max", line)
+    if "except_keys_of" in value:
+        chosen -= keys("except_keys_of")
+    return chosen
 
 
 def condition_text(condition: Condition) -> str:
     """A condition in words, for an outcome's default label."""
+    if condition.never:
+        return "never (not under this paytable's options)"
     parts = []
     for position, feature, value in condition.tests:
         shown: str
@@ -1071,9 +1420,12 @@ def condition_text(condition: Condition) -> str:
         parts.append("(" + " or ".join(condition_text(c) for c in condition.any) + ")")
     if condition.not_ is not None:
         parts.append(f"not ({condition_text(condition.not_)})")
-    return ", ".join(parts)
+    return ", ".join(parts) or "always"
 
 
 def _contiguous(items: Sequence[Any]) -> bool:
+    """Whether the items are consecutive whole numbers (names never are: a category list)."""
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+        return False
     numbers = [int(v) for v in items]
     return numbers == list(range(numbers[0], numbers[0] + len(numbers)))

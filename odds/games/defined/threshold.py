@@ -29,7 +29,7 @@ from odds.engine import (
 )
 from odds.games.defined import patterns
 from odds.games.defined.rounds import RoundKey
-from odds.games.defined.schema import Definition
+from odds.games.defined.schema import Definition, pattern_keys
 
 if TYPE_CHECKING:
     from odds.games.defined.counting import HandClassifier
@@ -52,7 +52,7 @@ def detail(definition: Definition, winner: bool, reads: Mapping[str, set[str]]) 
         names |= set(definition.compare)
     if "category" in names:
         for category in definition.categories:
-            names |= {key for key, _ in category.pattern} | set(category.tiebreak)
+            names |= pattern_keys(category.pattern) | set(category.tiebreak)
     return max((_READS.get(name, 2) for name in names), default=0)  # anything else: suits
 
 

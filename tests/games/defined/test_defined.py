@@ -91,10 +91,14 @@ def test_plain_enumeration_catches_a_changed_rule() -> None:
         "naturals": [9],
         "first_draws": [0, 1, 2, 3, 4, 5],
         "second_draws_first_stood": [0, 1, 2],
-        "second_draws": {"0": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]},
+        "second_draws": {str(t): [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] for t in range(9)},
     }
     deal = {"positions": ["player", "banker"], "tableau": tableau}
-    data["definition"] = dict(data["definition"], deal=deal)
+    from odds.games.defined.bases import base_definition
+
+    own = {k: v for k, v in data["definition"].items() if k != "base"}
+    whole = dict(base_definition("baccarat") or {}, deal=deal)  # a base's deal is fixed
+    data["definition"] = dict(whole, bets=own["bets"])
     changed = from_data(data, "changed")
     assert probabilities(changed) != brute_force(paytable.game, cards)
 
