@@ -86,7 +86,7 @@ def report(
             "--table",
             metavar="NAME",
             help="--format csv: the one table to write (summary, outcomes_BET …; "
-            "an unknown name lists them).",
+            "an unknown name lists them). Default to standard output: summary.",
         ),
     ] = None,
     output: Annotated[

@@ -42,6 +42,13 @@ class _Group(TyperGroup):
         except (KeyboardInterrupt, BrokenPipeError) as exc:
             raise _Stopped(exc) from exc
 
+    def _main_shell_completion(self, *args: Any, **kwargs: Any) -> None:
+        """Shell completion, bash's words joined again at ``=`` (odds.cli.completion)."""
+        from odds.cli.completion import use_bash_words
+
+        use_bash_words()
+        super()._main_shell_completion(*args, **kwargs)
+
 
 app = typer.Typer(
     cls=_Group,

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
+from odds.cli.completion import complete_game
 from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, override_texts, overrides
 from odds.cli.output import (
     DigitsOpt,
@@ -65,7 +66,9 @@ def compare(
         list[str],
         typer.Argument(
             metavar="GAME_OR_PAYTABLE",
-            help="Two or more games, paytable names or .toml paths (a quoted glob is expanded).",
+            help="Two or more games, paytable names or .toml paths; a quoted pattern "
+            "('baccarat*') matches the packaged names and the folder's paytable files.",
+            autocompletion=complete_game,
         ),
     ],
     decks: DecksOpt = None,
@@ -87,8 +90,11 @@ def compare(
     from odds.tools.compare import expand
 
     _check_table(table, format, output)
-    check_output(output, [p for name in expand(paytables) for p in paytable_inputs(name)])
-    result = run_compare(paytables, overrides(decks, settings))
+    expanded = expand(paytables)
+    if expanded.skipped:
+        typer.echo(f"note: skipped (not paytables): {', '.join(expanded.skipped)}", err=True)
+    check_output(output, [p for name in expanded.names for p in paytable_inputs(name)])
+    result = run_compare(expanded.names, overrides(decks, settings))
     if format is TablesFormat.xlsx:
         _emit_xlsx(result.tables(), "Paytables side by side", result.notes(), output)
         return

@@ -32,7 +32,8 @@ GameArg = Annotated[
     str,
     typer.Argument(
         metavar="GAME_OR_PAYTABLE",
-        help="A game name (pok-deng …), a paytable name in tables/, or a .toml path.",
+        help="A game or paytable name (pok-deng, baccarat-ez …; my-bet reads ./my-bet.toml "
+        "when no packaged name is my-bet), or a .toml path.",
         autocompletion=complete_game,
     ),
 ]

@@ -61,10 +61,10 @@ def printed_digits(given: int | None) -> int:
 
 
 def paytable_inputs(game: str) -> list[Path]:
-    """The file a ``GAME_OR_PAYTABLE`` argument reads, when it names one."""
+    """The files a ``GAME_OR_PAYTABLE`` argument may read (an output never replaces one)."""
     from odds.games.paytable import TABLES
 
-    found = [Path(game), TABLES / f"{game}.toml"]
+    found = [Path(game), TABLES / f"{game}.toml", Path(f"{game}.toml")]
     return [p for p in found if p.is_file()]
 
 

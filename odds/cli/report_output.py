@@ -3,9 +3,11 @@
 * Markdown and JSON: standard output, or ``--output FILE``.
 * CSV: one tidy table per file. ``--table NAME`` prints one table (or writes
   it to ``--output FILE``); ``--output DIR/`` writes every table, one file
-  each, with ``index.csv``. Without either, a one-line error lists the tables:
-  several tables run together would be one file that neither Excel nor pandas
-  opens, and printing only some of them would silently leave the rest out.
+  each, with ``index.csv``. Without either, standard output gets the summary
+  (``odds report baccarat --format csv > baccarat.csv`` is a CSV file, not an
+  error and an empty file), and one line on standard error names the other
+  tables and how to get them: several tables run together would be one file that
+  neither Excel nor pandas opens, and the rest are never left out unsaid.
 * Excel (``xlsx``) and PDF: binary files. ``--output FILE``, or standard output
   when it is not a terminal (``> par.xlsx``, a pipe); never a terminal.
 
@@ -28,6 +30,9 @@ from odds.core.errors import OddsError
 if TYPE_CHECKING:
     from odds.games.paytable import Paytable
     from odds.output.provenance import Provenance
+
+#: The table ``odds report --format csv`` prints without ``--table`` (the one read first).
+SUMMARY_TABLE = "summary"
 
 #: ``--table NAME``: the one table of a CSV output (commands whose output has several).
 CsvTableOpt = Annotated[
@@ -227,6 +232,13 @@ def write_report(
         if table is None and output is not None:
             write_csv_folder(tables, output)
             return
+        if table is None:
+            table = SUMMARY_TABLE
+            others = ", ".join(t.key for t in tables if t.key != table)
+            sys.stderr.write(
+                f"note: --format csv: the {table} table, one of {len(tables)}; --table NAME "
+                f"for another ({others}), or {FOLDER_HINT}\n"
+            )
         _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output, markdown=False)
         return
     if format is ReportFormat.xlsx:

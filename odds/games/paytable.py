@@ -316,30 +316,76 @@ def looks_like_path(text: str) -> bool:
 
 
 def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytable:
-    """A game name, a paytable name in ``tables/``, or a paytable path, with overrides.
+    """A game name, a paytable name, or a paytable path, with overrides.
 
-    A name wins over a file or folder of the same name in the working
-    directory unless the argument is written as a path (``./blackjack``).
+    An argument written as a path (``x.toml``, ``./blackjack``, ``dir/x``) is that file.
+    A name is looked up in this order (:func:`paytable_file`):
+
+    1. a packaged paytable, ``tables/NAME.toml``;
+    2. a game's built-in defaults;
+    3. a paytable file in the working folder: ``NAME`` as written, else ``NAME.toml``
+       (a designer's ``my-bet.toml`` is the game ``my-bet``).
+
+    When a file in the working folder is read by name, or a packaged name hides a
+    ``NAME.toml`` there, one line on standard error says which file was used.
     """
-    path = Path(game_or_path)
-    named = TABLES / f"{game_or_path}.toml"
     if looks_like_path(game_or_path):
+        path = Path(game_or_path)
         if not path.exists():
             raise OddsError(f"no paytable file {game_or_path!r}")
         if path.is_dir():
             raise OddsError(f"{game_or_path}: is a folder, not a paytable .toml file")
         return load_file(path, overrides)
-    if named.exists():
-        return load_file(named, overrides)
-    if game_or_path in games():
+    packaged = TABLES / f"{game_or_path}.toml"
+    shadowed = Path(f"{game_or_path}.toml")
+    if packaged.is_file() or game_or_path in games():
+        what = (
+            f"the packaged paytable tables/{packaged.name}"
+            if packaged.is_file()
+            else "the game's built-in defaults"
+        )
+        if shadowed.is_file():
+            _note(
+                f"{game_or_path} is {what}, not ./{shadowed} in this folder "
+                f"(give ./{shadowed} to read that one)"
+            )
+        if packaged.is_file():
+            return load_file(packaged, overrides)
         game = games()[game_or_path]
         return _validated({"game": game.name}, f"{game.name} (built-in defaults)", overrides)
-    if path.is_file():
-        return load_file(path, overrides)
-    raise OddsError(
-        f"unknown game or paytable {game_or_path!r} (games: {', '.join(games())}; "
-        "or give a path to a .toml paytable)"
+    local = _local_file(game_or_path)
+    if local is None:
+        raise OddsError(
+            f"unknown game or paytable {game_or_path!r} (games: {', '.join(games())}; "
+            f"or a paytable file: ./{game_or_path}.toml or a path)"
+        )
+    _note(
+        f"{game_or_path}: the paytable file ./{local} in this folder "
+        "(no packaged game or paytable has that name)"
     )
+    return load_file(local, overrides)
+
+
+def _local_file(name: str) -> Path | None:
+    """A file in the working folder a name reads: ``NAME`` as written, else ``NAME.toml``."""
+    return next((p for p in (Path(name), Path(f"{name}.toml")) if p.is_file()), None)
+
+
+def paytable_file(name: str) -> Path | None:
+    """The file a game or paytable *name* reads, in :func:`load`'s order; ``None`` for a
+    game's built-in defaults or an unknown name. Quiet: shell completion asks it too."""
+    packaged = TABLES / f"{name}.toml"
+    if packaged.is_file():
+        return packaged
+    return None if name in games() else _local_file(name)
+
+
+def _note(text: str) -> None:
+    """One line on standard error: which file a name was read from (never standard output,
+    which holds the document)."""
+    import sys
+
+    sys.stderr.write(f"note: {text}\n")
 
 
 def table_files() -> list[Path]:

@@ -94,23 +94,72 @@ METRICS: tuple[Metric, ...] = (
 )
 
 
-def expand(arguments: Sequence[str]) -> list[str]:
-    """The paytables named on the command line, a quoted glob expanded (sorted).
+@dataclass(frozen=True)
+class Expanded:
+    """The paytables the arguments name, and the files a pattern caught that are none."""
 
-    The shell expands ``tables/baccarat*.toml`` itself; a quoted pattern (or a
-    shell that does not expand, such as Windows's) is expanded here. A file
-    whose name really holds ``*`` or ``[`` is taken as it is when it exists.
+    names: list[str]
+    skipped: list[str]
+
+
+def expand(arguments: Sequence[str]) -> Expanded:
+    """The paytables named on the command line, a quoted pattern expanded.
+
+    The shell expands ``tables/baccarat*.toml`` itself; a quoted pattern (or a shell that
+    does not expand, such as Windows's) is expanded here. A pattern written as a name
+    (``'baccarat*'``) matches the packaged games and paytables by name (``baccarat-ez``, or
+    ``baccarat-ez.toml``), then the files of the working folder; one with a folder
+    (``'dir/*.toml'``) matches files only. A file the pattern catches that is no paytable
+    (not ``.toml``, a folder, or TOML naming no game) is skipped and listed in
+    :attr:`Expanded.skipped`. A file whose name really holds ``*`` or ``[`` is taken as it is
+    when it exists.
     """
     found: list[str] = []
+    skipped: list[str] = []
     for argument in arguments:
-        if _GLOB_CHARACTERS & set(argument) and not Path(argument).exists():
-            matches = sorted(glob.glob(argument))
-            if not matches:
-                raise OddsError(f"no paytable matches {argument!r}")
-            found += matches
-        else:
+        if not (_GLOB_CHARACTERS & set(argument)) or Path(argument).exists():
             found.append(argument)
-    return found
+            continue
+        in_folder = "/" in argument or "\\" in argument
+        matches = [] if in_folder else _packaged_matching(argument)
+        for name in sorted(glob.glob(argument)):
+            if _is_paytable(Path(name)):
+                matches.append(name)  # a .toml name: read as a path, never as a packaged name
+            else:
+                skipped.append(name)
+        if not matches:
+            caught = f" (caught only {', '.join(skipped)}: no paytable)" if skipped else ""
+            raise OddsError(f"no paytable matches {argument!r}{caught}")
+        found += matches
+    return Expanded(found, skipped)
+
+
+def _packaged_matching(pattern: str) -> list[str]:
+    """The packaged games and paytables whose name (or ``name.toml``) matches ``pattern``."""
+    import fnmatch
+
+    from odds.games import games
+
+    names = sorted({*games(), *(p.stem for p in TABLES.glob("*.toml"))})
+    return [
+        n
+        for n in names
+        if fnmatch.fnmatchcase(n, pattern) or fnmatch.fnmatchcase(f"{n}.toml", pattern)
+    ]
+
+
+def _is_paytable(path: Path) -> bool:
+    """Whether a file a pattern caught is meant as a paytable: a ``.toml`` file that names a
+    game or defines one. (A broken ``.toml`` is read, and refused with its error, later.)"""
+    if path.suffix.lower() != ".toml" or not path.is_file():
+        return False
+    from odds.games.paytable import read_file
+
+    try:
+        data, _ = read_file(path)
+    except OddsError:
+        return True
+    return "game" in data or "definition" in data
 
 
 def label_of(argument: str) -> str:
@@ -216,7 +265,7 @@ def compare(arguments: Sequence[str], overrides: Sequence[Override] = ()) -> Com
     Every paytable is loaded and validated before any analysis starts, so a
     bad file is a one-line error at once, not after minutes of work.
     """
-    names = expand(arguments)
+    names = expand(arguments).names
     if len(names) < 2:
         raise OddsError(
             f"compare needs at least two paytables, got {len(names)} "

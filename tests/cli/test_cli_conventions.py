@@ -17,13 +17,6 @@ import pytest
 import typer
 
 from odds.cli import app, main
-from odds.cli.completion import (
-    bet_names,
-    complete_bet,
-    complete_game,
-    complete_setting,
-    setting_keys,
-)
 from tests.paths import ROOT
 
 COMMANDS = sorted(
@@ -133,65 +126,7 @@ def test_output_that_is_a_fifo_is_refused(run, tmp_path):
     assert code == 2 and "not a regular file" in err
 
 
-# -- shell completion ----------------------------------------------------------------------
-
-
-class _Context:
-    def __init__(self, **params: object) -> None:
-        self.params = params
-
-
-def test_games_and_paytables_complete():
-    assert "pok-deng" in complete_game("")
-    assert complete_game("bacc") == [
-        "baccarat", "baccarat-defined", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
-    ]  # fmt: skip
-    assert complete_game("zzz") == []
-
-
-def test_bets_complete_for_the_game_on_the_line():
-    ctx = _Context(game="pok-deng")
-    assert complete_bet(ctx, "") == ["player", "player-pair"]  # type: ignore[arg-type]
-    ctx = _Context(game="baccarat-ez")  # a paytable name: its game's bets
-    assert "panda-8" in complete_bet(ctx, "pan")  # type: ignore[arg-type]
-    assert "dragon" in bet_names("")  # no game yet: every game's bets
-    assert "banker" in bet_names(str(ROOT / "tables" / "baccarat.toml"))
-
-
-def test_set_keys_and_values_complete():
-    ctx = _Context(game="baccarat")
-    keys = complete_setting(ctx, "rules.")  # type: ignore[arg-type]
-    assert "rules.banker_pays=" in keys and all(k.startswith("rules.") for k in keys)
-    assert complete_setting(ctx, "rules.banker_pays=") == [  # type: ignore[arg-type]
-        "rules.banker_pays=commission",
-        "rules.banker_pays=no-commission",
-        "rules.banker_pays=ez",
-    ]
-    blackjack = _Context(game="blackjack")
-    assert complete_setting(blackjack, "house.surrender=") == [  # type: ignore[arg-type]
-        "house.surrender=true",
-        "house.surrender=false",
-    ]
-    assert "shoe.decks=" in setting_keys("pok-deng")
-    assert complete_setting(_Context(game="no-such"), "payouts.pa")  # every game's keys
-
-
-def test_completion_is_wired_to_the_shell(tmp_path):
-    """Through click's own completion protocol, as the installed shell script asks."""
-    env = {
-        **os.environ,
-        "_ODDS_COMPLETE": "complete_bash",
-        "COMP_WORDS": "odds verify pok-deng --bet pl",
-        "COMP_CWORD": "4",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", "import sys; from odds.cli import app; app(prog_name='odds')"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert "player" in done.stdout.split() and "player-pair" in done.stdout.split(), done
+# -- shell completion: tests/cli/test_completion.py (as bash and zsh call it) ----------------
 
 
 # -- odds games ------------------------------------------------------------------------------

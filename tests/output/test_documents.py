@@ -94,10 +94,14 @@ def test_a_csv_folder_has_an_index_of_every_table(run, tmp_path: Path, dragon_ti
     ).read_text(encoding="utf-8")
 
 
-def test_csv_to_standard_output_needs_a_table(run):
+def test_csv_to_standard_output_is_the_summary_and_says_so(run):
+    """``odds report GAME --format csv > file.csv`` is the summary table (issue 34: the
+    analyst's guide's example exited 2 and left an empty file), and one line on stderr names
+    the other tables and how to get them."""
     code, out, err = run("report", "dragon-tiger", "--format", "csv")
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1
+    assert code == 0
+    assert out == run("report", "dragon-tiger", "--format", "csv", "--table", "summary")[1]
+    assert len(err.strip().splitlines()) == 1 and err.startswith("note: ")
     assert "--table NAME" in err and "outcomes_suited-tie" in err and "--output DIR/" in err
     code, out, err = run("report", "dragon-tiger", "--format", "csv", "--table", "outcomes_tie")
     assert code == 0, err

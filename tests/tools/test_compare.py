@@ -11,7 +11,7 @@ from odds.core.errors import OddsError
 from odds.games.paytable import TABLES, load
 from odds.output.charts import svg_text
 from odds.stats.bets import volatility_index
-from odds.tools.compare import ABSENT, compare
+from odds.tools.compare import ABSENT, Expanded, compare, expand
 from odds.tools.solve import solve
 from odds.tools.sweep import MAX_POINTS, parse_vary, sweep, sweep_chart
 from odds.tools.variants import variant
@@ -69,6 +69,47 @@ def test_a_quoted_glob_is_expanded_and_output_goes_to_a_file(run, tmp_path):
     assert out == ""
     text = target.read_text()
     assert "baccarat-ez" in text and "baccarat-tie-9" in text
+
+
+# Issue 34, item 5: a quoted pattern matched only the files of the working folder: in an empty
+# folder 'baccarat*' matched nothing, and beside the docs' baccarat-par.xlsx it failed on it.
+
+
+def test_a_quoted_name_pattern_matches_the_packaged_paytables(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an empty folder
+    assert expand(["baccarat*"]) == Expanded(
+        [
+            "baccarat",
+            "baccarat-defined",
+            "baccarat-ez",
+            "baccarat-no-commission",
+            "baccarat-tie-9",
+        ],
+        [],
+    )
+    assert expand(["baccarat-tie*.toml"]).names == ["baccarat-tie-9"]
+
+
+def test_files_a_pattern_catches_that_are_no_paytables_are_skipped(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "baccarat-par.xlsx").write_bytes(b"PK\x03\x04\xff\x00")
+    (tmp_path / "baccarat-extra.toml").write_text('[project]\nname = "notes"\n')
+    (tmp_path / "baccarat-tenner.toml").write_text(
+        (TABLES / "baccarat-tie-9.toml").read_text().replace("tie = 9", "tie = 10")
+    )
+    expanded = expand(["baccarat-[et]*"])
+    assert expanded.names == ["baccarat-ez", "baccarat-tie-9", "baccarat-tenner.toml"]
+    assert expanded.skipped == ["baccarat-extra.toml"]
+    code, out, err = run("compare", "baccarat-[ept]*", "--format", "json")
+    assert code == 0, err
+    assert err == "note: skipped (not paytables): baccarat-extra.toml, baccarat-par.xlsx\n"
+    data = json.loads(out)
+    assert list(data["paytables"]) == ["baccarat-ez", "baccarat-tie-9", "baccarat-tenner"]
+    code, _, err = run("compare", "baccarat-ez", "*.xlsx")
+    assert code == 2
+    assert (
+        err == "error: no paytable matches '*.xlsx' (caught only baccarat-par.xlsx: no paytable)\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -150,3 +150,34 @@ def test_json_of_a_failed_variant_match(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "FAILED" and data["verified"] is False and data["bet"] == "banker"
     assert {m["reading"]["rules.banker_pays"] for m in data["matched"]} == {"no-commission"}
+
+
+# Issue 34, item 11: without --bet, baccarat printed 84 rows (14 bets x 6 readings), most of
+# them readings that cannot change their bet (perfect_pair for the Banker bet).
+
+
+def test_only_readings_that_change_a_bet_are_shown(capsys):
+    assert main(["verify", "baccarat", "--house-edge", "1.06%"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "%" in line]
+    banker = [row.split("|")[3].strip() for row in rows if row.startswith("| banker ")]
+    assert banker == [  # the three ways a Banker win is paid; perfect_pair never changes it
+        "banker_pays=commission, perfect_pair=identical (paytable)",
+        "banker_pays=no-commission, perfect_pair=identical",
+        "banker_pays=ez, perfect_pair=identical",
+    ]
+    perfect = [row.split("|")[3].strip() for row in rows if row.startswith("| perfect-pair ")]
+    assert perfect == [
+        "banker_pays=commission, perfect_pair=identical (paytable)",
+        "banker_pays=commission, perfect_pair=same-colour",
+    ]
+    assert len(rows) == 17
+    assert f"Left out: {84 - 17} row(s) whose reading does not change the bet" in out
+    assert main(["verify", "baccarat", "--house-edge", "1.06%", "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["checks"]) == 84  # JSON: every row
+
+
+def test_a_reading_left_out_is_not_listed_again_in_the_verdict(capsys):
+    assert main(["verify", "baccarat", "--bet", "banker", "--house-edge", "1.46%"]) == 1
+    verdict = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "perfect_pair=same-colour" not in verdict  # the same Banker bet as identical's

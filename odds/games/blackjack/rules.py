@@ -6,7 +6,10 @@ taken (``--actions "split, hit, stand, stand"``) and the dealer's cards, up
 card first (``--dealer "9c 7d 5s"``). The round is replayed card by card:
 the first two cards are the initial hand; a split deals each split hand its
 second card when its turn comes; hit and double take the next card; a hand that
-reaches 21 is finished without an action. Anything
+reaches 21 is finished without an action. A log may also write the ``stand`` of a hand
+at 21 (or of a split ace that may not draw): the round is replayed both ways, and the
+reading that uses every action and card is the round (two that settle differently are
+refused as ambiguous). Anything
 the rules do not allow (splitting unequal cards, acting on a busted hand,
 hitting a split ace, cards left over or missing, a dealer who drew wrongly) is
 a one-line error.
@@ -76,10 +79,27 @@ def replay(
         raise PositionError("player", "{position} needs at least the two initial cards")
     if not dealer:
         raise PositionError("dealer", "{position} needs at least the up card")
-    logged = _Logged(rules, cards, dealer, parse_actions(actions_text))
-    played = play(logged.draw, logged, rules, rank=rank_index)
-    logged.check_finished(played)
-    return _settle(rules, played)
+    actions = parse_actions(actions_text)
+    settled: list[RoundSettlement] = []
+    refused: OddsError | None = None
+    for stands_logged in (False, True):
+        logged = _Logged(rules, cards, dealer, actions, stands_logged)
+        try:
+            played = play(logged.draw, logged, rules, rank=rank_index)
+            logged.check_finished(played)
+        except OddsError as exc:
+            refused = refused or exc  # the first reading's error: a 21 needs no action
+            continue
+        settled.append(_settle(rules, played))
+    if not settled:
+        assert refused is not None
+        raise refused
+    if any(s != settled[0] for s in settled):
+        raise OddsError(
+            "the actions fit two rounds: a stand after a hand reached 21 may be that hand's "
+            "or the next one's; leave out the stand of a hand at 21"
+        )
+    return settled[0]
 
 
 class _Logged:
@@ -88,16 +108,42 @@ class _Logged:
     rules forbid, and anything missing or left over, is a one-line error."""
 
     def __init__(
-        self, rules: BlackjackRules, cards: list[Card], dealer: list[Card], actions: list[Action]
+        self,
+        rules: BlackjackRules,
+        cards: list[Card],
+        dealer: list[Card],
+        actions: list[Action],
+        stands_logged: bool = False,
     ) -> None:
+        """``stands_logged``: the log writes a ``stand`` for a hand that stood without a
+        choice (at 21, a split ace that may not draw), which is then that hand's."""
         self.rules, self.cards, self.dealer = rules, cards, dealer
+        self.stands_logged = stands_logged
         self.player_used = self.dealer_used = 0
         self.queue = list(actions)
+        self.taken = tuple(actions)
         self.last: Action | None = None
+        #: The hand that took the last player card (until the round moves on from it).
+        self.open: PlayerHand[Card] | None = None
+
+    def _moved_on(self, hand: PlayerHand[Card] | None = None) -> None:
+        """The round has moved on from the last hand dealt to (to ``hand``, the dealer or the
+        end) without asking for its action: at 21, or a split ace that may not draw, it stood,
+        and with :attr:`stands_logged` a ``stand`` logged next is its."""
+        left, self.open = self.open, None
+        if left is None or left is hand or left.stake != 1:
+            return
+        one_card_ace = left.pair == 0 and self.rules.split_aces_one_card
+        if left.total[0] != 21 and not (one_card_ace and not left.busted):
+            return
+        if self.stands_logged and self.queue[:1] == [Action.STAND]:
+            self.last = self.queue.pop(0)
 
     def draw(self, hand: PlayerHand[Card] | None) -> Card:
+        self._moved_on(hand)
         if hand is None:
             return self._dealer_card()
+        self.open = hand
         if self.player_used == len(self.cards):
             why = self.last.word if self.last in (Action.HIT, Action.DOUBLE) else ""
             if len(hand.cards) < 2:
@@ -119,13 +165,24 @@ class _Logged:
 
     def action(self, hand: PlayerHand[Card], up: int, allowed: frozenset[Action]) -> Action:
         """The next logged action, if the rules allow it here."""
+        self._moved_on(hand)
         if allowed == {Action.STAND, Action.SPLIT} and hand.pair == 0:  # a split ace's ace
-            if self.queue and self.queue[0] == Action.SPLIT:
+            logged = (Action.SPLIT, Action.STAND) if self.stands_logged else (Action.SPLIT,)
+            if self.queue and self.queue[0] in logged:
                 return self.queue.pop(0)
             return Action.STAND  # split aces stop at one card unless split again
         if not self.queue:
             shown = f"{hand_text(hand.cards)}, {total_text(hand.cards)}"
-            raise OddsError(f"no action for hand {hand.position + 1} ({shown})")
+            where = f"no action for hand {hand.position + 1} ({shown})"
+            if not self.taken:
+                raise OddsError(
+                    f"{where}: give the player's actions in order with --actions, "
+                    'e.g. --actions "hit, stand"'
+                )
+            taken = ", ".join(a.word for a in self.taken)
+            raise OddsError(
+                f'{where}: --actions "{taken}" ends before it; give every action, in order'
+            )
         action = self.last = self.queue.pop(0)
         if action not in allowed:
             raise OddsError(self._refused(action, hand))
@@ -155,6 +212,7 @@ class _Logged:
 
     def check_finished(self, played: PlayedRound[Card]) -> None:
         """Nothing left over once the round is played: no action, no card of either side."""
+        self._moved_on()
         hands = played.seats[0]
         if self.queue:
             word = self.queue[0].word

@@ -121,3 +121,48 @@ def test_other_games_keep_their_settle(capsys) -> None:
         == 2
     )
     assert "no --actions" in capsys.readouterr().err
+
+
+# Issue 34, item 12: a log that writes the stand of a hand at 21 was refused ("action 'stand'
+# left over"), and the error for a missing action did not name --actions.
+
+
+@pytest.mark.parametrize(
+    ("player", "actions", "dealer", "net"),
+    [
+        ("Kh 5d 6c", "hit, stand", "9c 8d", "100"),  # hit to 21, then its stand
+        ("Kh 5d 6c", "hit", "9c 8d", "100"),  # the same round without it
+        ("As Kd", "stand", "9c 8d", "150"),  # a blackjack stood on
+        ("8s 8d 3c Kh Td", "split, hit, stand, stand", "9c 8d", "200"),  # hand 1 at 21
+        ("8s 8d 3c Kh Td", "split, hit, stand", "9c 8d", "200"),  # its stand left out
+        ("As Ad Kc 5h", "split, stand, stand", "9c 8d", "0"),  # split aces' stands
+    ],
+)
+def test_a_stand_logged_on_a_hand_that_stood_is_that_hands(capsys, player, actions, dealer, net):
+    data = settle_json(capsys, "--player", player, "--actions", actions, "--dealer", dealer)
+    assert data["bets"][0]["net"] == net
+
+
+def test_a_stand_at_21_is_never_taken_as_the_next_hands():
+    """``split, hit, stand`` when hand 1 hit to 21 and hand 2 then hit too: the stand is hand
+    1's or hand 2's. Read as hand 2's the log leaves a card over; read as hand 1's, hand 2
+    has no action: refused either way, never settled with hand 2 standing on 8♦ 2♣."""
+    code = main(["settle", "blackjack", "--player", "8s 8d 3c Kh 2c Td", "--actions",
+                 "split, hit, stand, hit", "--dealer", "9c 8d"])  # fmt: skip
+    assert code == 2
+
+
+def test_a_missing_action_names_the_option(capsys):
+    code, _, err = settle(capsys, "--player", "Kh 5d", "--dealer", "9c 8d")
+    assert code == 2
+    assert err == (
+        "error: no action for hand 1 (K♥ 5♦, 15): give the player's actions in order with "
+        '--actions, e.g. --actions "hit, stand"\n'
+    )
+    code, _, err = settle(capsys, "--player", "8s 8d 3c Kh Td", "--dealer", "9c 8d",
+                          "--actions", "split, hit, stand")  # fmt: skip
+    assert code == 0
+    code, _, err = settle(capsys, "--player", "8s 8d 3c 5h Td 9c", "--dealer", "9c 8d",
+                          "--actions", "split, hit, hit")  # fmt: skip
+    assert code == 2
+    assert '--actions "split, hit, hit" ends before it' in err
