@@ -321,7 +321,7 @@ def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytabl
     An argument written as a path (``x.toml``, ``./blackjack``, ``dir/x``) is that file.
     A name is looked up in this order (:func:`paytable_file`):
 
-    1. a packaged paytable, ``tables/NAME.toml``;
+    1. a packaged paytable, ``tables/<name>.toml``;
     2. a game's built-in defaults;
     3. a paytable file in the working folder: ``NAME`` as written, else ``NAME.toml``
        (a designer's ``my-bet.toml`` is the game ``my-bet``).

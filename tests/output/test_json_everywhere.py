@@ -249,6 +249,7 @@ NOT_DOCUMENTS = {
     "odds/games/paytable.py": "the canonical form of the options that options_sha256 digests",
     "odds/tools/shoe/simulate.py": "a worker's cache key for the paytable it rebuilt",
     "odds/games/defined/registry.py": "the canonical form of a definition that its digest hashes",
+    "odds/runtime/kept.py": "the data files blackjack keeps in the user's own folder (not output)",
 }
 
 

@@ -33,10 +33,14 @@ from odds.games.defined.schema import Category, Definition
 
 
 def applies(definition: Definition) -> bool:
-    """Two positions of fixed-size hands, compared by category first."""
+    """Two positions of fixed-size card hands, compared by category first.
+
+    A tile game ranks its few dozen hands one by one instead (its hierarchy table,
+    :mod:`odds.games.defined.tile_game`)."""
     deal = definition.deal
     return (
         bool(definition.categories)
+        and definition.tiles is None
         and deal.tableau is None
         and not deal.draw_at_most
         and len(deal.positions) == 2

@@ -107,8 +107,9 @@ class TileGame(DefinedGame):
 
     # -- the analysis --------------------------------------------------------
 
-    def analyse(self, config: DefinedConfig, paytable: str) -> Analysis:
-        found = super().analyse(config, paytable)
+    def _analyse(self, config: DefinedConfig, paytable: str, whole_table: bool) -> Analysis:
+        # the bets-only analysis (audits, claim checks) reads these hand classes too
+        found = super()._analyse(config, paytable, whole_table)
         shoe = tile_set(config)
         size = self.definition.deal.cards
         tables = (hierarchy_table(self.definition, shoe, size), *found.tables)

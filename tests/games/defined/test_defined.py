@@ -27,7 +27,7 @@ def reduced(name: str, cards: list[str]) -> tuple[Any, list[Card]]:
     tile game a set of exactly these tiles."""
     data = read_toml((TABLES / f"{name}.toml").read_text(), name)
     wanted = Counter(cards)  # a card listed twice is two identical copies
-    if "tiles" in data["definition"]:
+    if "tiles" in data.get("definition", {}):  # a paytable of a game has none
         data["tiles"] = dict(data.get("tiles", {}), copies=dict(wanted))
     else:
         data["shoe"] = {"decks": 1, "counts": {c.code: wanted[c.code] for c in STANDARD_DECK}}

@@ -145,14 +145,9 @@ def positions_figures(data: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the whole table of a definition with seats (branch wholetable)"
-)
 @pytest.mark.parametrize("paytable", ["mahjong-28", "mahjong-28-36", "mahjong-28-20"])
 def test_the_several_positions_table_is_the_coded_one(run, paytable):
-    """The coded table of 3 positions against one banker, from the definition's whole table
-    (a trial merge of the wholetable branch gave every figure of mahjong-28; strict: remove
-    this mark when the whole table is in)."""
+    """The coded table of 3 positions against one banker, from the definition's whole table."""
     coded = json.loads((SNAPSHOTS / f"{paytable}.json").read_text("utf-8"))
     house = ("tiles", "rules", "payouts")
     sets = coded_overrides(paytable, house) if paytable != "mahjong-28" else []

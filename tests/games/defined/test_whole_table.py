@@ -42,8 +42,9 @@ def pok_deng(
     seats_: int = 5, override: bool = True, cards: list[str] | None = None, beats: bool = False
 ) -> Paytable:
     """``tables/pok-deng-defined.toml`` at ``seats_`` seats; ``override=False`` is rule-book
-    example 9's reading (no 8/9 override outcome); ``cards`` a shoe of exactly these cards;
-    ``beats``: an exception to the order (0 points beats 9 points, a made-up rule)."""
+    example 9's reading (the option rules.eight_nine_override off); ``cards`` a shoe of
+    exactly these cards; ``beats``: an exception to the order (0 points beats 9 points, a
+    made-up rule)."""
     text = (TABLES / "pok-deng-defined.toml").read_text()
     text = text.replace("seats = 5", f"seats = {seats_}")
     if beats:
@@ -52,12 +53,8 @@ def pok_deng(
             'label = "0 points"\npattern = { any = true }\nbeats = ["9-points"]',
         )
         assert "beats" in text
-    if not override:
-        lines = [line for line in text.splitlines() if 'name = "win-special-8-9"' not in line]
-        text = "\n".join(lines).replace(
-            ', not = { player = { category = ["9-points", "8-points"] } } }, pays = "player_win"',
-            ' }, pays = "player_win"',
-        )
+    if not override:  # the definition's own option, as a paytable sets it
+        text = text.replace("[payouts]", "[rules]\neight_nine_override = false\n\n[payouts]", 1)
     data = read_toml(text, "pok-deng-defined")
     if cards is not None:
         data = with_shoe(data, cards)
