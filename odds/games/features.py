@@ -5,8 +5,8 @@ attribute holding a feature object (``strength = GoaGaeStrength()``); a game
 without the feature leaves it ``None``. Commands ask ``game.strength is None``
 instead of probing for methods, and the feature's type says what it returns.
 
-Each feature lives in its game's package, in a module of its own
-(``odds/games/goa_gae/strength.py``), so the rules and the analysis stay small.
+Each feature lives in a module of its own (a definition's hand strength:
+``odds/games/defined/strength.py``), so the rules and the analysis stay small.
 """
 
 from __future__ import annotations

@@ -443,33 +443,45 @@ def parse_shifts(text: str) -> tuple[int, ...]:
 
 
 def mix_result(paytable: Any) -> tuple[RoundResult, Liability] | None:
-    """The table's bet mix as one round result, where the game deals one: Pok Deng's five
-    positions with a Player and a Pair bet each (one unit on each bet, ten units staked).
+    """The table's bet mix as one round result, where the game deals a whole table (a
+    definition with ``seats``: Pok Deng's five positions with a Player and a Pair bet each,
+    one unit on each bet).
 
-    The whole table's total is exact on small shoes and a seeded simulation otherwise
-    (:func:`odds.games.pok_deng.positions.whole_table`); its liability is then each
-    position's top awards at once, a bound.
+    The whole table's total is exact where the engine can count it and a seeded simulation
+    otherwise (:func:`odds.games.defined.whole_table.whole_table`); its liability is then
+    each position's top awards at once, a bound.
     """
-    if paytable.game.name != "pok-deng":
+    definition = getattr(paytable.game, "definition", None)
+    if definition is None:
         return None
-    from odds.games.pok_deng.positions import whole_table
-    from odds.games.pok_deng.stakes import Stakes
-    from odds.games.pok_deng.table_hands import TABLE_POSITIONS
+    from odds.games.defined import seats
+    from odds.games.defined.whole_table import Stakes, whole_table
 
-    table = whole_table(paytable.config)
-    stakes = Stakes()
-    totals = table.five_totals(stakes)
-    staked = stakes.staked * TABLE_POSITIONS
+    if not seats.has_whole_table(definition):
+        return None
+    bets = paytable.bet_analysis().bets
+    table = whole_table(paytable.game, paytable.config, bets)
+    stakes = Stakes.each(table.names)
+    totals = table.table_totals(stakes)
+    staked = stakes.staked * table.seats
     exact = table.counts.simulation is None
-    label = f"All {TABLE_POSITIONS} positions, Player + Pair each"
+    titles = " + ".join(b.title for b in bets)
+    label = f"All {table.seats} positions, {titles} each"
     per_unit = {net / staked: n for net, n in totals.items()}
     result = RoundResult(label, per_unit, exact, staked)
-    analysis = paytable.analyse()
-    tops = sum(
-        max(o.net for o in analysis.bet(b).outcomes if o.ways) for b in ("player", "player-pair")
-    )
-    top = max(per_unit) if exact else tops * TABLE_POSITIONS / staked
+    tops = sum(max(o.net for o in b.outcomes if o.ways) for b in bets)
+    top = max(per_unit) if exact else tops * table.seats / staked
     return result, Liability(label, staked, top, exact)
+
+
+def has_mix(paytable: Any) -> bool:
+    """Whether the game deals a whole table (its shift figures include the mix)."""
+    definition = getattr(paytable.game, "definition", None)
+    if definition is None:
+        return False
+    from odds.games.defined import seats
+
+    return seats.has_whole_table(definition)
 
 
 def shift_tables(
@@ -508,7 +520,7 @@ def shift_section(
     paragraphs = (
         "What a shift of independent rounds can do to the house, one unit staked per round on "
         "each bet alone"
-        + (" and on the whole table" if paytable.game.name == "pok-deng" else "")
+        + (" and on the whole table" if has_mix(paytable) else "")
         + ": the chance the house ends the shift behind, the band its hold lands in (90% of "
         "shifts), and the most one round can cost it.",
     )

@@ -149,7 +149,7 @@ def test_option_values_complete_in_bash():
 
 def test_game_and_paytable_names_complete():
     names = [
-        "baccarat", "baccarat-defined", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
+        "baccarat", "baccarat-ez", "baccarat-no-commission", "baccarat-tie-9",
     ]  # fmt: skip
     assert bash("odds report bacc") == names
     assert bash("odds compare baccarat-ez bacc") == names  # each of compare's paytables

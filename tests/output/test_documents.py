@@ -131,8 +131,8 @@ def test_json_gives_each_exact_number_a_decimal(run):
     assert dragon["outcomes"][0]["probability_decimal"] == float(
         Fraction(dragon["outcomes"][0]["probability"])
     )
-    card = data["cards"][0]
-    assert card["probability_decimal"] == float(Fraction(card["probability"]))
+    tie = data["bets"][2]["outcomes"][0]
+    assert tie["probability_decimal"] == float(Fraction(tie["probability"]))
 
 
 # ---------------------------------------------------------------------------
@@ -142,7 +142,7 @@ def test_json_gives_each_exact_number_a_decimal(run):
 def test_records_and_data_frames_of_every_table(dragon_tiger):
     pandas = pytest.importorskip("pandas")
     keys = dragon_tiger.table_keys()
-    assert keys[:3] == ["summary", "top_awards", "rules"] and "cards" in keys
+    assert keys[:3] == ["summary", "top_awards", "rules"] and "outcomes_tie" in keys
     for key in keys:
         rows = dragon_tiger.records(key)
         frame = dragon_tiger.to_pandas(key)

@@ -1,10 +1,9 @@
 """A second, deliberately plain baccarat, written from the standard rules only.
 
-It shares nothing with ``odds.games.baccarat``: the tableau is the standard one
-written out as ``if`` statements (not the paytable's data), cards are plain
-``(rank, suit)`` pairs with ranks 1..13, and every bet is settled from the
-totals in a few lines. Tests compare the game (engine, settle, brute force)
-against it.
+It shares nothing with the engine or the baccarat definition (``tables/baccarat.toml``): the
+tableau is the standard one written out as ``if`` statements (not the paytable's data), cards
+are plain ``(rank, suit)`` pairs with ranks 1..13, and every bet is settled from the totals in
+a few lines. Tests compare the game (engine, settle, brute force) against it.
 """
 
 from __future__ import annotations

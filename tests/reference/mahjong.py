@@ -1,7 +1,7 @@
 """A second, plain implementation of the Mahjong 2-8 rules (docs/rules/mahjong-28.md), for tests.
 
 It shares nothing with ``odds.games.mahjong.rules`` nor with the definition's
-counting (``tables/mahjong-28-defined.toml``) except the options it reads — a
+counting (``tables/mahjong-28.toml``) except the options it reads — a
 paytable's ``tiles``, ``rules`` and ``payouts`` by their names, which the coded game
 and the definition share: tiles are plain code strings, the order is spelled out
 as nested comparisons, and every bet is settled from the rule book's words.

@@ -1,7 +1,7 @@
 """A second, deliberately plain Pok Deng implementation, written from docs/rules/pok-deng.md only.
 
-It shares nothing with ``odds.games.pok_deng``: ranks are ints 1..13, suits
-letters, values exact decimals. Tests compare the game module against it.
+It shares nothing with the engine or the Pok Deng definition (``tables/pok-deng.toml``): ranks
+are ints 1..13, suits letters, values exact decimals. Tests compare the definition against it.
 """
 
 from __future__ import annotations

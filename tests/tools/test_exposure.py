@@ -9,7 +9,6 @@ from itertools import combinations
 
 import pytest
 
-from odds.core.shoe import Shoe
 from odds.engine import deal_count
 from odds.games.paytable import load
 from odds.tools.shoe import questions
@@ -25,27 +24,22 @@ SMALL_SET = (
 
 
 def _brute_force_rounds(paytable):
-    """Every subset of physical tiles seen before each round, EVs by the game's own count."""
-    from odds.games.mahjong import counting as mahjong_counting
-    from odds.games.mahjong.rules import bet_rules
-
+    """Every subset of physical tiles seen before each round, each state's EVs by the full
+    analysis of the tiles left (a paytable of that set: the report's counting, not the
+    shoe-state evaluator's)."""
     game, config = paytable.game, paytable.config
     shoe = game.shoe(config)
     tiles = [t for t, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
-    nets = {rule.name: {e.key: e.net for e in rule.events} for rule in bet_rules(config)}
 
     @cache
     def evs(counts):
-        ways = mahjong_counting.event_ways(config, Shoe(shoe.types, counts, "state"))
-        return {
-            bet: sum((w * nets[bet][k] for k, w in events.items()), Fraction(0))
-            / sum(events.values())
-            for bet, events in ways.items()
-        }
+        left = ", ".join(f"{t.code} = {n}" for t, n in zip(shoe.types, counts, strict=True))
+        state = paytable.with_overrides([f"tiles.copies={{{left}}}"])
+        return {bet.name: bet.stats.ev for bet in state.bet_analysis().bets}
 
     rounds = []
     for seen in (0, 4, 8):
-        values: dict[str, list[Fraction]] = {bet: [] for bet in nets}
+        values: dict[str, list[Fraction]] = {b.name: [] for b in paytable.bet_analysis().bets}
         for subset in combinations(range(len(tiles)), seen):
             counts = list(shoe.counts)
             for i in subset:

@@ -211,8 +211,7 @@ def test_bad_ruin_is_refused():
 
 
 def test_pok_deng_whole_table_is_labelled_and_its_liability_bounds_every_round(pok_deng):
-    from odds.games.pok_deng.positions import whole_table
-    from odds.games.pok_deng.stakes import Stakes
+    from odds.games.defined.whole_table import Stakes, whole_table
     from odds.tools.shift import mix_result
 
     result, liability = mix_result(pok_deng)
@@ -223,6 +222,7 @@ def test_pok_deng_whole_table_is_labelled_and_its_liability_bounds_every_round(p
     risk = shift_risk(result, 100)
     assert risk.estimated
     # The simulated round is the one the report checks against the exact whole-table moments.
-    check = whole_table(pok_deng.config).simulation_check(Stakes())
+    table = whole_table(pok_deng.game, pok_deng.config, pok_deng.bet_analysis().bets)
+    check = table.simulation_check(Stakes.each(table.names))
     assert check.consistent
     assert result.mean == check.mean / 10

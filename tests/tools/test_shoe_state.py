@@ -48,17 +48,7 @@ def _eor(name, sets=()):
 def _analysis_evs(name, sets, section, removed):
     value = "[" + ", ".join(f'"{c}"' for c in removed) + "]"
     paytable = load(name, [*sets, f"{section}.removed={value}"])
-    if paytable.game.name == "pok-deng":
-        # The report's bets as its analysis builds them (odds.games.pok_deng.counting.analyse)
-        # without its whole-table section (the Banker and five positions: ~90% of the time,
-        # and no part of a bet's EV).
-        from odds.games.pok_deng.counting import bets, event_ways
-
-        config = paytable.config
-        return {
-            bet.name: bet.stats.ev for bet in bets(config, event_ways(config, config.shoe.build()))
-        }
-    analysis = paytable.analysis()
+    analysis = paytable.bet_analysis()  # the bets alone (no whole table)
     return {bet.name: bet.stats.ev for bet in analysis.bets}
 
 

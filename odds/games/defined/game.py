@@ -16,7 +16,7 @@ from odds.core.errors import OddsError, PositionError
 from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
-from odds.games.base import BenchCase, Game
+from odds.games.base import Game
 from odds.games.defined import counting, fair, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
@@ -28,7 +28,7 @@ from odds.games.defined.schema import (
     Definition,
     Outcome,
 )
-from odds.games.events import Event, by_key, reason, settled_bet
+from odds.games.events import Event, by_key, labelled_ratio, reason, settled_bet
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
 from odds.stats.bets import Outcome as BetOutcome
@@ -60,7 +60,8 @@ class DefinedGame(Game[DefinedConfig]):
             strength=defined_strength(self),
             name=name,
             title=definition.title or name,
-            positions=deal.positions,
+            # A dealer's hand first, as a log or ``settle`` lists the hand every seat meets.
+            positions=(deal.positions[1], deal.positions[0]) if deal.dealer else deal.positions,
             bet_names=tuple(b.name for b in definition.bets),
             hand_size=0 if deal.tableau or deal.draw_at_most else deal.cards,
             log_hand_sizes=(
@@ -70,7 +71,12 @@ class DefinedGame(Game[DefinedConfig]):
                 if deal.draw_at_most
                 else ()
             ),
-            max_round_cards=6 if deal.tableau else definition.round_cards,
+            # Only a drawing deal takes a varying number of cards (0: the hands' sizes).
+            max_round_cards=(
+                6 if deal.tableau else definition.round_cards if deal.draw_at_most else 0
+            ),
+            # Every seat meets the same dealer hand: a log's rows of one round repeat it.
+            shared_positions=(deal.positions[1],) if deal.dealer else (),
             hand_example=(
                 "two or three cards, e.g. '9d 7c'"
                 if deal.tableau
@@ -231,8 +237,11 @@ class DefinedGame(Game[DefinedConfig]):
         return found
 
     def full_shoe(self, config: DefinedConfig) -> bool:
-        """Whether the shoe is the definition's own (impossible outcomes are then refused)."""
-        return _full(config)
+        """Whether the shoe is the definition's own (impossible outcomes are then refused):
+        whole decks, as many as it declares (a suited tie never happens in one deck of
+        Dragon Tiger's eight; that is the paytable's shoe, not a wrong definition)."""
+        decks = getattr(config.shoe, "decks", None)
+        return _full(config) and decks in (None, self.definition.shoe.decks)
 
     def _example(self, shoe: Any, test: Callable[[list[Card]], bool]) -> str:
         from itertools import combinations_with_replacement
@@ -285,7 +294,8 @@ class DefinedGame(Game[DefinedConfig]):
                 Bet(
                     bet.name,
                     bet.title,
-                    bet.description or _describe(bet, config),
+                    _stake_sentence(withheld(bet, payout_values(config)))
+                    + (bet.description or _describe(bet, config)),
                     outcomes,
                     withholding=withheld(bet, payout_values(config)),
                 )
@@ -365,17 +375,6 @@ class DefinedGame(Game[DefinedConfig]):
             f"{dealer} is counted (a whole table takes {(deal.seats + 1) * deal.cards} cards)."
         )
 
-    # -- bench -------------------------------------------------------------
-
-    def bench_cases(self, config: DefinedConfig) -> list[BenchCase]:
-        """The definition's count beside the coded game it re-expresses (``reproduces``)."""
-        coded = self.definition.reproduces
-        if not coded:
-            return []
-        from odds.games.defined.bench import beside_coded
-
-        return [beside_coded(self, config, coded)]
-
     # -- one round ---------------------------------------------------------
 
     def settle(
@@ -410,7 +409,7 @@ class DefinedGame(Game[DefinedConfig]):
                     self._describe_hand(held[p]),
                     self._label(held[p]),
                 )
-                for p in definition.deal.positions
+                for p in self.positions  # the dealer's hand first, as commands list it
             ),
             bets=tuple(settled),
         )
@@ -583,6 +582,19 @@ def _check_commissions(
             )
 
 
+def _stake_sentence(withholding: Fraction) -> str:
+    """What one unit on the bet debits, said before its description when more than the stake
+    is withheld: from the paytable's value, so a description never states a stale amount."""
+    if not withholding:
+        return ""
+    from odds.core.numbers import fraction_text
+
+    return (
+        f"Stake 1 with {fraction_text(withholding)} more withheld "
+        f"(debited {fraction_text(1 + withholding)}). "
+    )
+
+
 def withheld(bet: BetDefinition, payouts: Mapping[str, Fraction]) -> Fraction:
     """What the bet withholds per unit staked: its number, named payout, or cover (what its
     largest loss needs beyond the stake)."""
@@ -668,10 +680,8 @@ def _full(config: DefinedConfig) -> bool:
 
 
 def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
-    from odds.core.numbers import payout_ratio
-
     payouts = payout_values(config)
-    parts = [f"{o.label}: {payout_ratio(net_of(o, payouts))}" for o in bet.outcomes]
+    parts = [labelled_ratio(o.label, net_of(o, payouts)) for o in bet.outcomes]
     return "; ".join(parts) + "."
 
 

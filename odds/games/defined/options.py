@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, make_dataclass
 from fractions import Fraction
 from typing import Any
 
 from odds.core.caching import hash_once
-from odds.core.options import option, section
+from odds.core.options import build, option, section
 from odds.games.cardshoe import CardShoeOptions, decks_option
 from odds.games.dealing import CutCardDealing
 from odds.games.defined.readings import OptionDeclaration
@@ -37,7 +38,8 @@ class DefinedDealing(CutCardDealing):
     """How a shoe is dealt (``odds shoe``/``eor``/``exposure`` only; off-the-top odds ignore it).
 
     The shared cut-card options (14 cards behind the cut card, the turned card's
-    burn, no burn per round), or one round per shuffle (a one-deck game dealt
+    burn, no burn per round, the round that draws the cut card the last or one more
+    after it), or one round per shuffle (a one-deck game dealt
     from a freshly shuffled deck every round: the exposure is nil).
     """
 
@@ -54,6 +56,15 @@ class DefinedDealing(CutCardDealing):
         False,
         "The cards are reshuffled after every round (one-deck games dealt from a fresh deck: "
         "a watching player learns nothing, the exposure is nil).",
+    )
+    last_round: str = option(
+        "finish",
+        "When the cut card comes out:",
+        choices={
+            "finish": "the round in progress is the last (default).",
+            "one-more": "the round in progress is finished and one more round is dealt "
+            "(baccarat's usual rule).",
+        },
     )
 
 
@@ -79,6 +90,7 @@ def config_type(
     declarations: Sequence[OptionDeclaration],
     tiles: tuple[str, Any, Any] | None = None,
     dealing_type: type[Any] = DefinedDealing,
+    dealing_defaults: Sequence[tuple[str, Any]] = (),
 ) -> type[Any]:
     """The paytable of one definition: its shoe (the definition's decks by default), the
     sections its options declare (in declaration order), the payouts, dealing, the digest.
@@ -86,7 +98,8 @@ def config_type(
     A definition that declares no ``payouts`` options keeps the free table of payouts its
     outcomes name (``pays = "two_cards"``); one that does has them as documented options.
     A tile game's set (``tiles``: its ``[tiles]`` field, odds.games.defined.tile_schema)
-    takes the shoe's place, and its ``dealing_type`` deals a set.
+    takes the shoe's place, and its ``dealing_type`` deals a set. ``dealing_defaults``
+    (``[definition.dealing]``) are the game's own defaults of the dealing options.
     """
     stem = "".join(part.capitalize() for part in re.split(r"[^a-zA-Z0-9]+", game)) or "Defined"
     shoe = make_dataclass(
@@ -108,6 +121,7 @@ def config_type(
         fields.append((name, cls, section(cls, _SECTION_DOCS.get(name, "Options."))))
     if "payouts" not in sections:
         fields.append(("payouts", dict[str, Fraction], option({}, _PAYOUTS_DOC, minimum=0)))
+    dealing_type = _with_defaults(dealing_type, dealing_defaults, f"{stem}Dealing")
     dealing = section(dealing_type, "Dealing a shoe (shoe-state studies).")
     fields += [
         ("dealing", dealing_type, dealing),
@@ -118,6 +132,25 @@ def config_type(
     made: type[Any] = hash_once(
         make_dataclass(f"{stem}Config", fields, frozen=True, namespace=namespace)
     )
+    return made
+
+
+def _with_defaults(cls: type[Any], defaults: Sequence[tuple[str, Any]], name: str) -> type[Any]:
+    """``cls`` with other defaults for some of its options (each value checked as a paytable's
+    would be: ``definition.dealing.cut_card = -1`` is refused in one line)."""
+    if not defaults:
+        return cls
+    checked = build(cls, dict(defaults), "definition.dealing")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    entries = []
+    for key, _ in defaults:
+        meta = fields[key].metadata
+        default = option(getattr(checked, key), meta["doc"], choices=meta["choices"] or None,
+                         minimum=meta["minimum"], maximum=meta["maximum"])  # fmt: skip
+        entries.append((key, hints[key], default))
+    made: type[Any] = make_dataclass(name, entries, bases=(cls,), frozen=True)
+    made.__doc__ = cls.__doc__
     return made
 
 

@@ -57,13 +57,11 @@ class Family:
         self.digest = definition_digest(raw)
         default = read_definition(raw, source, text)
         self.declarations = default.options
-        if default.tiles is None:
-            self.config_type = config_type(name, default.shoe.decks, self.digest, self.declarations)
-        else:  # a tile set in the shoe's place, dealt by rounds of the whole table
-            self.config_type = config_type(
-                name, 1, self.digest, self.declarations,
-                tiles_field(name, default.tiles), SetDealing,
-            )  # fmt: skip
+        key = (name, self.digest)
+        made = _CONFIG_TYPES.get(key)
+        if made is None:
+            made = _CONFIG_TYPES[key] = _config_type_of(name, default, self.digest)
+        self.config_type = made
         self.default = game_of(name, default, self)
         self._games: dict[Any, DefinedGame] = {default.reading.key(): self.default}
 
@@ -81,6 +79,23 @@ class Family:
             definition = read_definition(self.raw, self.source, self.text, reading.values)
             found = self._games[key] = game_of(self.name, definition, self)
         return found
+
+
+#: One paytable class per definition (by name and digest): a paytable of the game read from
+#: any file or the API is then the same type, so equal values are equal configs.
+_CONFIG_TYPES: dict[tuple[str, str], type[Any]] = {}
+
+
+def _config_type_of(name: str, default: Definition, digest: str) -> type[Any]:
+    if default.tiles is None:
+        return config_type(
+            name, default.shoe.decks, digest, default.options, dealing_defaults=default.dealing
+        )
+    # a tile set in the shoe's place, dealt by rounds of the whole table
+    return config_type(
+        name, 1, digest, default.options, tiles_field(name, default.tiles), SetDealing,
+        default.dealing,
+    )  # fmt: skip
 
 
 def game_of(name: str, definition: Definition, family: Family) -> DefinedGame:

@@ -174,6 +174,10 @@ class Deal:
     #: A threshold draw: position → k; a position whose first ``cards`` cards have k
     #: points or fewer draws one card more (odds.games.defined.threshold counts it).
     draw_at_most: tuple[tuple[str, int], ...] = ()
+    #: Whether ``seats`` was given: the second position is a dealer that every seat meets
+    #: (a log seats players against it; commands list it first, as the dealer's hand is
+    #: dealt to the table once).
+    dealer: bool = False
 
     def draws(self, position: str, points: int) -> bool:
         """Whether ``position`` draws a card on its first cards' ``points``."""
@@ -239,8 +243,6 @@ class Definition:
     ties: str  # "tie" or a position that wins equal hands
     bets: tuple[BetDefinition, ...]
     rules_page: str
-    #: A coded game whose paytable of the same name this definition re-expresses (bench).
-    reproduces: str = ""
     source: str = field(default="", compare=False)
     #: Hands classified for this definition, per card set (odds.games.defined.counting).
     classifiers: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -252,6 +254,10 @@ class Definition:
     reading: Reading = field(default_factory=Reading, compare=False)
     #: ``[definition.tiles]``: the game is dealt from a tile set (odds.games.defined.tile_schema).
     tiles: TileRules | None = None
+    #: ``[definition.dealing]``: the game's own defaults of the paytable's ``[dealing]``
+    #: (baccarat deals one more round after the cut card), for every paytable of the game;
+    #: checked against the dealing options when the paytable's schema is made.
+    dealing: tuple[tuple[str, Any], ...] = ()
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -273,8 +279,8 @@ class Definition:
 # Reading
 
 
-_TOP = ("base", "title", "rules", "reproduces", "shoe", "deal", "categories", "compare", "bets",
-        "options", "patches", "tiles")  # fmt: skip
+_TOP = ("base", "title", "rules", "shoe", "deal", "categories", "compare", "bets",
+        "options", "patches", "tiles", "dealing")  # fmt: skip
 #: Condition keys on the whole round, and the combinators: no position may take these names.
 _RESERVED_POSITIONS = ("tie", "all", "any", "not", "if", *ROUND_FEATURES)
 
@@ -295,6 +301,13 @@ def read_definition(
     own_bets = data.get("bets")
     if base is not None:
         data = _with_base(base, data, where)
+    if "reproduces" in data:  # the coded games it named are definitions now
+        raise where.error(
+            "definition.reproduces",
+            "no longer read: the games it named (pok-deng, baccarat …) are definitions "
+            "themselves now; remove the key",
+            where.line("reproduces"),
+        )
     _known(data, _TOP, "definition", where, where.line("[definition"))
     declarations = read_declarations(data.get("options"), where)
     reading = (
@@ -332,11 +345,14 @@ def _read(
     if base is not None and own_title is None:
         title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
     rules = _text(data.get("rules", ""), "definition.rules", where)
-    reproduces = _reproduces(data.get("reproduces", ""), where)
     tiles = read_tiles(data["tiles"], where) if "tiles" in data else None
+    dealing = data.get("dealing", {})
+    if not isinstance(dealing, Mapping):
+        raise where.error("definition.dealing", "expected a table", where.line("dealing"))
     definition = Definition(
-        title, shoe, deal, categories, compare, ties, bets, rules, reproduces, where.source,
+        title, shoe, deal, categories, compare, ties, bets, rules, where.source,
         category_order=order, options=reading.declarations, reading=reading, tiles=tiles,
+        dealing=tuple(dealing.items()),
     )  # fmt: skip
     check_vocabulary(definition, where)
     return definition
@@ -353,63 +369,11 @@ class _Context:
     reading: Reading
 
 
-def _coded_packages() -> frozenset[str]:
-    """The coded games under ``odds/games``, as package names (nothing imported): each
-    package's, and the game name its ``game.py`` declares (``mahjong`` plays ``mahjong-28``)."""
-    import pkgutil
-    from pathlib import Path
-
-    games = Path(__file__).resolve().parents[1]  # odds/games, read without importing it
-    found = {i.name for i in pkgutil.iter_modules([str(games)]) if i.ispkg} - {"defined"}
-    for package in list(found):
-        code = games / package / "game.py"
-        named = re.search(r'^    name = "([a-z0-9-]+)"', code.read_text("utf-8"), re.M) if (
-            code.is_file()
-        ) else None  # fmt: skip
-        if named:
-            found.add(named.group(1).replace("-", "_"))
-    return frozenset(found)
-
-
-def _is_definition(path: Any) -> bool:
-    return bool(path.is_file() and "[definition" in path.read_text("utf-8"))
-
-
 def _category_names(items: Any) -> tuple[str, ...]:
     """Every category's name, present under this reading or not (conditions may name any)."""
     if not isinstance(items, list):
         return ()
     return tuple(str(i["name"]) for i in items if isinstance(i, Mapping) and "name" in i)
-
-
-def _reproduces(value: Any, loc: Locator) -> str:
-    """``reproduces``: a coded game, or a paytable in ``tables/`` of one (checked now, in one
-    line, rather than after an analysis of another game)."""
-    name = _text(value, "definition.reproduces", loc)
-    if not name:
-        return name
-    packages = _coded_packages()
-    found = name.replace("-", "_") in packages
-    if not found:
-        from odds.games.defined.tables import tables_folder
-
-        path = tables_folder() / f"{name}.toml"
-        if re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) and path.is_file():
-            # a paytable of a coded game: its game is no definition of tables/ (mahjong-28's
-            # package is odds/games/mahjong, so the name alone does not say)
-            game = re.search(r'^game\s*=\s*"([a-z0-9-]+)"', path.read_text("utf-8"), re.M)
-            defined = game is not None and _is_definition(path.parent / f"{game.group(1)}.toml")
-            found = (
-                game is not None and not defined and "[definition" not in path.read_text("utf-8")
-            )
-    if not found:
-        raise loc.error(
-            "definition.reproduces",
-            f"no coded game or paytable of one named {name!r} (coded game packages: "
-            f"{', '.join(sorted(p.replace('_', '-') for p in packages))})",
-            loc.line("reproduces"),
-        )
-    return name
 
 
 def _count(items: Any) -> int:
@@ -466,8 +430,8 @@ def _with_base(base: Any, data: Mapping[str, Any], where: Locator) -> dict[str, 
             continue
         if key == "bets" and isinstance(value, list):
             merged["bets"] = list(found.get("bets", [])) + value
-        elif key == "shoe" and isinstance(value, Mapping):
-            merged["shoe"] = {**found.get("shoe", {}), **value}
+        elif key in ("shoe", "dealing") and isinstance(value, Mapping):
+            merged[key] = {**found.get(key, {}), **value}
         elif key == "patches" and isinstance(value, list):
             merged["patches"] = list(found.get("patches", [])) + value
         elif key == "options" and isinstance(value, Mapping):
@@ -658,7 +622,7 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
     cards = _int(table.get("cards"), "definition.deal.cards", loc, 1, 26, loc.line("cards", after))
     seats = _seats(table, positions, cards, loc, after)
     draws = _draw_at_most(table, positions, loc, after)
-    return Deal(tuple(positions), cards, None, seats, draws)
+    return Deal(tuple(positions), cards, None, seats, draws, dealer="seats" in table)
 
 
 def _draw_at_most(

@@ -65,7 +65,7 @@ class TableSimulation:
         import numpy as np
 
         dealer, seated = self.rows[:, :1], self.rows[:, 1:]
-        total = np.asarray(nets, dtype=np.int64)[seated, dealer].sum(axis=1)
+        total = np.asarray(nets)[seated, dealer].sum(axis=1)  # int64, or Python's when wide
         return {Fraction(v, scale): n for v, n in _tally(total, self.counts).items()}
 
     def tallies(self, outcome: Any, kinds: int) -> dict[tuple[int, ...], int]:
@@ -94,7 +94,7 @@ def _tally(values: Any, counts: Any) -> dict[int, int]:
 
     low = int(values.min()) if len(values) else 0
     span = int(values.max()) - low + 1 if len(values) else 0
-    if span <= 4 * len(values) + 1024:  # a few values close together: count them directly
+    if values.dtype != object and span <= 4 * len(values) + 1024:  # a few values close together: count them directly
         rounds = np.bincount(values - low, weights=counts, minlength=span)
         return {low + i: int(n) for i, n in enumerate(rounds.tolist()) if n}
     distinct, inverse = np.unique(values, return_inverse=True)

@@ -47,6 +47,7 @@ from odds.games.defined.schema import Definition, Tableau
 from odds.games.defined.seats import has_whole_table
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import (
+    OutcomeLaw,
     PolynomialEvaluator,
     StateBet,
     StateByStateLaw,
@@ -136,7 +137,7 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         shoe = config.shoe.build()
         return PolynomialEvaluator(shoe, bets, table_cards(self.game.definition), 52, polynomial)
 
-    def outcome_law(self, config: DefinedConfig) -> StateByStateLaw | None:
+    def outcome_law(self, config: DefinedConfig) -> OutcomeLaw | None:
         """Every bet's outcome ways for a state: the definition counted again for it.
 
         The cost per state is the report's count for that composition; measured (one
@@ -146,6 +147,10 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         """
         game = self.game
         deal = game.definition.deal
+        if has_whole_table(game.definition):  # seats against one dealer hand
+            from odds.games.defined.seat_law import SeatLaw
+
+            return SeatLaw(game, config)
         fast = fast_law(game, config)
         if fast is not None:
             return fast
@@ -197,10 +202,17 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             points_burn(lambda t: types[t].rank.baccarat_points),
             what,
         )
-        if definition.deal.tableau is None:
-            return base
         import dataclasses
 
+        if config.dealing.last_round == "one-more":
+            base = dataclasses.replace(
+                base,
+                description=base.description.removesuffix(" is the last.")
+                + " is finished, then one more round is dealt.",
+                rounds_after_cut=1,
+            )
+        if definition.deal.tableau is None:
+            return base
         return dataclasses.replace(base, deal_round=self._dealer(config))
 
     def _dealer(self, config: DefinedConfig) -> Callable[[Callable[[], int]], list[int]]:

@@ -66,8 +66,6 @@ class TileGame(DefinedGame):
                 "(e.g. --set 'tiles.copies={W = 0}')"
             ),
             hand_example=f"{tiles}, e.g. {example}",
-            # Every seat meets the same dealer hand: a log's rows of one round repeat it.
-            shared_positions=(deal.positions[1],) if deal.seats > 1 else (),
         )
 
     # -- the set -----------------------------------------------------------

@@ -507,8 +507,12 @@ class WholeTable:
             for a, bet in zip(stakes.amounts, self.bets, strict=True)
         ]
         scale = lcm(1, *(v.denominator for row in values for v in row))
+        # Integers over one denominator: 64-bit while every seat's total fits, Python's own
+        # otherwise (a payout written to 30 decimals makes the scale that large).
+        widest = sum(max(abs(v) for v in row) for row in values) * scale * self.seats
+        kind: Any = np.int64 if widest < 2**62 else object
         nets = sum(
-            np.array([int(v * scale) for v in row], dtype=np.int64)[numbers]
+            np.array([int(v * scale) for v in row], dtype=kind)[numbers]
             for row, numbers in zip(values, self.outcome_numbers, strict=True)
         )
         return nets, scale
@@ -557,7 +561,7 @@ def whole_table(
     analysis (what each withholds).
 
     >>> from odds.games.paytable import load
-    >>> paytable = load("pok-deng-defined")
+    >>> paytable = load("pok-deng")
     >>> game, bets = paytable.game, paytable.bet_analysis().bets
     >>> stakes = Stakes.parse("player=1,player-pair=0.2", ("player", "player-pair"))
     >>> table = whole_table(game, paytable.config, bets, stakes)

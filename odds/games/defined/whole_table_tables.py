@@ -285,8 +285,8 @@ def combined_stats_table(table: WholeTable) -> Table:
         title=f"Whole table: {table.combined_title()} together, statistics",
         columns=(
             Column("stakes", "stakes (one seat)"),
-            Column("staked", "staked", Kind.EXACT),
-            Column("debited", "debited", Kind.EXACT),
+            Column("staked", "staked", Kind.NUMBER),
+            Column("debited", "debited", Kind.NUMBER),
             Column("ev_per_round", "EV per round (exact)", Kind.EXACT),
             Column("ev", "EV per unit staked", Kind.EXACT, markdown=False),
             Column("house_edge", "house edge", Kind.PERCENT),

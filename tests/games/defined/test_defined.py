@@ -1,5 +1,5 @@
 """Defined games: every bet against a plain enumeration on reduced shoes, published figures,
-the coded Dragon Tiger reproduced, one round settled, and one-line errors for bad definitions."""
+one round settled, and one-line errors for bad definitions."""
 
 from __future__ import annotations
 
@@ -51,17 +51,17 @@ def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
 
 #: Reduced shoes per defined game: small enough to enumerate every ordered deal.
 SHOES = {
-    "dragon-tiger-defined": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
+    "dragon-tiger": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
     "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh"],
     "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
     "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
     # Pairs, identical cards and same-colour pairs, for the pair bets' first two cards.
-    "baccarat-defined": ["Ac", "Ac", "Ad", "Kh", "Kd", "3c", "6h", "6s"],
+    "baccarat": ["Ac", "Ac", "Ad", "Kh", "Kd", "3c", "6h", "6s"],
     # Goa Gae: identical cards (two decks' worth) so that hands tie and suits decide.
-    "goa-gae-defined": ["Ac", "Ac", "2d", "3h", "Kc", "Js", "Js"],
-    "goa-gae-bonus-defined": ["3c", "3d", "3h", "2s", "4s", "Kh", "Qh"],
+    "goa-gae": ["Ac", "Ac", "2d", "3h", "Kc", "Js", "Js"],
+    "goa-gae-bonus": ["3c", "3d", "3h", "2s", "4s", "Kh", "Qh"],
     # Pok Deng: pairs, flushes, an AK flush, face cards, 0- and 6-point hands.
-    "pok-deng-defined": ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "Js", "4c"],
+    "pok-deng": ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "Js", "4c"],
     # Colour read: two red kings, a black one, a second king of hearts (a perfect pair).
     "perfect-pairs": ["Kh", "Kh", "Kd", "Ks", "Qc", "Qs", "2h", "2d"],
     "21-plus-3": ["Kh", "Kh", "Kh", "Qh", "Jh", "Js", "Ac", "2c", "3d", "Kd"],
@@ -71,7 +71,7 @@ SHOES = {
     "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "Ac", "9h"],
     "dragon-tiger-side-bets": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
     # Tiles: pairs, the 2-8 Kong, a half point, identical hands (two 1s, two Ws).
-    "mahjong-28-defined": ["1", "1", "2", "8", "8", "W", "W", "9"],
+    "mahjong-28": ["1", "1", "2", "8", "8", "W", "W", "9"],
 }
 SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
               load(name).game.definition.deal.tableau is not None})  # fmt: skip
@@ -113,28 +113,6 @@ def test_registry_finds_defined_games() -> None:
     for name in DEFINED:
         assert name in games()
         assert isinstance(games()[name], DefinedGame)
-
-
-# -- Dragon Tiger re-expressed: every figure of the coded game ----------------
-
-
-def test_dragon_tiger_definition_reproduces_the_coded_game() -> None:
-    coded = load("dragon-tiger").analysis()
-    defined = load("dragon-tiger-defined").analysis()
-    assert defined.deals == coded.deals == 172_640
-    assert [b.name for b in defined.bets] == [b.name for b in coded.bets]
-    for a, b in zip(coded.bets, defined.bets, strict=True):
-        assert [(o.event, o.net, o.ways) for o in a.outcomes] == [
-            (o.event, o.net, o.ways) for o in b.outcomes
-        ], a.name
-        assert (a.ev, a.stats.variance) == (b.ev, b.stats.variance)
-
-
-def test_dragon_tiger_definition_on_a_partly_dealt_shoe() -> None:
-    removed = ['"Kh"', '"Kh"', '"7c"', '"Ad"']
-    coded = load("dragon-tiger", [f"shoe.removed=[{', '.join(removed)}]"]).analysis()
-    defined = load("dragon-tiger-defined", [f"shoe.removed=[{', '.join(removed)}]"]).analysis()
-    assert [b.ev for b in coded.bets] == [b.ev for b in defined.bets]
 
 
 # -- Published figures ----------------------------------------------------------
@@ -348,21 +326,11 @@ def test_tableau_bet_cannot_read_first_cards_and_the_coup(tmp_path: Path) -> Non
     assert "and the coup (winner) together" in message
 
 
-def test_baccarat_definition_reproduces_the_coded_coup_bets() -> None:
-    coded = {bet.name: bet for bet in load("baccarat").analysis().bets}
-    defined = load("baccarat-defined").analysis()
-    assert defined.deals == 4_998_398_275_503_360
-    for bet in defined.bets:
-        assert [(o.event, o.net, o.ways) for o in bet.outcomes] == [
-            (o.event, o.net, o.ways) for o in coded[bet.name].outcomes
-        ], bet.name
-
-
 def test_dragon_bonus_matches_wizard_of_odds() -> None:
     """Wizard of Odds, "Baccarat Side Bets", Dragon Bonus — Player, eight decks
     (wizardofodds.com/games/baccarat/side-bets/): win by 9 18,409,431,764,992; natural win
     812,685,054,124,032; natural tie 89,325,908,267,520; house edge 2.65%."""
-    bet = load("baccarat-defined").analysis().bet("dragon-bonus-player")
+    bet = load("baccarat").analysis().bet("dragon-bonus-player")
     ways = {o.event: o.ways for o in bet.outcomes}
     assert ways["Player wins by 9, no natural"] == 18_409_431_764_992
     assert ways["Player wins with a natural"] == 812_685_054_124_032
@@ -389,7 +357,7 @@ def test_solve_finds_a_payout_on_a_defined_side_bet() -> None:
 
 
 def test_a_settled_hand_of_one_point_reads_in_the_singular() -> None:
-    paytable = load("goa-gae-defined")
+    paytable = load("goa-gae")
     hands = {"dealer": "Ah 10h Qh", "player": "9c Kd Qs"}
     settled = paytable.game.settle(paytable.config, hands, Fraction(1))
     described = {hand.position: hand.description for hand in settled.hands}

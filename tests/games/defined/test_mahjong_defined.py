@@ -1,4 +1,4 @@
-"""Mahjong 2-8 tiles as data (``tables/mahjong-28-defined.toml``): the coded game's every figure.
+"""Mahjong 2-8 tiles as data (``tables/mahjong-28.toml``): the coded game's every figure.
 
 The definition is counted by the shared engine over a set of tile types
 (odds/games/defined/tile_*.py). These tests hold it to:
@@ -36,7 +36,7 @@ from odds.output.data import bets_table
 from tests.paths import ROOT
 from tests.snapshots.take import exact
 
-GAME = "mahjong-28-defined"
+GAME = "mahjong-28"
 SNAPSHOTS = ROOT / "tests" / "snapshots" / "coded"
 
 
@@ -582,7 +582,7 @@ def test_a_tile_definition_is_refused_in_one_line(data, message):
 
 
 def test_a_tile_feature_is_refused_on_cards_and_a_card_feature_on_tiles():
-    lucky = read_toml((ROOT / "tables" / "dragon-tiger-defined.toml").read_text("utf-8"), "dt")
+    lucky = read_toml((ROOT / "tables" / "dragon-tiger.toml").read_text("utf-8"), "dt")
     definition = dict(lucky["definition"], categories=[
         {"name": "kong", "pattern": {"tiles": ["2", "8"]}}, {"name": "any"},
     ])  # fmt: skip

@@ -1,9 +1,9 @@
-"""Coded games re-expressed as definitions: every bet of the coded analysis, bet by bet.
+"""Definitions that re-express the rule books: baccarat's pair bets, Goa Gae's showdown, Pok Deng.
 
 Baccarat's pair bets (ranks and suits of a tableau deal's first two cards), Pok Deng
-(special patterns, both exceptions, withholding) and Goa Gae's showdown (suit
-tie-breaks, the triple order) are counted from their definitions and compared with the
-coded counting outcome by outcome: (label, net, ways).
+(special patterns, both exceptions, withholding) and Goa Gae's showdown (suit tie-breaks,
+the triple order), their readings told apart on reduced shoes, and the definition
+language's refusals. The coded games' figures are the snapshots (test_snapshots.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def defined_from_text(text: str, source: str = "changed") -> Any:
 
 def test_pair_bets_read_the_first_two_cards_only() -> None:
     """K-5 then a third K is no pair; the Banker's 6-6 is, and identical 6♥ 6♥ is perfect."""
-    paytable = load("baccarat-defined")
+    paytable = load("baccarat")
     settled = paytable.game.settle(
         paytable.config, {"player": "Kh 5d Kc", "banker": "6h 6h 2c"}, Fraction(1)
     )
@@ -45,12 +45,12 @@ def test_pair_bets_read_the_first_two_cards_only() -> None:
 
 def test_same_colour_perfect_pair_reproduces_the_coded_reading() -> None:
     """colour_pair (same rank and colour) is the coded rules.perfect_pair = same-colour."""
-    text = (TABLES / "baccarat-defined.toml").read_text()
+    text = (TABLES / "baccarat.toml").read_text()
     text = text.replace("suited_pair", "colour_pair")
     defined = figures(defined_from_text(text).analysis())["perfect-pair"]
     coded = figures(load("baccarat", ["rules.perfect_pair=same-colour"]).analysis())
     assert [(n, w) for _, n, w in defined] == [(n, w) for _, n, w in coded["perfect-pair"]]
-    assert defined != figures(load("baccarat-defined").analysis())["perfect-pair"]
+    assert defined != figures(load("baccarat").analysis())["perfect-pair"]
 
 
 MIXED_PAIRS = """game = "mixed-pairs"
@@ -92,14 +92,6 @@ def test_first_cards_read_together_equal_the_plain_enumeration() -> None:
     assert len(counted) == 3
 
 
-def test_pair_bets_on_a_partly_dealt_shoe() -> None:
-    removed = ['shoe.removed=["Kh", "Kh", "Kd", "7c", "Ad"]']
-    defined = figures(load("baccarat-defined", removed).analysis())
-    coded = figures(load("baccarat", removed).analysis())
-    for name in ("player-pair", "banker-pair", "either-pair", "perfect-pair"):
-        assert defined[name] == coded[name], name
-
-
 # -- Goa Gae's showdown ---------------------------------------------------------------
 
 #: A reduced shoe with identical cards (ties, suits deciding), every category possible.
@@ -130,22 +122,6 @@ READINGS: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("paytable", ["goa-gae", "goa-gae-bonus"])
-@pytest.mark.parametrize("reading", sorted(READINGS))
-def test_goa_gae_definition_states_every_coded_reading(paytable: str, reading: str) -> None:
-    """On a reduced shoe with identical cards, the coded paytable read as a paytable of the
-    definition (the same options) gives the coded reading's Player bet outcome by outcome."""
-    coded_data = read_toml((TABLES / f"{paytable}.toml").read_text(), paytable)
-    coded_data["rules"] = {**coded_data["rules"], **READINGS[reading]}
-    coded = from_data(with_shoe(coded_data, GOA_GAE_SHOE), "coded").analysis()
-    defined_data = dict(coded_data, game="goa-gae-defined")
-    defined_data.pop("dealing")
-    defined = from_data(with_shoe(defined_data, GOA_GAE_SHOE), "defined").analysis()
-    # (the coded events follow the category order; the definition lists its outcomes once)
-    assert sorted(figures(defined)["player"]) == sorted(figures(coded)["player"])
-    assert defined.bet("player").withholding == coded.bet("player").withholding
-
-
 def test_goa_gae_readings_differ_on_the_reduced_shoe() -> None:
     """The reduced shoe tells the readings apart (so the test above can fail), but for the
     King-high order: a tie-break inside a category moves a hand pair's ways from a win to a
@@ -153,7 +129,7 @@ def test_goa_gae_readings_differ_on_the_reduced_shoe() -> None:
     found = set()
     for name, rules in READINGS.items():
         data = read_toml((TABLES / "goa-gae-bonus.toml").read_text(), "bonus")
-        data = dict(data, game="goa-gae-defined", rules={**data["rules"], **rules})
+        data = dict(data, game="goa-gae", rules={**data["rules"], **rules})
         data.pop("dealing")
         if name != "king-high":
             analysis = from_data(with_shoe(data, GOA_GAE_SHOE), "x").analysis()
@@ -164,7 +140,7 @@ def test_goa_gae_readings_differ_on_the_reduced_shoe() -> None:
 @pytest.mark.parametrize(("order", "returned"), [("ace-high", 0), ("king-high", 2)])
 def test_goa_gae_single_card_order_settles_a_round(order: str, returned: int) -> None:
     """9 points each: the dealer's ace is the top card ace-high, the player's king king-high."""
-    paytable = load("goa-gae-defined", [f"rules.single_card_order={order}"])
+    paytable = load("goa-gae", [f"rules.single_card_order={order}"])
     hands = {"player": "Kh 7d 2c", "dealer": "Ac 6d 2s"}
     settled = paytable.game.settle(paytable.config, hands, Fraction(1))
     assert settled.bets[0].returned == returned
@@ -172,7 +148,7 @@ def test_goa_gae_single_card_order_settles_a_round(order: str, returned: int) ->
 
 def test_goa_gae_tie_breaks_settle_as_the_rule_book() -> None:
     """docs/rules/goa-gae.md §Worked examples, through the definition."""
-    paytable = load("goa-gae-defined")
+    paytable = load("goa-gae")
     cases = [
         ("4c 5d 6d", "4d 5c 6h", 2),  # two 4-5-6 Straights: ♥ over ♦
         ("Kc 4s 4h", "Kd 5c 3h", 2),  # 8 points each, top cards K: ♦ over ♣
@@ -206,25 +182,9 @@ def _pok_deng_reading(text: str, raw_total: bool, override: bool) -> dict[str, A
     return data
 
 
-@pytest.mark.parametrize("raw_total", [False, True])
-@pytest.mark.parametrize("override", [True, False])
-def test_pok_deng_definition_states_every_coded_reading(raw_total: bool, override: bool) -> None:
-    coded_data = read_toml((TABLES / "pok-deng.toml").read_text(), "pok-deng")
-    coded_data["rules"] = {
-        "banker_zero_or_six": "raw-total" if raw_total else "ordinary",
-        "eight_nine_override": override,
-    }
-    coded = from_data(with_shoe(coded_data, POK_DENG_SHOE), "coded").analysis()
-    data = _pok_deng_reading((TABLES / "pok-deng-defined.toml").read_text(), raw_total, override)
-    defined = from_data(with_shoe(data, POK_DENG_SHOE), "defined")
-    found = figures(defined.analysis())
-    for bet, outcomes in figures(coded).items():
-        assert [o for o in found[bet] if o[2]] == [o for o in outcomes if o[2]], bet
-
-
 def test_pok_deng_readings_differ_on_the_reduced_shoe() -> None:
     """The reduced shoe tells the readings apart (so the test above can fail)."""
-    base = (TABLES / "pok-deng-defined.toml").read_text()
+    base = (TABLES / "pok-deng.toml").read_text()
     found = set()
     for raw_total in (False, True):
         for override in (True, False):
@@ -234,37 +194,13 @@ def test_pok_deng_readings_differ_on_the_reduced_shoe() -> None:
     assert len(found) == 4
 
 
-def test_pok_deng_definition_reproduces_the_coded_game() -> None:
-    """Eight decks: both bets of reports/pok-deng.md, every outcome, EV and variance; the
-    Pair bet counted over the player's hands alone (86,320), as the coded report does."""
-    coded = load("pok-deng").game
-    paytable = load("pok-deng")
-    from odds.games.pok_deng.counting import bets, event_ways
-
-    shoe = paytable.config.shoe.build()
-    coded_bets = {b.name: b for b in bets(paytable.config, event_ways(paytable.config, shoe))}
-    assert coded.name == "pok-deng"
-    defined = load("pok-deng-defined").analysis()
-    assert defined.deals == 7_379_583_120
-    for bet in defined.bets:
-        other = coded_bets[bet.name]
-        assert figures_of(bet) == figures_of(other), bet.name
-        assert (bet.title, bet.description, bet.withholding) == (
-            other.title,
-            other.description,
-            other.withholding,
-        )
-        assert (bet.ev, bet.stats.variance) == (other.ev, other.stats.variance)
-    assert sum(o.ways for o in defined.bet("player-pair").outcomes) == 86_320
-
-
 def figures_of(bet: Any) -> list[tuple[str, Fraction, int]]:
     return [(o.event, o.net, o.ways) for o in bet.outcomes]
 
 
 def test_pok_deng_rule_book_examples_through_the_definition() -> None:
     """docs/rules/pok-deng.md §Rule-book examples (stake 1, returned of 2 debited)."""
-    paytable = load("pok-deng-defined")
+    paytable = load("pok-deng")
     cases = [
         ("4h 8c", "6c 7s", "player", 3),
         ("2c 3d", "9c 2d", "player", 1),
@@ -298,14 +234,14 @@ def refusal(tmp_path: Path, text: str) -> str:
 
 
 def test_a_loss_beyond_the_withholding_is_refused(tmp_path: Path) -> None:
-    text = (TABLES / "pok-deng-defined.toml").read_text()
+    text = (TABLES / "pok-deng.toml").read_text()
     message = refusal(tmp_path, text.replace("player_lose_special = 2", "player_lose_special = 3"))
     assert "loses 3 per unit staked but only 2 is debited" in message
     assert "definition.bets.player (line" in message
 
 
 def test_a_numbered_loss_needs_a_withholding(tmp_path: Path) -> None:
-    text = (TABLES / "pok-deng-defined.toml").read_text()
+    text = (TABLES / "pok-deng.toml").read_text()
     text = text.replace('loses = "player_lose_special"', "loses = 2")
     text = text.replace('withholding = "player_withholding"\n', "")
     text = text.replace("player_withholding = 1\n", "")
@@ -314,7 +250,7 @@ def test_a_numbered_loss_needs_a_withholding(tmp_path: Path) -> None:
 
 
 def test_per_hand_reads_one_position_only(tmp_path: Path) -> None:
-    text = (TABLES / "pok-deng-defined.toml").read_text()
+    text = (TABLES / "pok-deng.toml").read_text()
     text = text.replace(
         "when = { player = { pair = true } }",
         "when = { player = { pair = true }, banker = { pair = true } }",
@@ -325,7 +261,7 @@ def test_per_hand_reads_one_position_only(tmp_path: Path) -> None:
 
 def test_an_impossible_tie_needs_optional(tmp_path: Path) -> None:
     """One deck: two Goa Gae hands never tie; without optional = true that is refused."""
-    text = (TABLES / "goa-gae-defined.toml").read_text().replace(", optional = true", "")
+    text = (TABLES / "goa-gae.toml").read_text().replace(", optional = true", "")
     message = refusal(tmp_path, text)
     assert "the outcome 'tie (equal hands): push' never happens" in message
 
@@ -363,11 +299,11 @@ def test_a_seat_against_the_dealer_ignores_the_other_seats() -> None:
 
 
 def pok_deng_text() -> str:
-    return (TABLES / "pok-deng-defined.toml").read_text()
+    return (TABLES / "pok-deng.toml").read_text()
 
 
 def test_seats_are_named_in_the_counting_and_change_no_figure() -> None:
-    five = load("pok-deng-defined")
+    five = load("pok-deng")
     one = defined_from_text(pok_deng_text().replace("seats = 5\n", ""))
     assert "one of 5 seats" in five.analysis().counting
     assert "seats" not in one.analysis().counting
@@ -397,41 +333,6 @@ outcomes = [{ when = { winner = "banker" }, pays = "two" }, { otherwise = true, 
 
 
 # -- odds bench: each definition beside its coded game ------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("name", "coded"),
-    [
-        ("baccarat-defined", "baccarat"),
-        ("pok-deng-defined", "pok-deng"),
-        ("goa-gae-defined", "goa-gae"),
-        ("goa-gae-bonus-defined", "goa-gae"),  # a paytable of goa-gae-defined
-        ("lucky-6", ""),
-    ],
-)
-def test_bench_puts_each_definition_beside_its_coded_game(name: str, coded: str) -> None:
-    """A definition declaring the coded game's options is compared under the paytable's own
-    options (the bonus paytable against the coded game with the same bonuses)."""
-    paytable = load(name)
-    cases = paytable.game.bench_cases(paytable.config)
-    if not coded:
-        assert cases == []
-        return
-    (case,) = cases
-    assert f"beside {coded} (coded)" in case.label
-    assert "this paytable's options" in case.note
-
-
-def test_bench_case_agrees_for_pok_deng() -> None:
-    """The bench's two columns give the same (net, ways) for every bet (the cheap one run)."""
-    paytable = load("pok-deng-defined")
-    (case,) = paytable.game.bench_cases(paytable.config)
-    assert case.brute is not None
-    from odds.games.pok_deng.counting import bets, event_ways
-
-    config = load("pok-deng").config
-    coded = bets(config, event_ways(config, config.shoe.build()))
-    assert case.engine() == {b.name: [(o.net, o.ways) for o in b.outcomes] for b in coded}
 
 
 # -- A threshold draw: one card more on k points or fewer ----------------------------------

@@ -1,8 +1,7 @@
 """Shoe states of defined games: the definition's per-state EVs against independent counts.
 
-Dragon Tiger defined as data against the coded Dragon Tiger's own state values (a separate
-implementation), and a baccarat side bet's state against the full analysis of the paytable
-with those cards removed (``reference_evs``, what ``odds bench`` times the evaluator against).
+Dragon Tiger's and a baccarat side bet's state against the full analysis of the paytable with
+those cards removed (``reference_evs``, what ``odds bench`` times the evaluator against).
 """
 
 from __future__ import annotations
@@ -18,16 +17,14 @@ from odds.games.paytable import load
 from tests.paths import ROOT
 
 
-def test_dragon_tiger_state_equals_the_coded_game() -> None:
-    coded = load("dragon-tiger")
-    defined = load("dragon-tiger-defined")
-    evaluator = defined.game.shoe_state.evaluator(defined.config)
-    reference = coded.game.shoe_state.evaluator(coded.config)
+def test_dragon_tiger_state_equals_its_analysis_with_the_cards_removed() -> None:
+    paytable = load("dragon-tiger")
+    feature = paytable.game.shoe_state
+    evaluator = feature.evaluator(paytable.config)
     counts = list(evaluator.full)
     for t in (0, 0, 5, 12, 13, 30, 51):  # cards out of the shoe, some twice
         counts[t] -= 1
-    assert evaluator.shoe.types == reference.shoe.types
-    assert evaluator.evs(counts) == reference.evs(counts)
+    assert evaluator.evs(counts) == feature.reference_evs(paytable, evaluator, counts)
 
 
 def test_a_defined_side_bet_state_equals_its_analysis_with_the_cards_removed() -> None:
@@ -64,9 +61,9 @@ def test_two_hands_of_one_or_two_cards_are_one_polynomial_equal_to_the_counting(
     from odds.games.shoe_state import PolynomialEvaluator
 
     for name, removed in (
-        ("dragon-tiger-defined", (0, 0, 5, 12, 13, 30, 51)),
+        ("dragon-tiger", (0, 0, 5, 12, 13, 30, 51)),
         ("dragon-tiger-side-bets", (1, 2, 3, 7, 7, 7, 40)),
-        ("pok-deng-defined", (0, 4, 8, 8, 9, 21, 33, 47)),
+        ("pok-deng", (0, 4, 8, 8, 9, 21, 33, 47)),
     ):
         paytable = load(name)
         evaluator = paytable.game.shoe_state.evaluator(paytable.config)
@@ -96,8 +93,8 @@ def test_tableau_and_showdown_states_equal_the_counting() -> None:
     )
     for name, overrides, removed, kind in (
         ("lucky-6", (), (5, 18, 31, 44, 8, 9), TableauEvaluator),
-        ("baccarat-defined", (), (0, 0, 1, 4, 4, 4, 20, 51, 51), TableauEvaluator),
-        ("goa-gae-bonus-defined", (small,), (0, 5, 9, 40, 50), ShowdownEvaluator),
+        ("baccarat", (), (0, 0, 1, 4, 4, 4, 20, 51, 51), TableauEvaluator),
+        ("goa-gae-bonus", (small,), (0, 5, 9, 40, 50), ShowdownEvaluator),
     ):
         paytable = load(name, overrides)
         evaluator = paytable.game.shoe_state.evaluator(paytable.config)
@@ -142,7 +139,7 @@ def _exact(value: Any) -> Any:
 
 def test_every_effect_of_removal_of_baccarat_comes_out_of_the_definition() -> None:
     """Each of the 52 cards' effect on each of the 14 bets, exactly the coded baccarat's."""
-    paytable = load("baccarat-defined")
+    paytable = load("baccarat")
     evaluator = paytable.game.shoe_state.evaluator(paytable.config)
     base = evaluator.evs(evaluator.full)
     coded = _snapshot("baccarat")["effect_of_removal_by_type"]
@@ -158,9 +155,9 @@ def test_every_effect_of_removal_of_baccarat_comes_out_of_the_definition() -> No
 @pytest.mark.parametrize(
     ("defined", "coded", "bets"),
     [
-        ("baccarat-defined", "baccarat", ("banker", "dragon-bonus-player", "perfect-pair")),
-        ("dragon-tiger-defined", "dragon-tiger", ()),
-        ("goa-gae-bonus-defined", "goa-gae-bonus", ()),
+        ("baccarat", "baccarat", ("banker", "dragon-bonus-player", "perfect-pair")),
+        ("dragon-tiger", "dragon-tiger", ()),
+        ("goa-gae-bonus", "goa-gae-bonus", ()),
     ],
 )
 def test_effects_of_removal_and_counts_are_the_coded_games(

@@ -33,10 +33,10 @@ SNAPSHOTS = ROOT / "tests" / "snapshots"
 #: keys), less ``[dealing]`` (shoe-state studies only: no bet reads it); a reading is that
 #: paytable with the snapshot's ``--set`` options.
 DEFINED: dict[str, str] = {
-    "pok-deng": "pok-deng-defined",
-    "dragon-tiger": "dragon-tiger-defined",
-    "baccarat": "baccarat-defined",
-    "goa-gae": "goa-gae-defined",
+    "pok-deng": "pok-deng",
+    "dragon-tiger": "dragon-tiger",
+    "baccarat": "baccarat",
+    "goa-gae": "goa-gae",
 }
 #: The coded paytables of ``coded/`` (Mahjong's are the ``mahjong`` helper's).
 CODED = ("pok-deng", "pok-deng-example9", "dragon-tiger", "baccarat", "baccarat-ez",

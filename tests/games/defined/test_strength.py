@@ -39,9 +39,9 @@ def exact(value: Any) -> Any:
 @pytest.mark.parametrize("game", ["goa-gae", "goa-gae-bonus"])
 def test_showdown_tables_are_the_coded_reports(game: str) -> None:
     """The category, showdown and hand-strength tables: every way, probability and hand of the
-    coded Goa Gae's report, from goa-gae-defined (goa-gae-bonus-defined)."""
+    coded Goa Gae's report, from goa-gae (goa-gae-bonus)."""
     coded = json.loads((SNAPSHOTS / "coded" / f"{game}.json").read_text(encoding="utf-8"))
-    analysis = load(f"{game}-defined").analysis()
+    analysis = load(game).analysis()
     tables = {t.key: exact(json_value(t)) for t in analysis.tables}
     assert tables["showdown"] == coded["showdown"]
     assert tables["hand_strength"] == coded["hand_strength"]
@@ -69,7 +69,7 @@ DECKS = {
     # An unsuited 2-3-5 against three of a kind, in both seats; a flush; pairs.
     "win-three-cards": ["2c", "3d", "5h", "7c", "7d", "7h", "5c", "Kc", "Qc", "3c"],
     # Goa Gae with bonuses: a triple, a straight flush, JQK, identical cards that tie.
-    "goa-gae-bonus-defined": ["3c", "3d", "3h", "2h", "4h", "Kh", "Qh", "Jh", "Jh", "9s"],
+    "goa-gae-bonus": ["3c", "3d", "3h", "2h", "4h", "Kh", "Qh", "Jh", "Jh", "9s"],
     # San Gong: three of a kind, three faces, equal points decided by the top card.
     "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "Ac", "9h", "4d", "4s"],
 }
@@ -138,9 +138,9 @@ def test_showdown_tables_equal_every_pair_of_hands(name: str) -> None:
 
 def test_showdown_tables_can_fail() -> None:
     """The harness sees a changed order: swapping two categories changes the enumeration."""
-    paytable, cards = reduced("goa-gae-bonus-defined", DECKS["goa-gae-bonus-defined"])
-    data = dict(paytable.data)  # a paytable of goa-gae-defined: the definition is that game's
-    own = read_toml((TABLES / "goa-gae-defined.toml").read_text(), "goa-gae-defined")
+    paytable, cards = reduced("goa-gae-bonus", DECKS["goa-gae-bonus"])
+    data = dict(paytable.data)  # a paytable of goa-gae: the definition is that game's
+    own = read_toml((TABLES / "goa-gae.toml").read_text(), "goa-gae")
     definition = dict(own["definition"])
     definition["compare"] = dict(
         definition.get("compare", {}),
@@ -162,22 +162,22 @@ def test_strength_answers_are_the_coded_goa_gae() -> None:
     """Every ``odds strength`` answer of the coded Goa Gae (readings/strength.json), from
     the definitions: the hand's class, the shoe left, every way and probability."""
     coded = json.loads((SNAPSHOTS / "readings" / "strength.json").read_text(encoding="utf-8"))
-    paytables = {name: load(f"{name}-defined") for name in ("goa-gae", "goa-gae-bonus")}
+    paytables = {name: load(name) for name in ("goa-gae", "goa-gae-bonus")}
     for key, want in coded.items():
         name, hand = key.split(" ", 1)
         paytable = paytables[name]
         cards = paytable.game.read_hand(paytable.config, {"hand": hand}, "hand")
         result = paytable.game.strength.strength(paytable.config, cards, 1, 100_000, 1)
         got = exact(json_value(result.tables()[0]))
-        assert got.pop("game") == "goa-gae-defined"  # the bonus is a paytable of it
+        assert got.pop("game") == "goa-gae"  # the bonus is a paytable of it
         assert got == {k: v for k, v in want.items() if k not in ("game", "overrides")}, key
 
 
 CASES = [
     ("win-three-cards", ["2c", "3d", "5h"]),  # the 2-3-5 that beats three of a kind
     ("win-three-cards", ["7c", "7d", "7h"]),  # three of a kind, beaten by it
-    ("goa-gae-bonus-defined", ["Jh", "Qh", "Kh"]),
-    ("goa-gae-bonus-defined", ["3c", "2h", "9s"]),
+    ("goa-gae-bonus", ["Jh", "Qh", "Kh"]),
+    ("goa-gae-bonus", ["3c", "2h", "9s"]),
 ]
 
 
@@ -197,8 +197,8 @@ def test_strength_equals_every_deal_of_one_and_two_opponents(name: str, hand: li
 def test_several_opponents_are_a_seeded_estimate_of_the_exact_chance() -> None:
     """Three opponents: a seeded simulation (labelled an estimate) within five standard
     errors of every deal counted, and the same counts again for the same seed."""
-    deck = DECKS["goa-gae-bonus-defined"] + ["Ad", "6s"]  # twelve cards: four hands of three
-    paytable, cards = reduced("goa-gae-bonus-defined", deck)
+    deck = DECKS["goa-gae-bonus"] + ["Ad", "6s"]  # twelve cards: four hands of three
+    paytable, cards = reduced("goa-gae-bonus", deck)
     mine = [parse_card(c) for c in ("Jh", "Qh", "Kh")]
     result = hand_strength(paytable.game, paytable.config, mine, 3, trials=4000, seed=7)
     again = hand_strength(paytable.game, paytable.config, mine, 3, trials=4000, seed=7)
@@ -209,12 +209,12 @@ def test_several_opponents_are_a_seeded_estimate_of_the_exact_chance() -> None:
 
 
 def test_strength_refuses_what_it_cannot_serve() -> None:
-    paytable = load("goa-gae-defined")
+    paytable = load("goa-gae")
     feature = paytable.game.strength
     with pytest.raises(ParameterError):
         feature.check(6, 1000)
     with pytest.raises(ParameterError):
         feature.check(1, 0)
-    assert load("baccarat-defined").game.strength is None  # no categories: no strength
+    assert load("baccarat").game.strength is None  # no categories: no strength
     report = showdown_report_tables(paytable.game.definition, paytable.config.shoe.build(), "x")
     assert [t.key for t in report] == ["hand_order", "showdown", "hand_strength"]

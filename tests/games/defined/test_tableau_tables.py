@@ -46,9 +46,9 @@ def tables_of(paytable: Any) -> dict[str, Table]:
 )
 def test_baccarat_tables_are_the_coded_reports(snapshot: str) -> None:
     """Every paytable of the coded baccarat deals the same tableau from 8 decks: its three
-    tables, every way and probability, come out of baccarat-defined's definition."""
+    tables, every way and probability, come out of baccarat's definition."""
     coded = json.loads((SNAPSHOTS / f"{snapshot}.json").read_text(encoding="utf-8"))
-    tables = tables_of(load("baccarat-defined"))
+    tables = tables_of(load("baccarat"))
     for key in ("tableau", "results", "final_totals"):
         assert exact(json_value(tables[key])) == coded[key], key
 
@@ -104,7 +104,7 @@ def test_tables_equal_every_six_card_sequence(which: str) -> None:
     sequence of a nine-card shoe (60,480 of them), for punto banco's tableau and another one
     whose positions are named punto and banco."""
     if which == "baccarat":
-        data = read_toml((TABLES / "baccarat-defined.toml").read_text(), "baccarat-defined")
+        data = read_toml((TABLES / "baccarat.toml").read_text(), "baccarat")
     else:
         data = other_paytable()
     paytable = reduced(data, SHOE)

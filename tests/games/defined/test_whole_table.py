@@ -2,7 +2,7 @@
 
 * Every exact figure of the coded reports' snapshots (tests/snapshots/coded/pok-deng.json and
   pok-deng-example9.json: the bets, the hand classes, every ``positions`` table, the Shoe
-  section's effects of removal and counts) comes out of ``tables/pok-deng-defined.toml``
+  section's effects of removal and counts) comes out of ``tables/pok-deng.toml``
   (the example-9 reading: the same definition less its 8/9 override outcome), through the
   report's JSON, as a user scripting against it reads it.
 * On reduced shoes every whole-table figure equals :mod:`tests.reference.whole_table`, a
@@ -41,11 +41,11 @@ SNAPSHOTS = ROOT / "tests" / "snapshots" / "coded"
 def pok_deng(
     seats_: int = 5, override: bool = True, cards: list[str] | None = None, beats: bool = False
 ) -> Paytable:
-    """``tables/pok-deng-defined.toml`` at ``seats_`` seats; ``override=False`` is rule-book
+    """``tables/pok-deng.toml`` at ``seats_`` seats; ``override=False`` is rule-book
     example 9's reading (the option rules.eight_nine_override off); ``cards`` a shoe of
     exactly these cards; ``beats``: an exception to the order (0 points beats 9 points, a
     made-up rule)."""
-    text = (TABLES / "pok-deng-defined.toml").read_text()
+    text = (TABLES / "pok-deng.toml").read_text()
     text = text.replace("seats = 5", f"seats = {seats_}")
     if beats:
         text = text.replace(
@@ -54,11 +54,11 @@ def pok_deng(
         )
         assert "beats" in text
     if not override:  # the definition's own option, as a paytable sets it
-        text = text.replace("[payouts]", "[rules]\neight_nine_override = false\n\n[payouts]", 1)
-    data = read_toml(text, "pok-deng-defined")
+        text = text.replace("eight_nine_override = true", "eight_nine_override = false", 1)
+    data = read_toml(text, "pok-deng")
     if cards is not None:
         data = with_shoe(data, cards)
-    return from_data(data, "pok-deng-defined")
+    return from_data(data, "pok-deng")
 
 
 def exact(value: Any) -> Any:
@@ -326,7 +326,7 @@ def test_rounds_are_uniform_over_every_sequence_of_distinct_cards() -> None:
 
 
 def test_stakes_at_the_users_ratio() -> None:
-    paytable = load("pok-deng-defined")
+    paytable = load("pok-deng")
     stakes = paytable.game.stakes.parse("player=1,player-pair=0.2")
     table = whole_table.whole_table(
         paytable.game, paytable.config, paytable.bet_analysis().bets, stakes
@@ -354,6 +354,6 @@ def test_stakes_refused_in_one_line(text: str, message: str) -> None:
 
 
 def test_a_definition_without_seats_has_no_whole_table() -> None:
-    paytable = load("dragon-tiger-defined")
+    paytable = load("dragon-tiger")
     assert paytable.game.stakes is None
     assert not [t for t in paytable.analysis().tables if t.key.startswith("positions.")]

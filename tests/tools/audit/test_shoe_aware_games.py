@@ -21,7 +21,6 @@ import pytest
 
 from odds.core.overrides import decks_override
 from odds.games.paytable import TABLES, load_file
-from odds.games.pok_deng.rules import player_events
 from odds.tools.audit import power
 from odds.tools.audit.faults import Faults
 from odds.tools.audit.independent_dealer import dealer_for
@@ -56,8 +55,13 @@ def _hands(counts):
             yield (i, j), ways
 
 
+def _player_nets(table):
+    """The Player bet's net per outcome label (the paytable's own outcome table)."""
+    return {o.event: o.net for o in table.bet_analysis().bet("player").outcomes}
+
+
 def _by_net(table, labels, row):
-    nets = {e.label: e.net for e in player_events(table.config.payouts)}
+    nets = _player_nets(table)
     found: Counter[Fraction] = Counter()
     for label, ways in zip(labels, row, strict=True):
         found[nets[label]] += int(ways)
@@ -126,7 +130,7 @@ def test_seat_laws_averaged_over_the_banker_are_the_two_hand_law(one_deck):
             p = (_plain(types[i]), _plain(types[j]))
             two[Fraction(reference.player_net(b, p))] += bw * ways
     denominator = sum(two.values())
-    nets = {e.label: e.net for e in player_events(table.config.payouts)}
+    nets = _player_nets(table)
     by_net: Counter[Fraction] = Counter()
     for label, share in mixed.items():
         by_net[nets[label]] += share
@@ -140,7 +144,8 @@ def test_seats_of_a_round_are_steps_given_the_banker_and_the_seats_before(one_de
     shoe = table.game.shoe(table.config)
     text = ["Ah Kd", "9s 9c", "2h 3h", "", "Qs Js", "5d 5h"]
     cards = tuple(shoe.index(c) for t in text if t for c in table.game.parse_hand(table.config, t))
-    dealt = DealtShoe("1", (DealtRound(2, "1", cards, (text[0], ""), tuple(text[1:])),))
+    hands = tuple(text[0] if p == "banker" else "" for p in table.game.positions)
+    dealt = DealtShoe("1", (DealtRound(2, "1", cards, hands, tuple(text[1:])),))
     law, round_cards = state_odds(table.game, table.config)
     rounds = evaluate_rounds(table.game, table.config, law, round_cards, [dealt])
     assert len(rounds.events) == 4  # four occupied seats
@@ -190,27 +195,6 @@ def test_honest_pok_deng_logs_rarely_flag_shoe_aware(one_deck):
     assert max(flagged.values()) <= power.allowed(logs, 0.05)
 
 
-def test_a_defined_game_law_is_the_coded_game_law():
-    """Dragon Tiger defined and coded, one state: every shared bet's event law alike."""
-    coded = load_file(TABLES / "dragon-tiger.toml")
-    defined = load_file(TABLES / "dragon-tiger-defined.toml")
-    counts = _state(coded, 150, 4)
-    found = []
-    for table in (coded, defined):
-        law, _ = state_odds(table.game, table.config)
-        ways = law(np.array([counts]))
-        found.append(
-            {
-                bet: sorted(Fraction(int(w), int(row[0].sum())) for w in row[0] if w)
-                for bet, (_, row) in ways.items()
-            }
-        )
-    shared = set(found[0]) & set(found[1])
-    assert {"tie", "suited-tie", "dragon-big"} <= shared
-    for bet in shared:
-        assert found[0][bet] == found[1][bet], bet
-
-
 def test_the_bound_names_the_shoes_tested_and_not(one_deck):
     table = load_file(TABLES / "dragon-tiger.toml")
     shoes = dealer_for(table.game, table.config).shoes(3, seed=2)
@@ -236,24 +220,3 @@ def test_every_game_with_an_outcome_law_gets_the_shoe_aware_tests():
         assert state_odds(table.game, table.config) is not None, name
     table = load_file(TABLES / "mahjong-28.toml")  # five rounds a set: never dealt through
     assert state_odds(table.game, table.config) is None
-
-
-@pytest.mark.parametrize("name", ["goa-gae", "goa-gae-bonus"])
-def test_goa_gae_position_law_lists_every_hand_of_labelled_cards(name):
-    """A position's law given the dealer, against every three labelled cards of the state."""
-    table = load_file(TABLES / f"{name}.toml")
-    types = table.game.shoe(table.config).types
-    counts = _state(table, 25, 5)
-    dealer_hand = tuple(t for t, c in enumerate(counts) if c)[:3]
-    for t in dealer_hand:
-        counts[t] -= 1
-    law, _ = state_odds(table.game, table.config)
-    labels, ways = law(np.array([counts]), [dealer_hand])["player"]
-    cards = [t for t, c in enumerate(counts) for _ in range(c)]
-    text = " ".join(str(types[t]) for t in dealer_hand)
-    listed: Counter[str] = Counter()
-    for hand in itertools.combinations(cards, 3):
-        player = " ".join(str(types[t]) for t in hand)
-        settled = table.game.settle(table.config, {"dealer": text, "player": player}, Fraction(1))
-        listed[settled.bets[0].event] += 1
-    assert {label: int(n) for label, n in zip(labels, ways[0], strict=True) if n} == dict(listed)
