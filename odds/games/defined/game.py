@@ -383,8 +383,9 @@ class DefinedGame(Game[DefinedConfig]):
         definition = self.definition
         shoe = config.shoe.build()
         held = {p: self.read_hand(config, hands, p) for p in definition.deal.positions}
+        plays: dict[str, str] = {}
         if definition.deal.tableau is not None:
-            self._check_tableau(held)
+            plays = self._check_tableau(held)
         elif definition.deal.draw_at_most:
             self._check_draws(held)
         shoe.check_holds(
@@ -406,7 +407,8 @@ class DefinedGame(Game[DefinedConfig]):
                 SettledHand(
                     p,
                     " ".join(str(c) for c in held[p]),
-                    self._describe_hand(held[p]),
+                    self._describe_hand(held[p])
+                    + (f" ({len(held[p])} cards); {plays[p]}" if p in plays else ""),
                     self._label(held[p]),
                 )
                 for p in self.positions  # the dealer's hand first, as commands list it
@@ -506,28 +508,41 @@ class DefinedGame(Game[DefinedConfig]):
                     f"{len(cards)} cards",
                 )
 
-    def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> None:
-        """The hands must be what the tableau deals: who draws, and no card more or less."""
+    def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> dict[str, str]:
+        """The hands must be what the tableau deals: who draws, and no card more or less.
+        Each position's play in words (``Player draws on 5``; ``Banker draws: 5 against a
+        Player third card 6``), the reason a refusal or ``settle`` gives."""
         definition = self.definition
         tableau = definition.deal.tableau
         assert tableau is not None
         first, second = definition.deal.positions
+        one, two = first.capitalize(), second.capitalize()
         f, s = held[first], held[second]
         for p, cards in ((first, f), (second, s)):
             if len(cards) not in (2, 3):
-                raise PositionError(p, f"{{position}} must be two or three cards, got {len(cards)}")
+                written = " ".join(c.code for c in cards)
+                raise PositionError(
+                    p, f"{{position}} must be two or three cards, got {len(cards)}: '{written}'"
+                )
         fp, sp = (patterns.points(cards[:2], definition.shoe) for cards in (f, s))
-        natural = fp in tableau.naturals or sp in tableau.naturals
-        first_draws = not natural and fp in tableau.first_draws
-        _check_count(first, f, first_draws)
-        if natural:
-            second_draws = False
-        elif first_draws:
-            third = definition.shoe.values[f[2].rank] % 10
-            second_draws = tableau.second_draws_on(sp, third)
+        if fp in tableau.naturals or sp in tableau.naturals:
+            both = f"a natural ({one} {fp}, {two} {sp})"
+            plays = {first: (False, f"{one} stands: {both}"), second: (False, f"{two} stands: {both}")}
         else:
-            second_draws = sp in tableau.second_draws_first_stood
-        _check_count(second, s, second_draws)
+            first_draws = fp in tableau.first_draws
+            plays = {first: (first_draws, f"{one} {'draws' if first_draws else 'stands'} on {fp}")}
+            _check_count(first, f, *plays[first])
+            if first_draws:
+                third = definition.shoe.values[f[2].rank] % 10
+                draws = tableau.second_draws_on(sp, third)
+                why = f"{two} {'draws' if draws else 'stands'}: {sp} against a {one} third card {third}"
+            else:
+                draws = sp in tableau.second_draws_first_stood
+                why = f"{two} {'draws' if draws else 'stands'} on {sp} ({one} stood)"
+            plays[second] = (draws, why)
+        for p, cards in ((first, f), (second, s)):
+            _check_count(p, cards, *plays[p])
+        return {p: why for p, (_, why) in plays.items()}
 
     def _describe_hand(self, cards: tuple[Any, ...]) -> str:
         definition = self.definition
@@ -553,10 +568,11 @@ class DefinedGame(Game[DefinedConfig]):
         return str(patterns.points(cards, definition.shoe))
 
 
-def _check_count(position: str, cards: tuple[Any, ...], draws: bool) -> None:
-    if len(cards) != 2 + draws:
-        want = "draws a third card" if draws else "stands on two cards"
-        raise PositionError(position, f"{{position}} {want} by the tableau, got {len(cards)} cards")
+def _check_count(position: str, cards: tuple[Any, ...], draws: bool, why: str) -> None:
+    if draws and len(cards) == 2:
+        raise PositionError(position, f"{{position}} must have a third card ({why}), but has two")
+    if not draws and len(cards) == 3:
+        raise PositionError(position, f"{{position}} cannot have a third card ({cards[2]}): {why}")
 
 
 def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:

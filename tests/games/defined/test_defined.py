@@ -212,7 +212,7 @@ def test_settle_teen_patti_round() -> None:
 def test_settle_tableau_round_checks_the_draws() -> None:
     paytable = load("lucky-6")
     # The Player draws on 5; a two-card Player is refused.
-    with pytest.raises(OddsError, match="draws a third card"):
+    with pytest.raises(OddsError, match="must have a third card"):
         paytable.game.settle(paytable.config, {"player": "Kh 5d", "banker": "3c 3d"}, Fraction(1))
 
 
