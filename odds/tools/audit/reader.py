@@ -78,7 +78,14 @@ from odds.tools.audit.shoes import (
     hand_columns,
     shoes_from_rows,
 )
-from odds.tools.audit.sources import Source, database, first_line, stage_log
+from odds.tools.audit.sources import (
+    Source,
+    database,
+    first_line,
+    resource_error,
+    small_side_built,
+    stage_log,
+)
 
 #: How the compact table is stored. Written once and read by a handful of queries, it costs
 #: more to compress (DuckDB analyses every column of every segment) than it saves: a third of
@@ -387,6 +394,9 @@ class _Log:
 
     def _error(self, exc: Exception) -> Exception:
         text = str(exc)
+        resource = resource_error(f"reading {self.label}", exc)
+        if resource is not None:
+            return resource
         found = re.search(r"Line: (\d+)", text)
         where = f" {self.unit} {found.group(1)}" if found else ""
         if re.search(r"unicode|utf-?8", text, re.IGNORECASE):
@@ -498,8 +508,7 @@ class _Log:
             )
         c = _CODES
         self.con.execute(f"PRAGMA force_compression = '{LOG_COMPRESSION}'")
-        self._query(
-            f"""CREATE OR REPLACE TABLE log AS
+        sql = f"""CREATE OR REPLACE TABLE log AS
             SELECT r.line,
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
@@ -509,9 +518,9 @@ class _Log:
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
                    {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}{sizes}
-            FROM rows r {joins}""",
-            weight=45,
-        )
+            FROM rows r {joins}"""
+        with small_side_built(self.con):  # the hand table is built, the log probes it
+            self._query(sql, weight=45)
         self.con.execute("PRAGMA force_compression = 'auto'")
 
     def _hands_sharing(self) -> int:

@@ -48,7 +48,7 @@ from odds.tools.audit.payouts import (
     bets_sql,
     round_label_sql,
 )
-from odds.tools.audit.sources import StagedLog
+from odds.tools.audit.sources import StagedLog, small_side_built
 
 #: The empty text, as SQL.
 EMPTY = "''"
@@ -349,16 +349,17 @@ class _ResultsLog:
         )
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         none = " AND ".join(f"v{k}.cell IS NULL" for k in range(len(self.sources))) or "true"
-        self.con.execute(f"""
-            CREATE OR REPLACE TABLE log AS
-            SELECT r.line,
-                   CASE WHEN r.blank THEN {CODES["blank"]}
-                        WHEN {empty} THEN {CODES["empty"]}
-                        WHEN {none} THEN {CODES["results"]}
-                   END::UTINYINT AS why
-                   {cells}{labels}{money}
-            FROM rows r {joins}
-        """)
+        with small_side_built(self.con):  # the value table is built, the log probes it
+            self.con.execute(f"""
+                CREATE OR REPLACE TABLE log AS
+                SELECT r.line,
+                       CASE WHEN r.blank THEN {CODES["blank"]}
+                            WHEN {empty} THEN {CODES["empty"]}
+                            WHEN {none} THEN {CODES["results"]}
+                       END::UTINYINT AS why
+                       {cells}{labels}{money}
+                FROM rows r {joins}
+            """)
 
     def _check_stakes(self) -> None:
         """A stake placed on a bet whose result the row does not give: a one-line error."""

@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
+import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from odds.core.errors import OddsError
+from odds.core.errors import OddsError, ResourceError
 from odds.games.base import Game
 from odds.runtime.inputs import Digest, InputFile, TextBlock, private_folder, text_blocks
 from odds.tools.audit.layout import Layout, read_layout
@@ -86,15 +88,59 @@ def database() -> Iterator[Database]:
             con.execute("SET enable_progress_bar = false")
             con.execute("SET preserve_insertion_order = true")  # CSV line numbers need it
             yield Database(con, folder)
+        except duckdb.Error as exc:  # a query run outside _Log._query: named all the same
+            resource = resource_error("the audit", exc)
+            if resource is None:
+                raise
+            raise resource from None
         finally:
             con.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def small_side_built(con: Any) -> Iterator[None]:
+    """Joins in this block build their hash tables on the right side, as written.
+
+    The log's rows are joined to the small hand table (a few thousand texts),
+    once per position and seat. DuckDB guesses a text log's rows from the
+    copy's first bytes (``~8 rows`` in its plan for a 19 MB log) and so swaps
+    the sides: it built a hash table of the *log* for each of the seven joins
+    of a five-seat Pok Deng log, ran out of its 400 MB at 200,000 rounds and
+    exited 2 as if the log were malformed (issue 33; 478 MiB peak then, 394 MiB
+    and PASS with the hand table built). Parquet files state their row counts,
+    so only text logs were hit; the queries here put the small table on the
+    right of every join, and the optimizer that would swap them is off.
+    """
+    con.execute("SET disabled_optimizers = 'build_side_probe_side'")
+    try:
+        yield
+    finally:
+        con.execute("RESET disabled_optimizers")
+
+
 def first_line(exc: Exception) -> str:
     """The first line of a (DuckDB) error message."""
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+#: How DuckDB says that memory or temporary disk space ran out.
+_RESOURCE = re.compile(r"Out of Memory|No space left on device|Disk quota exceeded", re.I)
+
+
+def resource_error(what: str, exc: Exception) -> ResourceError | None:
+    """A :class:`ResourceError` when ``exc`` says memory or disk ran out (None otherwise).
+
+    Not "cannot read the log", exit 2: the log is probably fine, and the
+    remedy is the machine's (free memory, point TMPDIR at a larger disk).
+    """
+    if not _RESOURCE.search(str(exc)):
+        return None
+    return ResourceError(
+        f"{what} ran out of memory or temporary disk space ({first_line(exc)}); the log "
+        f"may be fine: free memory or point TMPDIR at a folder with room, and run it again"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -199,7 +245,8 @@ def _writing(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise OddsError(
+        kind = ResourceError if exc.errno in (errno.ENOSPC, errno.EDQUOT) else OddsError
+        raise kind(
             f"cannot copy the log to the temporary folder {path.parent} ({exc.strerror}); "
             "set TMPDIR to a folder with room for it"
         ) from None
