@@ -18,7 +18,7 @@ the result is of exactly the bytes the copy was made from.
 
 Both kinds become the same relation, one row per log row: ``line`` (the CSV
 line, or the Parquet row counted from 1), ``nf`` (the number of fields),
-``blank``, ``bad_quotes``, and the fields ``f1 … fk`` as text, trimmed. The
+``blank``, ``bad_quotes``, ``open_quote``, and the fields ``f1 … fk`` as text, trimmed. The
 header is checked against the game's positions before any row is read, and
 the first :data:`FIRST_ROWS` rows are offered on their own
 (:meth:`StagedLog.first_rows`) so a malformed log is refused before a large
@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import errno
+import itertools
 import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
@@ -52,7 +53,7 @@ DELIMITERS = (",", ";", "\t", "|")
 
 
 class Source(Protocol):
-    """A log as SQL: ``relation()`` selects (line, nf, blank, bad_quotes, f1 … fk)."""
+    """A log as SQL: ``relation()`` selects (line, nf, blank, bad_quotes, open_quote, f1 … fk)."""
 
     unit: str
     columns: list[str]
@@ -227,15 +228,28 @@ class _CsvLog:
         return _CsvSource(path, self.columns, self.delimiter)
 
     def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
+        """The whole log copied; blank lines at its end are cut off the copy (not rows).
+
+        Exporters end a file with an empty line, and one flagged an honest log as
+        a rejected row (issue 33). Only the copy is cut, after its last line that
+        is not blank (spaces and tabs count as blank, as :class:`_CsvSource`
+        says), so memory stays one block whatever the number of blank lines; a
+        blank line with rows after it stays a row, rejected and named. The digest
+        is of every byte read, the cut lines included.
+        """
         path = self.db.folder / "log.csv"
         size = max(self.file.size, 1)
         with _writing(path), path.open("wb") as copy:
-            for block in self.ahead:
+            end = 0  # the copy's length up to the end of its last line that is not blank
+            for block in itertools.chain(self.ahead, self.blocks):
+                start = copy.tell()
                 copy.write(block.data)
-            self.ahead = []
-            for block in self.blocks:
-                copy.write(block.data)
+                text = block.data.rstrip(b" \t\n")
+                if text:  # blocks hold whole lines: the last non-blank one ends at this \n
+                    end = start + block.data.index(b"\n", len(text)) + 1
                 update(min(self.file.bytes_read / size, 1.0))
+            self.ahead = []
+            copy.truncate(end)
         return _CsvSource(path, self.columns, self.delimiter), self.file.digest()
 
 
@@ -280,8 +294,27 @@ class _ParquetLog:
         return _ParquetSource(self.path, self.names), self.digest
 
 
+def malformed(where: str, nf: int, width: int, bad_quotes: bool, open_quote: bool) -> OddsError:
+    """Why a row cannot be split into the header's fields, in one line naming ``where``.
+
+    A quote left open comes first: a field with a line break inside its quotes
+    (CSV allows it; a line-by-line reader cannot, and a round log has no use
+    for it) splits into two lines that each miscount their fields, and "wrong
+    number of fields" sent people looking for a missing separator (issue 33).
+    """
+    if open_quote:
+        return OddsError(
+            f"{where}: a quoted field does not close on its line (a line break inside "
+            "quotes?); a field may not span lines"
+        )
+    if nf != width:
+        return OddsError(f"{where}: wrong number of fields ({nf}; the header has {width})")
+    assert bad_quotes
+    return OddsError(f"{where}: malformed quoting (a quote inside a field?)")
+
+
 # ---------------------------------------------------------------------------
-# Sources: both give a relation (line, nf, blank, bad_quotes, f1 … fk)
+# Sources: both give a relation (line, nf, blank, bad_quotes, open_quote, f1 … fk)
 
 
 def _literal(text: str) -> str:
@@ -298,8 +331,10 @@ class _CsvSource:
     """Each line of the private copy is one value (no quoting rules in the scanner), split in SQL.
 
     Reading lines rather than records keeps line numbers exact: a blank line is
-    a (rejected) row, and a field may not span lines. A line with a double
-    quote is split by a regular expression that honours CSV quoting and must
+    a (rejected) row — but not at the end of the file, where the copy stops
+    (:meth:`_CsvLog.everything`) — and a field may not span lines
+    (``open_quote``: an odd number of quotes, a line break inside a quoted field).
+    A line with a double quote is split by a regular expression that honours CSV quoting and must
     reassemble the line exactly, or its quoting is malformed. The copy holds
     validated UTF-8 with LF line ends and no byte 0x01 (the scanner's
     separator), so the scanner sees each line whole.
@@ -325,6 +360,9 @@ class _CsvSource:
             SELECT line, len(raw) AS nf, text IS NULL OR trim(text, ' \t') = '' AS blank,
                    strpos(text, '"') > 0 AND array_to_string(raw, {_literal(sep)}) <> text
                        AS bad_quotes,
+                   strpos(text, '"') > 0
+                       AND (length(text) - length(replace(text, '"', ''))) % 2 = 1
+                       AS open_quote,
                    {fields}
             FROM (
                 SELECT line, text,
@@ -362,7 +400,7 @@ class _ParquetSource:
         where = "" if self.limit is None else f"WHERE file_row_number < {self.limit}"
         return f"""
             SELECT file_row_number + 1 AS line, {len(names)} AS nf, ({all_null}) AS blank,
-                   false AS bad_quotes, {fields}
+                   false AS bad_quotes, false AS open_quote, {fields}
             FROM read_parquet({_literal(str(self.path))}, file_row_number = true)
             {where}
         """

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import odds.tools.audit.sources as sources
 from odds.cli import main
 
@@ -71,3 +73,169 @@ def test_a_python_memory_error_is_one_line_exit_4(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert code == 4
     assert err == "error: out of memory (the input may be fine: the machine ran short)\n"
+
+
+# -- item 3: amounts in the ASCII digits, or the row named --------------------------------
+
+#: A one-seat log with stakes and payouts: the player's 10 (20 debited) returned 40 (a 9 in
+#: one suit wins 2:1), the pair bet lost.
+STAKED = (
+    "shoe;round;banker;player_1;stake_player_1;paid_player_1;stake_player-pair_1;"
+    "paid_player-pair_1\n"
+    "S1;1;9d 7c;Kh 9h;10;40;5;0\n"
+    "S1;2;2d 3c;4h 5h;10;40;5;0\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("digits", "column"),
+    [
+        (str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"), "paid_player_1"),  # Arabic-Indic
+        (str.maketrans("0123456789", "０１２３４５６７８９"), "stake_player_1"),  # full-width
+        (str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"), "paid_player-pair_1"),  # Persian
+    ],
+)
+def test_an_amount_in_other_digits_is_refused_naming_line_and_column(
+    capsys, tmp_path, digits, column
+):
+    """Arabic-Indic 240 was read as 0 (a false mis-settlement, FLAGGED); now one line, exit 2."""
+    lines = STAKED.splitlines()
+    fields = lines[2].split(";")
+    index = lines[0].split(";").index(column)
+    fields[index] = fields[index].translate(digits)
+    lines[2] = ";".join(fields)
+    log = tmp_path / "digits.csv"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, result, err = _audit(capsys, log)
+    assert code == 2 and result is None and err.count("\n") == 1
+    assert f"digits.csv line 3, column {column}: {fields[index]!r} is not an amount" in err
+    assert "in the digits 0-9" in err
+
+
+def test_the_same_log_in_ascii_digits_is_read(capsys, tmp_path):
+    log = tmp_path / "ascii.csv"
+    log.write_text(STAKED, encoding="utf-8")
+    code, result, err = _audit(capsys, log)
+    assert code in (0, 3) and result is not None, err
+    assert result["settlement"]["mis_settled"] == 0
+
+
+def test_a_multiplier_in_other_digits_is_refused(capsys, tmp_path):
+    """``win ٢`` was read as win 2 by ``\\d`` and ``Fraction``: only 0-9 are digits."""
+    log = tmp_path / "r.csv"
+    log.write_text("round,result_player_1\n1,win ٢\n2,lose 1\n", encoding="utf-8")
+    code, _, err = _audit(capsys, log)
+    assert code == 2 and err.count("\n") == 1 and "line 2, column result_player_1" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["settle", "pok-deng", "--banker", "9d 7c", "--player", "Kh 9h", "--stake", "١٠"], "'١٠'"),
+        (["verify", "pok-deng", "--rtp", "٩٧%"], "--rtp"),
+    ],
+)
+def test_numbers_on_the_command_line_are_ascii_digits_too(capsys, args, needle):
+    """``--stake ١٠`` and ``--rtp ٩٧%`` were read as 10 and 97%: refused, as in logs."""
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1
+
+
+# -- item 4: blank lines: trailing ones are not rows; inner ones are named, never evidence -
+
+
+def _honest(tmp_path: Path) -> Path:
+    log = tmp_path / "honest.csv"
+    _simulate(log, 300, "--seats", "2", "--stakes")
+    return log
+
+
+@pytest.mark.parametrize("tail", ["\n", "\n\n\n", "  \n\t\n", "\r\n"])
+def test_blank_lines_at_the_end_are_not_rows(capsys, tmp_path, tail):
+    """An exporter's last empty line flagged an honest log (exit 1); now it passes."""
+    log = _honest(tmp_path)
+    data = log.read_bytes()
+    if tail == "\r\n":  # a CRLF file ending in an empty CRLF line
+        data = data.replace(b"\n", b"\r\n")
+    log.write_bytes(data + tail.encode())
+    code, result, err = _audit(capsys, log)
+    assert (code, err) == (0, "") and result is not None
+    assert (result["rows"], result["rejected_total"], result["verdict"]) == (300, 0, "PASS")
+    assert result["log_bytes"] == len(data + tail.encode())  # every byte read is named
+
+
+def test_a_blank_line_inside_is_a_named_row_and_the_verdict_inconclusive(capsys, tmp_path):
+    log = _honest(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join([*lines[:5], "", *lines[5:]]) + "\n\n", encoding="utf-8")
+    code, result, err = _audit(capsys, log)
+    assert code == 3 and result is not None
+    assert result["verdict"] == "INCONCLUSIVE" and not result["flagged"]
+    assert result["rejected"] == [{"line": 6, "reason": "blank line"}]
+    assert err.startswith("INCONCLUSIVE: 1 row(s) not rounds (1 blank line)")
+
+
+def test_the_markdown_says_the_blank_line_is_no_evidence(capsys, tmp_path):
+    log = _honest(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join([*lines[:5], "", *lines[5:]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["audit", "pok-deng", "--log", str(log)]) == 3
+    out = capsys.readouterr().out
+    assert "- rejected line 6: blank line" in out
+    assert "Rows not rounds: 1 (1 blank line), rejected: no evidence against the odds" in out
+    assert "Finding:" not in out and "Overall verdict: INCONCLUSIVE: rows that are not" in out
+
+
+def test_a_blank_line_does_not_hide_evidence(capsys, tmp_path):
+    """A mis-settled bet still flags a log that also has a blank line."""
+    log = _honest(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    paid = lines[0].split(",").index("paid_player_1")
+    n = next(n for n, line in enumerate(lines[1:], 1) if line.split(",")[paid])
+    row = lines[n].split(",")
+    row[paid] = str(int(float(row[paid])) + 1000)
+    lines[n] = ",".join(row)
+    log.write_text("\n".join([*lines[:5], "", *lines[5:]]) + "\n", encoding="utf-8")
+    code, result, err = _audit(capsys, log)
+    assert code == 1 and result is not None and result["verdict"] == "FLAGGED"
+    assert "1 bet(s) mis-settled" in err and "1 row(s) not rounds (1 blank line)" in err
+
+
+# -- item 9: an all-empty operator row, a line break inside quotes ------------------------
+
+
+@pytest.mark.parametrize("game", ["pok-deng", "baccarat"])
+def test_an_all_empty_row_in_a_shoe_by_shoe_log_is_a_named_row(capsys, tmp_path, game):
+    """``;;;;;;;;`` stopped the audit with "empty hand" and no file or line."""
+    log = tmp_path / "op.csv"
+    seats = ["--seats", "5"] if game == "pok-deng" else []
+    _simulate(log, 200, "--penetration", "75%", *seats, game=game)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    width = lines[0].count(",") + 1
+    lines = [line.replace(",", ";") for line in lines]
+    log.write_text("\n".join([*lines[:4], ";" * (width - 1), *lines[4:]]) + "\n", encoding="utf-8")
+    code, result, err = _audit(capsys, log, game=game)
+    assert code == 3 and result is not None, err
+    assert result["rejected"] == [{"line": 5, "reason": "empty row (every field empty)"}]
+    assert result["rounds"] == 200
+
+
+def test_a_line_break_inside_quotes_says_so(capsys, tmp_path):
+    log = tmp_path / "nl.csv"
+    log.write_text('banker;player_1;player_2\n9♦ 7♣;"K♥\n 9♥";2♠ 2♣\n', encoding="utf-8")
+    code, _, err = _audit(capsys, log)
+    assert code == 2 and err.count("\n") == 1
+    assert "nl.csv line 2: a quoted field does not close on its line" in err
+    assert "wrong number of fields" not in err
+
+
+def test_lf_and_crlf_may_mix(capsys, tmp_path):
+    """The guide now says what the reader does: LF and CRLF lines are both line ends."""
+    log = _honest(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    text = "".join(line + ("\r\n" if n % 2 else "\n") for n, line in enumerate(lines))
+    log.write_bytes(text.encode())
+    code, result, err = _audit(capsys, log)
+    assert (code, err) == (0, "") and result is not None and result["rows"] == 300
