@@ -239,3 +239,42 @@ def test_lf_and_crlf_may_mix(capsys, tmp_path):
     log.write_bytes(text.encode())
     code, result, err = _audit(capsys, log)
     assert (code, err) == (0, "") and result is not None and result["rows"] == 300
+
+
+# -- item 12: simulate --out X.parquet in bounded memory ----------------------------------
+
+
+def test_parquet_is_written_a_batch_at_a_time(tmp_path, monkeypatch):
+    """Each batch goes to disk as it is dealt; the log held whole in memory grew without bound.
+
+    Measured with ``/usr/bin/time -v odds simulate pok-deng --seats 5 --penetration 75%``:
+    100,000 rounds 193 → 142 MiB, 1,000,000 rounds 407 → 153 MiB (the CHANGELOG).
+    """
+    import duckdb
+
+    import odds.runtime.inputs as inputs
+    from odds.games import game_named
+    from odds.tools.audit import logs
+
+    folders: list[Path] = []
+    made = inputs.private_folder
+
+    def private(prefix: str) -> Path:
+        folders.append(made(prefix))
+        return folders[-1]
+
+    monkeypatch.setattr(inputs, "private_folder", private)
+    monkeypatch.setattr(logs, "PARQUET_BATCH", 100)
+
+    def rows():
+        for n in range(1, 451):
+            if n == 351:  # three batches dealt: three parts on disk already
+                assert len(folders) == 1 and len(list(folders[0].glob("part-*"))) == 3
+            yield {"shoe": str(n // 60 + 1), "round": str(n), "banker": "9♦ 7♣", "player": f"{n}"}
+
+    target = tmp_path / "log.parquet"
+    game = game_named("pok-deng")
+    assert logs.write_log(game, rows(), target, logs.LogFormat.parquet, 450) == 450
+    read = duckdb.sql(f"SELECT * FROM read_parquet('{target}')").fetchall()
+    assert read == [(n // 60 + 1, n, "9♦ 7♣", str(n)) for n in range(1, 451)]
+    assert not folders[0].exists()  # the parts are removed
