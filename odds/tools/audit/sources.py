@@ -105,11 +105,11 @@ def small_side_built(con: Any) -> Iterator[None]:
     """Joins in this block build their hash tables on the right side, as written.
 
     The log's rows are joined to the small hand table (a few thousand texts),
-    once per position and seat. DuckDB guesses a text log's rows from the
-    copy's first bytes (``~8 rows`` in its plan for a 19 MB log) and so swaps
-    the sides: it built a hash table of the *log* for each of the seven joins
-    of a five-seat Pok Deng log, ran out of its 400 MB at 200,000 rounds and
-    exited 2 as if the log were malformed (issue 33; 478 MiB peak then, 394 MiB
+    once per position and seat. DuckDB's plan estimates a text log at a
+    handful of rows (``~8 rows`` for a 19 MB log) and so swaps the sides: it
+    built a hash table of the *log* for each of the seven joins of a five-seat
+    Pok Deng log, ran out of its 400 MB at 200,000 rounds and
+    exited 2 as if the log were malformed (issue 33; 476 MiB peak then, 394 MiB
     and PASS with the hand table built). Parquet files state their row counts,
     so only text logs were hit; the queries here put the small table on the
     right of every join, and the optimizer that would swap them is off.

@@ -38,8 +38,8 @@ def _audit(capsys, log: Path, *extra: str, game: str = "pok-deng") -> tuple[int,
 def test_a_seated_csv_log_joins_the_hand_table_not_the_log(capsys, tmp_path, monkeypatch):
     """50,000 five-seat rounds within 100 MB: the hash tables hold hands, not log rows.
 
-    The scaled-down issue: at 400 MB the 200,000-round log ran out (peak 478 MiB, exit 2);
-    with the sides as written it passes in 395 MiB. At 100 MB the old plan fails already
+    The scaled-down issue: at 400 MB the 200,000-round log ran out (peak 476 MiB, exit 2);
+    with the sides as written it passes in 394 MiB. At 100 MB the old plan fails already
     at 50,000 rounds (measured: exit 4 on the old join order, 0 now).
     """
     log = tmp_path / "s.csv"
