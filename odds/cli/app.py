@@ -3,7 +3,9 @@
 Every command module registers itself on :data:`app`; :func:`main` runs it.
 Bad input is an :class:`odds.core.errors.OddsError`: printed as ``error: …`` on one
 line, exit status 2 — never a traceback. Domain errors that name a position
-are shown with the position's command-line flag (``--banker``).
+are shown with the position's command-line flag (``--banker``). Running out of memory or
+temporary disk space (:class:`~odds.core.errors.ResourceError`, a Python ``MemoryError``)
+is one line too, with exit status 4: the input may be fine.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from odds.core.errors import NamedInputError, OddsError
+from odds.core.errors import NamedInputError, OddsError, ResourceError
 
 
 class _Stopped(Exception):
@@ -168,9 +170,15 @@ def main(argv: list[str] | None = None) -> int:
             if RECEIVED:  # stopped where Typer turned it into a silent exit
                 return _interrupted(Terminated(RECEIVED[-1]))
         sys.stdout.flush()
+    except ResourceError as exc:
+        typer.echo(f"error: {error_text(exc)}", err=True)
+        return ResourceError.EXIT_CODE
     except OddsError as exc:
         typer.echo(f"error: {error_text(exc)}", err=True)
         return 2
+    except MemoryError:  # Python's own allocations (DuckDB's are ResourceErrors already)
+        typer.echo("error: out of memory (the input may be fine: the machine ran short)", err=True)
+        return ResourceError.EXIT_CODE
     except _Stopped as stopped:
         if isinstance(stopped.cause, BrokenPipeError):
             return _closed_pipe(streams)

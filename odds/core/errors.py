@@ -57,3 +57,17 @@ class PositionError(NamedInputError):
 
 class ParameterError(NamedInputError):
     """A parameter out of range (``opponents``, ``trials``, ``alpha`` …)."""
+
+
+class ResourceError(OddsError):
+    """The machine ran short (memory, temporary disk space): not a fault of the input.
+
+    A subclass of :class:`OddsError`, so every layer that passes a one-line error
+    through passes this one too; the CLI tells it apart by its exit status,
+    :data:`EXIT_CODE`, because exit 2 says "bad input": a 200,000-round log that
+    ran out of memory was honest, and a script must not read its exit status as
+    a verdict on the log (issue 33).
+    """
+
+    #: The exit status of ``odds`` after a resource error (2 is bad input; 1 and 3 verdicts).
+    EXIT_CODE = 4

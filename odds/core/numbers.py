@@ -20,8 +20,9 @@ from odds.core.errors import OddsError, shortened
 MAX_MAGNITUDE = 10**12
 #: The most decimals a number may carry (1e-30 is exact enough for any share).
 MAX_DECIMALS = 30
-_DECIMAL = re.compile(r"^[+-]?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$")
-_RATIO = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
+#: Numbers in the ASCII digits 0-9 alone (``\d`` would take ``٢`` and ``２`` as 2: issue 33).
+_DECIMAL = re.compile(r"^[+-]?(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?$")
+_RATIO = re.compile(r"^([+-]?[0-9]+)\s*/\s*([0-9]+)$")
 _EXAMPLES = "a number such as 2, 1.5, '3/2' or '5%'"
 
 

@@ -38,7 +38,7 @@ from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
 from odds.tools.variants import reading_text, readings, variant
 
-_PERCENT = re.compile(r"^\s*([+-]?)(\d+)(?:\.(\d+))?\s*%\s*$")
+_PERCENT = re.compile(r"^\s*([+-]?)([0-9]+)(?:\.([0-9]+))?\s*%\s*$")  # ASCII digits only
 
 
 @dataclass(frozen=True)

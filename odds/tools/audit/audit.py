@@ -57,6 +57,13 @@ FLAGGED = "FLAGGED"
 INCONCLUSIVE = "INCONCLUSIVE"
 #: The exit code of each verdict.
 EXIT_CODES = {PASS: 0, FLAGGED: 1, INCONCLUSIVE: 3}
+#: Rejected rows that are not rounds: slips of the log's own making (a blank line, a row of
+#: empty fields, a round no seat played, a results row with no result). They say nothing
+#: about the game's odds, so they never flag a log (an exporter's stray blank line flagged
+#: honest logs, issue 33) — and never let it pass: the verdict is INCONCLUSIVE unless
+#: something else flags it. Hands the shoe cannot hold, rounds whose rows contradict each
+#: other and hands the game cannot settle are about the cards dealt: they flag it.
+NOT_ROUNDS = ("blank", "empty", "seats", "results")
 
 
 @dataclass(frozen=True)
@@ -145,6 +152,17 @@ class AuditResult:
         return self.counts.rejected_total
 
     @property
+    def not_rounds(self) -> int:
+        """Rejected rows that are not rounds (:data:`NOT_ROUNDS`): never evidence, never a pass."""
+        kinds = self.counts.rejected_kinds
+        return sum(n for kind, n in kinds.items() if kind in NOT_ROUNDS)
+
+    @property
+    def rejected_evidence(self) -> int:
+        """Rejected rows that flag the log: about the cards dealt, not the log's layout."""
+        return self.rejected - self.not_rounds
+
+    @property
     def impossible(self) -> int:
         return self.counts.rejected_kinds.get("impossible", 0)
 
@@ -191,11 +209,11 @@ class AuditResult:
 
     @property
     def verdict(self) -> str:
-        if self.rejected or self.findings or self.mis_settled or self.statistics_fail:
+        if self.rejected_evidence or self.findings or self.mis_settled or self.statistics_fail:
             return FLAGGED
         if self.groups is not None and self.groups.flagged:
             return FLAGGED
-        return PASS if self.tests else INCONCLUSIVE
+        return PASS if self.tests and not self.not_rounds else INCONCLUSIVE
 
     @property
     def flagged(self) -> bool:

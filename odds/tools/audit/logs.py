@@ -39,8 +39,10 @@ from odds.tools.audit.layout import MAX_SEATS
 LABEL_COLUMNS = ("shoe", "round", "position")
 #: The label columns ``odds simulate`` writes, before the hands.
 WRITTEN_LABELS = ("shoe", "round")
-#: Rows handed to DuckDB at a time when writing Parquet.
-PARQUET_BATCH = 50_000
+#: Rows handed to DuckDB at a time when writing Parquet (each batch a part; see _write_parquet).
+PARQUET_BATCH = 10_000
+#: DuckDB's memory budget when it joins the parts into the Parquet log.
+PARQUET_MEMORY = "64MB"
 
 
 def log_hand_sizes(game: Game) -> tuple[int, ...]:
@@ -333,31 +335,62 @@ def _write_json(
 def _write_parquet(
     target: Path, fields: list[str], rows: Iterator[dict[str, str]], total: int | None
 ) -> int:
-    """Rows inserted into DuckDB in batches, then copied to the target (labels as integers)."""
+    """Rows written a batch at a time, in bounded memory (labels as integers).
+
+    Each batch of :data:`PARQUET_BATCH` rows becomes a Parquet part in a private
+    folder, and one ``COPY`` streams the parts, in order, into the target (in
+    DuckDB's row groups). The log used to gather in an in-memory table until
+    the end: 127 MB at 100,000 rounds, 822 MB at 10 million (CSV: 28 MB); now
+    the process holds one batch and DuckDB's :data:`PARQUET_MEMORY` at most, and
+    the parts take about the target's size on disk meanwhile (issue 33).
+    """
+    import shutil
+
     import duckdb
     import numpy as np
 
+    from odds.runtime.inputs import private_folder
+
     quoted = {f: '"' + f.replace('"', '""') + '"' for f in fields}  # table, player-pair_1 …
-    columns = ", ".join(
-        f"{quoted[f]} {'BIGINT' if f in WRITTEN_LABELS else 'VARCHAR'}" for f in fields
-    )
-    names = ", ".join(quoted[f] for f in fields)
+    typed = {f: "BIGINT" if f in WRITTEN_LABELS else "VARCHAR" for f in fields}
+    columns = ", ".join(f"{quoted[f]}::{typed[f]} AS {quoted[f]}" for f in fields)
     count = 0
-    with duckdb.connect() as con:
-        con.execute("SET enable_progress_bar = false")
-        con.execute("SET preserve_insertion_order = true")
-        con.execute(f"CREATE TABLE log ({columns})")
-        for batch in chunked(track(rows, "dealing rounds", total), PARQUET_BATCH):
-            log_batch = {  # noqa: F841 - read by DuckDB's replacement scan below
-                f: np.array([int(r[f]) for r in batch], dtype=np.int64)
-                if f in WRITTEN_LABELS
-                else np.array([r[f] for r in batch], dtype=object)
-                for f in fields
-            }
-            con.execute(f"INSERT INTO log SELECT {names} FROM log_batch")
-            count += len(batch)
-        # an absolute path: DuckDB reads a leading ~ as the home folder
-        con.execute("COPY log TO ? (FORMAT parquet, COMPRESSION zstd)", [os.path.abspath(target)])
+    folder = private_folder("odds-simulate-")
+    try:
+        with duckdb.connect() as con:
+            con.execute("SET enable_progress_bar = false")
+            con.execute("SET preserve_insertion_order = true")  # the parts' rows in order
+            con.execute(f"SET memory_limit = '{PARQUET_MEMORY}'")
+            con.execute("SET temp_directory = ?", [str(folder)])
+            # One thread: the dealing, in Python, is the slow part; every thread of DuckDB's
+            # Parquet writer buffers a row group of its own.
+            con.execute("SET threads = 1")
+            parts: list[str] = []
+            for batch in chunked(track(rows, "dealing rounds", total), PARQUET_BATCH):
+                log_batch = {  # noqa: F841 - read by DuckDB's replacement scan below
+                    f: np.array([int(r[f]) for r in batch], dtype=np.int64)
+                    if f in WRITTEN_LABELS
+                    else np.array([r[f] for r in batch], dtype=object)
+                    for f in fields
+                }
+                part = str(folder / f"part-{len(parts):08d}.parquet")
+                con.execute(f"COPY (SELECT {columns} FROM log_batch) TO ? (FORMAT parquet)", [part])
+                parts.append(part)
+                count += len(batch)
+            if parts:
+                source = "read_parquet(?)"
+                arguments: list[Any] = [parts]
+            else:  # no rows: the columns alone
+                source = "(SELECT " + ", ".join(f"NULL::{typed[f]} AS {quoted[f]}" for f in fields)
+                source += " WHERE false)"
+                arguments = []
+            # an absolute path: DuckDB reads a leading ~ as the home folder
+            con.execute(
+                f"COPY (SELECT * FROM {source}) TO ? (FORMAT parquet, COMPRESSION zstd)",
+                [*arguments, os.path.abspath(target)],
+            )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return count
 
 

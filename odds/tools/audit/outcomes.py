@@ -59,7 +59,11 @@ NO = ("no", "n", "false", "f", "0")
 #: The winner value that is not a position.
 TIE = "tie"
 
-_RESULT = re.compile(r"(win|won|lose|lost|loss|push)(?:\s*[x×*]?\s*(\d+(?:\.\d+)?|\d+/\d+))?")
+#: A multiplier as a log writes it, in the ASCII digits alone: ``Fraction`` (and ``\d``) would
+#: also read Arabic-Indic and full-width digits and ``1_0`` (issue 33: an amount is read as
+#: written or refused, never read as another number).
+MULTIPLIER = r"[0-9]+(?:\.[0-9]+)?|[0-9]+/[0-9]+"
+_RESULT = re.compile(rf"(win|won|lose|lost|loss|push)(?:\s*[x×*]?\s*({MULTIPLIER}))?")
 
 
 def normal(text: str) -> str:
@@ -142,10 +146,15 @@ class Vocabulary:
             )
         amount = None
         if size:
+            number = size.lstrip("x×*").strip()
             try:
-                amount = Fraction(size.lstrip("x×*").strip())
+                if not re.fullmatch(MULTIPLIER, number):
+                    raise ValueError(number)
+                amount = Fraction(number)
             except (ValueError, ZeroDivisionError):
-                raise OddsError(f"multiplier {size!r} is not a number such as 2 or 0.95") from None
+                raise OddsError(
+                    f"multiplier {size!r} is not a number such as 2 or 0.95 (digits 0-9)"
+                ) from None
         chosen = [
             o
             for o in outcomes

@@ -28,8 +28,16 @@ from typing import Any
 
 #: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
 AMOUNT = "DECIMAL(18, 6)"
-#: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators).
-AMOUNT_PATTERN = r"\d{1,12}(\.\d{0,6})?|\.\d{1,6}"
+#: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators), in the
+#: ASCII digits 0-9 alone: Python's ``\d`` also matches Arabic-Indic (``٢٤٠``) and full-width
+#: (``２４０``) digits, which DuckDB's cast then read as no amount at all (a paid 240 as 0, a
+#: false mis-settlement; issue 33). Those are refused, named by line and column.
+AMOUNT_PATTERN = r"[0-9]{1,12}(\.[0-9]{0,6})?|\.[0-9]{1,6}"
+#: What an amount is, in the one-line error naming one that is not.
+AMOUNT_RULE = (
+    "a number such as 12.50 in the digits 0-9: at most 12 digits, a decimal point, at most "
+    "6 decimals, no sign"
+)
 #: Mis-settled bets named in the result (all are counted and totalled).
 MAX_NAMED = 1000
 #: The default tolerance: a payout within half a cent of the exact amount is correct.

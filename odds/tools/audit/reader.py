@@ -15,9 +15,11 @@ Python. DuckDB (embedded, columnar, out of core) reads the file
 Everything else is a query on that table: the first malformed row (wrong
 number of fields, unreadable hand) stops the audit with a one-line error naming
 its line; blank, empty and impossible rows and rows whose round labels
-contradict each other are *rejected*: counted, named by line, a finding of the
-verdict; the rest are counted per combination, and the game settles one
-example row of each. A round's settlement depends only on its combination (the
+contradict each other are *rejected*: counted and named by line — the
+impossible and contradicting ones a finding that flags the log, the blank and
+empty ones rows that are not rounds (:data:`odds.tools.audit.audit.NOT_ROUNDS`);
+the rest are counted per combination, and the game settles one example row of
+each. A round's settlement depends only on its combination (the
 game's promise, checked in the tests), so every count the statistics need
 follows. Memory stays flat in the log's length (the database spills to disk).
 
@@ -63,6 +65,7 @@ from odds.tools.audit.logs import log_hand_sizes, round_cards
 from odds.tools.audit.payouts import (
     AMOUNT,
     AMOUNT_PATTERN,
+    AMOUNT_RULE,
     TOLERANCE,
     BetColumns,
     SettlementAudit,
@@ -78,7 +81,15 @@ from odds.tools.audit.shoes import (
     hand_columns,
     shoes_from_rows,
 )
-from odds.tools.audit.sources import Source, database, first_line, stage_log
+from odds.tools.audit.sources import (
+    Source,
+    database,
+    first_line,
+    malformed,
+    resource_error,
+    small_side_built,
+    stage_log,
+)
 
 #: How the compact table is stored. Written once and read by a handful of queries, it costs
 #: more to compress (DuckDB analyses every column of every segment) than it saves: a third of
@@ -293,22 +304,22 @@ class _Log:
         """The log's shoes from the compact table (no second reading), and how many it has.
 
         The rows :func:`odds.tools.audit.shoes.read_shoes` reads from the file (every
-        row but blank lines; malformed rows have stopped the audit already), in line
-        order, their hands' texts from the hand table, turned into shoes by the same
-        :func:`~odds.tools.audit.shoes.shoes_from_rows`. A log whose shoes are not
-        dealt through gets no shoes; ``limit`` 0 reads none.
+        row but blank lines and rows of empty fields; malformed rows have stopped the
+        audit already), in line order, their hands' texts from the hand table, turned
+        into shoes by the same :func:`~odds.tools.audit.shoes.shoes_from_rows`. A log
+        whose shoes are not dealt through gets no shoes; ``limit`` 0 reads none.
+
+        A row of empty fields is no round of any shoe: read as one (shoe ``''``, no
+        hands) it cut its shoe in two and reached the shoe-aware tests as a round
+        without hands, which stopped the audit with "empty hand" and no file or line
+        (issue 33). It stays a rejected row, named by its line.
         """
         blank, empty = _CODES["blank"], _CODES["empty"]
-        # Those rows are shoe integrity's (counted per shoe in shoe_summary) and the empty
-        # ones (shoe ''): counted without a count(DISTINCT) over the log.
-        ((rows_total, shoes_total),) = self.con.execute(f"""
-            WITH empty AS (SELECT count(*) AS n FROM log WHERE why = {empty})
-            SELECT (SELECT coalesce(sum(row_count), 0) FROM shoe_summary) + (SELECT n FROM empty),
-                   (SELECT count(*) FROM shoe_summary)
-                   + CASE WHEN (SELECT n FROM empty) > 0
-                               AND NOT EXISTS (SELECT 1 FROM shoe_summary WHERE shoe = '')
-                          THEN 1 ELSE 0 END
-        """).fetchall()
+        # Those rows are shoe integrity's, counted per shoe in shoe_summary (no
+        # count(DISTINCT) over the log).
+        ((rows_total, shoes_total),) = self.con.execute(
+            "SELECT coalesce(sum(row_count), 0), count(*) FROM shoe_summary"
+        ).fetchall()
         if rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total) or limit <= 0:
             return ShoeLog((), self.unit, 0 if limit <= 0 else rows_total), shoes_total
         columns = []
@@ -320,7 +331,7 @@ class _Log:
         round_ = "round" if "round" in self.col else "''"
         result = self.con.execute(
             f"SELECT line, shoe, {round_}, {', '.join(columns)} FROM log "
-            f"WHERE why IS DISTINCT FROM {blank} ORDER BY line LIMIT {limit + 1}"
+            f"WHERE why IS NULL OR why NOT IN ({blank}, {empty}) ORDER BY line LIMIT {limit + 1}"
         )
         texts = [*self.texts, ""]  # a NULL hand id (no hand at a seat): index -1
 
@@ -387,6 +398,9 @@ class _Log:
 
     def _error(self, exc: Exception) -> Exception:
         text = str(exc)
+        resource = resource_error(f"reading {self.label}", exc)
+        if resource is not None:
+            return resource
         found = re.search(r"Line: (\d+)", text)
         where = f" {self.unit} {found.group(1)}" if found else ""
         if re.search(r"unicode|utf-?8", text, re.IGNORECASE):
@@ -498,8 +512,7 @@ class _Log:
             )
         c = _CODES
         self.con.execute(f"PRAGMA force_compression = '{LOG_COMPRESSION}'")
-        self._query(
-            f"""CREATE OR REPLACE TABLE log AS
+        sql = f"""CREATE OR REPLACE TABLE log AS
             SELECT r.line,
                    CASE WHEN r.blank THEN {c["blank"]}
                         WHEN {empty} THEN {c["empty"]}
@@ -509,9 +522,9 @@ class _Log:
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
                    {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}{sizes}
-            FROM rows r {joins}""",
-            weight=45,
-        )
+            FROM rows r {joins}"""
+        with small_side_built(self.con):  # the hand table is built, the log probes it
+            self._query(sql, weight=45)
         self.con.execute("PRAGMA force_compression = 'auto'")
 
     def _hands_sharing(self) -> int:
@@ -583,15 +596,14 @@ class _Log:
         if not found:
             return
         (line,) = found[0]
+        fields_sql = ", ".join(f"f{i}" for i in range(1, self.width + 1))
         (row,) = self.con.execute(
-            f"SELECT * EXCLUDE (line) FROM rows WHERE line = {line}"
+            f"SELECT nf, bad_quotes, open_quote, {fields_sql} FROM rows WHERE line = {line}"
         ).fetchall()
-        nf, _, bad_quotes, *fields = row
+        nf, bad_quotes, open_quote, *fields = row
         where = f"{self.label} {self.unit} {line}"
-        if nf != self.width:
-            raise OddsError(f"{where}: wrong number of fields ({nf}; the header has {self.width})")
-        if bad_quotes:
-            raise OddsError(f"{where}: malformed quoting (a quote inside a field?)")
+        if nf != self.width or bad_quotes or open_quote:
+            raise malformed(where, nf, self.width, bad_quotes, open_quote)
         index = {text: i for i, text in enumerate(self.texts)}
         for name, i in self.layout.hands.items():
             text = fields[i]
@@ -606,9 +618,7 @@ class _Log:
                 continue
             if not re.fullmatch(AMOUNT_PATTERN, text):
                 raise OddsError(
-                    f"{where}, column {money.column}: {text!r} is not an amount (a number "
-                    "such as 12.50: at most 12 digits, a decimal point, at most 6 decimals, "
-                    "no sign)"
+                    f"{where}, column {money.column}: {text!r} is not an amount ({AMOUNT_RULE})"
                 )
         raise AssertionError(f"{where}: flagged as malformed for no reason")  # pragma: no cover
 

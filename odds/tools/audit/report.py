@@ -17,7 +17,7 @@ from odds.stats.significance import (
     MONTE_CARLO,
     SUM_PRECISION,
 )
-from odds.tools.audit.audit import AuditResult, FitTest, ReturnTest
+from odds.tools.audit.audit import NOT_ROUNDS, AuditResult, FitTest, ReturnTest
 from odds.tools.audit.reader import KINDS, MAX_LISTED
 from odds.tools.audit.shoe_report import shoe_lines, shoe_table
 
@@ -29,6 +29,18 @@ OVERALL = {
     "FLAGGED": "FLAGGED: the log is not consistent with the exact odds.",
     "INCONCLUSIVE": "INCONCLUSIVE: not enough rounds to test anything.",
 }
+#: The verdict when rows that are not rounds (a blank line …) are all that keeps it from a pass.
+NOT_READ = (
+    "INCONCLUSIVE: rows that are not rounds were rejected; a log with such rows is never a "
+    "pass: correct them and audit again."
+)
+
+
+def overall(result: AuditResult) -> str:
+    """The overall verdict in words: INCONCLUSIVE says why (too few rounds, or rows not rounds)."""
+    if result.verdict == "INCONCLUSIVE" and result.not_rounds:
+        return NOT_READ
+    return OVERALL[result.verdict]
 
 
 def _text(text: object) -> str:
@@ -77,7 +89,9 @@ def method_text(result: AuditResult) -> str:
         f"full shoe. Tarone's modified Bonferroni: {result.tests} test(s) can reach "
         f"α/{k} = {result.threshold:.4g} with this many rounds and are each judged there, for "
         f"an overall false-alarm rate of at most α = {result.alpha:g}; rows the shoe cannot "
-        "hold, or that are otherwise rejected, flag the log by themselves."
+        "hold, rounds whose rows contradict each other and hands the game cannot settle flag "
+        "the log by themselves; rows that are not rounds (a blank line inside the log, a row "
+        "of empty fields) make it inconclusive, never a pass."
     )
 
 
@@ -143,12 +157,17 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     hidden = result.findings - len(counts.findings)
     if hidden > 0:
         out.append(f"Finding: … and {hidden:,} more of the same kinds ({_finding_kinds(result)}).")
-    if counts.rejected_total:
+    if result.rejected_evidence:
         out.append(
-            f"Finding: {counts.rejected_total:,} row(s) rejected "
-            f"({_kinds(result)}); an audit with rejected rows is never a pass."
+            f"Finding: {result.rejected_evidence:,} row(s) rejected "
+            f"({_kinds(result, evidence=True)}); an audit with rejected rows is never a pass."
         )
-    out.append(f"Overall verdict: {OVERALL[result.verdict]}")
+    if result.not_rounds:
+        out.append(
+            f"Rows not rounds: {result.not_rounds:,} ({_kinds(result, evidence=False)}), "
+            "rejected: no evidence against the odds, and never a pass."
+        )
+    out.append(f"Overall verdict: {overall(result)}")
     return "\n".join(out) + "\n"
 
 
@@ -165,10 +184,20 @@ def verdict_line(result: AuditResult) -> str:
         reasons.append(f"{result.mis_settled:,} bet(s) mis-settled")
     if result.findings:
         reasons.append(f"{result.findings:,} finding(s): {_finding_kinds(result)}")
-    if result.rejected:
-        reasons.append(f"{result.rejected:,} row(s) rejected ({_kinds(result)})")
+    if result.rejected_evidence:
+        reasons.append(
+            f"{result.rejected_evidence:,} row(s) rejected ({_kinds(result, evidence=True)})"
+        )
     if result.groups is not None and result.groups.flagged:
         reasons.append(f"{len(result.groups.rejected):,} group test(s) failed (--by)")
+    if result.not_rounds:
+        slips = f"{result.not_rounds:,} row(s) not rounds ({_kinds(result, evidence=False)})"
+        if result.verdict == "INCONCLUSIVE":
+            return (
+                f"INCONCLUSIVE: {slips}: no evidence against the odds, but never a pass; "
+                f"correct them and audit again: {result.log}"
+            )
+        reasons.append(slips)
     because = f" ({'; '.join(reasons)})" if reasons else ""
     return f"{OVERALL[result.verdict].removesuffix('.')}{because}: {result.log}"
 
@@ -250,9 +279,14 @@ def _finding_kinds(result: AuditResult) -> str:
     return ", ".join(f"{n:,} {k}" for k, n in result.counts.finding_kinds.items())
 
 
-def _kinds(result: AuditResult) -> str:
+def _kinds(result: AuditResult, evidence: bool | None = None) -> str:
+    """The rejected rows by kind: all, or only those that flag (``evidence``) or do not."""
     kinds = result.counts.rejected_kinds
-    return ", ".join(f"{n:,} {KINDS[k]}" for k, n in kinds.items())
+    return ", ".join(
+        f"{n:,} {KINDS[k]}"
+        for k, n in kinds.items()
+        if evidence is None or (k not in NOT_ROUNDS) == evidence
+    )
 
 
 def _rejected_lines(result: AuditResult) -> list[str]:

@@ -41,6 +41,7 @@ from odds.tools.audit.outcomes import NEEDS_CARDS, Cell, ResultsLog, Vocabulary
 from odds.tools.audit.payouts import (
     AMOUNT,
     AMOUNT_PATTERN,
+    AMOUNT_RULE,
     TOLERANCE,
     BetColumns,
     SettlementAudit,
@@ -48,7 +49,7 @@ from odds.tools.audit.payouts import (
     bets_sql,
     round_label_sql,
 )
-from odds.tools.audit.sources import StagedLog
+from odds.tools.audit.sources import StagedLog, malformed, small_side_built
 
 #: The empty text, as SQL.
 EMPTY = "''"
@@ -237,17 +238,13 @@ class _ResultsLog:
     def _check_fields(self) -> None:
         """The first row with the wrong number of fields or bad quoting: a one-line error."""
         found = self.con.execute(
-            f"SELECT line, nf, bad_quotes FROM rows WHERE NOT blank AND NOT ({self._ok()}) "
-            "ORDER BY line LIMIT 1"
+            "SELECT line, nf, bad_quotes, open_quote FROM rows "
+            f"WHERE NOT blank AND NOT ({self._ok()}) ORDER BY line LIMIT 1"
         ).fetchall()
         if not found:
             return
-        line, nf, bad_quotes = found[0]
-        where = f"{self.label} {self.unit} {line}"
-        if nf != self.width:
-            raise OddsError(f"{where}: wrong number of fields ({nf}; the header has {self.width})")
-        if bad_quotes:  # pragma: no branch - the only other reason
-            raise OddsError(f"{where}: malformed quoting (a quote inside a field?)")
+        line, nf, bad_quotes, open_quote = found[0]
+        raise malformed(f"{self.label} {self.unit} {line}", nf, self.width, bad_quotes, open_quote)
 
     def _read_values(self) -> None:
         """Each source's distinct values, read once into cells; an unknown one names its line."""
@@ -329,8 +326,7 @@ class _ResultsLog:
         k, text = next((k, t) for (k, _), t in zip(fields, amounts, strict=True) if t in bad)
         raise OddsError(
             f"{self.label} {self.unit} {line}, column {self.layout.money[k].column}: "
-            f"{text!r} is not an amount (a number such as 12.50: at most 12 digits, a "
-            "decimal point, at most 6 decimals, no sign)"
+            f"{text!r} is not an amount ({AMOUNT_RULE})"
         )
 
     def _materialize(self) -> None:
@@ -349,16 +345,17 @@ class _ResultsLog:
         )
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         none = " AND ".join(f"v{k}.cell IS NULL" for k in range(len(self.sources))) or "true"
-        self.con.execute(f"""
-            CREATE OR REPLACE TABLE log AS
-            SELECT r.line,
-                   CASE WHEN r.blank THEN {CODES["blank"]}
-                        WHEN {empty} THEN {CODES["empty"]}
-                        WHEN {none} THEN {CODES["results"]}
-                   END::UTINYINT AS why
-                   {cells}{labels}{money}
-            FROM rows r {joins}
-        """)
+        with small_side_built(self.con):  # the value table is built, the log probes it
+            self.con.execute(f"""
+                CREATE OR REPLACE TABLE log AS
+                SELECT r.line,
+                       CASE WHEN r.blank THEN {CODES["blank"]}
+                            WHEN {empty} THEN {CODES["empty"]}
+                            WHEN {none} THEN {CODES["results"]}
+                       END::UTINYINT AS why
+                       {cells}{labels}{money}
+                FROM rows r {joins}
+            """)
 
     def _check_stakes(self) -> None:
         """A stake placed on a bet whose result the row does not give: a one-line error."""

@@ -1,7 +1,8 @@
 """How long ``odds audit`` takes on a large operator log, and how much memory: a command to run.
 
 ``python -m odds.tools.audit.scale --rows 10000000`` measures the audit of a
-10-million-row operator log (Parquet) on this machine:
+10-million-row operator log (Parquet; ``--csv``: the same rows as a CSV file, as
+operators export them) on this machine:
 
 1. ``odds simulate GAME --seats 5 --stakes`` deals a seed log (default
    20,000 rounds of Pok Deng, five seats, every bet staked and paid); dealing
@@ -45,13 +46,15 @@ def make_log(
     folder: Path,
     seats: int = 5,
     penetration: str | None = None,
+    kind: str = "parquet",
 ) -> Path:
-    """The seed log dealt by ``odds simulate``, repeated to ``rows`` rows (Parquet).
+    """The seed log dealt by ``odds simulate``, repeated to ``rows`` rows (Parquet or CSV).
 
     ``penetration`` deals each shoe through to that fraction (``75%``: a baccarat
     shoe of about 60 rounds, so the shoe-level tests run); without it every
-    round is a fresh shuffle. The log is ``big-<rows>.parquet`` in ``folder``;
-    the seed ``seed.parquet`` beside it is reused by later calls.
+    round is a fresh shuffle. The log is ``big-<rows>.parquet`` (``kind`` "csv":
+    ``big-<rows>.csv``, read line by line by the audit, which Parquet is not) in
+    ``folder``; the seed ``seed.parquet`` beside it is reused by later calls.
     """
     import duckdb
 
@@ -62,7 +65,8 @@ def make_log(
     if not seed.exists():
         deal = ["simulate", game, "--rounds", str(seed_rounds), "--stakes", *extra, "-o", str(seed)]
         subprocess.run(_odds(*deal), check=True)
-    big = folder / f"big-{rows}.parquet"
+    big = folder / f"big-{rows}.{kind}"
+    written = "FORMAT csv, HEADER true" if kind == "csv" else "FORMAT parquet, COMPRESSION zstd"
     with duckdb.connect() as con:
         con.execute("SET preserve_insertion_order = true")
         described = con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [str(seed)]).fetchall()
@@ -83,14 +87,20 @@ def make_log(
         con.execute(
             f"COPY (SELECT {columns} FROM range({copies}) c(k), read_parquet(?) "
             f"ORDER BY k, hash(k, shoe), round LIMIT {rows}) "
-            "TO ? (FORMAT parquet, COMPRESSION zstd)",
+            f"TO ? ({written})",
             [str(seed), str(big)],
         )
     return big
 
 
 def make_log_apart(
-    game: str, seed_rounds: int, rows: int, folder: Path, seats: int, penetration: str | None
+    game: str,
+    seed_rounds: int,
+    rows: int,
+    folder: Path,
+    seats: int,
+    penetration: str | None,
+    kind: str = "parquet",
 ) -> Path:
     """:func:`make_log` in a process of its own, so that the audit's peak memory is its own.
 
@@ -102,7 +112,9 @@ def make_log_apart(
     import multiprocessing
 
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        made: Path = pool.apply(make_log, (game, seed_rounds, rows, folder, seats, penetration))
+        made: Path = pool.apply(
+            make_log, (game, seed_rounds, rows, folder, seats, penetration, kind)
+        )
     return made
 
 
@@ -127,16 +139,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=5, help="0: the game's own positions")
     parser.add_argument("--penetration", help="deal each shoe through to this fraction (e.g. 75%%)")
     parser.add_argument("--keep", type=Path, help="keep the logs in this folder")
+    parser.add_argument("--csv", action="store_true", help="write the log as CSV, not Parquet")
     parser.add_argument("audit_args", nargs="*", help="more options for odds audit (after --)")
     args = parser.parse_args(argv)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="odds-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        log = folder / f"big-{args.rows}.parquet"
+        kind = "csv" if args.csv else "parquet"
+        log = folder / f"big-{args.rows}.{kind}"
         if not log.exists():
             begun = time.perf_counter()
             log = make_log_apart(
-                args.game, args.seed_rounds, args.rows, folder, args.seats, args.penetration
+                args.game, args.seed_rounds, args.rows, folder, args.seats, args.penetration, kind
             )
             print(
                 f"log: {args.rows:,} rows, {log.stat().st_size:,} bytes, made in "

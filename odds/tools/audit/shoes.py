@@ -11,7 +11,7 @@ shoe-level test returns (:class:`ShoeTest`).
 A round's cards are its hands in the header's column order, each hand's cards
 as written; a hand every position shares (Pok Deng's banker) is taken once per
 round. Rows the main reader rejects (an unreadable or impossible hand, a blank
-line) are left out here: they already flag the audit. A shoe label that comes
+line, a row of empty fields) are left out here: the audit names them. A shoe label that comes
 back after other shoes is a second shoe (shoe integrity names it).
 
 The work is bounded before it starts: at most :data:`MAX_ROWS` rows are read
@@ -135,7 +135,8 @@ def read_shoes(
             source, _ = staged.everything(lambda share: update(50 * share))
         width = len(source.columns)
         shoe_field = f"f{layout.labels['shoe'] + 1}"
-        ok = f"NOT blank AND nf = {width} AND NOT bad_quotes"
+        empty = " AND ".join(f"f{i} = ''" for i in range(1, width + 1))
+        ok = f"NOT blank AND nf = {width} AND NOT bad_quotes AND NOT ({empty})"
         ((rows_total, shoes_total),) = db.con.execute(
             f"SELECT count(*), count(DISTINCT {shoe_field}) FROM ({source.relation()}) WHERE {ok}"
         ).fetchall()

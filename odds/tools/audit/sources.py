@@ -18,7 +18,7 @@ the result is of exactly the bytes the copy was made from.
 
 Both kinds become the same relation, one row per log row: ``line`` (the CSV
 line, or the Parquet row counted from 1), ``nf`` (the number of fields),
-``blank``, ``bad_quotes``, and the fields ``f1 … fk`` as text, trimmed. The
+``blank``, ``bad_quotes``, ``open_quote``, and the fields ``f1 … fk`` as text, trimmed. The
 header is checked against the game's positions before any row is read, and
 the first :data:`FIRST_ROWS` rows are offered on their own
 (:meth:`StagedLog.first_rows`) so a malformed log is refused before a large
@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
+import itertools
+import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from odds.core.errors import OddsError
+from odds.core.errors import OddsError, ResourceError
 from odds.games.base import Game
 from odds.runtime.inputs import Digest, InputFile, TextBlock, private_folder, text_blocks
 from odds.tools.audit.layout import Layout, read_layout
@@ -50,7 +53,7 @@ DELIMITERS = (",", ";", "\t", "|")
 
 
 class Source(Protocol):
-    """A log as SQL: ``relation()`` selects (line, nf, blank, bad_quotes, f1 … fk)."""
+    """A log as SQL: ``relation()`` selects (line, nf, blank, bad_quotes, open_quote, f1 … fk)."""
 
     unit: str
     columns: list[str]
@@ -86,15 +89,59 @@ def database() -> Iterator[Database]:
             con.execute("SET enable_progress_bar = false")
             con.execute("SET preserve_insertion_order = true")  # CSV line numbers need it
             yield Database(con, folder)
+        except duckdb.Error as exc:  # a query run outside _Log._query: named all the same
+            resource = resource_error("the audit", exc)
+            if resource is None:
+                raise
+            raise resource from None
         finally:
             con.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def small_side_built(con: Any) -> Iterator[None]:
+    """Joins in this block build their hash tables on the right side, as written.
+
+    The log's rows are joined to the small hand table (a few thousand texts),
+    once per position and seat. DuckDB's plan estimates a text log at a
+    handful of rows (``~8 rows`` for a 19 MB log) and so swaps the sides: it
+    built a hash table of the *log* for each of the seven joins of a five-seat
+    Pok Deng log, ran out of its 400 MB at 200,000 rounds and
+    exited 2 as if the log were malformed (issue 33; 476 MiB peak then, 394 MiB
+    and PASS with the hand table built). Parquet files state their row counts,
+    so only text logs were hit; the queries here put the small table on the
+    right of every join, and the optimizer that would swap them is off.
+    """
+    con.execute("SET disabled_optimizers = 'build_side_probe_side'")
+    try:
+        yield
+    finally:
+        con.execute("RESET disabled_optimizers")
+
+
 def first_line(exc: Exception) -> str:
     """The first line of a (DuckDB) error message."""
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+#: How DuckDB says that memory or temporary disk space ran out.
+_RESOURCE = re.compile(r"Out of Memory|No space left on device|Disk quota exceeded", re.I)
+
+
+def resource_error(what: str, exc: Exception) -> ResourceError | None:
+    """A :class:`ResourceError` when ``exc`` says memory or disk ran out (None otherwise).
+
+    Not "cannot read the log", exit 2: the log is probably fine, and the
+    remedy is the machine's (free memory, point TMPDIR at a larger disk).
+    """
+    if not _RESOURCE.search(str(exc)):
+        return None
+    return ResourceError(
+        f"{what} ran out of memory or temporary disk space ({first_line(exc)}); the log "
+        f"may be fine: free memory or point TMPDIR at a folder with room, and run it again"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -181,15 +228,28 @@ class _CsvLog:
         return _CsvSource(path, self.columns, self.delimiter)
 
     def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]:
+        """The whole log copied; blank lines at its end are cut off the copy (not rows).
+
+        Exporters end a file with an empty line, and one flagged an honest log as
+        a rejected row (issue 33). Only the copy is cut, after its last line that
+        is not blank (spaces and tabs count as blank, as :class:`_CsvSource`
+        says), so memory stays one block whatever the number of blank lines; a
+        blank line with rows after it stays a row, rejected and named. The digest
+        is of every byte read, the cut lines included.
+        """
         path = self.db.folder / "log.csv"
         size = max(self.file.size, 1)
         with _writing(path), path.open("wb") as copy:
-            for block in self.ahead:
+            end = 0  # the copy's length up to the end of its last line that is not blank
+            for block in itertools.chain(self.ahead, self.blocks):
+                start = copy.tell()
                 copy.write(block.data)
-            self.ahead = []
-            for block in self.blocks:
-                copy.write(block.data)
+                text = block.data.rstrip(b" \t\n")
+                if text:  # blocks hold whole lines: the last non-blank one ends at this \n
+                    end = start + block.data.index(b"\n", len(text)) + 1
                 update(min(self.file.bytes_read / size, 1.0))
+            self.ahead = []
+            copy.truncate(end)
         return _CsvSource(path, self.columns, self.delimiter), self.file.digest()
 
 
@@ -199,7 +259,8 @@ def _writing(path: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise OddsError(
+        kind = ResourceError if exc.errno in (errno.ENOSPC, errno.EDQUOT) else OddsError
+        raise kind(
             f"cannot copy the log to the temporary folder {path.parent} ({exc.strerror}); "
             "set TMPDIR to a folder with room for it"
         ) from None
@@ -233,8 +294,27 @@ class _ParquetLog:
         return _ParquetSource(self.path, self.names), self.digest
 
 
+def malformed(where: str, nf: int, width: int, bad_quotes: bool, open_quote: bool) -> OddsError:
+    """Why a row cannot be split into the header's fields, in one line naming ``where``.
+
+    A quote left open comes first: a field with a line break inside its quotes
+    (CSV allows it; a line-by-line reader cannot, and a round log has no use
+    for it) splits into two lines that each miscount their fields, and "wrong
+    number of fields" sent people looking for a missing separator (issue 33).
+    """
+    if open_quote:
+        return OddsError(
+            f"{where}: a quoted field does not close on its line (a line break inside "
+            "quotes?); a field may not span lines"
+        )
+    if nf != width:
+        return OddsError(f"{where}: wrong number of fields ({nf}; the header has {width})")
+    assert bad_quotes
+    return OddsError(f"{where}: malformed quoting (a quote inside a field?)")
+
+
 # ---------------------------------------------------------------------------
-# Sources: both give a relation (line, nf, blank, bad_quotes, f1 … fk)
+# Sources: both give a relation (line, nf, blank, bad_quotes, open_quote, f1 … fk)
 
 
 def _literal(text: str) -> str:
@@ -251,8 +331,10 @@ class _CsvSource:
     """Each line of the private copy is one value (no quoting rules in the scanner), split in SQL.
 
     Reading lines rather than records keeps line numbers exact: a blank line is
-    a (rejected) row, and a field may not span lines. A line with a double
-    quote is split by a regular expression that honours CSV quoting and must
+    a (rejected) row — but not at the end of the file, where the copy stops
+    (:meth:`_CsvLog.everything`) — and a field may not span lines
+    (``open_quote``: an odd number of quotes, a line break inside a quoted field).
+    A line with a double quote is split by a regular expression that honours CSV quoting and must
     reassemble the line exactly, or its quoting is malformed. The copy holds
     validated UTF-8 with LF line ends and no byte 0x01 (the scanner's
     separator), so the scanner sees each line whole.
@@ -278,6 +360,9 @@ class _CsvSource:
             SELECT line, len(raw) AS nf, text IS NULL OR trim(text, ' \t') = '' AS blank,
                    strpos(text, '"') > 0 AND array_to_string(raw, {_literal(sep)}) <> text
                        AS bad_quotes,
+                   strpos(text, '"') > 0
+                       AND (length(text) - length(replace(text, '"', ''))) % 2 = 1
+                       AS open_quote,
                    {fields}
             FROM (
                 SELECT line, text,
@@ -315,7 +400,7 @@ class _ParquetSource:
         where = "" if self.limit is None else f"WHERE file_row_number < {self.limit}"
         return f"""
             SELECT file_row_number + 1 AS line, {len(names)} AS nf, ({all_null}) AS blank,
-                   false AS bad_quotes, {fields}
+                   false AS bad_quotes, false AS open_quote, {fields}
             FROM read_parquet({_literal(str(self.path))}, file_row_number = true)
             {where}
         """

@@ -118,7 +118,7 @@ def test_blank_and_empty_rows_are_counted_and_named(capsys, tmp_path):
         {"line": 3, "reason": "empty row (every field empty)"},
         {"line": 4, "reason": "blank line"},
     ]
-    assert code == 1 and result["verdict"] == "FLAGGED"
+    assert code == 3 and result["verdict"] == "INCONCLUSIVE"  # not rounds: never evidence
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_blank_and_empty_rows_are_counted_and_named(capsys, tmp_path):
     [
         ("banker,player\n9d 7c,Kh 9h\n\n9d 7c,Kh 9h,Qs\n", "line 4: wrong number of fields (3"),
         ('banker,player\n9d 7c,"Kh 9h"x\n', "line 2: malformed quoting"),
-        ('banker,player\n9d 7c,"Kh\n9h"\n', "line 2: malformed quoting"),
+        ('banker,player\n9d 7c,"Kh\n9h"\n', "line 2: a quoted field does not close on its line"),
         ("banker,player\n9d 7c,Kh 9h\n9d 7c,Kh 1x\n", "line 3, column player: unknown card '1x'"),
         ("banker,player\n9d 7c\r2c,Kh 9h\n", "line 2: a carriage return inside a line"),
         ("banker,player\n9d 7c,Kh 9h\n9d\x017c,Kh 9h\n", "line 3: a control byte 0x01"),
