@@ -139,10 +139,10 @@ def own_rules(paytable: Paytable) -> str | None:
     (``game = "pok-deng"``): its report must not send the reader to another
     game's rules.
     """
-    from odds.games import games
+    from odds.games import packaged_game
 
     game = paytable.game
-    packaged = games().get(game.name)
+    packaged = packaged_game(game.name)
     if packaged is game:
         return None
     definition = getattr(game, "definition", None)

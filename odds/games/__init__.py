@@ -41,13 +41,21 @@ def games() -> dict[str, Game[Any]]:
 
 def game_named(name: str) -> Game[Any]:
     """The game called ``name``; a one-line error listing the games otherwise."""
+    found = packaged_game(name)
+    if found is None:
+        raise OddsError(f"unknown game {name!r} (games: {', '.join(games())})")
+    return found
+
+
+def packaged_game(name: str) -> Game[Any] | None:
+    """The game of ``odds`` called ``name`` (a package, or a definition in ``tables/``), found
+    by its own package or file before every game is discovered; ``None`` if there is none."""
     found = _own_package(name)
-    if found is not None:
-        return found
-    try:
-        return games()[name]
-    except KeyError:
-        raise OddsError(f"unknown game {name!r} (games: {', '.join(games())})") from None
+    if found is None:
+        from odds.games.defined.registry import table_game
+
+        found = table_game(name)
+    return found if found is not None else games().get(name)
 
 
 def _own_package(name: str) -> Game[Any] | None:

@@ -527,7 +527,10 @@ class DefinedGame(Game[DefinedConfig]):
         fp, sp = (patterns.points(cards[:2], definition.shoe) for cards in (f, s))
         if fp in tableau.naturals or sp in tableau.naturals:
             both = f"a natural ({one} {fp}, {two} {sp})"
-            plays = {first: (False, f"{one} stands: {both}"), second: (False, f"{two} stands: {both}")}
+            plays = {
+                first: (False, f"{one} stands: {both}"),
+                second: (False, f"{two} stands: {both}"),
+            }
         else:
             first_draws = fp in tableau.first_draws
             plays = {first: (first_draws, f"{one} {'draws' if first_draws else 'stands'} on {fp}")}

@@ -94,7 +94,9 @@ def _tally(values: Any, counts: Any) -> dict[int, int]:
 
     low = int(values.min()) if len(values) else 0
     span = int(values.max()) - low + 1 if len(values) else 0
-    if values.dtype != object and span <= 4 * len(values) + 1024:  # a few values close together: count them directly
+    if (
+        values.dtype != object and span <= 4 * len(values) + 1024
+    ):  # a few values close together: count them directly
         rounds = np.bincount(values - low, weights=counts, minlength=span)
         return {low + i: int(n) for i, n in enumerate(rounds.tolist()) if n}
     distinct, inverse = np.unique(values, return_inverse=True)
