@@ -538,7 +538,8 @@ class DefinedGame(Game[DefinedConfig]):
             if first_draws:
                 third = definition.shoe.values[f[2].rank] % 10
                 draws = tableau.second_draws_on(sp, third)
-                why = f"{two} {'draws' if draws else 'stands'}: {sp} against a {one} third card {third}"
+                verb = "draws" if draws else "stands"
+                why = f"{two} {verb}: {sp} against a {one} third card {third}"
             else:
                 draws = sp in tableau.second_draws_first_stood
                 why = f"{two} {'draws' if draws else 'stands'} on {sp} ({one} stood)"

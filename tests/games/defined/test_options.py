@@ -17,9 +17,9 @@ from odds.core.cards import parse_cards
 from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
 from odds.core.options import option_specs
-from odds.games import game_named, games
+from odds.games import games
 from odds.games.defined import patterns
-from odds.games.paytable import TABLES, from_data, load, load_file
+from odds.games.paytable import from_data, load, load_file
 from odds.tools.variants import reading_options
 
 #: A small game to read options on: one card each, the higher rank wins.

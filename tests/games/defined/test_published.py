@@ -99,21 +99,19 @@ def _rank_suit(code: str) -> tuple[int, int]:
     return (_CODES.get(rank) or int(rank), _SUITS[code[-1]])
 
 
+def _baccarat_value(code: str) -> int:
+    rank, _ = _rank_suit(code)
+    return 0 if rank >= 10 else rank
+
+
 def _plain_baccarat(cards: list[str]) -> dict[str, Counter[Fraction]]:
     """Every bet the reference knows, over every ordered deal of six of the cards (each card
     a distinct copy): a coup takes at most six, so each stands for the same number of orders
     of the whole shoe."""
     found: dict[str, Counter[Fraction]] = {}
     for order in permutations(range(len(cards)), 6):
-        dealt = iter(order)
-        taken: list[tuple[int, int]] = []
-
-        def draw() -> int:
-            rank, suit = _rank_suit(cards[next(dealt)])
-            taken.append((rank, suit))
-            return 0 if rank >= 10 else rank
-
-        player, banker = plain_baccarat.coup(draw)
+        values = iter(_baccarat_value(cards[i]) for i in order)
+        player, banker = plain_baccarat.coup(lambda values=values: next(values))
         nets = plain_baccarat.nets(*plain_baccarat.summary(player, banker))
         first = [_rank_suit(cards[i]) for i in order[:4]]
         nets.update(plain_baccarat.pair_nets((first[0], first[2]), (first[1], first[3])))
