@@ -540,7 +540,7 @@ def test_simulated_log_passes_the_audit(run, tmp_path):
     log = tmp_path / "mahjong.csv"
     code, _, err = run("simulate", GAME, "--rounds", "600", "--seed", "7", "--out", str(log))
     assert code == 0, err
-    assert log.read_text("utf-8").splitlines()[0] == "shoe,round,player,banker"
+    assert log.read_text("utf-8").splitlines()[0] == "shoe,round,banker,player"
     code, out, err = run("audit", GAME, "--log", str(log), "--format", "json")
     assert code == 0, err
     assert json.loads(out)["rounds"] == 600
