@@ -124,6 +124,10 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
         from odds.tools.audit.group_report import group_lines
 
         out += group_lines(result.groups, charts)
+    if result.wagers is not None:  # --wagers (odds.tools.audit.wager_report)
+        from odds.tools.audit.wager_report import wager_lines
+
+        out += wager_lines(result.wagers)
     for note in result.notes:
         out.append(f"Note: {_text(note)}")
     if result.mis_settled:
@@ -148,7 +152,7 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
             f"Finding: {counts.rejected_total:,} row(s) rejected "
             f"({_kinds(result)}); an audit with rejected rows is never a pass."
         )
-    out.append(f"Overall verdict: {OVERALL[result.verdict]}")
+    out.append(f"Overall verdict: {overall(result)}")
     return "\n".join(out) + "\n"
 
 
@@ -169,8 +173,19 @@ def verdict_line(result: AuditResult) -> str:
         reasons.append(f"{result.rejected:,} row(s) rejected ({_kinds(result)})")
     if result.groups is not None and result.groups.flagged:
         reasons.append(f"{len(result.groups.rejected):,} group test(s) failed (--by)")
+    if result.wagers is not None:
+        from odds.tools.audit.wager_report import verdict_reason
+
+        reasons += verdict_reason(result.wagers)
     because = f" ({'; '.join(reasons)})" if reasons else ""
-    return f"{OVERALL[result.verdict].removesuffix('.')}{because}: {result.log}"
+    return f"{overall(result).removesuffix('.')}{because}: {result.log}"
+
+
+def overall(result: AuditResult) -> str:
+    """The verdict in words; flagged by the wagers alone, it says the rounds are fine."""
+    if result.verdict == "FLAGGED" and not result.rounds_flagged:
+        return "FLAGGED: the rounds are consistent with the exact odds; the wagers are not."
+    return OVERALL[result.verdict]
 
 
 def log_line(result: AuditResult) -> str:
@@ -418,6 +433,10 @@ def audit_tables(result: AuditResult) -> list[Table]:
         from odds.tools.audit.group_report import drivers_table, groups_table
 
         tables += [groups_table(result.groups), drivers_table(result.groups)]
+    if result.wagers is not None:  # --wagers (odds.tools.audit.wager_report)
+        from odds.tools.audit.wager_report import wager_tables
+
+        tables += wager_tables(result.wagers)
     return [*tables, verdict]
 
 
