@@ -16,8 +16,11 @@ one table, the same shoes:
   (4, 5, 6, 7 count −1; 8, 9 count +2; the rest 0) at a true count (running
   count per deck unseen) of +4 or more; for another bet, whenever its exact
   state EV is positive (a perfect counter, the engine's own valuation).
-  With ``at_random`` it places the same number of counted wagers in each shoe,
-  at rounds drawn at random: the same account, blind.
+  With ``at_random`` it places as many counted wagers, at rounds drawn at
+  random from the whole log: the same account, blind. (As many *in each shoe*
+  would not be blind: how often a shoe's count rises is itself the cards'
+  doing, and the test rightly notices an account that bets more in the shoes
+  that favour it — 5 of 100 logs measured.)
 
 Everything is seeded apart from the deal (the same round log with another
 ``seed`` of wagers is another set of players). Rounds and shoes are named as
@@ -126,26 +129,12 @@ def wager_rows(
         )
 
     progression = {"main": 10, "counted": 5}
-    for dealt in shoes.values():
-        counts = list(shoe.counts)
-        running = 0
-        seen = 0
-        counting: list[bool] = []
-        for r in dealt:
-            if evaluator is None:
-                assert rank is not None
-                decks = (size - seen) / unit
-                counting.append(decks > 0 and running / decks >= JACOBSON_TRUE_COUNT)
-            else:
-                counting.append(evaluator.evs(counts)[counted] > 0)
-            for card in r.cards:
-                counts[card] -= 1
-                if rank is not None:
-                    running += JACOBSON_TAGS.get(rank[card], 0)
-            seen += len(r.cards)
-        if at_random:  # the same number of counted wagers in this shoe, at random rounds
-            chosen = set(rng.sample(range(len(dealt)), sum(counting)))
-            counting = [i in chosen for i in range(len(dealt))]
+    counting = [_counting(dealt, shoe, rank, evaluator, counted, unit) for dealt in shoes.values()]
+    if at_random:  # as many counted wagers, at rounds drawn from the whole log: blind
+        places = [(s, i) for s, flags in enumerate(counting) for i in range(len(flags))]
+        drawn = set(random.Random(f"blind-{seed}").sample(places, sum(map(sum, counting))))
+        counting = [[(s, i) in drawn for i in range(len(f))] for s, f in enumerate(counting)]
+    for dealt, flags in zip(shoes.values(), counting, strict=True):
         seen = 0
         for i, r in enumerate(dealt):
             if rng.random() < 0.4:
@@ -167,10 +156,37 @@ def wager_rows(
                 bet("random-4", rng.choice(list(bets)), rng.choice((5, 10, 20, 50)))
             if rng.random() < 0.5:
                 bet(COUNTER, main[0], 10)
-            if counting[i]:
+            if flags[i]:
                 bet(COUNTER, counted, 25)
             seen += len(r.cards)
     return out
+
+
+def _counting(
+    dealt: Sequence[LoggedRound],
+    shoe: Any,
+    rank: list[int] | None,
+    evaluator: Any,
+    counted: str,
+    unit: int,
+) -> list[bool]:
+    """Whether the counter bets each round of a shoe: the count (or the exact EV) before it."""
+    counts = list(shoe.counts)
+    running = 0
+    seen = 0
+    flags = []
+    for r in dealt:
+        if evaluator is None:
+            decks = (shoe.size - seen) / unit
+            flags.append(decks > 0 and running / decks >= JACOBSON_TRUE_COUNT)
+        else:
+            flags.append(evaluator.evs(counts)[counted] > 0)
+        for card in r.cards:
+            counts[card] -= 1
+            if rank is not None:
+                running += JACOBSON_TAGS.get(rank[card], 0)
+        seen += len(r.cards)
+    return flags
 
 
 def _rank_values(types: Sequence[Any]) -> list[int] | None:
