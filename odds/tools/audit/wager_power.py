@@ -39,6 +39,8 @@ from odds.tools.audit.wagers import Wager, WagerLog
 
 #: The row of the counter betting at random in the table.
 BLIND = f"{COUNTER} at random"
+#: The row of the logs in which any honest account (the counter at random included) was named.
+ANY_HONEST = "any honest account"
 
 
 def deal_shoes(game: Any, config: Any, shoes: int, seed: int) -> list[LoggedRound]:
@@ -76,7 +78,13 @@ def as_log(rows: Sequence[dict[str, str]], shoes: Sequence[DealtShoe]) -> WagerL
 
 
 def one_log(
-    paytable: Any, shoes: int, seed: int, counted: str, alpha: float, draws: int
+    paytable: Any,
+    shoes: int,
+    seed: int,
+    counted: str,
+    alpha: float,
+    draws: int,
+    within: bool = False,
 ) -> tuple[WagerAudit, WagerAudit]:
     """One simulated log tested twice: with the counter counting, and betting at random."""
     game, config = paytable.game, paytable.config
@@ -88,7 +96,8 @@ def one_log(
     for blind in (False, True):
         rows = wager_rows(game, config, rounds, bets, counted, seed, blind)
         log = as_log(rows, dealt)
-        audits.append(test_wagers(game, config, dealt, log, alpha, draws, values=values))
+        audit = test_wagers(game, config, dealt, log, alpha, draws, values=values, within=within)
+        audits.append(audit)
     return audits[0], audits[1]
 
 
@@ -100,8 +109,10 @@ def study(
     draws: int,
     seed: int,
     counted: str | None = None,
+    within: bool = False,
 ) -> list[tuple[int, str, int, int]]:
-    """Rows ``(shoes, account, named, logs)``: how often each account was named."""
+    """Rows ``(shoes, account, named, logs)``: how often each account was named, and how
+    often any honest one was (the family's false-alarm rate, :data:`ANY_HONEST`)."""
     from odds.api import load
 
     paytable = load(game)
@@ -109,13 +120,16 @@ def study(
     bet = counted_bet(bets, counted)
     table = []
     for length in lengths:
-        named = dict.fromkeys([*ACCOUNTS, BLIND], 0)
+        named = dict.fromkeys([*ACCOUNTS, BLIND, ANY_HONEST], 0)
         for i in range(logs):
-            counting, blind = one_log(paytable, length, seed + i, bet, alpha / 2, draws)
+            counting, blind = one_log(paytable, length, seed + i, bet, alpha / 2, draws, within)
             for account in {r.account for r in counting.named}:
                 named[account] += 1
             if any(r.account == COUNTER for r in blind.named):
                 named[BLIND] += 1
+            if any(r.account != COUNTER for r in counting.named) or blind.named:
+                named[ANY_HONEST] += 1
+        print(f"{length} shoes: done", file=sys.stderr)
         table += [(length, account, n, logs) for account, n in named.items()]
     return table
 
@@ -145,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--alpha", type=float, default=0.01, help="the audit's α (0.01)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first log (1)")
     parser.add_argument("--counted", default=None, help="the counted bet (default dragon-7)")
+    parser.add_argument(
+        "--within-shoe",
+        action="store_true",
+        help="permute within each shoe instead (the test the audit does not use: its false alarms)",
+    )
     args = parser.parse_args(argv)
     try:
         lengths = [int(part) for part in args.shoes.split(",")]
@@ -153,7 +172,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 0 < args.alpha < 1:
             raise OddsError(f"--alpha must be between 0 and 1, got {args.alpha}")
         start = time.perf_counter()
-        rows = study(args.game, args.logs, lengths, args.alpha, args.draws, args.seed, args.counted)
+        rows = study(
+            args.game,
+            args.logs,
+            lengths,
+            args.alpha,
+            args.draws,
+            args.seed,
+            args.counted,
+            args.within_shoe,
+        )
     except (OddsError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

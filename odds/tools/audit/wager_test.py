@@ -183,10 +183,13 @@ def test_wagers(
     draws: int = DRAWS,
     seed: int = SEED,
     values: ShoeValues | None = None,
+    within: bool = False,
 ) -> WagerAudit:
     """Value every wager and test every account and bet (see the module docstring).
 
     ``values`` lets a caller that values the shoes once (the power study) pass them in.
+    ``within`` permutes each wager among the rounds of its own shoe instead: the test this
+    module does *not* use, kept so the power study can measure why (``--within-shoe``).
     """
     import numpy as np
 
@@ -264,7 +267,8 @@ def test_wagers(
                 weighing,
             )
         )
-    _permute(tests, n, draws, seed)
+    lengths = [len(shoe.rounds) for shoe in shoes] if within else None
+    _permute(tests, n, draws, seed, lengths)
     from dataclasses import replace
 
     results = []
@@ -347,12 +351,21 @@ class _Test:
         self.seen: list[float] = []
 
 
-def _permute(tests: list[_Test], n: int, draws: int, seed: int) -> None:
-    """Run the permutations: each draw maps every shoe to another, shared by all the tests."""
+def _permute(
+    tests: list[_Test], n: int, draws: int, seed: int, lengths: Sequence[int] | None = None
+) -> None:
+    """Run the permutations: each draw maps every shoe to another, shared by all the tests.
+
+    With ``lengths`` (each shoe's rounds) each draw permutes the rounds within every shoe
+    instead (the within-shoe test the power study measures against).
+    """
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    if n < 2:
+    if lengths is not None:
+        width = max(lengths)
+        past = np.arange(width)[None, :] >= np.array(lengths)[:, None]  # shoes × rounds
+    if n < 2 and lengths is None:
         for test in tests:
             test.p, test.stopped = 1.0, True
         return
@@ -360,11 +373,20 @@ def _permute(tests: list[_Test], n: int, draws: int, seed: int) -> None:
     done = 0
     while done < draws and not all(t.stopped for t in tests):
         size = min(CHUNK, draws - done)
-        perms = rng.permuted(np.tile(base, (size, 1)), axis=1)
+        if lengths is None:
+            perms = rng.permuted(np.tile(base, (size, 1)), axis=1)
+        else:
+            keys = rng.random((size, n, width))
+            keys[:, past] = np.inf  # rounds past a shoe's end sort last: never drawn
+            orders = np.argsort(keys, axis=2)
         for test in tests:
             if test.stopped:
                 continue
-            stats = test.matrix[perms[:, test.shoes], test.rounds] @ test.stakes
+            if lengths is None:
+                stats = test.matrix[perms[:, test.shoes], test.rounds] @ test.stakes
+            else:
+                moved = orders[:, test.shoes, test.rounds]
+                stats = test.matrix[test.shoes, moved] @ test.stakes
             hits = np.cumsum(stats >= test.t - test.tolerance)
             test.seen.extend(stats.tolist())
             total = test.reached + int(hits[-1])
