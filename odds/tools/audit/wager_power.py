@@ -1,7 +1,9 @@
 """Power and false alarms of the wager test, measured: ``python -m odds.tools.audit.wager_power``.
 
 Each simulated log deals ``--shoes`` shoes of the game (a seeded shuffle, dealt
-to the cut card's depth) and writes the wagers of :mod:`odds.tools.audit.wager_logs`:
+to the cut card's depth, by the dealer written apart from the games:
+:mod:`odds.tools.audit.independent_dealer`; ``--dealer simulate`` for ``odds
+simulate``'s) and writes the wagers of :mod:`odds.tools.audit.wager_logs`:
 four honest accounts, the counter, and the same counter betting at random
 (as many counted wagers in each shoe, at rounds drawn at random). Every log is
 tested as ``odds audit --wagers`` tests it (:func:`odds.tools.audit.wager_test.test_wagers`,
@@ -43,25 +45,50 @@ BLIND = f"{COUNTER} at random"
 ANY_HONEST = "any honest account"
 
 
-def deal_shoes(game: Any, config: Any, shoes: int, seed: int) -> list[LoggedRound]:
-    """``shoes`` whole shoes dealt to the cut card (the procedure's, else 96%)."""
-    from odds.tools.audit.logs import deal_rounds
+def deal_shoes(game: Any, config: Any, shoes: int, seed: int, dealer: str) -> list[LoggedRound]:
+    """``shoes`` whole shoes dealt to the cut card (the procedure's depth, else 96%).
 
+    ``dealer`` ``independent`` deals them by :mod:`odds.tools.audit.independent_dealer`,
+    written apart from the games (its own cards, shuffle and tableau: a bug in the games'
+    dealing cannot hide in both the logs and the valuation); ``simulate`` as ``odds
+    simulate`` does.
+    """
     shoe = game.shoe(config)
     procedure = game.shoe_state.procedure(config) if game.shoe_state else None
     last = getattr(procedure, "last_start", None)
     depth = Fraction(last, shoe.size) if last else Fraction(96, 100)
+    if dealer == "independent":
+        from odds.tools.audit.independent_dealer import dealer_for
+
+        dealt = dealer_for(game, config, penetration=float(depth)).shoes(shoes, seed)
+        return logged_from_shoes(game, config, dealt)
+    from odds.tools.audit.logs import deal_rounds
+
     per_shoe = shoe.size // 4 + 1  # more rounds than any shoe holds (four cards at least)
-    dealt = deal_rounds(game, config, shoes * per_shoe, seed, depth)
-    rows = list(takewhile(lambda row: int(row["shoe"]) <= shoes, dealt))
-    return logged_rounds(game, config, rows)
+    rows = deal_rounds(game, config, shoes * per_shoe, seed, depth)
+    return logged_rounds(game, config, list(takewhile(lambda row: int(row["shoe"]) <= shoes, rows)))
+
+
+def logged_from_shoes(game: Any, config: Any, shoes: Sequence[DealtShoe]) -> list[LoggedRound]:
+    """Shoes dealt apart as the wager writer's rounds: each settled by the game once."""
+    rounds = []
+    settled: dict[tuple[str, ...], dict[str, Fraction]] = {}
+    for shoe in shoes:
+        for r in shoe.rounds:
+            if r.hands not in settled:
+                hands = dict(zip(game.positions, r.hands, strict=True))
+                result = game.settle(config, hands, Fraction(1))
+                settled[r.hands] = {b.bet: b.net / b.stake for b in result.bets}
+            rounds.append(LoggedRound(shoe.label, r.label, r.cards, settled[r.hands]))
+    return rounds
 
 
 def as_shoes(rounds: Sequence[LoggedRound]) -> tuple[DealtShoe, ...]:
     """The dealt rounds as the audit's shoes (what :func:`test_wagers` reads)."""
     found: dict[str, list[DealtRound]] = {}
     for line, r in enumerate(rounds, start=2):
-        found.setdefault(r.shoe, []).append(DealtRound(line, r.label, r.cards))
+        label = r.label if r.label else str(line - 1)
+        found.setdefault(r.shoe, []).append(DealtRound(line, label, r.cards))
     return tuple(DealtShoe(label, tuple(rs)) for label, rs in found.items())
 
 
@@ -85,11 +112,12 @@ def one_log(
     alpha: float,
     draws: int,
     within: bool = False,
+    dealer: str = "independent",
 ) -> tuple[WagerAudit, WagerAudit]:
     """One simulated log tested twice: with the counter counting, and betting at random."""
     game, config = paytable.game, paytable.config
     bets = [b.name for b in paytable.bet_analysis().bets]
-    rounds = deal_shoes(game, config, shoes, seed)
+    rounds = deal_shoes(game, config, shoes, seed, dealer)
     dealt = as_shoes(rounds)
     values: ShoeValues = value_shoes(game, config, dealt, bets)
     audits = []
@@ -110,6 +138,7 @@ def study(
     seed: int,
     counted: str | None = None,
     within: bool = False,
+    dealer: str = "independent",
 ) -> list[tuple[int, str, int, int]]:
     """Rows ``(shoes, account, named, logs)``: how often each account was named, and how
     often any honest one was (the family's false-alarm rate, :data:`ANY_HONEST`)."""
@@ -122,7 +151,9 @@ def study(
     for length in lengths:
         named = dict.fromkeys([*ACCOUNTS, BLIND, ANY_HONEST], 0)
         for i in range(logs):
-            counting, blind = one_log(paytable, length, seed + i, bet, alpha / 2, draws, within)
+            counting, blind = one_log(
+                paytable, length, seed + i, bet, alpha / 2, draws, within, dealer
+            )
             for account in {r.account for r in counting.named}:
                 named[account] += 1
             if any(r.account == COUNTER for r in blind.named):
@@ -164,6 +195,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="permute within each shoe instead (the test the audit does not use: its false alarms)",
     )
+    parser.add_argument(
+        "--dealer",
+        choices=("independent", "simulate"),
+        default="independent",
+        help="who deals the shoes: the dealer written apart from the games (default) or "
+        "odds simulate's",
+    )
     args = parser.parse_args(argv)
     try:
         lengths = [int(part) for part in args.shoes.split(",")]
@@ -181,6 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.seed,
             args.counted,
             args.within_shoe,
+            args.dealer,
         )
     except (OddsError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -190,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bets = [b.name for b in load(args.game).bet_analysis().bets]
     print(markdown(rows, counted_bet(bets, args.counted)))
     print(
-        f"\n{args.logs} logs per length, α = {args.alpha:g} (the wager test at α/2), "
+        f"\n{args.logs} logs per length, {args.dealer} dealer, α = {args.alpha:g} (the wager "
+        "test at α/2), "
         f"{args.draws:,} draws at least, {time.perf_counter() - start:.0f} s.",
         file=sys.stderr,
     )

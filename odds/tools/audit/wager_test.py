@@ -239,7 +239,7 @@ def test_wagers(
             zip(group, evs, strict=True), key=lambda pair: -pair[0].stake * (pair[1] - top_ev)
         )[:NAMED_ROUNDS]
         weighing = tuple(
-            f"{_round_name(shoes, w)} ({log.unit} {w.line}: stake {_money(w.stake)} "
+            f"{_round_name(shoes, w)} (wager {log.unit} {w.line}: stake {_money(w.stake)} "
             f"at EV {float(e):+.2%})"
             for w, e in weigh
         )
