@@ -19,14 +19,26 @@ GAME = "baccarat-ez"
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
-    """An EZ Baccarat log of about 20 shoes, its wagers with the counter counting and blind."""
-    from odds.cli import main
+    """An EZ Baccarat log of 20 shoes from the dealer written apart from the games, and its
+    wagers: five accounts, the counter counting Dragon 7, and the same counter blind."""
+    from odds.tools.audit.independent_dealer import dealer_for
+    from odds.tools.audit.wager_logs import wager_rows, write_wagers
+    from odds.tools.audit.wager_power import logged_from_shoes
 
+    paytable = load(GAME)
+    game, config = paytable.game, paytable.config
+    shoes = dealer_for(game, config, penetration=402 / 416).shoes(20, 11)
     folder = tmp_path_factory.mktemp("wagers")
     rounds, counting, blind = folder / "rounds.csv", folder / "w.csv", folder / "blind.csv"
-    common = [GAME, "--rounds", "1600", "--penetration", "96%", "--seed", "5", "-o", str(rounds)]
-    assert main(["simulate", *common, "--wagers", str(counting)]) == 0
-    assert main(["simulate", *common, "--wagers", str(blind), "--counter-at-random"]) == 0
+    with rounds.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["shoe", "round", *game.positions])
+        for shoe in shoes:
+            writer.writerows([shoe.label, r.label, *r.hands] for r in shoe.rounds)
+    dealt = logged_from_shoes(game, config, shoes)
+    bets = [b.name for b in paytable.bet_analysis().bets]
+    for path, at_random in ((counting, False), (blind, True)):
+        write_wagers(wager_rows(game, config, dealt, bets, "dragon-7", 11, at_random), path)
     return rounds, counting, blind
 
 
@@ -229,6 +241,28 @@ def test_a_log_without_shoes_is_refused_in_one_line(run, tmp_path):
     wagers.write_text("shoe,round,account,bet,stake\n1,1,a,banker,10\n", encoding="utf-8")
     code, _, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(wagers))
     assert code == 2 and "dealt shoe by shoe" in err and "Traceback" not in err
+
+
+def test_simulate_writes_wagers_that_join_its_rounds(run, tmp_path):
+    rounds, wagers = tmp_path / "r.csv", tmp_path / "w.csv.gz"
+    code, _, err = run(
+        "simulate",
+        GAME,
+        "--rounds",
+        "200",
+        "--penetration",
+        "96%",
+        "-o",
+        str(rounds),
+        "--wagers",
+        str(wagers),
+        "--counted",
+        "panda-8",
+    )
+    assert code == 0 and "wagers to" in err
+    code, out, _ = run("audit", GAME, "--log", str(rounds), "--wagers", str(wagers))
+    assert "rejected: 0; over 3 shoes" in out
+    assert "| counter-5     | panda-8" in out
 
 
 def test_simulate_wagers_needs_shoes_dealt_through(run, tmp_path):
