@@ -11,7 +11,8 @@ Every row is checked before it is used, and a row that fails is rejected and
 named, never used — a wager that cannot be placed in a round cannot be valued,
 and a guessed value would be worse than none:
 
-* its ``(shoe, round)`` must be a round of the round log's shoes;
+* its ``(shoe, round)`` must be a round of the round log's shoes (a round log
+  without a ``round`` column numbers its rounds within each shoe from 1);
 * its bet must be one the paytable names (``dragon-7``, as ``odds report`` prints it);
 * its stake must be a positive number in ASCII digits (``25``, ``2.50``): a
   negative, zero, non-numeric stake or one in other digits (``٢٥``) is refused
@@ -139,8 +140,8 @@ def read_wagers(
         ).fetchall()
         width = len(source.columns)
         unit = source.unit
-    where = {
-        (shoe.label, r.label): (s, i)
+    where = {  # a round log without a round column: rounds counted within each shoe from 1
+        (shoe.label, r.label or str(i + 1)): (s, i)
         for s, shoe in enumerate(shoes)
         for i, r in enumerate(shoe.rounds)
     }

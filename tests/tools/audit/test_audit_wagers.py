@@ -129,6 +129,23 @@ def test_wager_columns_map_other_names_and_a_missing_one_is_one_line(run, logs, 
     assert code == 2 and "no 'account' column" in err and "Traceback" not in err
 
 
+def test_a_parquet_wager_log_with_numeric_stakes(run, logs, tmp_path):
+    import duckdb
+
+    rounds, counting, _ = logs
+    path = tmp_path / "w.parquet"
+    con = duckdb.connect()
+    con.execute(
+        f"COPY (SELECT shoe::VARCHAR AS shoe, round::VARCHAR AS round, account, bet, "
+        f"stake::DOUBLE AS stake FROM read_csv('{counting}', all_varchar = true) LIMIT 300) "
+        f"TO '{path}' (FORMAT parquet)"
+    )
+    con.close()
+    code, out, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(path))
+    assert code in (0, 1), err
+    assert "Rows read: 300; used: 300; rejected: 0" in out and "row 2" not in out
+
+
 def test_stakes_and_holm():
     assert parse_stake("25") == (Fraction(25), "")
     assert parse_stake("2.5")[0] == Fraction(5, 2)
