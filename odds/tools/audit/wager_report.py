@@ -10,6 +10,7 @@ one by one (the first :data:`~odds.tools.audit.wagers.MAX_LISTED`).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from odds.core.table import Column, Kind, Table
 from odds.tools.audit.wager_test import AccountBet, WagerAudit
@@ -80,6 +81,23 @@ def wager_lines(audit: WagerAudit) -> list[str]:
         "p-value",
     )
     out += [markdown_table(headers, rows, 2), ""]
+    totals = account_totals(audit)
+    if any(t["bets"] > 1 for t in totals):
+        out += ["Each account over all its bets:", ""]
+        account_rows = [
+            (
+                t["account"],
+                f"{t['wagers']:,}",
+                _money(t["staked"]),
+                "n/a" if t["actual"] is None else _money(t["actual"]),
+                _money(t["top"]),
+                _money(t["chosen"]),
+                f"{float((t['chosen'] - t['top']) / t['staked']):+.2%}",
+                f"{float(t['positive'] / t['staked']):.1%}",
+            )
+            for t in totals
+        ]
+        out += [markdown_table(("account", *headers[2:-1]), account_rows, 2), ""]
     for r in audit.named:
         out.append(f"Finding: {finding(r)}.")
     for note in audit.notes:
@@ -97,6 +115,36 @@ def wager_lines(audit: WagerAudit) -> list[str]:
     )
     out += [f"Verdict, wagers: {verdict}.", ""]
     return out
+
+
+def account_totals(audit: WagerAudit) -> list[dict[str, Any]]:
+    """Each account's figures summed over its bets (exact), in the table's order."""
+    totals: dict[str, dict[str, Any]] = {}
+    for r in audit.results:
+        t = totals.setdefault(
+            r.account,
+            {
+                "account": r.account,
+                "bets": 0,
+                "wagers": 0,
+                "staked": Fraction(0),
+                "actual": Fraction(0),
+                "top": Fraction(0),
+                "chosen": Fraction(0),
+                "positive": Fraction(0),
+            },
+        )
+        t["bets"] += 1
+        t["wagers"] += r.wagers
+        t["actual"] = None if t["actual"] is None or r.actual is None else t["actual"] + r.actual
+        for key, value in (
+            ("staked", r.staked),
+            ("top", r.top),
+            ("chosen", r.chosen),
+            ("positive", r.positive),
+        ):
+            t[key] += value
+    return list(totals.values())
 
 
 def finding(r: AccountBet) -> str:
@@ -168,13 +216,40 @@ def wager_tables(audit: WagerAudit) -> list[Table]:
             for r in audit.results
         ),
     )
+    accounts_total = Table(
+        key="wager_accounts",
+        title="Wagers by account, over all its bets",
+        columns=(
+            Column("account", "account"),
+            Column("bets", "bets", Kind.WAYS),
+            Column("wagers", "wagers", Kind.WAYS),
+            Column("staked", "staked", Kind.DATA),
+            Column("actual_net", "actual net", Kind.DATA, json_null=True),
+            Column("expected_net_top", "expected net off the top", Kind.DATA),
+            Column("expected_net_states", "expected net at its states", Kind.DATA),
+            Column("positive_stake", "stake placed at EV > 0", Kind.DATA),
+        ),
+        rows=tuple(
+            {
+                "account": t["account"],
+                "bets": t["bets"],
+                "wagers": t["wagers"],
+                "staked": _fraction(t["staked"]),
+                "actual_net": None if t["actual"] is None else _fraction(t["actual"]),
+                "expected_net_top": _fraction(t["top"]),
+                "expected_net_states": _fraction(t["chosen"]),
+                "positive_stake": _fraction(t["positive"]),
+            }
+            for t in account_totals(audit)
+        ),
+    )
     rejected = Table(
         key="wager_rejected",
         title="Rejected wager rows",
         columns=(Column(log.unit, log.unit, Kind.WAYS), Column("reason", "reason")),
         rows=tuple({log.unit: r.line, "reason": r.reason} for r in log.rejected),
     )
-    return [accounts, rejected]
+    return [accounts, accounts_total, rejected]
 
 
 def _p(r: AccountBet) -> str:
