@@ -382,6 +382,7 @@ def simulate(
         typer.Option(
             "--counted",
             metavar="BET",
+            autocompletion=complete_bet,
             help="The bet the counter of --wagers counts (default dragon-7: Jacobson's count, "
             "true count 4 or more; another bet: whenever its exact state EV is positive).",
         ),
