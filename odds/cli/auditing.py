@@ -160,6 +160,33 @@ def audit(
             "names the shoes left to the off-the-top tests).",
         ),
     ] = None,
+    wagers: Annotated[
+        Path | None,
+        typer.Option(
+            "--wagers",
+            metavar="FILE",
+            help="A wager log (shoe,round,account,bet,stake; CSV, gzip or Parquet): each wager "
+            "valued at its shoe's state, and the accounts that bet when the shoe favours them "
+            "named (α split half to the rounds, half to the wagers).",
+        ),
+    ] = None,
+    wager_columns: Annotated[
+        str | None,
+        typer.Option(
+            "--wager-columns",
+            metavar="MAP",
+            help="Which wager column is which: name=column pairs (account=player_id,stake=amt).",
+        ),
+    ] = None,
+    wager_draws: Annotated[
+        int | None,
+        typer.Option(
+            "--wager-draws",
+            metavar="N",
+            help="Monte Carlo draws of the wager test (default 1,999; raised when Holm needs "
+            "smaller p-values).",
+        ),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Test a log of dealt rounds against the exact odds (chi-square, observed return).
@@ -181,12 +208,22 @@ def audit(
 
     mapping = parse_mapping(columns)
     dimensions = parse_by(by)
+    wager_mapping = None
+    if wagers is not None:
+        from odds.tools.audit.wagers import parse_wager_columns
+
+        wager_mapping = parse_wager_columns(wager_columns)
+        if wager_draws is not None:
+            check_count(wager_draws, "--wager-draws", 10**7, "draws are at most 10^7")
+    elif wager_columns is not None or wager_draws is not None:
+        raise OddsError("--wager-columns and --wager-draws describe the --wagers log")
     encoding = check_encoding(encoding)
     if aware_rounds is not None:
         check_count(aware_rounds, "--aware-rounds", MAX_ROUNDS, "a log's rounds are at most 10^9")
     paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
-    check_output(output, [*paytable_inputs(game), log, *mapping_file])
+    wager_file = [wagers] if wagers is not None else []
+    check_output(output, [*paytable_inputs(game), log, *mapping_file, *wager_file])
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
@@ -202,6 +239,9 @@ def audit(
         encoding=encoding,
         shoe_rows=MAX_ROWS if shoe_rows is None else shoe_rows,
         aware_rounds=aware_rounds,
+        wagers=wagers,
+        wager_columns=wager_mapping,
+        wager_draws=wager_draws,
     )
     links = None
     if folder is not None:
@@ -328,6 +368,33 @@ def simulate(
             help="A fault to find (baccarat): re-deal this share of the coups the Player wins.",
         ),
     ] = None,
+    wagers: Annotated[
+        Path | None,
+        typer.Option(
+            "--wagers",
+            metavar="FILE",
+            help="Also write a seeded wager log (shoe,round,account,bet,stake) for odds audit "
+            "--wagers: four honest accounts and one counter (needs --penetration).",
+        ),
+    ] = None,
+    counted: Annotated[
+        str | None,
+        typer.Option(
+            "--counted",
+            metavar="BET",
+            autocompletion=complete_bet,
+            help="The bet the counter of --wagers counts (default dragon-7: Jacobson's count, "
+            "true count 4 or more; another bet: whenever its exact state EV is positive).",
+        ),
+    ] = None,
+    counter_at_random: Annotated[
+        bool,
+        typer.Option(
+            "--counter-at-random",
+            help="The counter of --wagers places as many counted wagers in each shoe, at "
+            "random rounds (blind: an honest account).",
+        ),
+    ] = False,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
@@ -366,6 +433,21 @@ def simulate(
             raise OddsError(f"--mis-settle must be between 0 and 100%, got {mis_settle}")
         stakes = True
     faults = _faults(paytable, extra_card, missing_card, weak_shuffle, slug, improve_banker)
+    bet_names = [b.name for b in paytable.bet_analysis().bets]
+    if wagers is not None:
+        from odds.runtime.atomic import check_output_path
+        from odds.tools.audit.wager_logs import counted_bet
+
+        counted = counted_bet(bet_names, counted)
+        if depth is None:
+            raise OddsError("--wagers: wagers are valued in shoes dealt through; add --penetration")
+        if seats or results_only:
+            raise OddsError(
+                "--wagers writes wagers beside a log of one row per round and its cards"
+            )
+        check_output_path(wagers, [paytable.file, *([out] if out is not None else [])])
+    elif counted is not None or counter_at_random:
+        raise OddsError("--counted and --counter-at-random describe the accounts of --wagers")
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats, faults)
     fields = None
     if seats or operator or stakes or results_only:
@@ -378,11 +460,27 @@ def simulate(
 
             names = [b.name for b in paytable.bet_analysis().bets]
             fields, rows = without_cards(paytable.game, paytable.config, fields, rows, names)
-    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
-    if out is not None:
-        from odds.runtime.progress import echo
+    written = None
+    if wagers is not None:
+        from odds.tools.audit.wager_logs import logged_rounds, wager_rows
 
+        listed = list(rows)
+        rows = iter(listed)
+        assert counted is not None
+        dealt = logged_rounds(paytable.game, paytable.config, listed)
+        written = wager_rows(
+            paytable.game, paytable.config, dealt, bet_names, counted, seed, counter_at_random
+        )
+    count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
+    from odds.runtime.progress import echo
+
+    if out is not None:
         echo(f"wrote {count:,} rounds to {out}")
+    if wagers is not None and written is not None:
+        from odds.tools.audit.wager_logs import write_wagers
+
+        write_wagers(written, wagers, [paytable.file])
+        echo(f"wrote {len(written):,} wagers to {wagers}")
 
 
 def _faults(

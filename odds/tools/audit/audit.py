@@ -48,6 +48,7 @@ from odds.tools.audit.shoes import MAX_ROWS
 
 if TYPE_CHECKING:
     from odds.tools.audit.shoe_study import ShoeStudy
+    from odds.tools.audit.wager_test import WagerAudit
 
 Z95 = Decimal(repr(NormalDist().inv_cdf(0.975)))
 TestT = TypeVar("TestT", "FitTest", "ReturnTest")
@@ -138,6 +139,7 @@ class AuditResult:
     notes: tuple[str, ...]
     shoes: ShoeStudy | None = None  # the shoe-level tests (a log dealt shoe by shoe)
     groups: GroupAudit | None = None  # --by (odds.tools.audit.groups); alpha is then half
+    wagers: WagerAudit | None = None  # --wagers (odds.tools.audit.wager_test): α/2 each
 
     @property
     def rows(self) -> int:
@@ -208,12 +210,23 @@ class AuditResult:
         return 0 if payouts is None else payouts.mis_settled
 
     @property
-    def verdict(self) -> str:
+    def rounds_flagged(self) -> bool:
+        """Whether the rounds themselves (not the wagers) flag the log."""
         if self.rejected_evidence or self.findings or self.mis_settled or self.statistics_fail:
+            return True
+        return self.groups is not None and self.groups.flagged
+
+    @property
+    def verdict(self) -> str:
+        if self.rounds_flagged:
             return FLAGGED
-        if self.groups is not None and self.groups.flagged:
+        if self.wagers is not None and self.wagers.flagged:
             return FLAGGED
-        return PASS if self.tests and not self.not_rounds else INCONCLUSIVE
+        if self.not_rounds:  # formatting slips: never evidence, never a pass
+            return INCONCLUSIVE
+        if self.wagers is not None and self.wagers.log.rejected_total:
+            return INCONCLUSIVE  # wager rows not used: what they would show is unknown
+        return PASS if self.tests or self.wagers is not None else INCONCLUSIVE
 
     @property
     def flagged(self) -> bool:
@@ -230,8 +243,16 @@ def audit(
     encoding: str | None = None,
     shoe_rows: int = MAX_ROWS,
     aware_rounds: int | None = None,
+    wagers: Path | None = None,
+    wager_columns: dict[str, str] | None = None,
+    wager_draws: int | None = None,
 ) -> AuditResult:
     """Read the log, settle every kind of round once and run every test.
+
+    ``wagers`` is a wager log (``--wagers``, :mod:`odds.tools.audit.wagers`): each wager
+    valued at its shoe's state and every account tested
+    (:mod:`odds.tools.audit.wager_test`); the audit's α is then split, half to the tests
+    of the rounds, half to the wagers', so α still bounds the whole audit.
 
     ``aware_rounds`` bounds the rounds the shoe-aware tests evaluate (``--aware-rounds``).
 
@@ -244,6 +265,9 @@ def audit(
     """
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
+    wager_alpha = 0.0
+    if wagers is not None:
+        alpha = wager_alpha = alpha / 2
     whole = alpha
     if by:
         alpha = alpha / 2
@@ -317,6 +341,11 @@ def audit(
         from dataclasses import replace
 
         group_audit = replace(group_audit, drivers=named)
+    wager_audit = None
+    if wagers is not None:
+        wager_audit = _wager_audit(
+            paytable, counts, wagers, wager_columns, encoding, wager_alpha, wager_draws
+        )
     return AuditResult(
         paytable=paytable.source,
         log=str(log),
@@ -328,7 +357,42 @@ def audit(
         notes=tuple(notes),
         shoes=study,
         groups=group_audit,
+        wagers=wager_audit,
     )
+
+
+def _wager_audit(
+    paytable: Paytable,
+    counts: LogCounts,
+    path: Path,
+    columns: dict[str, str] | None,
+    encoding: str | None,
+    alpha: float,
+    draws: int | None,
+) -> WagerAudit:
+    """``--wagers``: the wager log joined to the log's shoes, valued and tested."""
+    from dataclasses import replace
+
+    from odds.tools.audit.wager_test import DRAWS, test_wagers
+    from odds.tools.audit.wagers import read_wagers
+
+    read = counts.shoes
+    if "shoe" not in counts.labels or read is None or not read.shoes:
+        raise OddsError(
+            "--wagers: the round log must be dealt shoe by shoe (a shoe column, every shoe "
+            "dealt through) for wagers to be valued at the state of their shoe"
+        )
+    game, config = paytable.game, paytable.config
+    seated = any(r.seats for s in read.shoes for r in s.rounds)
+    bets = [b.name for b in paytable.bet_analysis().bets]
+    log = read_wagers(path, read.shoes, bets, columns, encoding, seated, read.truncated)
+    if log.unread:
+        note = (
+            f"{log.unread:,} wager(s) on shoes after the log's first {len(read.shoes):,} (the "
+            "shoes read card by card, --shoe-rows) were not valued"
+        )
+        log = replace(log, notes=(*log.notes, note))
+    return test_wagers(game, config, read.shoes, log, alpha, DRAWS if draws is None else draws)
 
 
 def _shoe_floor(test: Any) -> float:

@@ -138,6 +138,10 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
         from odds.tools.audit.group_report import group_lines
 
         out += group_lines(result.groups, charts)
+    if result.wagers is not None:  # --wagers (odds.tools.audit.wager_report)
+        from odds.tools.audit.wager_report import wager_lines
+
+        out += wager_lines(result.wagers)
     for note in result.notes:
         out.append(f"Note: {_text(note)}")
     if result.mis_settled:
@@ -198,8 +202,19 @@ def verdict_line(result: AuditResult) -> str:
                 f"correct them and audit again: {result.log}"
             )
         reasons.append(slips)
+    if result.wagers is not None:
+        from odds.tools.audit.wager_report import verdict_reason
+
+        reasons += verdict_reason(result.wagers)
     because = f" ({'; '.join(reasons)})" if reasons else ""
-    return f"{OVERALL[result.verdict].removesuffix('.')}{because}: {result.log}"
+    return f"{overall(result).removesuffix('.')}{because}: {result.log}"
+
+
+def overall(result: AuditResult) -> str:
+    """The verdict in words; flagged by the wagers alone, it says the rounds are fine."""
+    if result.verdict == "FLAGGED" and not result.rounds_flagged:
+        return "FLAGGED: the rounds are consistent with the exact odds; the wagers are not."
+    return OVERALL[result.verdict]
 
 
 def log_line(result: AuditResult) -> str:
@@ -452,6 +467,10 @@ def audit_tables(result: AuditResult) -> list[Table]:
         from odds.tools.audit.group_report import drivers_table, groups_table
 
         tables += [groups_table(result.groups), drivers_table(result.groups)]
+    if result.wagers is not None:  # --wagers (odds.tools.audit.wager_report)
+        from odds.tools.audit.wager_report import wager_tables
+
+        tables += wager_tables(result.wagers)
     return [*tables, verdict]
 
 

@@ -180,6 +180,29 @@ def stage_log(
     return staged
 
 
+class StagedTable(Protocol):
+    """A table read like a log but not checked against a game (a wager log): its columns,
+    its first rows, then every row."""
+
+    columns: list[str]
+
+    def first_rows(self) -> Source: ...
+
+    def everything(self, update: Callable[[float], None]) -> tuple[Source, Digest]: ...
+
+
+def stage_table(db: Database, file: InputFile, encoding: str | None = None) -> StagedTable:
+    """Any table (CSV, gzip, Parquet) as the same relation a round log becomes.
+
+    The wager log of ``odds audit --wagers`` (:mod:`odds.tools.audit.wagers`) is read
+    through this: the same private copy, digest, encodings and line numbers as the round
+    log, without a game's header check (its columns are the wager log's own).
+    """
+    if file.kind() == "parquet":
+        return _ParquetLog(db, file)
+    return _CsvLog(db, file, encoding)
+
+
 def sniff_delimiter(header: str) -> str:
     """The separator that splits a header line into the most fields (a comma on a tie).
 

@@ -1,0 +1,438 @@
+"""Each wager valued exactly at its shoe's state, and a test of who bets when the shoe favours them.
+
+**Valuation.** Before round ``i`` of a shoe the cards of rounds ``1 … i − 1``
+are gone; the next round is dealt from the rest (the burned cards, never
+shown, change nothing by exchangeability). The game's shoe-state engine
+(:meth:`odds.games.features.ShoeStateFeature.evaluator`, what ``odds shoe`` and
+``odds exposure`` use) gives every bet's exact EV in that state, as a
+fraction; beside it stands the bet's EV off the top of the shoe. Per account
+and bet: the wagers, the stake, the actual net (each round settled by the
+game), the expected net off the top (what the house expects of a blind
+player), the expected net at the states it chose (what it could expect given
+*when* it bet: the difference is the edge it captured) and the share of its
+stake placed when the bet's EV was positive.
+
+**The test.** Did the account's choice of when and how much to bet go with
+the state's EV beyond chance? The statistic is the expected net at the states
+chosen, ``T = Σ stake × EV(state)``. Under the null the account's choices do
+not depend on the cards, so its pattern of wagers — which rounds of a shoe,
+how much — would have met any other shoe of the log as well: shoes are dealt
+from independent shuffles and so are exchangeable. The permutation moves each
+of the account's shoes' wager patterns onto another shoe of the log (a random
+permutation of the shoes), each wager to the round being dealt at the same
+depth (cards shown) of that shoe, and recomputes ``T``. Permuting *between*
+shoes, not within one, is what keeps an account that bets late in every shoe,
+whatever the cards, from being named: within a shoe a late round's EV is
+spread wider than an early one's (fewer cards left), so moving late wagers to
+early rounds changes ``T``'s spread and names such a bettor (measured: in
+more than half of 100 honest logs of 10 shoes, by ``python -m
+odds.tools.audit.wager_power --within-shoe``). Between shoes its timing is
+kept and only the cards change.
+
+P-values are seeded Monte Carlo: ``p = (1 + #{T* ≥ T}) / (1 + draws)``,
+stopped early once :data:`EXCEEDANCES` permuted statistics reach ``T``
+(Besag and Clifford's sequential p-value ``h / draws so far``, as valid, and
+quick for an honest account). The draws are raised so that the smallest
+p-value is at most half the strictest Holm threshold. Holm's step-down across
+every account and bet keeps the chance of naming any honest account at most
+the wager test's α (half the audit's).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from odds.core.errors import OddsError
+from odds.games.base import Game
+from odds.runtime.progress import track
+from odds.tools.audit.shoes import DealtRound, DealtShoe
+from odds.tools.audit.wagers import Wager, WagerLog
+
+#: Default Monte Carlo draws of the permutation test (raised when Holm needs smaller p-values).
+DRAWS = 1999
+#: A test stops early once this many permuted statistics reach the observed one.
+EXCEEDANCES = 20
+#: Draws evaluated together (one matrix of permutations shared by every account and bet; the
+#: chance interval of an account stopped early is read from its draws so far, at least these).
+CHUNK = 250
+#: The seed of the permutations: the same log always gives the same p-values.
+SEED = 20_370
+#: Rounds a finding names as weighing most.
+NAMED_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class ShoeValues:
+    """Every round's exact EV of each bet in its state, and each bet's EV off the top."""
+
+    bets: tuple[str, ...]
+    top: dict[str, Fraction]
+    evs: tuple[tuple[dict[str, Fraction] | None, ...], ...]  # shoe → round → bet (None: impossible)
+    #: shoe → the cards shown before each round, then after the last (one more entry)
+    depths: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class AccountBet:
+    """One account's wagers on one bet: what it staked, won, could expect, and the test."""
+
+    account: str
+    bet: str
+    wagers: int
+    shoes: int
+    staked: Fraction
+    actual: Fraction | None  # actual net (None: the log's rounds cannot be settled)
+    top: Fraction  # expected net off the top of the shoe
+    chosen: Fraction  # expected net at the states it bet in
+    positive: Fraction  # stake placed when the bet's EV was positive
+    p: float
+    draws: int
+    chance: tuple[float, float]  # 95% range of (T* − top)/staked: a blind bettor's edge
+    weighing: tuple[str, ...]  # the wagers that weigh most in the edge
+    named: bool = False
+
+    @property
+    def edge(self) -> Fraction:
+        """The edge captured: expected net at its states beyond off the top, per unit staked."""
+        return (self.chosen - self.top) / self.staked
+
+    @property
+    def positive_share(self) -> Fraction:
+        return self.positive / self.staked
+
+
+@dataclass(frozen=True)
+class WagerAudit:
+    """The wager section of an audit: the log read, every account and bet tested, Holm's verdict."""
+
+    log: WagerLog
+    alpha: float
+    results: tuple[AccountBet, ...]
+    draws: int
+    seed: int
+    shoes: int
+    notes: tuple[str, ...] = ()
+
+    @property
+    def named(self) -> tuple[AccountBet, ...]:
+        return tuple(r for r in self.results if r.named)
+
+    @property
+    def flagged(self) -> bool:
+        """An account named: evidence. A rejected wager row is not (it makes the audit
+        inconclusive, never a pass: :attr:`odds.tools.audit.audit.AuditResult.verdict`)."""
+        return bool(self.named)
+
+
+def value_shoes(
+    game: Game, config: Any, shoes: Sequence[DealtShoe], bets: Sequence[str]
+) -> ShoeValues:
+    """Each round's state (the full shoe less the cards shown before it in its shoe), valued."""
+    feature = game.shoe_state
+    if feature is None:
+        raise OddsError(f"--wagers: {game.name} has no shoe-state engine to value wagers with")
+    evaluator = feature.evaluator(config)
+    known = {b.name for b in evaluator.bets}
+    missing = [b for b in bets if b not in known]
+    if missing:
+        raise OddsError(f"--wagers: the shoe-state engine does not value bet {missing[0]!r}")
+    full = evaluator.full
+    top_all = evaluator.evs(full)
+    top = {b: top_all[b] for b in bets}
+    valued: list[tuple[dict[str, Fraction] | None, ...]] = []
+    depths: list[tuple[int, ...]] = []
+    for shoe in track(shoes, "valuing every round's state"):
+        counts = list(full)
+        rounds: list[dict[str, Fraction] | None] = []
+        shown = [0]
+        possible = True
+        for dealt in shoe.rounds:
+            shown.append(shown[-1] + len(dealt.cards))
+            if possible:
+                try:
+                    evs = evaluator.evs(counts)
+                    rounds.append({b: evs[b] for b in bets})
+                except OddsError:
+                    possible = False
+            if not possible:
+                rounds.append(None)
+            for card in dealt.cards:
+                counts[card] -= 1
+        valued.append(tuple(rounds))
+        depths.append(tuple(shown))
+    return ShoeValues(tuple(bets), top, tuple(valued), tuple(depths))
+
+
+def unit_nets(game: Game, config: Any, dealt: DealtRound, seat: int | None) -> dict[str, Fraction]:
+    """Each bet's net per unit staked in a logged round, settled by the game ({}: cannot)."""
+    if not dealt.hands:
+        return {}
+    hands = dict(zip(game.positions, dealt.hands, strict=True))
+    if seat is not None:
+        own = next(p for p in game.positions if p not in game.shared_positions)
+        hands[own] = dealt.seats[seat - 1]
+    try:
+        settled = game.settle(config, hands, Fraction(1))
+    except OddsError:
+        return {}
+    return {b.bet: b.net / b.stake for b in settled.bets}
+
+
+def test_wagers(
+    game: Game,
+    config: Any,
+    shoes: Sequence[DealtShoe],
+    log: WagerLog,
+    alpha: float,
+    draws: int = DRAWS,
+    seed: int = SEED,
+    values: ShoeValues | None = None,
+    within: bool = False,
+) -> WagerAudit:
+    """Value every wager and test every account and bet (see the module docstring).
+
+    ``values`` lets a caller that values the shoes once (the power study) pass them in.
+    ``within`` permutes each wager among the rounds of its own shoe instead: the test this
+    module does *not* use, kept so the power study can measure why (``--within-shoe``).
+    """
+    import numpy as np
+
+    if draws < 1:
+        raise OddsError(f"--wager-draws must be at least 1, got {draws}")
+    bets = tuple(dict.fromkeys(w.bet for w in log.wagers))
+    if values is None:
+        values = value_shoes(game, config, shoes, bets)
+    notes = list(log.notes)
+    wagers = [w for w in log.wagers if values.evs[w.shoe][w.round] is not None]
+    if len(wagers) < len(log.wagers):
+        notes.append(
+            f"{len(log.wagers) - len(wagers):,} wager(s) in rounds whose shoe had shown more "
+            "cards than it holds were not valued (the round audit names those shoes)"
+        )
+    groups: dict[tuple[str, str], list[Wager]] = defaultdict(list)
+    for w in wagers:
+        groups[(w.account, w.bet)].append(w)
+    keys = sorted(groups)
+    m = len(keys)
+    if m:  # the smallest p-value must clear the strictest Holm threshold, with room
+        draws = max(draws, math.ceil(2 * m / alpha) - 1)
+    matrices = {b: (_by_depth(values, b), _by_round(values, b)) for b in bets}
+    n = len(shoes)
+    nets: dict[tuple[int, int, int | None], dict[str, Fraction]] = {}
+    rows: list[AccountBet] = []
+    tests: list[_Test] = []
+    for key in keys:
+        group = groups[key]
+        bet = key[1]
+        top_ev = values.top[bet]
+        staked = sum((w.stake for w in group), Fraction(0))
+        evs = [_ev(values, w) for w in group]
+        chosen = sum((w.stake * e for w, e in zip(group, evs, strict=True)), Fraction(0))
+        positive = sum((w.stake for w, e in zip(group, evs, strict=True) if e > 0), Fraction(0))
+        actual: Fraction | None = Fraction(0)
+        for w in group:
+            where = (w.shoe, w.round, w.seat)
+            if where not in nets:
+                nets[where] = unit_nets(game, config, shoes[w.shoe].rounds[w.round], w.seat)
+            unit = nets[where].get(bet)
+            if unit is None or actual is None:
+                actual = None
+            else:
+                actual += w.stake * unit
+        weigh = sorted(
+            zip(group, evs, strict=True), key=lambda pair: -pair[0].stake * (pair[1] - top_ev)
+        )[:NAMED_ROUNDS]
+        weighing = tuple(
+            f"{_round_name(shoes, w)} (wager {log.unit} {w.line}: stake {_money(w.stake)} "
+            f"at EV {float(e):+.2%})"
+            for w, e in weigh
+        )
+        test = _Test(
+            np.array([w.shoe for w in group]),
+            np.array([w.round for w in group]),
+            np.array([values.depths[w.shoe][w.round] for w in group]),
+            np.array([float(w.stake) for w in group]),
+            *matrices[bet],
+        )
+        tests.append(test)
+        rows.append(
+            AccountBet(
+                key[0],
+                bet,
+                len(group),
+                len({w.shoe for w in group}),
+                staked,
+                actual,
+                staked * top_ev,
+                chosen,
+                positive,
+                1.0,
+                0,
+                (0.0, 0.0),
+                weighing,
+            )
+        )
+    lengths = [len(shoe.rounds) for shoe in shoes] if within else None
+    _permute(tests, n, draws, seed, lengths)
+    from dataclasses import replace
+
+    results = []
+    for row, test in zip(rows, tests, strict=True):
+        scale = float(row.staked)
+        low, high = (
+            np.quantile(np.array(test.seen), [0.025, 0.975]) if test.seen else (test.t, test.t)
+        )
+        top = float(row.top)
+        results.append(
+            replace(
+                row,
+                p=test.p,
+                draws=test.done,
+                chance=((low - top) / scale, (high - top) / scale),
+            )
+        )
+    named = holm([r.p for r in results], alpha)
+    results = [replace(r, named=k) for r, k in zip(results, named, strict=True)]
+    if n < 2 and results:
+        notes.append("one shoe only: no other shoe to compare an account's pattern with")
+    return WagerAudit(log, alpha, tuple(results), draws, seed, n, tuple(notes))
+
+
+def holm(ps: Sequence[float], alpha: float) -> list[bool]:
+    """Holm's step-down: which hypotheses are rejected at family-wise level ``alpha``."""
+    order = sorted(range(len(ps)), key=ps.__getitem__)
+    rejected = [False] * len(ps)
+    for rank, i in enumerate(order):
+        if ps[i] > alpha / (len(ps) - rank):
+            break
+        rejected[i] = True
+    return rejected
+
+
+def _ev(values: ShoeValues, w: Wager) -> Fraction:
+    state = values.evs[w.shoe][w.round]
+    assert state is not None
+    return state[w.bet]
+
+
+def _round_name(shoes: Sequence[DealtShoe], w: Wager) -> str:
+    shoe = shoes[w.shoe]
+    return f"shoe {shoe.label} round {shoe.rounds[w.round].label or w.round + 1}"
+
+
+def _money(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
+
+
+def _by_depth(values: ShoeValues, bet: str) -> Any:
+    """Shoes × cards shown: the bet's EV (a float: only to decide) in the round that is being
+    dealt when that many cards have been shown; the top-of-shoe EV past a shoe's last round.
+
+    This is where the permutation moves a wager: to the same depth of another shoe. Its
+    own shoe gives it back its own state. Depth, not the round's number, because a shoe is
+    dealt to a cut card at a fixed depth, so every shoe has every depth up to about the
+    cut, where round numbers run out at different places (an account betting the last
+    rounds of every shoe would meet missing rounds in shorter shoes: measured, that named
+    a late bettor's Banker bet in 1 of 100 honest logs). Past a shoe's end — a few cards,
+    where the burn or the last round's size differ — a wager meets the top-of-shoe EV,
+    every state's mean.
+    """
+    import numpy as np
+
+    top = float(values.top[bet])
+    width = max((d[-1] for d in values.depths), default=0) + 1
+    matrix = np.full((len(values.evs), width), top)
+    for s, (rounds, shown) in enumerate(zip(values.evs, values.depths, strict=True)):
+        for r, state in enumerate(rounds):
+            if state is not None:
+                matrix[s, shown[r] : shown[r + 1]] = float(state[bet])
+    return matrix
+
+
+def _by_round(values: ShoeValues, bet: str) -> Any:
+    """Shoes × rounds of the bet's state EV (the top EV past a shoe's end): the within-shoe
+    permutation's matrix (:func:`test_wagers` ``within``)."""
+    import numpy as np
+
+    top = float(values.top[bet])
+    width = max((len(s) for s in values.evs), default=1)
+    matrix = np.full((len(values.evs), max(width, 1)), top)
+    for s, rounds in enumerate(values.evs):
+        for r, state in enumerate(rounds):
+            if state is not None:
+                matrix[s, r] = float(state[bet])
+    return matrix
+
+
+class _Test:
+    """One account and bet in the permutation test: its wagers as arrays, its running count."""
+
+    def __init__(
+        self, shoes: Any, rounds: Any, depths: Any, stakes: Any, by_depth: Any, by_round: Any
+    ) -> None:
+        self.shoes, self.rounds, self.depths, self.stakes = shoes, rounds, depths, stakes
+        self.by_depth, self.by_round = by_depth, by_round
+        self.t = float(by_round[shoes, rounds] @ stakes)
+        self.tolerance = 1e-9 * max(1.0, float(abs(stakes).sum()))
+        self.reached = 0
+        self.done = 0
+        self.stopped = False
+        self.p = 1.0
+        self.seen: list[float] = []
+
+
+def _permute(
+    tests: list[_Test], n: int, draws: int, seed: int, lengths: Sequence[int] | None = None
+) -> None:
+    """Run the permutations: each draw maps every shoe to another, shared by all the tests.
+
+    With ``lengths`` (each shoe's rounds) each draw permutes the rounds within every shoe
+    instead (the within-shoe test the power study measures against).
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    if lengths is not None:
+        width = max(lengths)
+        past = np.arange(width)[None, :] >= np.array(lengths)[:, None]  # shoes × rounds
+    if n < 2 and lengths is None:
+        for test in tests:
+            test.p, test.stopped = 1.0, True
+        return
+    base = np.arange(n)
+    done = 0
+    while done < draws and not all(t.stopped for t in tests):
+        size = min(CHUNK, draws - done)
+        if lengths is None:
+            perms = rng.permuted(np.tile(base, (size, 1)), axis=1)
+        else:
+            keys = rng.random((size, n, width))
+            keys[:, past] = np.inf  # rounds past a shoe's end sort last: never drawn
+            orders = np.argsort(keys, axis=2)
+        for test in tests:
+            if test.stopped:
+                continue
+            if lengths is None:
+                stats = test.by_depth[perms[:, test.shoes], test.depths] @ test.stakes
+            else:
+                moved = orders[:, test.shoes, test.rounds]
+                stats = test.by_round[test.shoes, moved] @ test.stakes
+            hits = np.cumsum(stats >= test.t - test.tolerance)
+            test.seen.extend(stats.tolist())
+            total = test.reached + int(hits[-1])
+            if total >= EXCEEDANCES:  # Besag–Clifford: stop at the h-th, p = h / draws so far
+                at = int(np.searchsorted(hits, EXCEEDANCES - test.reached)) + 1
+                test.done, test.stopped = done + at, True
+                test.p = EXCEEDANCES / test.done
+                continue
+            test.reached = total
+            test.done = done + size
+        done += size
+    for test in tests:
+        if not test.stopped:
+            test.p = (test.reached + 1) / (test.done + 1)

@@ -1,0 +1,287 @@
+"""odds audit --wagers: each wager valued at its shoe state; who bets with the shoe is named."""
+
+from __future__ import annotations
+
+import csv
+import re
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from odds.api import load
+from odds.tools.audit.shoes import dealt_shoe
+from odds.tools.audit.wager_test import holm, value_shoes
+from odds.tools.audit.wagers import parse_stake
+
+GAME = "baccarat-ez"
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    """An EZ Baccarat log of 20 shoes from the dealer written apart from the games, and its
+    wagers: five accounts, the counter counting Dragon 7, and the same counter blind."""
+    from odds.tools.audit.independent_dealer import dealer_for
+    from odds.tools.audit.wager_logs import wager_rows, write_wagers
+    from odds.tools.audit.wager_power import logged_from_shoes
+
+    paytable = load(GAME)
+    game, config = paytable.game, paytable.config
+    shoes = dealer_for(game, config, penetration=402 / 416).shoes(20, 11)
+    folder = tmp_path_factory.mktemp("wagers")
+    rounds, counting, blind = folder / "rounds.csv", folder / "w.csv", folder / "blind.csv"
+    with rounds.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["shoe", "round", *game.positions])
+        for shoe in shoes:
+            writer.writerows([shoe.label, r.label, *r.hands] for r in shoe.rounds)
+    dealt = logged_from_shoes(game, config, shoes)
+    bets = [b.name for b in paytable.bet_analysis().bets]
+    for path, at_random in ((counting, False), (blind, True)):
+        write_wagers(wager_rows(game, config, dealt, bets, "dragon-7", 11, at_random), path)
+    return rounds, counting, blind
+
+
+def _rows(text: str) -> dict[tuple[str, str], list[str]]:
+    """The wager table's rows by (account, bet)."""
+    found = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 10 and cells[0] not in ("account", "") and not cells[0].startswith(":-"):
+            found[(cells[0], cells[1])] = cells
+    return found
+
+
+def test_the_counter_is_named_and_nobody_when_it_bets_blind(run, logs):
+    rounds, counting, blind = logs
+    code, out, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(counting))
+    assert code == 1, err
+    named = re.findall(r"Finding: account (\S+) bets (\S+) when the shoe favours it", out)
+    assert named == [("counter-5", "dragon-7")]
+    finding = next(line for line in out.splitlines() if "account counter-5" in line)
+    assert "edge captured" in finding and "the rounds that weigh most: shoe" in finding
+    assert "account(s) named: counter-5 (dragon-7)" in err
+    table = _rows(out)
+    assert {a for a, _ in table} == {"random-1", "progression-2", "late-3", "random-4", "counter-5"}
+    code, out, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(blind))
+    assert code == 0, err
+    assert "Finding: account" not in out
+    assert "Verdict, wagers: no account bets with the shoe beyond chance." in out
+
+
+def test_a_late_shoe_bettor_is_not_named(run, logs):
+    """Betting late in every shoe, whatever the cards: shoe permutation keeps its timing."""
+    rounds, counting, _ = logs
+    _, out, _ = run("audit", GAME, "--log", str(rounds), "--wagers", str(counting))
+    late = _rows(out)[("late-3", "dragon-7")]
+    assert float(late[-1]) > 0.01  # its p-value
+    assert "account late-3" not in out
+
+
+def test_rejected_rows_are_named_never_used(run, logs, tmp_path):
+    rounds, counting, _ = logs
+    with counting.open(encoding="utf-8") as handle:
+        good = list(csv.reader(handle))[:6]
+    shoe, round_ = good[1][0], good[1][1]
+    bad = [
+        [shoe, "99999", "x", "banker", "10"],  # no such round
+        [shoe, round_, "x", "dragon-8", "10"],  # unknown bet
+        [shoe, round_, "x", "banker", "\u0662\u0665"],  # Arabic-Indic digits
+        [shoe, round_, "x", "banker", "-5"],
+        [shoe, round_, "x", "banker", "ten"],
+        [shoe, round_, "x", "banker", "0"],
+    ]
+    path = tmp_path / "w.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([*good, *bad])
+    code, out, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(path))
+    assert code == 3  # rows not used are no evidence: INCONCLUSIVE, never a pass or FLAGGED
+    assert "Rows read: 11; used: 5; rejected: 6" in out
+    for line, reason in [
+        (7, "round '99999' is not a round of the round log"),
+        (8, "unknown bet 'dragon-8'"),
+        (9, "stake not in ASCII digits"),
+        (10, "negative stake"),
+        (11, "stake not a number"),
+        (12, "zero stake"),
+    ]:
+        assert f"- line {line}: " in out and reason in out
+    assert "6 wager row(s) rejected" in err
+
+
+def test_wager_columns_map_other_names_and_a_missing_one_is_one_line(run, logs, tmp_path):
+    rounds, counting, _ = logs
+    text = counting.read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "renamed.csv"
+    path.write_text("\n".join(["Shoe,Round,player_id,bet,amount", *text[1:200]]) + "\n")
+    code, out, _ = run(
+        "audit",
+        GAME,
+        "--log",
+        str(rounds),
+        "--wagers",
+        str(path),
+        "--wager-columns",
+        "account=player_id,stake=amount",
+    )
+    assert code in (0, 1) and "Rows read: 199; used: 199; rejected: 0" in out
+    code, _, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(path))
+    assert code == 2 and "no 'account' column" in err and "Traceback" not in err
+
+
+def test_a_parquet_wager_log_with_numeric_stakes(run, logs, tmp_path):
+    import duckdb
+
+    rounds, counting, _ = logs
+    path = tmp_path / "w.parquet"
+    con = duckdb.connect()
+    con.execute(
+        f"COPY (SELECT shoe::VARCHAR AS shoe, round::VARCHAR AS round, account, bet, "
+        f"stake::DOUBLE AS stake FROM read_csv('{counting}', all_varchar = true) LIMIT 300) "
+        f"TO '{path}' (FORMAT parquet)"
+    )
+    con.close()
+    code, out, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(path))
+    assert code in (0, 1), err
+    assert "Rows read: 300; used: 300; rejected: 0" in out and "row 2" not in out
+
+
+def test_stakes_and_holm():
+    assert parse_stake("25") == (Fraction(25), "")
+    assert parse_stake("2.5")[0] == Fraction(5, 2)
+    for text in ("-1", "1e3", "1,000", "\uff11", "", "0.00"):
+        assert parse_stake(text)[0] is None
+    assert holm([0.001, 0.02, 0.5], 0.05) == [True, True, False]
+    assert holm([0.02, 0.02], 0.03) == [False, False]
+
+
+# -- the valuation against an independent brute force -----------------------------------
+
+
+def _points(rank: int) -> int:
+    return rank if rank < 10 else 0
+
+
+@cache
+def _brute(counts: tuple[int, ...]) -> dict[str, Fraction]:
+    """EZ Baccarat EVs dealt from point-value counts (0…9), by the tableau, card by card."""
+    ev = {b: Fraction(0) for b in ("banker", "player", "tie", "dragon-7", "panda-8")}
+
+    def deal(counts: list[int], weight: Fraction, need: int, cards: list[int]) -> None:
+        if need == 0:
+            settle(counts, weight, cards)
+            return
+        left = sum(counts)
+        for v in range(10):
+            if counts[v]:
+                counts[v] -= 1
+                deal(counts, weight * (counts[v] + 1) / left, need - 1, [*cards, v])
+                counts[v] += 1
+
+    def settle(counts: list[int], weight: Fraction, cards: list[int]) -> None:
+        player, banker = cards[:2], cards[2:4]
+        p, b = sum(player) % 10, sum(banker) % 10
+        if p >= 8 or b >= 8:
+            score(weight, player, banker)
+            return
+        if p <= 5:
+            left = sum(counts)
+            for v in range(10):
+                if counts[v]:
+                    counts[v] -= 1
+                    banker_turn(counts, weight * (counts[v] + 1) / left, [*player, v], banker, v)
+                    counts[v] += 1
+            return
+        banker_turn(counts, weight, player, banker, None)
+
+    def banker_turn(
+        counts: list[int], weight: Fraction, player: list[int], banker: list[int], third
+    ) -> None:
+        b = sum(banker) % 10
+        if third is None:
+            draws = b <= 5
+        else:
+            draws = b <= 2 or (
+                (b == 3 and third != 8)
+                or (b == 4 and 2 <= third <= 7)
+                or (b == 5 and 4 <= third <= 7)
+                or (b == 6 and third in (6, 7))
+            )
+        if not draws:
+            score(weight, player, banker)
+            return
+        left = sum(counts)
+        for v in range(10):
+            if counts[v]:
+                score(weight * counts[v] / left, player, [*banker, v])
+
+    def score(weight: Fraction, player: list[int], banker: list[int]) -> None:
+        p, b = sum(player) % 10, sum(banker) % 10
+        dragon = b > p and b == 7 and len(banker) == 3
+        panda = p > b and p == 8 and len(player) == 3
+        ev["banker"] += weight * (0 if b == p or dragon else (1 if b > p else -1))
+        ev["player"] += weight * (0 if b == p else (1 if p > b else -1))
+        ev["tie"] += weight * (8 if b == p else -1)
+        ev["dragon-7"] += weight * (40 if dragon else -1)
+        ev["panda-8"] += weight * (25 if panda else -1)
+
+    deal(list(counts), Fraction(1), 4, [])
+    return ev
+
+
+def test_each_round_is_valued_as_a_brute_force_deals_its_state():
+    """One deck; eight rounds take 40 cards, the ninth is dealt from the 12 kept."""
+    paytable = load(GAME, decks=1)
+    game, config = paytable.game, paytable.config
+    shoe = game.shoe(config)
+    kept = {(r, s) for r, s in [(7, 0), (7, 1), (8, 0), (9, 0), (1, 0), (2, 0), (3, 0)]}
+    kept |= {(4, 0), (5, 0), (6, 0), (13, 0), (12, 0)}
+    texts = [(int(t.rank), int(t.suit)) for t in shoe.types]
+    removed = [i for i, key in enumerate(texts) if key not in kept]
+    assert len(removed) == 40
+    rounds = [removed[k : k + 5] for k in range(0, 40, 5)] + [[]]
+    bets = ["banker", "player", "tie", "dragon-7", "panda-8"]
+    values = value_shoes(game, config, [dealt_shoe("1", rounds)], bets)
+    assert values.evs[0][0] == values.top  # the first round: off the top
+    state = [0] * 10
+    for i in range(len(shoe.types)):
+        if i not in removed:
+            state[_points(texts[i][0])] += 1
+    assert values.evs[0][-1] == _brute(tuple(state))
+    assert values.evs[0][-1]["dragon-7"] != values.top["dragon-7"]
+
+
+def test_a_log_without_shoes_is_refused_in_one_line(run, tmp_path):
+    rounds = tmp_path / "r.csv"
+    assert run("simulate", GAME, "--rounds", "50", "-o", str(rounds))[0] == 0
+    wagers = tmp_path / "w.csv"
+    wagers.write_text("shoe,round,account,bet,stake\n1,1,a,banker,10\n", encoding="utf-8")
+    code, _, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(wagers))
+    assert code == 2 and "dealt shoe by shoe" in err and "Traceback" not in err
+
+
+def test_simulate_writes_wagers_that_join_its_rounds(run, tmp_path):
+    rounds, wagers = tmp_path / "r.csv", tmp_path / "w.csv.gz"
+    code, _, err = run(
+        "simulate",
+        GAME,
+        "--rounds",
+        "200",
+        "--penetration",
+        "96%",
+        "-o",
+        str(rounds),
+        "--wagers",
+        str(wagers),
+        "--counted",
+        "panda-8",
+    )
+    assert code == 0 and "wagers to" in err
+    code, out, _ = run("audit", GAME, "--log", str(rounds), "--wagers", str(wagers))
+    assert "rejected: 0; over 3 shoes" in out
+    assert "| counter-5     | panda-8" in out
+
+
+def test_simulate_wagers_needs_shoes_dealt_through(run, tmp_path):
+    code, _, err = run("simulate", GAME, "--rounds", "10", "--wagers", str(tmp_path / "w.csv"))
+    assert code == 2 and "add --penetration" in err
