@@ -37,9 +37,12 @@ NOT_READ = (
 
 
 def overall(result: AuditResult) -> str:
-    """The overall verdict in words: INCONCLUSIVE says why (too few rounds, or rows not rounds)."""
+    """The overall verdict in words: INCONCLUSIVE says why (too few rounds, or rows not
+    rounds); flagged by the wagers alone, it says the rounds are fine."""
     if result.verdict == "INCONCLUSIVE" and result.not_rounds:
         return NOT_READ
+    if result.verdict == "FLAGGED" and not result.rounds_flagged:
+        return "FLAGGED: the rounds are consistent with the exact odds; the wagers are not."
     return OVERALL[result.verdict]
 
 
@@ -208,13 +211,6 @@ def verdict_line(result: AuditResult) -> str:
         reasons += verdict_reason(result.wagers)
     because = f" ({'; '.join(reasons)})" if reasons else ""
     return f"{overall(result).removesuffix('.')}{because}: {result.log}"
-
-
-def overall(result: AuditResult) -> str:
-    """The verdict in words; flagged by the wagers alone, it says the rounds are fine."""
-    if result.verdict == "FLAGGED" and not result.rounds_flagged:
-        return "FLAGGED: the rounds are consistent with the exact odds; the wagers are not."
-    return OVERALL[result.verdict]
 
 
 def log_line(result: AuditResult) -> str:
