@@ -142,7 +142,7 @@ def study(
 ) -> list[tuple[int, str, int, int]]:
     """Rows ``(shoes, account, named, logs)``: how often each account was named, and how
     often any honest one was (the family's false-alarm rate, :data:`ANY_HONEST`)."""
-    from odds.api import load
+    from odds.games.paytable import load
 
     paytable = load(game)
     bets = [b.name for b in paytable.bet_analysis().bets]
@@ -224,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OddsError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from odds.api import load
+    from odds.games.paytable import load
 
     bets = [b.name for b in load(args.game).bet_analysis().bets]
     print(markdown(rows, counted_bet(bets, args.counted)))
