@@ -281,6 +281,10 @@ class Definition:
 
 _TOP = ("base", "title", "rules", "shoe", "deal", "categories", "compare", "bets",
         "options", "patches", "tiles", "dealing")  # fmt: skip
+#: The most categories a definition may list: the work of counting grows with the square of
+#: their number (100 took 2.9 s, 3,000 took 67 s before this bound), so more is refused when
+#: the definition is read, before any hand is classified; the largest shipped game has 24.
+MAX_CATEGORIES = 256
 #: Condition keys on the whole round, and the combinators: no position may take these names.
 _RESERVED_POSITIONS = ("tie", "all", "any", "not", "if", *ROUND_FEATURES)
 
@@ -749,6 +753,14 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
         raise loc.error(
             "definition.categories",
             "expected a list of [[definition.categories]]",
+            loc.line("categories"),
+        )
+    if len(items) > MAX_CATEGORIES:  # estimated before any hand is classified
+        raise loc.error(
+            "definition.categories",
+            f"{len(items):,} categories: comparing hands costs the square of their number "
+            f"({len(items) ** 2:,} category pairs, against at most {MAX_CATEGORIES ** 2:,} "
+            f"for {MAX_CATEGORIES}); group them, or order hands by points or a key",
             loc.line("categories"),
         )
     found = []
