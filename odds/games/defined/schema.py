@@ -759,7 +759,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
         raise loc.error(
             "definition.categories",
             f"{len(items):,} categories: comparing hands costs the square of their number "
-            f"({len(items) ** 2:,} category pairs, against at most {MAX_CATEGORIES ** 2:,} "
+            f"({len(items) ** 2:,} category pairs, against at most {MAX_CATEGORIES**2:,} "
             f"for {MAX_CATEGORIES}); group them, or order hands by points or a key",
             loc.line("categories"),
         )
