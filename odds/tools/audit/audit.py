@@ -373,7 +373,7 @@ def _wager_audit(
     """``--wagers``: the wager log joined to the log's shoes, valued and tested."""
     from dataclasses import replace
 
-    from odds.tools.audit.wager_test import DRAWS, test_wagers
+    from odds.tools.audit.wager_test import DRAWS, judge_wagers
     from odds.tools.audit.wagers import read_wagers
 
     read = counts.shoes
@@ -392,7 +392,7 @@ def _wager_audit(
             "shoes read card by card, --shoe-rows) were not valued"
         )
         log = replace(log, notes=(*log.notes, note))
-    return test_wagers(game, config, read.shoes, log, alpha, DRAWS if draws is None else draws)
+    return judge_wagers(game, config, read.shoes, log, alpha, DRAWS if draws is None else draws)
 
 
 def _shoe_floor(test: Any) -> float:

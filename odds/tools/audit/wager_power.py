@@ -6,7 +6,7 @@ to the cut card's depth, by the dealer written apart from the games:
 simulate``'s) and writes the wagers of :mod:`odds.tools.audit.wager_logs`:
 four honest accounts, the counter, and the same counter betting at random
 (as many counted wagers in each shoe, at rounds drawn at random). Every log is
-tested as ``odds audit --wagers`` tests it (:func:`odds.tools.audit.wager_test.test_wagers`,
+tested as ``odds audit --wagers`` tests it (:func:`odds.tools.audit.wager_test.judge_wagers`,
 at half the audit's α, Holm across every account and bet), the shoes valued once
 for both versions of the counter. The table gives, per account, in how many logs it
 was named: for an honest account that is the false-alarm rate (at most α/2 is
@@ -36,7 +36,7 @@ from odds.tools.audit.wager_logs import (
     logged_rounds,
     wager_rows,
 )
-from odds.tools.audit.wager_test import ShoeValues, WagerAudit, test_wagers, value_shoes
+from odds.tools.audit.wager_test import ShoeValues, WagerAudit, judge_wagers, value_shoes
 from odds.tools.audit.wagers import Wager, WagerLog
 
 #: The row of the counter betting at random in the table.
@@ -84,7 +84,7 @@ def logged_from_shoes(game: Any, config: Any, shoes: Sequence[DealtShoe]) -> lis
 
 
 def as_shoes(rounds: Sequence[LoggedRound]) -> tuple[DealtShoe, ...]:
-    """The dealt rounds as the audit's shoes (what :func:`test_wagers` reads)."""
+    """The dealt rounds as the audit's shoes (what :func:`judge_wagers` reads)."""
     found: dict[str, list[DealtRound]] = {}
     for line, r in enumerate(rounds, start=2):
         label = r.label if r.label else str(line - 1)
@@ -124,7 +124,7 @@ def one_log(
     for blind in (False, True):
         rows = wager_rows(game, config, rounds, bets, counted, seed, blind)
         log = as_log(rows, dealt)
-        audit = test_wagers(game, config, dealt, log, alpha, draws, values=values, within=within)
+        audit = judge_wagers(game, config, dealt, log, alpha, draws, values=values, within=within)
         audits.append(audit)
     return audits[0], audits[1]
 

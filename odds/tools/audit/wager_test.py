@@ -183,7 +183,7 @@ def unit_nets(game: Game, config: Any, dealt: DealtRound, seat: int | None) -> d
     return {b.bet: b.net / b.stake for b in settled.bets}
 
 
-def test_wagers(
+def judge_wagers(
     game: Game,
     config: Any,
     shoes: Sequence[DealtShoe],
@@ -356,7 +356,7 @@ def _by_depth(values: ShoeValues, bet: str) -> Any:
 
 def _by_round(values: ShoeValues, bet: str) -> Any:
     """Shoes × rounds of the bet's state EV (the top EV past a shoe's end): the within-shoe
-    permutation's matrix (:func:`test_wagers` ``within``)."""
+    permutation's matrix (:func:`judge_wagers` ``within``)."""
     import numpy as np
 
     top = float(values.top[bet])
