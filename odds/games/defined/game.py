@@ -392,6 +392,7 @@ class DefinedGame(Game[DefinedConfig]):
             [c for p in definition.deal.positions for c in held[p]], "the round's cards"
         )
         key_of = self.round_key_of(held)
+        decided = self._tiebreak_reason(held)
         settled = []
         for bet in definition.bets:
             key = key_of(bet)
@@ -401,7 +402,10 @@ class DefinedGame(Game[DefinedConfig]):
             outcome = hits[0] if hits else bet.outcomes[-1]
             event = by_key(self.events(config, bet))[outcome.key]
             debited = stake * (1 + withheld(bet, payout_values(config)))
-            settled.append(settled_bet(bet.name, event, stake, debited, reason(event)))
+            why = reason(event)
+            if decided and bet_needs(bet, definition.deal.positions)[0]:
+                why = f"{decided}; {why}"
+            settled.append(settled_bet(bet.name, event, stake, debited, why))
         return Settlement(
             hands=tuple(
                 SettledHand(
@@ -508,6 +512,30 @@ class DefinedGame(Game[DefinedConfig]):
                     f"{len(cards)} cards",
                 )
 
+    def _tiebreak_reason(self, held: Mapping[str, tuple[Any, ...]]) -> str:
+        """Why one of two hands of the same category wins, when a tie-break decides
+        (``player's Straight beats Straight: the top card's suit``); "" otherwise."""
+        definition = self.definition
+        two = len(definition.deal.positions) == 2 and definition.deal.tableau is None
+        if not two or definition.tiles is not None or tuple(definition.compare) != ("category",):
+            return ""
+        first, second = definition.deal.positions
+        a, b = held[first], held[second]
+        index = patterns.category_of(a, definition)
+        if index is None or index != patterns.category_of(b, definition):
+            return ""
+        if ranking.exception_winner(definition, a, b) is not None:
+            return ""
+        category = definition.categories[index]
+        shoe = patterns.category_shoe(definition.shoe, category)
+        for part in category.tiebreak:
+            mine, theirs = (patterns.tiebreak_key(h, part, shoe) for h in (a, b))
+            if mine != theirs:
+                winner = first if mine > theirs else second
+                words = TIEBREAK_WORDS.get(part, part)
+                return f"{winner}'s {category.label} beats {category.label}: {words}"
+        return ""
+
     def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> dict[str, str]:
         """The hands must be what the tableau deals: who draws, and no card more or less.
         Each position's play in words (``Player draws on 5``; ``Banker draws: 5 against a
@@ -570,6 +598,20 @@ class DefinedGame(Game[DefinedConfig]):
         if len(cards) == 1 and definition.deal.tableau is None:
             return str(cards[0].rank.symbol)
         return str(patterns.points(cards, definition.shoe))
+
+
+#: What each tie-break compares, as ``settle`` says it decided a round.
+TIEBREAK_WORDS = {
+    "points": "more points",
+    "ranks": "the higher ranks",
+    "high": "the higher cards",
+    "suits": "the higher suit",
+    "top_card": "the top card",
+    "faces": "more face cards",
+    "cards": "more cards",
+    "top_cards": "the top cards, then their suits",
+    "sequence_suits": "the sequence's suits",
+}
 
 
 def _check_count(position: str, cards: tuple[Any, ...], draws: bool, why: str) -> None:
