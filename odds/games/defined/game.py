@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
@@ -35,6 +36,7 @@ from odds.stats.bets import Outcome as BetOutcome
 
 if TYPE_CHECKING:
     from odds.games.defined.registry import Family
+    from odds.games.defined.shoe_state import DefinedShoeState
 
 
 class DefinedGame(Game[DefinedConfig]):
@@ -47,7 +49,6 @@ class DefinedGame(Game[DefinedConfig]):
     config_type = DefinedConfig
 
     def __init__(self, name: str, definition: Definition, family: Family | None = None) -> None:
-        from odds.games.defined.shoe_state import DefinedShoeState
         from odds.games.defined.whole_table_tables import stakes_feature
 
         self.definition = definition
@@ -55,7 +56,6 @@ class DefinedGame(Game[DefinedConfig]):
         deal = definition.deal
         self.__dict__.update(
             config_type=family.config_type if family is not None else DefinedConfig,
-            shoe_state=DefinedShoeState(self),
             stakes=stakes_feature(self),
             strength=defined_strength(self),
             name=name,
@@ -84,6 +84,14 @@ class DefinedGame(Game[DefinedConfig]):
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
+
+    @cached_property
+    def shoe_state(self) -> DefinedShoeState:  # type: ignore[override]
+        """``odds shoe``/``eor``/``exposure``/``audit``: made when first asked (a report never
+        asks, and the shoe-state modules are a few ms of every start to import)."""
+        from odds.games.defined.shoe_state import DefinedShoeState
+
+        return DefinedShoeState(self)
 
     def for_config(self, config: DefinedConfig) -> DefinedGame:
         """The game of this paytable's reading of the declared options (this one, or the
