@@ -187,26 +187,8 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per outcome key; every round settled by exactly one outcome (checked)."""
         definition = self.definition
         ways = {o.key: 0 for o in bet.outcomes}
-        otherwise = bet.outcomes[-1] if bet.outcomes[-1].when is None else None
         for key, n in rounds.items():
-            hits = [
-                o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)
-            ]
-            if len(hits) > 1:
-                raise OddsError(
-                    f"{definition.source}: definition.bets.{bet.name}: a round "
-                    f"({round_text(key, definition)}) "
-                    f"is settled by two outcomes (lines {hits[0].line} and {hits[1].line})"
-                )
-            if not hits:
-                if otherwise is None:
-                    raise OddsError(
-                        f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
-                        f"outcome settles the round {round_text(key, definition)}; add it, or end "
-                        "with { otherwise = true, loses = 1 }"
-                    )
-                hits = [otherwise]
-            ways[hits[0].key] += n
+            ways[self.settled_outcome(bet, key)] += n
         if full_shoe:
             for outcome in bet.outcomes:
                 if not ways[outcome.key] and not outcome.optional:
@@ -215,6 +197,42 @@ class DefinedGame(Game[DefinedConfig]):
                         f"the outcome {outcome.label!r} never happens"
                     )
         return ways
+
+    def settled_outcome(self, bet: BetDefinition, key: RoundKey) -> str:
+        """The key of the outcome that settles the round ``key`` of ``bet``: the one whose
+        condition holds, else the bet's ``otherwise``; two, or none without an ``otherwise``,
+        refused in one line naming the round and the lines.
+
+        Remembered per bet: the bets' counting, the whole table's seats and the shoe states
+        settle the same rounds again and again (a Pok Deng report asked 1,225 class pairs'
+        rounds again after its bets had settled them).
+        """
+        memos: dict[int, tuple[BetDefinition, dict[RoundKey, str]]]
+        memos = self.__dict__.setdefault("_settled", {})
+        kept = memos.get(id(bet))
+        if kept is None or kept[0] is not bet:  # by identity: the bet is kept with its rounds
+            kept = memos[id(bet)] = (bet, {})
+        found = kept[1].get(key)
+        if found is not None:
+            return found
+        definition = self.definition
+        hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
+        if len(hits) > 1:
+            raise OddsError(
+                f"{definition.source}: definition.bets.{bet.name}: a round "
+                f"({round_text(key, definition)}) "
+                f"is settled by two outcomes (lines {hits[0].line} and {hits[1].line})"
+            )
+        if not hits:
+            if bet.outcomes[-1].when is not None:
+                raise OddsError(
+                    f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
+                    f"outcome settles the round {round_text(key, definition)}; add it, or end "
+                    "with { otherwise = true, loses = 1 }"
+                )
+            hits = [bet.outcomes[-1]]
+        found = kept[1][key] = hits[0].key
+        return found
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
         payouts = payout_values(config)
