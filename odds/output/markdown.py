@@ -223,8 +223,8 @@ def _pipe_table(headers: list[str], rows: list[list[str]], align: list[str]) -> 
 
     Written here because importing tabulate costs every report about 0.03 s of CPU (it reads
     its own version from the installed packages' metadata); tabulate still writes the rare
-    tables this does not (tests/output/test_markdown.py compares the two). A cell is stripped
-    and padded to the column's width, at least its header's and two more; widths are
+    tables this does not (tests/output/test_markdown_tables.py compares the two). A cell is
+    stripped and padded to the column's width, at least its header's and two more; widths are
     terminal columns (``wcwidth``, as tabulate measures them when it is installed). The
     cells reach here on one line, control characters replaced (:func:`one_line`), so
     tabulate's handling of line breaks and terminal escape codes never applies.
