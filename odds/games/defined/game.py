@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
@@ -35,6 +36,7 @@ from odds.stats.bets import Outcome as BetOutcome
 
 if TYPE_CHECKING:
     from odds.games.defined.registry import Family
+    from odds.games.defined.shoe_state import DefinedShoeState
 
 
 class DefinedGame(Game[DefinedConfig]):
@@ -47,7 +49,6 @@ class DefinedGame(Game[DefinedConfig]):
     config_type = DefinedConfig
 
     def __init__(self, name: str, definition: Definition, family: Family | None = None) -> None:
-        from odds.games.defined.shoe_state import DefinedShoeState
         from odds.games.defined.whole_table_tables import stakes_feature
 
         self.definition = definition
@@ -56,7 +57,6 @@ class DefinedGame(Game[DefinedConfig]):
         deal = definition.deal
         self.__dict__.update(
             config_type=family.config_type if family is not None else DefinedConfig,
-            shoe_state=DefinedShoeState(self),
             stakes=stakes_feature(self),
             strength=defined_strength(self),
             name=name,
@@ -85,6 +85,14 @@ class DefinedGame(Game[DefinedConfig]):
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
+
+    @cached_property
+    def shoe_state(self) -> DefinedShoeState:  # type: ignore[override]
+        """``odds shoe``/``eor``/``exposure``/``audit``: made when first asked (a report never
+        asks, and the shoe-state modules are a few ms of every start to import)."""
+        from odds.games.defined.shoe_state import DefinedShoeState
+
+        return DefinedShoeState(self)
 
     def for_config(self, config: DefinedConfig) -> DefinedGame:
         """The game of this paytable's reading of the declared options (this one, or the
@@ -180,26 +188,8 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per outcome key; every round settled by exactly one outcome (checked)."""
         definition = self.definition
         ways = {o.key: 0 for o in bet.outcomes}
-        otherwise = bet.outcomes[-1] if bet.outcomes[-1].when is None else None
         for key, n in rounds.items():
-            hits = [
-                o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)
-            ]
-            if len(hits) > 1:
-                raise OddsError(
-                    f"{definition.source}: definition.bets.{bet.name}: a round "
-                    f"({round_text(key, definition)}) "
-                    f"is settled by two outcomes (lines {hits[0].line} and {hits[1].line})"
-                )
-            if not hits:
-                if otherwise is None:
-                    raise OddsError(
-                        f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
-                        f"outcome settles the round {round_text(key, definition)}; add it, or end "
-                        "with { otherwise = true, loses = 1 }"
-                    )
-                hits = [otherwise]
-            ways[hits[0].key] += n
+            ways[self.settled_outcome(bet, key)] += n
         if full_shoe:
             for outcome in bet.outcomes:
                 if not ways[outcome.key] and not outcome.optional:
@@ -208,6 +198,42 @@ class DefinedGame(Game[DefinedConfig]):
                         f"the outcome {outcome.label!r} never happens"
                     )
         return ways
+
+    def settled_outcome(self, bet: BetDefinition, key: RoundKey) -> str:
+        """The key of the outcome that settles the round ``key`` of ``bet``: the one whose
+        condition holds, else the bet's ``otherwise``; two, or none without an ``otherwise``,
+        refused in one line naming the round and the lines.
+
+        Remembered per bet: the bets' counting, the whole table's seats and the shoe states
+        settle the same rounds again and again (a Pok Deng report asked 1,225 class pairs'
+        rounds again after its bets had settled them).
+        """
+        memos: dict[int, tuple[BetDefinition, dict[RoundKey, str]]]
+        memos = self.__dict__.setdefault("_settled", {})
+        kept = memos.get(id(bet))
+        if kept is None or kept[0] is not bet:  # by identity: the bet is kept with its rounds
+            kept = memos[id(bet)] = (bet, {})
+        found = kept[1].get(key)
+        if found is not None:
+            return found
+        definition = self.definition
+        hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
+        if len(hits) > 1:
+            raise OddsError(
+                f"{definition.source}: definition.bets.{bet.name}: a round "
+                f"({round_text(key, definition)}) "
+                f"is settled by two outcomes (lines {hits[0].line} and {hits[1].line})"
+            )
+        if not hits:
+            if bet.outcomes[-1].when is not None:
+                raise OddsError(
+                    f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
+                    f"outcome settles the round {round_text(key, definition)}; add it, or end "
+                    "with { otherwise = true, loses = 1 }"
+                )
+            hits = [bet.outcomes[-1]]
+        found = kept[1][key] = hits[0].key
+        return found
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
         payouts = payout_values(config)

@@ -28,7 +28,6 @@ from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of
 from odds.games.defined.schema import Definition, read_definition
 from odds.games.defined.tables import tables_folder
-from odds.games.defined.tile_game import TileGame
 from odds.games.defined.tile_schema import tiles_field
 
 #: A file name that can name a game when its paytable has no ``game`` key.
@@ -100,7 +99,9 @@ def _config_type_of(name: str, default: Definition, digest: str) -> type[Any]:
 
 def game_of(name: str, definition: Definition, family: Family) -> DefinedGame:
     """The game of one reading: a tile game when the definition is dealt from tiles."""
-    if definition.tiles is not None:
+    if definition.tiles is not None:  # imported here: a card game's report need not (~3 ms)
+        from odds.games.defined.tile_game import TileGame
+
         return TileGame(name, definition, family)
     return DefinedGame(name, definition, family)
 

@@ -41,7 +41,6 @@ from odds.engine import sequential_distribution, triple_class_array
 from odds.engine.sequential import sequential_steps, shape_classifier
 from odds.games.defined import counting, ranking, threshold
 from odds.games.defined.rounds import RoundKey, bet_needs
-from odds.games.defined.rounds import _holds as condition_holds
 from odds.games.defined.schema import Definition
 
 if TYPE_CHECKING:
@@ -120,7 +119,7 @@ class SeatClasses:
         self._names = set(names)
         self._classes: dict[tuple[int, ...], HandClass] = {}
         self.classifier = counting.classifier_for(definition, types)
-        self._outcomes: dict[tuple[int, RoundKey], str] = {}
+        self._reads: dict[tuple[int, int, tuple[Any, ...]], tuple[Any, ...]] = {}
 
     def __call__(self, hand: tuple[int, ...]) -> HandClass:
         found = self._classes.get(hand)
@@ -147,14 +146,23 @@ class SeatClasses:
 
     def round_key(self, bet_index: int, seat: HandClass, dealer: HandClass) -> RoundKey:
         """The round one seat plays against the dealer, as bet ``bet_index`` reads it."""
-        winner, reads = self.needs[bet_index]
-        first, second = self.positions
-        views = dict(seat[1]), dict(dealer[1])
+        winner = self.needs[bet_index][0]
         return (
             self.winner_of(seat, dealer) if winner else None,
-            tuple((n, views[0][n]) for n in sorted(reads[first])),
-            tuple((n, views[1][n]) for n in sorted(reads[second])),
+            self._read(bet_index, 0, seat[1]),
+            self._read(bet_index, 1, dealer[1]),
         )
+
+    def _read(self, bet_index: int, side: int, view: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What bet ``bet_index`` reads of a position's view (remembered: a class meets
+        every other class)."""
+        key = (bet_index, side, view)
+        found = self._reads.get(key)
+        if found is None:
+            names = sorted(self.needs[bet_index][1][self.positions[side]])
+            features = dict(view)
+            found = self._reads[key] = tuple((n, features[n]) for n in names)
+        return found
 
     def settle(self, seat: HandClass, dealer: HandClass) -> tuple[str, ...]:
         """Every bet's outcome key for one seat's hand against the dealer's."""
@@ -164,27 +172,10 @@ class SeatClasses:
         )
 
     def outcome(self, bet_index: int, key: RoundKey) -> str:
-        """The outcome that settles the round ``key`` of bet ``bet_index`` (remembered): the
-        one whose condition holds, else the bet's ``otherwise``; two, or none without an
-        ``otherwise``, is refused as the bets' own counting refuses it."""
-        found = self._outcomes.get((bet_index, key))
-        if found is None:
-            bet = self.definition.bets[bet_index]
-            views = {p: dict(v) for p, v in zip(self.positions, key[1:], strict=True)}
-            hits = [
-                o
-                for o in bet.outcomes
-                if o.when is not None and condition_holds(o.when, key[0], views, self.definition)
-            ]
-            if len(hits) == 1:
-                found = hits[0].key
-            elif not hits and bet.outcomes[-1].when is None:
-                found = bet.outcomes[-1].key
-            else:  # the counting's one-line error, naming the round and the lines
-                self.game.settle_rounds(self.config, bet, {key: 1}, full_shoe=False)
-                raise AssertionError(key)  # pragma: no cover
-            self._outcomes[bet_index, key] = found
-        return found
+        """The outcome that settles the round ``key`` of bet ``bet_index``, as the bets' own
+        counting settles it (:meth:`odds.games.defined.game.DefinedGame.settled_outcome`,
+        which remembers the rounds the bets settled already)."""
+        return self.game.settled_outcome(self.definition.bets[bet_index], key)
 
 
 @dataclass(frozen=True, eq=False)
