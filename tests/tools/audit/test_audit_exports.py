@@ -68,7 +68,7 @@ def test_a_python_memory_error_is_one_line_exit_4(capsys, monkeypatch):
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(app, "app", exhausted)
+    monkeypatch.setattr(app, "_for_command", lambda arguments: exhausted)  # the command runs
     code = main(["report", "pok-deng"])
     err = capsys.readouterr().err
     assert code == 4
