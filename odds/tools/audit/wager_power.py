@@ -11,9 +11,12 @@ at half the audit's α, Holm across every account and bet), the shoes valued onc
 for both versions of the counter. The table gives, per account, in how many logs it
 was named: for an honest account that is the false-alarm rate (at most α/2 is
 the claim), for the counter the power. ``--shoes 1,10,100`` gives one row per
-length (a curve).
+length (a curve). ``--p-values`` adds each account and bet's p-values (in how many logs at
+or below 1%, 5%, 10%: a false-alarm rate of 0.5% cannot be seen in a few dozen logs, the
+shape of the p-values can); ``--mapping`` measures the ways of moving a pattern onto
+another shoe that the test does not use (:mod:`odds.tools.audit.wager_test`).
 
-    python -m odds.tools.audit.wager_power baccarat-ez --logs 100 --shoes 10 --draws 1999
+    python -m odds.tools.audit.wager_power baccarat-ez --logs 40 --shoes 10 --p-values
 """
 
 from __future__ import annotations
