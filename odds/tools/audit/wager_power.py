@@ -11,9 +11,12 @@ at half the audit's α, Holm across every account and bet), the shoes valued onc
 for both versions of the counter. The table gives, per account, in how many logs it
 was named: for an honest account that is the false-alarm rate (at most α/2 is
 the claim), for the counter the power. ``--shoes 1,10,100`` gives one row per
-length (a curve).
+length (a curve). ``--p-values`` adds each account and bet's p-values (in how many logs at
+or below 1%, 5%, 10%: a false-alarm rate of 0.5% cannot be seen in a few dozen logs, the
+shape of the p-values can); ``--mapping`` measures the ways of moving a pattern onto
+another shoe that the test does not use (:mod:`odds.tools.audit.wager_test`).
 
-    python -m odds.tools.audit.wager_power baccarat-ez --logs 100 --shoes 10 --draws 1999
+    python -m odds.tools.audit.wager_power baccarat-ez --logs 40 --shoes 10 --p-values
 """
 
 from __future__ import annotations
@@ -36,7 +39,14 @@ from odds.tools.audit.wager_logs import (
     logged_rounds,
     wager_rows,
 )
-from odds.tools.audit.wager_test import ShoeValues, WagerAudit, judge_wagers, value_shoes
+from odds.tools.audit.wager_test import (
+    MAPPING,
+    MAPPINGS,
+    ShoeValues,
+    WagerAudit,
+    judge_wagers,
+    value_shoes,
+)
 from odds.tools.audit.wagers import Wager, WagerLog
 
 #: The row of the counter betting at random in the table.
@@ -113,6 +123,7 @@ def one_log(
     draws: int,
     within: bool = False,
     dealer: str = "independent",
+    mapping: str = MAPPING,
 ) -> tuple[WagerAudit, WagerAudit]:
     """One simulated log tested twice: with the counter counting, and betting at random."""
     game, config = paytable.game, paytable.config
@@ -124,7 +135,9 @@ def one_log(
     for blind in (False, True):
         rows = wager_rows(game, config, rounds, bets, counted, seed, blind)
         log = as_log(rows, dealt)
-        audit = judge_wagers(game, config, dealt, log, alpha, draws, values=values, within=within)
+        audit = judge_wagers(
+            game, config, dealt, log, alpha, draws, values=values, within=within, mapping=mapping
+        )
         audits.append(audit)
     return audits[0], audits[1]
 
@@ -139,9 +152,16 @@ def study(
     counted: str | None = None,
     within: bool = False,
     dealer: str = "independent",
+    mapping: str = MAPPING,
+    p_values: dict[tuple[int, str, str], list[float]] | None = None,
 ) -> list[tuple[int, str, int, int]]:
     """Rows ``(shoes, account, named, logs)``: how often each account was named, and how
-    often any honest one was (the family's false-alarm rate, :data:`ANY_HONEST`)."""
+    often any honest one was (the family's false-alarm rate, :data:`ANY_HONEST`).
+
+    ``p_values``, when given, collects every test's p-value by ``(shoes, account, bet)`` (the
+    blind counter as :data:`BLIND`): naming at α/2 = 0.5% a log is too rare to see in a few
+    dozen logs, but a valid test's p-values of an honest account are uniform or larger
+    everywhere, which 40 logs can show at 5% and 10%."""
     from odds.games.paytable import load
 
     paytable = load(game)
@@ -152,8 +172,14 @@ def study(
         named = dict.fromkeys([*ACCOUNTS, BLIND, ANY_HONEST], 0)
         for i in range(logs):
             counting, blind = one_log(
-                paytable, length, seed + i, bet, alpha / 2, draws, within, dealer
+                paytable, length, seed + i, bet, alpha / 2, draws, within, dealer, mapping
             )
+            if p_values is not None:
+                for r in counting.results:
+                    p_values.setdefault((length, r.account, r.bet), []).append(r.p)
+                for r in blind.results:
+                    if r.account == COUNTER:
+                        p_values.setdefault((length, BLIND, r.bet), []).append(r.p)
             for account in {r.account for r in counting.named}:
                 named[account] += 1
             if any(r.account == COUNTER for r in blind.named):
@@ -173,6 +199,24 @@ def markdown(rows: Sequence[tuple[int, str, int, int]], counted: str) -> str:
         if account == COUNTER:
             what = f"{account} (counts {counted})"
         lines.append(f"| {shoes:,} | {what} | {named}/{logs} | {named / logs:.0%} |")
+    return "\n".join(lines)
+
+
+def p_table(p_values: dict[tuple[int, str, str], list[float]]) -> str:
+    """Each account and bet: in how many logs its p-value fell at or below 1%, 5% and 10%.
+
+    For an honest account a valid test gives at most about those shares (uniform p-values,
+    or larger: a conservative test); the counter's counted bet should fall low."""
+    lines = [
+        "| shoes | account | bet | logs | p ≤ 0.01 | p ≤ 0.05 | p ≤ 0.1 | mean p |",
+        "|---:|:---|:---|---:|---:|---:|---:|---:|",
+    ]
+    for (shoes, account, bet), ps in sorted(p_values.items()):
+        below = [sum(p <= cut for p in ps) for cut in (0.01, 0.05, 0.1)]
+        cells = " | ".join(str(b) for b in below)
+        lines.append(
+            f"| {shoes:,} | {account} | {bet} | {len(ps)} | {cells} | {sum(ps) / len(ps):.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -202,6 +246,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="who deals the shoes: the dealer written apart from the games (default) or "
         "odds simulate's",
     )
+    parser.add_argument(
+        "--mapping",
+        choices=MAPPINGS,
+        default=MAPPING,
+        help=f"where a wager moved to another shoe lands (default {MAPPING}, the test the audit "
+        "runs; the others are kept to measure why: odds.tools.audit.wager_test)",
+    )
+    parser.add_argument(
+        "--p-values",
+        action="store_true",
+        help="also print each account and bet's p-values: in how many logs at or below 1%%, "
+        "5%%, 10%%",
+    )
     args = parser.parse_args(argv)
     try:
         lengths = [int(part) for part in args.shoes.split(",")]
@@ -210,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 0 < args.alpha < 1:
             raise OddsError(f"--alpha must be between 0 and 1, got {args.alpha}")
         start = time.perf_counter()
+        cpu = time.process_time()
+        p_values: dict[tuple[int, str, str], list[float]] | None = {} if args.p_values else None
         rows = study(
             args.game,
             args.logs,
@@ -220,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.counted,
             args.within_shoe,
             args.dealer,
+            args.mapping,
+            p_values,
         )
     except (OddsError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -228,10 +289,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     bets = [b.name for b in load(args.game).bet_analysis().bets]
     print(markdown(rows, counted_bet(bets, args.counted)))
+    if p_values is not None:
+        print("\n" + p_table(p_values))
     print(
-        f"\n{args.logs} logs per length, {args.dealer} dealer, α = {args.alpha:g} (the wager "
-        "test at α/2), "
-        f"{args.draws:,} draws at least, {time.perf_counter() - start:.0f} s.",
+        f"\n{args.logs} logs per length, {args.dealer} dealer, mapping {args.mapping}, "
+        f"α = {args.alpha:g} (the wager test at α/2), {args.draws:,} draws at least, "
+        f"{time.perf_counter() - start:.0f} s ({time.process_time() - cpu:.0f} s of CPU).",
         file=sys.stderr,
     )
     return 0

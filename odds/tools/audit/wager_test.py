@@ -14,20 +14,56 @@ stake placed when the bet's EV was positive.
 
 **The test.** Did the account's choice of when and how much to bet go with
 the state's EV beyond chance? The statistic is the expected net at the states
-chosen, ``T = Σ stake × EV(state)``. Under the null the account's choices do
-not depend on the cards, so its pattern of wagers — which rounds of a shoe,
-how much — would have met any other shoe of the log as well: shoes are dealt
-from independent shuffles and so are exchangeable. The permutation moves each
-of the account's shoes' wager patterns onto another shoe of the log (a random
-permutation of the shoes), each wager to the round being dealt at the same
-depth (cards shown) of that shoe, and recomputes ``T``. Permuting *between*
-shoes, not within one, is what keeps an account that bets late in every shoe,
-whatever the cards, from being named: within a shoe a late round's EV is
-spread wider than an early one's (fewer cards left), so moving late wagers to
-early rounds changes ``T``'s spread and names such a bettor (measured: in
-more than half of 100 honest logs of 10 shoes, by ``python -m
-odds.tools.audit.wager_power --within-shoe``). Between shoes its timing is
-kept and only the cards change.
+chosen beyond the top of the shoe, ``T = Σ stake × (EV(state) − EV(top))``. It
+is compared with what the account's pattern of wagers would have netted on the
+other shoes of the log: shoes are dealt from independent shuffles and so are
+exchangeable, and a random permutation of the shoes moves each shoe's pattern
+onto another. Permuting *between* shoes, not within one, is what keeps an
+account that bets late in every shoe, whatever the cards, from being named:
+within a shoe a late round's EV is spread wider than an early one's (fewer
+cards left), so moving late wagers to early rounds changes ``T``'s spread and
+names such a bettor (measured: in more than half of 100 honest logs of 10
+shoes, by ``python -m odds.tools.audit.wager_power --within-shoe``).
+
+**The null, and how a pattern is moved.** Null hypothesis: in each shoe the
+account's stake on a bet in a round is ``ρ(d)``, where ``d`` is the depth (cards
+shown) at which the round starts and ``ρ`` is a function of depth fixed
+independently of that shoe's cards (it may differ from shoe to shoe, and be
+random, but not look at the cards), which changes at most once between two
+consecutive round starts of its shoe (past its last round: its last stake or
+nothing). A bettor of the last third of every shoe
+is such a ``ρ`` (one change, at two thirds), and so is a flat bettor. Under this
+null the permutation would be exact if ``ρ`` were known at every depth; the log
+shows it only at the depths where its own shoe's rounds start, and those are
+the cards' doing (a round's size is). So each round of the other shoe, starting
+at depth ``d``, is given the stake that makes the moved pattern net the most
+among those the null allows there: the stake of the round of the account's own
+shoe being dealt at ``d`` or of the next one to start (``"bound"``). The moved
+statistic is then at least what the true ``ρ`` would give, the observed one is
+unchanged (its own rounds are read exactly), and the p-value is at least the
+exact permutation p-value: valid, conservative only where a pattern changes
+between two of its rounds. Every round of the other shoe is read at its start:
+each is a stopping time, whose state has the top of the shoe's EV for mean.
+
+Moving each wager to the round *being dealt* at its depth in the other shoe
+(``"dealt"``, the test until this mapping) meets a round with more cards more
+often, and a round's size goes with its state: it named the late bettor in 3
+of 100 honest logs of 100 shoes, above the 0.5% a log claimed. The first round
+starting at or after the depth (``"next"``, a stopping time) and the stake of
+the round being dealt without the bound (``"reverse"``) did no better on the
+late bettor: whichever round a pattern's edge is moved to, that choice goes
+with the cards, and for an account whose pattern is the same in every shoe the
+permutations differ only at those edges. Both are kept (``mapping``) for the
+power study to measure.
+
+An account whose stakes follow its own results (a progression bettor) is not
+in the null: its results are the cards', so its stakes go with the state,
+weakly, and it does capture that (tiny) edge; the test does not claim to be
+exact for it. In EZ Baccarat its stakes change at most rounds, where the
+bound is conservative (its p-values near 1); in Pok Deng, whose rounds are all
+of four cards (every mapping the same, the permutation exact for the null), it
+was named in 2 of 50 logs of 10 shoes (``docs/commands/audit.md``). Its null
+needs its rule replayed on the other shoe's results: open.
 
 P-values are seeded Monte Carlo: ``p = (1 + #{T* ≥ T}) / (1 + draws)``,
 stopped early once :data:`EXCEEDANCES` permuted statistics reach ``T``
@@ -62,6 +98,11 @@ EXCEEDANCES = 20
 CHUNK = 250
 #: The seed of the permutations: the same log always gives the same p-values.
 SEED = 20_370
+#: How a wager pattern is moved onto another shoe (:func:`_targets`, :func:`_moves`): the test's
+#: own, and the others the power study can measure (``python -m odds.tools.audit.wager_power
+#: --mapping``).
+MAPPINGS = ("bound", "dealt", "next", "reverse")
+MAPPING = MAPPINGS[0]
 #: Rounds a finding names as weighing most.
 NAMED_ROUNDS = 3
 
@@ -92,7 +133,8 @@ class AccountBet:
     positive: Fraction  # stake placed when the bet's EV was positive
     p: float
     draws: int
-    chance: tuple[float, float]  # 95% range of (T* − top)/staked: a blind bettor's edge
+    #: 95% range of T*/staked over the permutations: a blind bettor's edge (at its bound)
+    chance: tuple[float, float]
     weighing: tuple[str, ...]  # the wagers that weigh most in the edge
     named: bool = False
 
@@ -193,17 +235,22 @@ def judge_wagers(
     seed: int = SEED,
     values: ShoeValues | None = None,
     within: bool = False,
+    mapping: str = MAPPING,
 ) -> WagerAudit:
     """Value every wager and test every account and bet (see the module docstring).
 
     ``values`` lets a caller that values the shoes once (the power study) pass them in.
-    ``within`` permutes each wager among the rounds of its own shoe instead: the test this
-    module does *not* use, kept so the power study can measure why (``--within-shoe``).
+    ``mapping`` says how a pattern is moved onto another shoe (:data:`MAPPINGS`; only
+    :data:`MAPPING` is the test the audit runs). ``within`` permutes each wager among the
+    rounds of its own shoe instead: the test this module does *not* use, kept so the power
+    study can measure why (``--within-shoe``).
     """
     import numpy as np
 
     if draws < 1:
         raise OddsError(f"--wager-draws must be at least 1, got {draws}")
+    if mapping not in MAPPINGS:
+        raise OddsError(f"unknown wager mapping {mapping!r} (one of {', '.join(MAPPINGS)})")
     bets = tuple(dict.fromkeys(w.bet for w in log.wagers))
     if values is None:
         values = value_shoes(game, config, shoes, bets)
@@ -221,7 +268,8 @@ def judge_wagers(
     m = len(keys)
     if m:  # the smallest p-value must clear the strictest Holm threshold, with room
         draws = max(draws, math.ceil(2 * m / alpha) - 1)
-    matrices = {b: (_by_depth(values, b), _by_round(values, b)) for b in bets}
+    targets = {b: _targets(values, b, mapping) for b in bets}
+    rounds_matrix = {b: _by_round(values, b) for b in bets} if within else {}
     n = len(shoes)
     nets: dict[tuple[int, int, int | None], dict[str, Fraction]] = {}
     rows: list[AccountBet] = []
@@ -255,9 +303,10 @@ def judge_wagers(
         test = _Test(
             np.array([w.shoe for w in group]),
             np.array([w.round for w in group]),
-            np.array([values.depths[w.shoe][w.round] for w in group]),
             np.array([float(w.stake) for w in group]),
-            *matrices[bet],
+            float(top_ev),
+            _moves(values, group, targets[bet], mapping, n),
+            rounds_matrix.get(bet),
         )
         tests.append(test)
         rows.append(
@@ -287,15 +336,7 @@ def judge_wagers(
         low, high = (
             np.quantile(np.array(test.seen), [0.025, 0.975]) if test.seen else (test.t, test.t)
         )
-        top = float(row.top)
-        results.append(
-            replace(
-                row,
-                p=test.p,
-                draws=test.done,
-                chance=((low - top) / scale, (high - top) / scale),
-            )
-        )
+        results.append(replace(row, p=test.p, draws=test.done, chance=(low / scale, high / scale)))
     named = holm([r.p for r in results], alpha)
     results = [replace(r, named=k) for r, k in zip(results, named, strict=True)]
     if n < 2 and results:
@@ -329,29 +370,73 @@ def _money(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
-def _by_depth(values: ShoeValues, bet: str) -> Any:
-    """Shoes × cards shown: the bet's EV (a float: only to decide) in the round that is being
-    dealt when that many cards have been shown; the top-of-shoe EV past a shoe's last round.
+def _targets(values: ShoeValues, bet: str, mapping: str) -> Any:
+    """Shoes × cards shown: where a wager moved to that depth of a shoe lands, as the bet's
+    EV there less its top-of-shoe EV (a float: only to decide; 0 where nothing is dealt).
 
-    This is where the permutation moves a wager: to the same depth of another shoe. Its
-    own shoe gives it back its own state. Depth, not the round's number, because a shoe is
-    dealt to a cut card at a fixed depth, so every shoe has every depth up to about the
-    cut, where round numbers run out at different places (an account betting the last
-    rounds of every shoe would meet missing rounds in shorter shoes: measured, that named
-    a late bettor's Banker bet in 1 of 100 honest logs). Past a shoe's end — a few cards,
-    where the burn or the last round's size differ — a wager meets the top-of-shoe EV,
-    every state's mean.
+    ``next`` (the test): the first round starting at or after the depth, a stopping time of
+    the target shoe. ``dealt`` (the mapping before, kept to measure it): the round being dealt
+    when that many cards have been shown, which meets a round with more cards more often.
+    ``reverse``: the matrix holds each round's EV at its start only (zero between), to be
+    read by the stakes the source shoe had at each depth (:func:`_moves`).
     """
     import numpy as np
 
-    top = float(values.top[bet])
+    top = values.top[bet]
     width = max((d[-1] for d in values.depths), default=0) + 1
-    matrix = np.full((len(values.evs), width), top)
+    matrix = np.zeros((len(values.evs), width))
     for s, (rounds, shown) in enumerate(zip(values.evs, values.depths, strict=True)):
-        for r, state in enumerate(rounds):
-            if state is not None:
-                matrix[s, shown[r] : shown[r + 1]] = float(state[bet])
+        following = 0.0  # past the last round that can be valued: the top EV, every state's mean
+        end = width
+        for r in range(len(rounds) - 1, -1, -1):
+            state = rounds[r]
+            if state is None:
+                continue
+            dev = float(state[bet] - top)
+            if mapping == "next":
+                matrix[s, shown[r] + 1 : end] = following
+                matrix[s, shown[r]] = dev
+                following, end = dev, shown[r]
+            elif mapping == "dealt":
+                matrix[s, shown[r] : shown[r + 1]] = dev
+            else:  # reverse, bound: read at the round's start only
+                matrix[s, shown[r]] = dev
+        if mapping == "next":
+            matrix[s, :end] = following
     return matrix
+
+
+def _moves(values: ShoeValues, group: Sequence[Wager], targets: Any, mapping: str, n: int) -> Any:
+    """Shoes × shoes: what the account's wagers in shoe ``a`` (row) would net beyond the top
+    EV if moved onto shoe ``b`` (column); the diagonal is what they did.
+
+    ``next`` and ``dealt`` move each wager to its depth in the other shoe (:func:`_targets`).
+    ``reverse`` asks instead, for every round of the other shoe, what the account staked in
+    the round of its own shoe that was being dealt at that round's starting depth.
+    """
+    import numpy as np
+
+    width = targets.shape[1]
+    stakes = np.zeros((n, width))
+    if mapping not in ("reverse", "bound"):
+        for w in group:
+            stakes[w.shoe, values.depths[w.shoe][w.round]] += float(w.stake)
+        return stakes @ targets.T
+    placed: dict[tuple[int, int], float] = defaultdict(float)
+    for w in group:
+        placed[(w.shoe, w.round)] += float(w.stake)
+    after = np.zeros((n, width))  # the stake of the next round starting at or after each depth
+    for s in {w.shoe for w in group}:
+        shown = values.depths[s]
+        for r in range(len(shown) - 1):
+            stake = placed.get((s, r), 0.0)
+            stakes[s, shown[r] : shown[r + 1]] = stake
+            after[s, (shown[r - 1] + 1 if r else 0) : shown[r] + 1] = stake
+        stakes[s, shown[-1] :] = stakes[s, shown[-1] - 1]
+    if mapping == "reverse":
+        return stakes @ targets.T
+    high, low = np.maximum(stakes, after), np.minimum(stakes, after)
+    return high @ np.maximum(targets, 0).T + low @ np.minimum(targets, 0).T
 
 
 def _by_round(values: ShoeValues, bet: str) -> Any:
@@ -370,14 +455,18 @@ def _by_round(values: ShoeValues, bet: str) -> Any:
 
 
 class _Test:
-    """One account and bet in the permutation test: its wagers as arrays, its running count."""
+    """One account and bet in the permutation test: its moves, its running count."""
 
     def __init__(
-        self, shoes: Any, rounds: Any, depths: Any, stakes: Any, by_depth: Any, by_round: Any
+        self, shoes: Any, rounds: Any, stakes: Any, top: float, moves: Any, by_round: Any
     ) -> None:
-        self.shoes, self.rounds, self.depths, self.stakes = shoes, rounds, depths, stakes
-        self.by_depth, self.by_round = by_depth, by_round
-        self.t = float(by_round[shoes, rounds] @ stakes)
+        import numpy as np
+
+        self.shoes, self.rounds, self.stakes, self.top = shoes, rounds, stakes, top
+        self.own = np.unique(shoes)  # the shoes it bet in: the other rows of ``moves`` are 0
+        self.moves = moves[self.own]
+        self.by_round = by_round
+        self.t = float(moves[self.own, self.own].sum())
         self.tolerance = 1e-9 * max(1.0, float(abs(stakes).sum()))
         self.reached = 0
         self.done = 0
@@ -418,10 +507,11 @@ def _permute(
             if test.stopped:
                 continue
             if lengths is None:
-                stats = test.by_depth[perms[:, test.shoes], test.depths] @ test.stakes
+                rows = np.arange(len(test.own))
+                stats = test.moves[rows, perms[:, test.own]].sum(axis=1)
             else:
                 moved = orders[:, test.shoes, test.rounds]
-                stats = test.by_round[test.shoes, moved] @ test.stakes
+                stats = (test.by_round[test.shoes, moved] - test.top) @ test.stakes
             hits = np.cumsum(stats >= test.t - test.tolerance)
             test.seen.extend(stats.tolist())
             total = test.reached + int(hits[-1])

@@ -285,3 +285,108 @@ def test_simulate_writes_wagers_that_join_its_rounds(run, tmp_path):
 def test_simulate_wagers_needs_shoes_dealt_through(run, tmp_path):
     code, _, err = run("simulate", GAME, "--rounds", "10", "--wagers", str(tmp_path / "w.csv"))
     assert code == 2 and "add --penetration" in err
+
+
+# -- the null of the permutation: stakes fixed by depth, apart from the cards ---------------
+
+
+@pytest.fixture(scope="module")
+def valued():
+    """Twenty EZ Baccarat shoes from the dealer written apart from the games, valued."""
+    from odds.tools.audit.independent_dealer import dealer_for
+
+    paytable = load(GAME)
+    game, config = paytable.game, paytable.config
+    shoes = dealer_for(game, config, penetration=402 / 416).shoes(20, 11)
+    return game, config, shoes, value_shoes(game, config, shoes, ["banker", "dragon-7"])
+
+
+def _depth_rule(values, rule, account: str) -> list:
+    """Wagers of an account whose stake in a round is ``rule(shoe, depth at its start)``."""
+    from odds.tools.audit.wagers import Wager
+
+    wagers = []
+    for s, shown in enumerate(values.depths):
+        for r in range(len(shown) - 1):
+            stake = rule(s, shown[r])
+            if stake:
+                for bet in ("banker", "dragon-7"):
+                    wagers.append(Wager(len(wagers) + 2, s, r, account, bet, Fraction(stake)))
+    return wagers
+
+
+def test_the_bound_is_at_least_the_exact_permutation_of_a_pattern_fixed_by_depth(valued):
+    """The null: a stake fixed by the depth at which a round starts, apart from the cards.
+    Knowing that rule, the exact permutation test moves it onto every other shoe as it is; the
+    test, which sees the rule only at its own shoe's round starts, nets at least as much in
+    every permutation, so its p-value is at least the exact one (valid). Rules: late in every
+    shoe from the same depth (every permutation ties: p = 1), from a depth of each shoe's own,
+    and two stretches at two stakes."""
+    import random
+
+    import numpy as np
+
+    from odds.tools.audit.wager_test import MAPPING, _moves, _permute, _targets, _Test
+
+    _, _, shoes, values = valued
+    pick = random.Random(3)
+    cuts = [(pick.randrange(100, 250), pick.randrange(20, 60)) for _ in shoes]
+    rules = {
+        "late": lambda s, d: 10 if d >= 277 else 0,
+        "later": lambda s, d: 10 if d >= 200 + 7 * s else 0,
+        "stretches": lambda s, d: (
+            25 if cuts[s][0] <= d < cuts[s][0] + cuts[s][1] else (5 if d > 330 else 0)
+        ),
+    }
+    n = len(shoes)
+    for name, rule in rules.items():
+        for bet in ("banker", "dragon-7"):
+            wagers = [w for w in _depth_rule(values, rule, name) if w.bet == bet]
+            top = values.top[bet]
+            exact = np.zeros((n, n))  # the rule itself, moved onto every shoe
+            for a in range(n):
+                for b, (evs, shown) in enumerate(zip(values.evs, values.depths, strict=True)):
+                    exact[a, b] = sum(
+                        rule(a, shown[r]) * float(state[bet] - top)
+                        for r, state in enumerate(evs)
+                        if state is not None
+                    )
+            arrays = (
+                np.array([w.shoe for w in wagers]),
+                np.array([w.round for w in wagers]),
+                np.array([float(w.stake) for w in wagers]),
+                float(top),
+            )
+            bound = _Test(
+                *arrays, _moves(values, wagers, _targets(values, bet, MAPPING), MAPPING, n), None
+            )
+            truth = _Test(*arrays, exact, None)
+            assert bound.t == pytest.approx(truth.t, abs=1e-9)
+            _permute([bound, truth], n, 999, 7)
+            seen = min(len(bound.seen), len(truth.seen))
+            assert all(
+                x >= y - 1e-9 for x, y in zip(bound.seen[:seen], truth.seen[:seen], strict=True)
+            ), (name, bet)
+            assert bound.p >= truth.p, (name, bet)
+            if name == "late":
+                assert bound.p == 1.0
+
+
+def test_every_mapping_reads_an_account_in_its_own_shoe_exactly(valued):
+    """The permutation's identity gives back the account's own figure whatever the mapping:
+    its net beyond the top of the shoe at the states it bet in."""
+    import random
+
+    import numpy as np
+
+    from odds.tools.audit.wager_test import MAPPINGS, _moves, _targets
+
+    _, _, shoes, values = valued
+    pick = random.Random(5)
+    wagers = _depth_rule(values, lambda s, d: pick.choice((0, 0, 5, 10, 25)), "random")
+    wagers = [w for w in wagers if w.bet == "dragon-7"]
+    top = values.top["dragon-7"]
+    own = sum(w.stake * (values.evs[w.shoe][w.round]["dragon-7"] - top) for w in wagers)
+    for mapping in MAPPINGS:
+        moves = _moves(values, wagers, _targets(values, "dragon-7", mapping), mapping, len(shoes))
+        assert np.trace(moves) == pytest.approx(float(own), abs=1e-9), mapping
