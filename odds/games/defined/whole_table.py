@@ -527,10 +527,13 @@ class WholeTable:
             found = self.counts.simulation.totals(nets, scale)
         else:
             assert self.counts.table is not None
-            found = {}
+            by_numerator: dict[int, int] = {}  # integer keys: hashing a Fraction is slow
+            column = {d: [int(v) for v in nets[:, d]] for d in range(nets.shape[1])}
             for (dealer, seated), ways in self.counts.table.items():
-                total = Fraction(int(sum(int(nets[s, dealer]) for s in seated)), scale)
-                found[total] = found.get(total, 0) + ways
+                row = column[dealer]
+                total = sum(row[s] for s in seated)
+                by_numerator[total] = by_numerator.get(total, 0) + ways
+            found = {Fraction(n, scale): w for n, w in by_numerator.items()}
         found = dict(sorted(found.items()))
         self.__dict__["_table_totals"][stakes] = found
         return dict(found)
