@@ -102,30 +102,79 @@ def shuffled(full: Sequence[int], seed: int, index: int) -> list[int]:
 
 def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRecord]:
     """Deal and evaluate the shoes ``indices`` (a worker's unit of work)."""
+    import numpy as np
+
     evaluator, procedure = _context(spec)
     full = evaluator.full
     names = [bet.name for bet in evaluator.bets]
+    batch = _exact_batch(evaluator)
+    tags = np.array(spec.tags, dtype=np.int64).reshape(len(spec.tags), len(full))
     records = []
     for index in indices:
+        states = list(procedure.states(shuffled(full, spec.seed, index), full))
         evs, positive, counted = [], [], []
-        for state in procedure.states(shuffled(full, spec.seed, index), full):
-            found = evaluator.approximate(state)
-            if any(abs(value) <= bound for value, bound in found.values()):
-                exact = evaluator.evs(state)  # a sign in doubt: decide it exactly
-                found = {n: (float(exact[n]), 0.0) if exact[n] else (0.0, 0.0) for n in names}
-                signs = {n: exact[n] > 0 for n in names}
+        values = _batch_values(batch, states, names) if batch is not None else None
+        for i, state in enumerate(states):
+            if values is not None:
+                ev, signs = values[i]
             else:
-                signs = {n: found[n][0] > 0 for n in names}
-            unseen = sum(state)
-            evs.append(tuple(found[n][0] for n in names))
-            positive.append(tuple(signs[n] for n in names))
-            row = []
-            for count, tags in zip(spec.counts, spec.tags, strict=True):
-                running = sum(t * (f - u) for t, f, u in zip(tags, full, state, strict=True))
-                row.append(count.bets_at(Fraction(running * evaluator.unit, unseen)))
-            counted.append(tuple(row))
+                ev, signs = _values(evaluator, state, names)
+            evs.append(ev)
+            positive.append(signs)
+        if states:  # every count's running count of every state at once (exact integers)
+            seen = np.asarray(full, dtype=np.int64)[None, :] - np.asarray(states, dtype=np.int64)
+            running = (seen @ tags.T).tolist()
+            for state, row in zip(states, running, strict=True):
+                unseen = sum(state)
+                counted.append(
+                    tuple(
+                        count.bets_at(Fraction(r * evaluator.unit, unseen))
+                        for count, r in zip(spec.counts, row, strict=True)
+                    )
+                )
         records.append(ShoeRecord(index, tuple(evs), tuple(positive), tuple(counted)))
     return records
+
+
+def _values(
+    evaluator: Any, state: Sequence[int], names: list[str]
+) -> tuple[tuple[float, ...], tuple[bool, ...]]:
+    """One state's EVs (floats) and which are positive, the sign decided exactly."""
+    found = evaluator.approximate(state)
+    if any(abs(value) <= bound for value, bound in found.values()):
+        exact = evaluator.evs(state)  # a sign in doubt: decide it exactly
+        return tuple(float(exact[n]) for n in names), tuple(exact[n] > 0 for n in names)
+    return tuple(found[n][0] for n in names), tuple(found[n][0] > 0 for n in names)
+
+
+def _exact_batch(evaluator: Any) -> Any:
+    """The evaluator's batch of exact numerators, where its simulation values are the exact
+    EVs anyway (no floating-point path of its own): a shoe's states are then one batch
+    (measured: a Dragon Tiger shoe's 80 states 13 ms, against 40 ms one by one)."""
+    from odds.games.shoe_state import StateEvaluator
+
+    if type(evaluator).approximate is not StateEvaluator.approximate:
+        return None
+    return evaluator.batch()
+
+
+def _batch_values(
+    batch: Any, states: list[tuple[int, ...]], names: list[str]
+) -> list[tuple[tuple[float, ...], tuple[bool, ...]]]:
+    """Every state's exact EVs as floats (an integer quotient is correctly rounded, as
+    ``float(Fraction)`` is) and their signs, from one batch of integer numerators."""
+    if not states:
+        return []
+    column = [list(batch.bets).index(n) for n in names]
+    numerators = batch.numerators(states)
+    found = []
+    for state, row in zip(states, numerators.tolist(), strict=True):
+        denominator = batch.denominator(sum(state))
+        values = [int(row[c]) for c in column]
+        found.append(
+            (tuple(v / denominator if v else 0.0 for v in values), tuple(v > 0 for v in values))
+        )
+    return found
 
 
 #: The most shoes one study deals: every shoe's rounds are kept for the summary
