@@ -539,6 +539,46 @@ def solve(
     basis: Annotated[
         Basis, typer.Option("--basis", help="RTP per unit staked or per unit debited.")
     ] = Basis.stake,
+    max_exposure: Annotated[
+        str | None,
+        typer.Option(
+            "--max-exposure",
+            metavar="UNITS",
+            help="Cap on the bet's exposure: a watching player's win per shoe (per set for "
+            "tile games) per unit bet, as odds exposure reports it ('a watching player wins "
+            "… units per shoe per unit bet'), e.g. 0.05. Over the cap at the target, the "
+            "nearest value within it is searched the way the RTP falls.",
+        ),
+    ] = None,
+    step: Annotated[
+        str,
+        typer.Option("--step", help="With --max-exposure: the grid of values searched."),
+    ] = "1/2",
+    shoes: Annotated[
+        int | None,
+        typer.Option(
+            "--shoes",
+            help="With --max-exposure: shoes simulated per value where the exposure is "
+            "simulated (as odds exposure --shoes).",
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="With --max-exposure: the simulation's seed.")
+    ] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", help="With --max-exposure: local worker processes (default: every core)."
+        ),
+    ] = None,
+    simulate: Annotated[
+        bool,
+        typer.Option(
+            "--simulate",
+            help="With --max-exposure: simulate even where the exact study applies "
+            "(as odds exposure --simulate).",
+        ),
+    ] = False,
     decks: DecksOpt = None,
     settings: SetOpt = None,
     format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
@@ -549,6 +589,8 @@ def solve(
     """Solve a paytable entry for a target RTP, exactly (sympy).
 
     Exit 0 with the solution, 1 when no value the paytable accepts reaches the target.
+    With --max-exposure: exit 0 with a value whose exposure is within the cap (the
+    solution, or the nearest value searched), 1 when none is.
 
     \b
     Example: odds solve dragon-tiger --bet tie --target-rtp 95% --vary payouts.tie
@@ -558,12 +600,45 @@ def solve(
     from odds.tools.verify import parse_percentage
 
     target = parse_percentage(target_rtp, "--target-rtp")
+    cap = None
+    if max_exposure is None:
+        for name, given in (("--shoes", shoes), ("--workers", workers), ("--simulate", simulate)):
+            if given not in (None, False):
+                raise OddsError(f"{name} sets the exposure study: give --max-exposure too")
+    else:
+        from odds.tools import exposure_cap
+
+        cap = exposure_cap.parse_cap(max_exposure)
+        grid = exposure_cap.parse_step(step)
+        if shoes is not None:
+            from odds.tools.shoe.simulate import check_study
+
+            check_study(shoes, seed)
+        check_seed(seed)
+        if workers is not None and workers < 1:
+            raise OddsError(f"--workers must be at least 1, got {workers}")
     paytable = load_paytable(game, decks, settings)
     check_output(output, paytable_inputs(game))
+    if cap is not None:
+        from odds.tools.shoe.questions import feature_of
+
+        feature_of(paytable)  # a game with no exposure study is refused before solving
     solution = run_solve(paytable, bet, vary, target, basis.value)
+    capped = None
+    if cap is not None and solution.solutions:
+        study = exposure_cap.Study(shoes, seed, workers, simulate)
+        capped = exposure_cap.capped(paytable, solution, cap, study, grid)
     if format is TextFormat.json:
-        write_json(solution_tables(solution), output, override_texts(decks, settings))
+        tables = solution_tables(solution)
+        if capped is not None:
+            tables += exposure_cap.capped_tables(capped)
+        write_json(tables, output, override_texts(decks, settings))
     else:
-        emit(solution_text(solution), output)
+        text = solution_text(solution)
+        if capped is not None:
+            text += exposure_cap.capped_text(capped)
+        emit(text, output)
     if not solution.solutions:
         fail_verdict(1, no_solution_line(solution))
+    if capped is not None and capped.chosen is None:
+        fail_verdict(1, capped.refusal)
