@@ -22,9 +22,9 @@ import string
 import unicodedata
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.numbers import decimal, grouped
 from odds.core.table import (
     CELL_LIMIT,
@@ -267,7 +267,7 @@ def _row(cells: Sequence[str]) -> str:
     return ("| " + " | ".join(cells) + " |").rstrip()
 
 
-@cache
+@cached
 def _width_function() -> Callable[[str], int]:
     """A cell's width in terminal columns: ``wcwidth`` when installed (tabulate's choice), else
     its length."""
