@@ -11,7 +11,8 @@ import pytest
 from odds.core.errors import OddsError
 from odds.games.defined import ranking
 from odds.games.paytable import TABLES, load, load_file
-from tests.games.defined.test_defined import SHOES, probabilities, reduced
+from tests.games.defined.reduced import reduced
+from tests.games.defined.test_defined import SHOES, probabilities
 from tests.paths import ROOT
 from tests.reference.defined import brute_force
 
