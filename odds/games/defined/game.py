@@ -192,8 +192,9 @@ class DefinedGame(Game[DefinedConfig]):
                 )
             if not hits:
                 if otherwise is None:
+                    at = f" (line {bet.line})" if bet.line else ""
                     raise OddsError(
-                        f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
+                        f"{definition.source}: definition.bets.{bet.name}{at}: no "
                         f"outcome settles the round {round_text(key, definition)}; add it, or end "
                         "with { otherwise = true, loses = 1 }"
                     )
@@ -202,8 +203,9 @@ class DefinedGame(Game[DefinedConfig]):
         if full_shoe:
             for outcome in bet.outcomes:
                 if not ways[outcome.key] and not outcome.optional:
+                    at = f" (line {outcome.line})" if outcome.line else ""
                     raise OddsError(
-                        f"{definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
+                        f"{definition.source}: definition.bets.{bet.name}{at}: "
                         f"the outcome {outcome.label!r} never happens"
                     )
         return ways

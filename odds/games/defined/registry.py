@@ -26,7 +26,7 @@ from odds.games.dealing import SetDealing
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of
-from odds.games.defined.schema import Definition, read_definition
+from odds.games.defined.schema import Definition, check_readings, read_definition
 from odds.games.defined.tables import tables_folder
 from odds.games.defined.tile_game import TileGame
 from odds.games.defined.tile_schema import tiles_field
@@ -56,6 +56,7 @@ class Family:
         self.text = text
         self.digest = definition_digest(raw)
         default = read_definition(raw, source, text)
+        check_readings(raw, source, text, default)  # every patch and option value, now
         self.declarations = default.options
         key = (name, self.digest)
         made = _CONFIG_TYPES.get(key)
