@@ -55,7 +55,7 @@ SUIT_TIEBREAKS = frozenset({"suits", "top_card", "top_cards", "sequence_suits"})
 #: Features a bet's condition may ask of one position.
 POSITION_FEATURES = (
     "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
-    "flush", "colour_pair",
+    "flush", "colour_pair", "same_rank",
 )  # fmt: skip
 #: Features of a tableau position read from its first two cards (ranks and suits; a bet
 #: reading them is counted by odds.games.defined.first_cards).
@@ -1453,6 +1453,7 @@ def _feature_value(
         "suit",
         "flush",
         "same_suit",
+        "same_rank",
     ):
         raise loc.error(
             where_,
@@ -1498,6 +1499,18 @@ def _feature_value(
     if feature == "rank":
         names = value if isinstance(value, list) else [value]
         return frozenset(_rank(n, where_, loc, line) for n in names)
+    if feature == "same_rank":  # the most cards of the hand that share one rank
+        most = deal.cards + (1 if deal.draw_at_most else 0)
+        counts = value if isinstance(value, list) else [value]
+        if not counts or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= most for n in counts
+        ):
+            raise loc.error(
+                where_,
+                f"expected a number of cards from 1 to {most} (or a list of them), got {value!r}",
+                line,
+            )
+        return frozenset(counts)
     if feature == "suit":
         names = value if isinstance(value, list) else [value]
         if not all(n in SUIT_LETTERS for n in names):
@@ -1581,6 +1594,8 @@ def condition_text(condition: Condition) -> str:
         )
         if feature == "winner":
             parts.append("tie" if shown == "tie" else f"{shown} wins")
+        elif feature == "same_rank":
+            parts.append(f"{position} {shown} cards of one rank")
         else:
             parts.append(f"{position + ' ' if position else ''}{feature.replace('_', ' ')} {shown}")
     parts += [condition_text(c) for c in condition.all]
