@@ -41,7 +41,7 @@ from odds.core.numbers import parse_rational
 if TYPE_CHECKING:
     from odds.games.defined.schema import Locator
 
-#: Option kinds, as ``odds games`` names them (``choice`` lists as text there).
+#: Option kinds, as ``odds games`` names them.
 KINDS = ("choice", "yes/no", "number", "whole number", "list", "table")
 #: What a list's items or a table's values may be.
 ITEM_KINDS = ("name", "number", "whole number")
