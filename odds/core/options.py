@@ -212,7 +212,7 @@ def option_specs(cls: type[Any], prefix: str = "") -> list[OptionSpec]:
             OptionSpec(
                 key,
                 getattr(defaults, f.name),
-                _kind_name(hints[f.name]),
+                "choice" if choices and hints[f.name] is str else _kind_name(hints[f.name]),
                 _accepts(f.metadata),
                 full_meaning(f.metadata.get("doc", ""), choices),
                 choices,

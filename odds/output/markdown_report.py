@@ -113,12 +113,16 @@ def _header(analysis: Analysis, provenance: Provenance | None) -> list[str]:
 
 
 def _summary_section(analysis: Analysis, digits: int) -> list[str]:
-    """Every bet at a glance, first (as a PAR sheet opens)."""
+    """Every bet at a glance, first (as a PAR sheet opens); a bet that favours the player is
+    named under the table."""
+    table = summary_table(analysis)
+    favours = [paragraph_text(table.note), ""] if table.note else []
     return [
         "## Summary",
         "",
-        table_markdown(summary_table(analysis), digits),
+        table_markdown(table, digits),
         "",
+        *favours,
         "EV is per unit staked. RTP per debited divides the return by everything debited "
         "(stake plus withholding); for bets with nothing withheld it equals RTP per stake. "
         "Hit frequency counts net wins only (pushes are not hits). SD is per unit staked. "

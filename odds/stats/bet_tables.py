@@ -83,6 +83,20 @@ def summary_table(analysis: Analysis) -> Table:
             Column("volatility_index", "VI (90%)", Kind.APPROXIMATE),
         ),
         rows=tuple(rows),
+        note=favours_player_note(analysis),
+    )
+
+
+def favours_player_note(analysis: Analysis) -> str:
+    """One line naming the bets whose EV is positive ("" when none): a negative house edge is
+    a designer's right, but a report must not leave it to the reader to spot (issue 35, F14)."""
+    favoured = [bet.title for bet in analysis.bets if bet.stats.ev > 0]
+    if not favoured:
+        return ""
+    names = ", ".join(favoured)
+    return (
+        f"Favours the player: {names} (a positive EV, so a negative house edge: the house "
+        "loses on it in the long run)."
     )
 
 

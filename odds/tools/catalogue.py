@@ -66,12 +66,34 @@ def games_table(name: str | None = None) -> Table:
     )
 
 
+def own_paytable_values(game: Game[Any]) -> dict[str, Any]:
+    """The options the game's own paytable (``tables/<game>.toml``) sets to other values than
+    the game's defaults, by key: ``odds games bai-cao`` listed the cut card at the game's 14
+    where Bài Cào's table sets 52, which read as if the setting were ignored (issue 35, F10)."""
+    from odds.core.options import describe
+    from odds.games.paytable import TABLES, load
+
+    path = TABLES / f"{game.name}.toml"
+    if not path.is_file() or game.name not in paytables_by_game().get(game.name, []):
+        return {}
+    defaults = {spec.key: spec.default for spec in option_specs(game.config_type)}
+    own = {line.key: line.value for line in describe(load(game.name).config)}
+    return {k: v for k, v in own.items() if k in defaults and v != defaults[k]}
+
+
 def options_table(game: Game[Any]) -> Table:
-    """Every option of one game with its default, the values it takes and its meaning."""
+    """Every option of one game with its default, the values it takes and its meaning; where
+    the game's own paytable sets another value, the default column says both."""
+    own = own_paytable_values(game)
     rows = tuple(
         {
             "option": spec.key,
-            "default": value_text(spec.default),
+            "default": (
+                f"{value_text(own[spec.key])} (tables/{game.name}.toml; game default "
+                f"{value_text(spec.default)})"
+                if spec.key in own
+                else value_text(spec.default)
+            ),
             "default_value": to_plain(spec.default),
             "kind": spec.kind,
             "accepts": spec.accepts,

@@ -123,7 +123,8 @@ BASES = {"stake": "per unit staked", "debited": "per unit debited"}
 
 
 def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list[Check], list[str]]:
-    """Every check of the claim, and notes (e.g. reading combinations the game refuses)."""
+    """Every check of the claim, and notes; a reading the game refuses is a one-line error
+    (the claim cannot be verified while one reading of the rules cannot be counted)."""
     own = paytable.bet_analysis()
     if bet_name is not None:
         own.bet(bet_name)  # an unknown bet is a one-line error before any work
@@ -135,8 +136,9 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
         try:
             analysis: Analysis = own if index == 0 else variant(paytable, reading).bet_analysis()
         except OddsError as exc:
-            notes.append(f"reading {reading_text(reading)} skipped: {exc}")
-            continue
+            # A reading that cannot be counted is a defect of the definition, never a
+            # reading to pass over: VERIFIED would hide it (issue 35, F3).
+            raise OddsError(f"reading {reading_text(reading)}: {exc}") from None
         for bet in analysis.bets:
             if bet_name is not None and bet.name != bet_name:
                 continue

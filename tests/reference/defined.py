@@ -1,14 +1,15 @@
 """A plain second count of a defined game: every ordered deal of a small shoe, one at a time.
 
 It shares no counting with :mod:`odds.games.defined.counting` (no engine call, no
-plan, no showdown cuts, no tableau polynomial): it walks every ordered sequence of
-*cards* (each copy distinct), deals it as the definition says (hands in turn, or
-the tableau's draws decided card by card), classifies each finished hand by the
-pattern vocabulary and settles every bet by its conditions. What it shares is the
-vocabulary itself (:mod:`odds.games.defined.patterns` and the conditions of
+plan, no showdown cuts, no tableau polynomial): it walks every deal of the *cards*
+(each copy distinct) as the definition says (each hand's set of cards in turn, the
+threshold draws card by card, or the tableau's draws decided card by card), classifies
+each finished hand by the pattern vocabulary and settles every bet by its conditions.
+What it shares is the vocabulary itself (:mod:`odds.games.defined.patterns` and the conditions of
 :mod:`odds.games.defined.rounds`); published figures check that part.
 
-Ways are ordered: for hand deals, the engine's unordered ways times ``∏ size!``;
+Ways are ordered: for hand deals, the engine's unordered ways times ``∏ size!`` (each
+hand's set weighted by its orders, which no hand feature reads);
 for tableau deals, ordered ways of the cards a round uses, extended to six cards.
 Probabilities are compared, exactly.
 """
@@ -18,6 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import combinations
+from math import factorial
 from typing import Any
 
 from odds.core.cards import Card, Suit
@@ -89,35 +92,37 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
     left = list(range(len(cards)))
     tableau = definition.deal.tableau
 
-    def deal_hands(dealt: list[int]) -> None:
-        size = definition.deal.cards
-        if len(dealt) == size * len(positions):
-            hands = {
-                p: [cards[i] for i in dealt[k * size : (k + 1) * size]]
-                for k, p in enumerate(positions)
-            }
+    size = definition.deal.cards
+    # A hand's cards are a set: every order of them is the same hand (a definition reads
+    # ``rank`` and ``suit`` only of one-card hands), so each set stands for size! orders.
+    orders = factorial(size) ** len(positions)
+
+    def deal_hands(dealt: list[tuple[int, ...]]) -> None:
+        if len(dealt) == len(positions):
+            hands = {p: [cards[i] for i in hand] for p, hand in zip(positions, dealt, strict=True)}
             if definition.deal.draw_at_most:
                 drawing = [
                     p
                     for p in positions
                     if definition.deal.draws(p, patterns.points(hands[p], definition.shoe))
                 ]
-                return draw_thirds(hands, drawing, len(dealt))
-            _settle(game, hands, result, 1)
+                return draw_thirds(hands, drawing, size * len(positions))
+            _settle(game, hands, result, orders)
             return
-        for i in list(left):
-            left.remove(i)
-            dealt.append(i)
+        for hand in combinations(list(left), size):
+            for i in hand:
+                left.remove(i)
+            dealt.append(hand)
             deal_hands(dealt)
             dealt.pop()
-            left.append(i)
+            left.extend(hand)
             left.sort()
 
     def draw_thirds(hands: dict[str, list[Card]], drawing: list[str], used: int) -> None:
         """The threshold draws, one card to each drawing position in dealing order; every
         deal extended by unseen cards to the most a round can take."""
         if not drawing:
-            ways = 1
+            ways = orders
             for k in range(definition.round_cards - used):
                 ways *= len(cards) - used - k
             _settle(game, hands, result, ways)

@@ -181,3 +181,22 @@ def test_a_reading_left_out_is_not_listed_again_in_the_verdict(capsys):
     assert main(["verify", "baccarat", "--bet", "banker", "--house-edge", "1.46%"]) == 1
     verdict = capsys.readouterr().out.strip().splitlines()[-1]
     assert "perfect_pair=same-colour" not in verdict  # the same Banker bet as identical's
+
+
+def test_a_reading_the_game_refuses_fails_the_verification(capsys, tmp_path):
+    """Issue 35, F3: a reading that could not be counted was noted as "skipped" and the claim
+    still VERIFIED (exit 0). Bài Cào from one deck without ``optional`` on its push: under
+    ``ties = top-card`` the push never happens, so that reading is refused."""
+    from tests.paths import ROOT
+
+    text = (ROOT / "tables" / "bai-cao.toml").read_text(encoding="utf-8")
+    text = text.replace("decks = 6", "decks = 1").replace(
+        ", push = true, optional = true", ", push = true"
+    )
+    path = tmp_path / "bai-cao-one-deck.toml"
+    path.write_text(text, encoding="utf-8")
+    argv = ["verify", str(path), "--bet", "player", "--house-edge", "2.2549%"]
+    assert main(argv) == 2  # VERIFIED before: the default reading matches the claim
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: reading ties=top-card: ")
+    assert "the outcome 'tie' never happens" in err and "(line 0)" not in err

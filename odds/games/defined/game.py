@@ -193,8 +193,9 @@ class DefinedGame(Game[DefinedConfig]):
         if full_shoe:
             for outcome in bet.outcomes:
                 if not ways[outcome.key] and not outcome.optional:
+                    at = f" (line {outcome.line})" if outcome.line else ""
                     raise OddsError(
-                        f"{definition.source}: definition.bets.{bet.name} (line {outcome.line}): "
+                        f"{definition.source}: definition.bets.{bet.name}{at}: "
                         f"the outcome {outcome.label!r} never happens"
                     )
         return ways
@@ -226,8 +227,9 @@ class DefinedGame(Game[DefinedConfig]):
             )
         if not hits:
             if bet.outcomes[-1].when is not None:
+                at = f" (line {bet.line})" if bet.line else ""
                 raise OddsError(
-                    f"{definition.source}: definition.bets.{bet.name} (line {bet.line}): no "
+                    f"{definition.source}: definition.bets.{bet.name}{at}: no "
                     f"outcome settles the round {round_text(key, definition)}; add it, or end "
                     "with { otherwise = true, loses = 1 }"
                 )
@@ -563,8 +565,10 @@ class DefinedGame(Game[DefinedConfig]):
                 )
 
     def _tiebreak_reason(self, held: Mapping[str, tuple[Any, ...]]) -> str:
-        """Why one of two hands of the same category wins, when a tie-break decides
-        (``player's Straight beats Straight: the top card's suit``); "" otherwise."""
+        """Why one hand beats the other in a comparison by categories: a higher category
+        (``player's Ba Tây beats Points: the higher category``), or the tie-break that decides
+        between two hands of one category (``player's Straight beats Straight: the top card's
+        suit``; points are said: ``Points (9 points) beats Points (5 points)``); "" otherwise."""
         definition = self.definition
         two = len(definition.deal.positions) == 2 and definition.deal.tableau is None
         if not two or definition.tiles is not None or tuple(definition.compare) != ("category",):
@@ -572,10 +576,19 @@ class DefinedGame(Game[DefinedConfig]):
         first, second = definition.deal.positions
         a, b = held[first], held[second]
         index = patterns.category_of(a, definition)
-        if index is None or index != patterns.category_of(b, definition):
+        other = patterns.category_of(b, definition)
+        if index is None or other is None:
             return ""
         if ranking.exception_winner(definition, a, b) is not None:
             return ""
+        if index != other:
+            stronger = definition.level(index) > definition.level(other)
+            winner = first if stronger else second
+            won, lost = (index, other) if stronger else (other, index)
+            return (
+                f"{winner}'s {definition.categories[won].label} beats "
+                f"{definition.categories[lost].label}: the higher category"
+            )
         category = definition.categories[index]
         shoe = patterns.category_shoe(definition.shoe, category)
         for part in category.tiebreak:
@@ -583,7 +596,14 @@ class DefinedGame(Game[DefinedConfig]):
             if mine != theirs:
                 winner = first if mine > theirs else second
                 words = TIEBREAK_WORDS.get(part, part)
-                return f"{winner}'s {category.label} beats {category.label}: {words}"
+                label = category.label
+                high, low = (mine, theirs) if mine > theirs else (theirs, mine)
+                if part == "points":
+                    return (
+                        f"{winner}'s {label} ({high[0]} points) beats {label} ({low[0]} points): "
+                        f"{words}"
+                    )
+                return f"{winner}'s {label} beats {label}: {words}"
         return ""
 
     def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> dict[str, str]:

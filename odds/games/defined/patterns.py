@@ -200,8 +200,10 @@ def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
         return len(cards)
     if name == "faces":
         return sum(c.rank in FACES for c in cards)
-    if name == "pair":
+    if name == "pair":  # two cards or more of one rank: three of a kind is a pair too
         return max(Counter(c.rank for c in cards).values()) >= 2
+    if name == "same_rank":  # the most cards sharing one rank (3: three of a kind)
+        return max(Counter(c.rank for c in cards).values())
     if name == "suited_pair":
         return max(Counter(cards).values()) >= 2
     if name == "colour_pair":

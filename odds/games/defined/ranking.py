@@ -27,6 +27,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
+from odds.core.errors import OddsError
 from odds.games.defined import patterns
 from odds.games.defined.schema import Definition
 
@@ -78,6 +79,44 @@ def _weight(counts: Sequence[int], hand: tuple[int, ...]) -> int:
     return ways
 
 
+#: The most hand pairs :func:`correct_exceptions` may walk: about 8.5 µs a pair, so 1,000,000
+#: is under 10 s. Win Three Cards' exception is 6,240; a ``beats`` against a catch-all points
+#: category of six decks (Bài Cào's trips as categories, issue 35) was 17,792,320: 2.5 CPU
+#: minutes with no word before this bound.
+MAX_EXCEPTION_PAIRS = 1_000_000
+#: Measured cost of one hand pair (seconds), for the estimate a refusal gives.
+SECONDS_PER_PAIR = 8.5e-6
+
+
+def check_exception_cost(
+    definition: Definition, sizes: Mapping[int, int], limit: int | None = None
+) -> None:
+    """Refuse, before any pair is walked, exceptions that would meet too many hand pairs
+    (``sizes``: the distinct hands of each category in the shoe counted; ``limit``: by
+    default :data:`MAX_EXCEPTION_PAIRS`)."""
+    limit = MAX_EXCEPTION_PAIRS if limit is None else limit
+    names = [c.name for c in definition.categories]
+    pairs = {
+        (a, beaten): 2 * sizes.get(a, 0) * sizes.get(names.index(beaten), 0)
+        for a, category in enumerate(definition.categories)
+        for beaten in category.beats
+    }
+    total = sum(pairs.values())
+    if total <= limit:
+        return
+    (a, beaten), most = max(pairs.items(), key=lambda item: item[1])
+    category = definition.categories[a]
+    at = f" (line {category.line})" if category.line else ""
+    seconds = total * SECONDS_PER_PAIR
+    raise OddsError(
+        f"{definition.source}: definition.categories.{category.name}.beats{at}: the exceptions "
+        f"meet {total:,} hand pairs (~{seconds:,.0f} s; {category.name} against {beaten}: "
+        f"{most:,}), over the limit of {limit:,}; `beats` is for a few hands (Win Three Cards' "
+        "2-3-5: 6,240 pairs): read a one-hand pattern with a position feature in the bet "
+        "({ player = { same_rank = 3 } }) instead of a category that beats a large one"
+    )
+
+
 def correct_exceptions(
     classifier: HandClassifier,
     counts: Sequence[int],
@@ -101,6 +140,7 @@ def correct_exceptions(
         index = classifier.category(hand)
         if index is not None:
             by_category.setdefault(index, []).append((hand, weight))
+    check_exception_cost(definition, {k: len(v) for k, v in by_category.items()})
     names = [c.name for c in definition.categories]
     corrected: Counter[Any] = Counter(result)
     for a, category in enumerate(definition.categories):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -41,7 +41,7 @@ from odds.core.numbers import parse_rational
 if TYPE_CHECKING:
     from odds.games.defined.schema import Locator
 
-#: Option kinds, as ``odds games`` names them (``choice`` lists as text there).
+#: Option kinds, as ``odds games`` names them.
 KINDS = ("choice", "yes/no", "number", "whole number", "list", "table")
 #: What a list's items or a table's values may be.
 ITEM_KINDS = ("name", "number", "whole number")
@@ -516,8 +516,12 @@ def reading_of(config: Any, declarations: Sequence[OptionDeclaration]) -> Readin
 _PATCH_KEYS = ("when", "title", "shoe", "deal", "compare", "categories", "bets")
 
 
-def apply_patches(data: Mapping[str, Any], reading: Reading, loc: Locator) -> dict[str, Any]:
-    """The definition with every patch whose ``when`` holds merged in, in order."""
+def apply_patches(
+    data: Mapping[str, Any], reading: Reading, loc: Locator, force: Collection[int] = ()
+) -> dict[str, Any]:
+    """The definition with every patch whose ``when`` holds merged in, in order; the patches
+    numbered in ``force`` (0-based) are merged whatever their ``when`` (the check of every
+    patch when a definition is read: :func:`odds.games.defined.schema.check_readings`)."""
     patches = data.get("patches")
     result = dict(data)
     if patches is None:
@@ -537,7 +541,7 @@ def apply_patches(data: Mapping[str, Any], reading: Reading, loc: Locator) -> di
                                 line)  # fmt: skip
         if "when" not in patch:
             raise loc.error(where, "missing when = { … } (the readings it applies to)", line)
-        applies = reading.condition(patch["when"], f"{where}.when", loc, line)
+        applies = reading.condition(patch["when"], f"{where}.when", loc, line) or i in force
         for key, value in patch.items():
             if key == "when":
                 continue
@@ -545,6 +549,19 @@ def apply_patches(data: Mapping[str, Any], reading: Reading, loc: Locator) -> di
             if applies:
                 result[key] = merged
     return result
+
+
+def patches_applying(data: Mapping[str, Any], reading: Reading, loc: Locator) -> tuple[int, ...]:
+    """The patches (0-based) whose ``when`` holds under ``reading`` (after
+    :func:`apply_patches` has read them once: nothing is checked again here)."""
+    patches = data.get("patches")
+    if not isinstance(patches, list):
+        return ()
+    return tuple(
+        i
+        for i, patch in enumerate(patches)
+        if reading.condition(patch["when"], f"definition.patches[{i + 1}].when", loc, 0)
+    )
 
 
 def _merge(old: Any, new: Any, where: str, loc: Locator, line: int) -> Any:

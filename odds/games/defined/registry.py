@@ -26,7 +26,7 @@ from odds.games.dealing import SetDealing
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of
-from odds.games.defined.schema import Definition, read_definition
+from odds.games.defined.schema import Definition, Locator, check_readings, read_definition
 from odds.games.defined.tables import tables_folder
 from odds.games.defined.tile_schema import tiles_field
 
@@ -55,6 +55,8 @@ class Family:
         self.text = text
         self.digest = definition_digest(raw)
         default = read_definition(raw, source, text)
+        check_readings(raw, source, text, default)  # every patch and option value, now
+        check_rules_page(default, source, text)
         self.declarations = default.options
         key = (name, self.digest)
         made = _CONFIG_TYPES.get(key)
@@ -78,6 +80,25 @@ class Family:
             definition = read_definition(self.raw, self.source, self.text, reading.values)
             found = self._games[key] = game_of(self.name, definition, self)
         return found
+
+
+def check_rules_page(definition: Definition, source: str, text: str | None) -> None:
+    """A definition of ``tables/`` names its rules page (``rules``), which the report links:
+    a page that does not exist is refused when the file is read (issue 35, F8). Checked in
+    a checkout, where ``docs/`` is beside ``tables/``; an installed wheel carries no pages.
+    A user's own file elsewhere is not checked: its report names the file as its rules."""
+    page = definition.rules_page
+    if not page or not source.startswith("tables/"):
+        return
+    root = tables_folder().resolve().parent
+    if not (root / "docs").is_dir() or (root / page).is_file():
+        return
+    raise Locator(text, source).error(
+        "definition.rules",
+        f"names {page!r}, which does not exist; write the game's rules page there "
+        "(docs/guides/contributor.md, How to add a game)",
+        Locator(text, source).line("rules"),
+    )
 
 
 #: One paytable class per definition (by name and digest): a paytable of the game read from

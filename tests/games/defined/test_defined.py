@@ -3,38 +3,26 @@ one round settled, and one-line errors for bad definitions."""
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from odds.core.cards import STANDARD_DECK, Card
 from odds.core.errors import OddsError
-from odds.core.numbers import read_toml
 from odds.games import games
+from odds.games.defined import patterns
 from odds.games.defined.game import DefinedGame
 from odds.games.paytable import TABLES, from_data, load, load_file
+from tests.games.defined.reduced import defined, derived, pinned, reduced, shoe_for
 from tests.paths import ROOT
 from tests.reference.defined import brute_force
 
-DEFINED = sorted(p.stem for p in TABLES.glob("*.toml") if "[definition" in p.read_text())
+DEFINED = defined()
 
-
-def reduced(name: str, cards: list[str]) -> tuple[Any, list[Card]]:
-    """The paytable ``name`` with a shoe of exactly these cards (one copy each), or for a
-    tile game a set of exactly these tiles."""
-    data = read_toml((TABLES / f"{name}.toml").read_text(), name)
-    wanted = Counter(cards)  # a card listed twice is two identical copies
-    if "tiles" in data.get("definition", {}):  # a paytable of a game has none
-        data["tiles"] = dict(data.get("tiles", {}), copies=dict(wanted))
-    else:
-        data["shoe"] = {"decks": 1, "counts": {c.code: wanted[c.code] for c in STANDARD_DECK}}
-    paytable = from_data(data, f"{name} (reduced)")
-    shoe = paytable.config.shoe.build()
-    dealt = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
-    return paytable, dealt
+#: Shoes chosen by hand (reduced_shoes.toml); every other definition's is derived from it.
+SHOES = pinned()
 
 
 def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
@@ -49,43 +37,32 @@ def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
     return found
 
 
-#: Reduced shoes per defined game: small enough to enumerate every ordered deal.
-SHOES = {
-    "dragon-tiger": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
-    "teen-patti-2020": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh"],
-    "pair-plus": ["Ac", "Ah", "Ad", "2c", "3c", "Kc", "Qc", "Jh", "Jd", "4s"],
-    "lucky-6": ["Ac", "6d", "Kh", "Qs", "3c", "9d", "5h", "2s", "8c"],
-    # Pairs, identical cards and same-colour pairs, for the pair bets' first two cards.
-    "baccarat": ["Ac", "Ac", "Ad", "Kh", "Kd", "3c", "6h", "6s"],
-    # Goa Gae: identical cards (two decks' worth) so that hands tie and suits decide.
-    "goa-gae": ["Ac", "Ac", "2d", "3h", "Kc", "Js", "Js"],
-    "goa-gae-bonus": ["3c", "3d", "3h", "2s", "4s", "Kh", "Qh"],
-    # Pok Deng: pairs, flushes, an AK flush, face cards, 0- and 6-point hands.
-    "pok-deng": ["Ac", "Kc", "5d", "5d", "Qh", "10h", "6s", "Js", "4c"],
-    # Colour read: two red kings, a black one, a second king of hearts (a perfect pair).
-    "perfect-pairs": ["Kh", "Kh", "Kd", "Ks", "Qc", "Qs", "2h", "2d"],
-    "21-plus-3": ["Kh", "Kh", "Kh", "Qh", "Jh", "Js", "Ac", "2c", "3d", "Kd"],
-    # An unsuited 2-3-5 against three of a kind (the exception), in both seats.
-    "win-three-cards": ["2c", "3d", "5h", "7c", "7d", "7h", "5c"],
-    # Three of a kind, three faces, equal points decided by the top card and its suit.
-    "san-gong": ["Kc", "Kd", "Kh", "Qs", "5c", "Ac", "9h"],
-    "dragon-tiger-side-bets": ["Ac", "Ad", "7h", "Ks", "Kc", "2d", "8h"],
-    # Tiles: pairs, the 2-8 Kong, a half point, identical hands (two 1s, two Ws).
-    "mahjong-28": ["1", "1", "2", "8", "8", "W", "W", "9"],
-}
-SHOES.update({name: SHOES["lucky-6"] for name in DEFINED if name not in SHOES and
-              load(name).game.definition.deal.tableau is not None})  # fmt: skip
-
-
-@pytest.mark.parametrize("name", DEFINED)
-def test_every_defined_game_has_a_reduced_shoe_check(name: str) -> None:
-    assert name in SHOES, f"add a reduced shoe for {name} to SHOES"
-
-
-@pytest.mark.parametrize("name", sorted(SHOES))
+@pytest.mark.parametrize("name", sorted({*DEFINED, *SHOES}))
 def test_every_bet_equals_the_plain_enumeration(name: str) -> None:
-    paytable, cards = reduced(name, SHOES[name])
+    """Every definition in tables/, on its pinned shoe or one derived from the definition."""
+    paytable, cards = reduced(name, shoe_for(name))
     assert probabilities(paytable) == brute_force(paytable.game, cards)
+
+
+def test_pinned_shoes_name_paytables_that_exist() -> None:
+    assert not [name for name in SHOES if not (TABLES / f"{name}.toml").is_file()]
+
+
+@pytest.mark.parametrize("name", ["bai-cao", "pair-plus"])
+def test_a_derived_shoe_holds_every_category(name: str) -> None:
+    """The derivation finds a hand of each category, and of each feature value a bet reads
+    (Bài Cào's flush bet: a flush and a hand that is not one), in a few cards."""
+    game = load(name).game
+    assert isinstance(game, DefinedGame)
+    definition = game.definition
+    _, cards = reduced(name, derived(name))
+    size = definition.deal.cards
+    assert len(cards) <= 10
+    hands = [list(h) for h in combinations(cards, size)]
+    found = {patterns.category_of(h, definition) for h in hands}
+    assert found == set(range(len(definition.categories)))
+    flushes = {patterns.feature(h, "flush", definition) for h in hands}
+    assert flushes == {True, False}
 
 
 def test_plain_enumeration_catches_a_changed_rule() -> None:
@@ -165,7 +142,9 @@ def test_a_side_bet_on_a_base_is_titled_by_its_bets_never_by_the_base(run, tmp_p
 
     based = [p for p in TABLES.glob("*.toml") if 'base = "baccarat"' in p.read_text()]
     assert len(based) >= 5
-    base_title = base_definition("baccarat")["title"]
+    base = base_definition("baccarat")
+    assert base is not None
+    base_title = base["title"]
     for path in based:
         assert load_file(path).game.title != base_title, path.name
     code, out, _ = run("games")

@@ -11,7 +11,8 @@ import pytest
 from odds.core.errors import OddsError
 from odds.games.defined import ranking
 from odds.games.paytable import TABLES, load, load_file
-from tests.games.defined.test_defined import SHOES, probabilities, reduced
+from tests.games.defined.reduced import reduced
+from tests.games.defined.test_defined import SHOES, probabilities
 from tests.paths import ROOT
 from tests.reference.defined import brute_force
 
@@ -194,3 +195,33 @@ def test_dragon_tiger_suited_tie_matches_wizard_of_odds() -> None:
         1456, 86320
     )
     assert round(float(-bet.ev) * 100, 2) == 13.98
+
+
+def test_exceptions_meeting_too_many_hand_pairs_are_refused_before_the_work() -> None:
+    """Issue 35: a ``beats`` against a catch-all category of six decks walked 17,792,320 hand
+    pairs (2.5 CPU minutes, no estimate). The cost is counted first and refused past the
+    bound, in one line saying what to write instead; Win Three Cards' 6,240 pairs pass."""
+    from collections import Counter
+
+    from odds.engine import hands
+    from odds.games.defined import patterns
+    from odds.games.defined.game import DefinedGame
+
+    paytable = load("win-three-cards")
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    definition = game.definition
+    shoe = paytable.config.shoe.build()
+    sizes: Counter[int] = Counter()
+    for hand, _ in hands(list(shoe.counts), definition.deal.cards):
+        index = patterns.category_of([shoe.types[t] for t in hand], definition)
+        assert index is not None
+        sizes[index] += 1
+    ranking.check_exception_cost(definition, sizes)  # the default bound
+    ranking.check_exception_cost(definition, sizes, limit=6_240)
+    with pytest.raises(OddsError) as info:
+        ranking.check_exception_cost(definition, sizes, limit=6_239)
+    message = str(info.value)
+    assert "\n" not in message and ".beats (line " in message
+    assert "meet 6,240 hand pairs" in message and "over the limit of 6,239" in message
+    assert "{ player = { same_rank = 3 } }" in message

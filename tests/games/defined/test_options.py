@@ -169,6 +169,35 @@ def test_a_patch_naming_nothing_is_refused(tmp_path: Path) -> None:
     assert "a condition here reads options only" in refused(tmp_path, text)
 
 
+def test_a_mistake_in_a_patch_is_refused_whatever_the_reading(tmp_path: Path) -> None:
+    """Issue 35, F3: a typo inside a patch passed under the default reading (the patch was
+    read only under its own); every patch is read when the file is, naming its line."""
+    text = PATCHED.replace('label = "dealer wins or ties"', 'label = "x", colour = "red"')
+    message = refused(tmp_path, text)  # the paytable's reading is the default, ties = push
+    assert message.startswith(str(tmp_path / "game.toml") + ": definition.patches[1] (line 39)")
+    assert 'read under rules.ties = "lose"' in message and "unknown key 'colour'" in message
+    assert message.count("(line ") == 1  # not the patched outcome's own line: the patch is at fault
+
+
+def test_a_patch_only_a_table_option_selects_is_read_too(tmp_path: Path) -> None:
+    """A ``when`` that reads a number or a table has no reading to try: the patch is merged
+    into the default reading by force, so its contents are read all the same."""
+    extra = """[definition.options.rules.extras]
+default = {}
+meaning = "Extras."
+kind = "table"
+values = "number"
+"""
+    text = PATCHED.replace("[definition.shoe]", extra + "[definition.shoe]").replace(
+        'when = { rules = { ties = "lose" } }', 'when = { rules = { extras = "big" } }'
+    )
+    assert "dealer wins" in outcomes(small(tmp_path, text=text), "player")
+    bad = text.replace('label = "dealer wins or ties"', 'label = "x", pays = "nothing"')
+    message = refused(tmp_path, bad)
+    assert "definition.patches[1] (line 44), with its when taken as true" in message
+    assert "settle with exactly one of pays" in message
+
+
 def test_a_bet_is_offered_where_its_if_holds(tmp_path: Path) -> None:
     text = SMALL.replace(
         "[[definition.bets]]",

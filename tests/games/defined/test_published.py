@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from odds.games.paytable import load
-from tests.games.defined.test_defined import reduced
+from tests.games.defined.reduced import reduced
 from tests.reference import baccarat as plain_baccarat
 from tests.reference import pok_deng as plain_pok_deng
 
