@@ -293,6 +293,30 @@ def hands_polynomial(game: DefinedGame, config: DefinedConfig) -> FallingPolynom
     (they read hand pairs, not classes), or a pair of classes some bet cannot settle (the
     counting then names the round if it is ever dealt). See :func:`_pair_settlement`.
     """
+    found: FallingPolynomial[str] | None = _kept(game, config, _build_hands_polynomial)
+    return found
+
+
+#: Readings (configs) whose polynomials one game keeps: building Pok Deng's takes a second
+#: and a half, and a session (the API, a test run) asks for the same reading again.
+_POLYNOMIALS_KEPT = 8
+
+
+def _kept(game: DefinedGame, config: DefinedConfig, build: Callable[..., Any]) -> Any:
+    """``build(game, config)``, kept on the game per reading (a few at most): a polynomial
+    depends on nothing else, and the game is the registry's, so it lives as long as the
+    definition it was built from."""
+    kept = game.__dict__.setdefault(f"_kept_{build.__name__}", {})
+    if config not in kept:
+        if len(kept) >= _POLYNOMIALS_KEPT:
+            kept.clear()
+        kept[config] = build(game, config)
+    return kept[config]
+
+
+def _build_hands_polynomial(
+    game: DefinedGame, config: DefinedConfig
+) -> FallingPolynomial[str] | None:
     settlement = _pair_settlement(game, config)
     if settlement is None:
         return None
@@ -382,6 +406,11 @@ class PolynomialLaw(OutcomeLaw):
 def polynomial_law(game: DefinedGame, config: DefinedConfig) -> PolynomialLaw | None:
     """The outcome law of a :func:`polynomial_deal` (``None``: another deal, or a pair of
     hands some bet cannot settle)."""
+    found: PolynomialLaw | None = _kept(game, config, _build_polynomial_law)
+    return found
+
+
+def _build_polynomial_law(game: DefinedGame, config: DefinedConfig) -> PolynomialLaw | None:
     settlement = _pair_settlement(game, config)
     if settlement is None:
         return None
