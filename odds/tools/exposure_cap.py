@@ -31,7 +31,7 @@ from typing import Any
 import sympy
 
 from odds.core.errors import OddsError
-from odds.core.numbers import decimal, fraction_text, percent
+from odds.core.numbers import decimal, fraction_text, percent, short_number
 from odds.core.table import Column, Kind, Table, fields_table
 from odds.games.paytable import Paytable
 from odds.runtime.progress import phase
@@ -350,26 +350,7 @@ def _over_text(trial: Trial, cap: Fraction, unit: str) -> str:
 
 
 def _cap_text(cap: Fraction) -> str:
-    return number_text(cap)
-
-
-def number_text(value: Fraction) -> str:
-    """An exact number as people write it: ``42``, ``42.5``, ``0.05``; a fraction when no
-    decimal is exact (``11587/194``).
-
-    >>> number_text(Fraction(85, 2)), number_text(Fraction(1, 20)), number_text(Fraction(1, 3))
-    ('42.5', '0.05', '1/3')
-    """
-    q = value.denominator
-    for p in (2, 5):
-        while q % p == 0:
-            q //= p
-    if q != 1:
-        return str(value)
-    places = 0
-    while (value * 10**places).denominator != 1:
-        places += 1
-    return decimal(value, places)
+    return short_number(cap)
 
 
 # ---------------------------------------------------------------------------
@@ -413,8 +394,8 @@ def capped_text(c: Capped) -> str:
         start, end, n = c.grid
         way = "down" if c.lowering == "down" else "up"
         lines.append(
-            f"Search: {c.key} {way} the grid of {number_text(c.step)} from {number_text(start)} "
-            f"to {number_text(end)} ({n:,} values, the way the RTP falls): at most {c.most} "
+            f"Search: {c.key} {way} the grid of {short_number(c.step)} from {short_number(start)} "
+            f"to {short_number(end)} ({n:,} values, the way the RTP falls): at most {c.most} "
             "exposure studies in all (the target, the far end, then bisection), the exposure "
             "checked monotone on every value tried."
         )
@@ -424,7 +405,7 @@ def capped_text(c: Capped) -> str:
         for t in c.tried:
             rows.append(
                 (
-                    number_text(t.value),
+                    short_number(t.value),
                     percent(t.rtp, 4),
                     str(t.rtp),
                     t.figure_text(),
@@ -449,7 +430,7 @@ def capped_text(c: Capped) -> str:
         t = c.chosen
         kept = "the target RTP" if t is first and target_tried else "not the target RTP"
         lines.append(
-            f"Chosen: {c.key} = {number_text(t.value)} ({kept}): RTP {percent(t.rtp, 4)} {basis} "
+            f"Chosen: {c.key} = {short_number(t.value)} ({kept}): RTP {percent(t.rtp, 4)} {basis} "
             f"(exact {t.rtp}); a watching player wins {t.figure_text()} units per {c.unit} per "
             f"unit bet, within the cap {_cap_text(c.cap)}."
         )
@@ -461,7 +442,7 @@ def capped_text(c: Capped) -> str:
         near = c.neighbour
         if near is not None:
             lines.append(
-                f"One step toward the target, {c.key} = {number_text(near.value)} gives "
+                f"One step toward the target, {c.key} = {short_number(near.value)} gives "
                 f"{near.figure_text()}: over the cap."
             )
     else:

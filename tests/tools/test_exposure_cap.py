@@ -13,9 +13,10 @@ from fractions import Fraction
 
 import pytest
 
+from odds.core.numbers import short_number
 from odds.games.paytable import load
 from odds.tools import exposure_cap
-from odds.tools.exposure_cap import Trial, _Grid, evaluations, number_text
+from odds.tools.exposure_cap import Trial, _Grid, evaluations
 from odds.tools.variants import variant
 
 GAME = "mahjong-28-36"
@@ -163,4 +164,4 @@ def test_the_grid_walks_away_from_the_target_to_the_bound():
     up = _Grid(Fraction(1, 20), Fraction(1), Fraction(1, 4), down=False)
     assert [up[i] for i in range(len(up))] == [Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), 1]
     assert len(_Grid(Fraction(0), Fraction(0), Fraction(1), down=True)) == 0
-    assert number_text(Fraction(17, 2)) == "8.5" and number_text(Fraction(271, 30)) == "271/30"
+    assert short_number(Fraction(17, 2)) == "8.5" and short_number(Fraction(271, 30)) == "271/30"
