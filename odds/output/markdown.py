@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import string
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from odds.core.caching import cached
 from odds.core.numbers import decimal, grouped
 from odds.core.table import (
     CELL_LIMIT,
@@ -35,6 +34,7 @@ from odds.core.table import (
     markdown_cells,
     markdown_headers,
 )
+from odds.output.terminal import width_of
 
 
 def _cell(value: Any, digits: int) -> str:
@@ -219,37 +219,42 @@ _PAD = {"left": "<", "right": ">", "center": "^"}
 def _pipe_table(headers: list[str], rows: list[list[str]], align: list[str]) -> str | None:
     """The pipe table tabulate writes for these text cells (``tablefmt="pipe"``, numbers not
     parsed, every column's alignment given), byte for byte; ``None`` for what only tabulate
-    handles (no row, a row of another length, another alignment).
+    handles (a row of another length, another alignment).
 
     Written here because importing tabulate costs every report about 0.03 s of CPU (it reads
     its own version from the installed packages' metadata); tabulate still writes the rare
     tables this does not (tests/output/test_markdown_tables.py compares the two). A cell is
     stripped and padded to the column's width, at least its header's and two more; widths are
-    terminal columns (``wcwidth``, as tabulate measures them when it is installed). The
+    display columns (:func:`~odds.output.terminal.width_of`: a wide character two, a combining
+    mark none), measured by the standard library whatever is installed, so a report is the same
+    bytes everywhere (tabulate would measure with ``wcwidth`` only where it is installed). The
     cells reach here on one line, control characters replaced (:func:`one_line`), so
     tabulate's handling of line breaks and terminal escape codes never applies.
     """
     count = len(headers)
     if (
-        not rows
-        or len(align) != count
+        len(align) != count
         or any(a not in _PAD for a in align)
         or any(len(row) != count for row in rows)
     ):
         return None
-    width = _width_function()
+    width = width_of
+    if not rows:  # tabulate then pads every header left and marks no alignment
+        wide = [width(h) + 2 for h in headers]
+        heads = [f"{h:<{w + len(h) - width(h)}}" for h, w in zip(headers, wide, strict=True)]
+        return "\n".join([_row(heads), "|" + "|".join("-" * (w + 2) for w in wide) + "|"])
     columns: list[list[str]] = []
     widths: list[int] = []
     for i, header in enumerate(headers):
         spec = _PAD[align[i]]
         cells = [row[i].strip() for row in rows]
         seen = [width(cell) for cell in cells]
-        most = max(max(seen), width(header) + 2)
+        most = max([*seen, width(header) + 2])
         padded = [
             f"{cell:{spec}{most - (w - len(cell))}}" for cell, w in zip(cells, seen, strict=True)
         ]
         columns.append(padded)
-        widths.append(max(width(header) + 2, max(width(cell) for cell in padded)))
+        widths.append(max([width(header) + 2, *(width(cell) for cell in padded)]))
     heads = [
         f"{h:{_PAD[a]}{w + len(h) - width(h)}}"
         for h, a, w in zip(headers, align, widths, strict=True)
@@ -265,18 +270,6 @@ def _pipe_table(headers: list[str], rows: list[list[str]], align: list[str]) -> 
 
 def _row(cells: Sequence[str]) -> str:
     return ("| " + " | ".join(cells) + " |").rstrip()
-
-
-@cached
-def _width_function() -> Callable[[str], int]:
-    """A cell's width in terminal columns: ``wcwidth`` when installed (tabulate's choice), else
-    its length."""
-    try:
-        from wcwidth import wcswidth  # type: ignore[import-not-found]
-    except ImportError:
-        return len
-    found: Callable[[str], int] = wcswidth
-    return found
 
 
 def _table_text(text: str) -> str:

@@ -45,10 +45,12 @@ _FIGURE = re.compile(r"\d")
 
 
 def width_of(text: str) -> int:
-    """Display columns of ``text``: 2 for a wide character, 0 for a combining mark.
+    """Display columns of ``text``: 2 for a wide character, 0 for a combining mark or an
+    invisible format character (a zero-width space), 1 for any other; the standard library's
+    Unicode tables, so every installation measures alike.
 
-    >>> width_of("abc"), width_of("🀄x"), width_of("e\\u0301")
-    (3, 3, 1)
+    >>> width_of("abc"), width_of("🀄x"), width_of("e\\u0301"), width_of("a\\u200bb")
+    (3, 3, 1, 2)
     """
     if text.isascii():
         return len(text)
@@ -56,7 +58,7 @@ def width_of(text: str) -> int:
 
 
 def _char_width(ch: str) -> int:
-    if unicodedata.combining(ch):
+    if unicodedata.combining(ch) or (unicodedata.category(ch) == "Cf" and ch != "\u00ad"):
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
