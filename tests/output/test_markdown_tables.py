@@ -38,6 +38,7 @@ def _tabulate_measures_as_we_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tabulate_module, "wcwidth", _StandardWidths, raising=False)
     monkeypatch.setattr(tabulate_module, "WIDE_CHARS_MODE", True, raising=False)
 
+
 #: Characters of every width class: ASCII, accented, wide, zero-width, combining, signs.
 ALPHABET = "ab Z09,.-−%≈±√ éÅ漢字テスト\u200b\u0301\u00a0 |*_<>`"
 
