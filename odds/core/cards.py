@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 
 if TYPE_CHECKING:  # the shoe is built at call time (card_shoe): the annotation only
@@ -119,8 +120,10 @@ def split_tokens(text: str) -> list[str]:
     return [token for token in re.split(r"[\s,;]+", text.strip()) if token]
 
 
+@cached(maxsize=4096)
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Parse a space- or comma-separated list of cards.
+    """Parse a space- or comma-separated list of cards (the last few thousand hands kept: a
+    log writes the same hands again and again).
 
     >>> [str(c) for c in parse_cards("9d 7c, A♠")]
     ['9♦', '7♣', 'A♠']

@@ -151,6 +151,13 @@ class Game(ABC, Generic[ConfigT]):
     def settle(self, config: ConfigT, hands: Mapping[str, str], stake: Fraction) -> Settlement:
         """Settle one round given as hand texts per position."""
 
+    def settled_events(self, config: ConfigT, hands: Mapping[str, str]) -> dict[str, str]:
+        """Each bet's event key for one round given as hand texts: what a test of the outcomes
+        reads (an audit's shoe-aware tests settle every seat of every round), refused as
+        :meth:`settle` refuses. A game that can tell it without writing the settlement
+        overrides this."""
+        return {b.bet: b.event for b in self.settle(config, hands, Fraction(1)).bets}
+
     def new_analysis(self, config: ConfigT, paytable: str, **fields: Any) -> Analysis:
         """An :class:`Analysis` with the parts every game fills alike (name, title, rules).
 

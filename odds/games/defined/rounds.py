@@ -54,7 +54,15 @@ def needs(
 
 
 def bet_needs(bet: BetDefinition, positions: Sequence[str]) -> tuple[bool, dict[str, set[str]]]:
-    return needs((o.when for o in bet.outcomes), positions)
+    """:func:`needs` of the bet's conditions, worked out once per bet and kept on it (as a
+    definition keeps its hands' categories: settling a round asks it per bet, and an audit
+    settles every seat of every round). A copy: callers may change it."""
+    kept: dict[tuple[str, ...], tuple[bool, dict[str, set[str]]]]
+    kept = bet.__dict__.setdefault("_needs", {})
+    found = kept.get(tuple(positions))
+    if found is None:
+        found = kept[tuple(positions)] = needs((o.when for o in bet.outcomes), positions)
+    return found[0], {p: set(names) for p, names in found[1].items()}
 
 
 def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:

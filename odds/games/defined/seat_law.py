@@ -58,20 +58,20 @@ class SeatLaw(OutcomeLaw):
         self._columns: dict[Any, list[Any]] = {}
 
     def _columns_for(self, dealer: tuple[int, ...]) -> list[Any]:
-        """Per bet, each seat hand's outcome (its label's place) against this dealer hand."""
+        """Per bet, each seat hand's outcome against this dealer hand, as a 0/1 matrix (seat
+        hands × the bet's labels): a state's ways per label are then one product."""
         import numpy as np
 
         dealer_class = self.classes(dealer)
         found = self._columns.get(dealer_class)
         if found is None:
             settled = [self.classes.settle(seat, dealer_class) for seat in self.seat_class]
-            found = [
-                np.array(
-                    [self.labels[b].index(self.label_of[b][keys[b]]) for keys in settled],
-                    dtype=np.int64,
-                )
-                for b in range(len(self.bets))
-            ]
+            found = []
+            for b in range(len(self.bets)):
+                place = [self.labels[b].index(self.label_of[b][keys[b]]) for keys in settled]
+                chosen = np.zeros((len(place), len(self.labels[b])), dtype=np.int64)
+                chosen[np.arange(len(place)), place] = 1
+                found.append(chosen)
             self._columns[dealer_class] = found
         return found
 
@@ -101,10 +101,9 @@ class SeatLaw(OutcomeLaw):
         tables = [np.zeros((len(states), len(labels)), dtype=np.int64) for labels in self.labels]
         for dealer, listed in rows_of.items():
             rows = np.array(listed, dtype=np.int64)
-            for b, column in enumerate(self._columns_for(dealer)):
-                for k in range(len(self.labels[b])):
-                    picked = np.flatnonzero(column == k)
-                    tables[b][rows, k] = ways[np.ix_(rows, picked)].sum(axis=1)
+            chosen_ways = ways[rows]
+            for b, chosen in enumerate(self._columns_for(dealer)):
+                tables[b][rows] = chosen_ways @ chosen
         for b, name in enumerate(self.bets):
             found[name] = (self.labels[b], tables[b])
         return found

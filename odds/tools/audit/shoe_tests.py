@@ -319,8 +319,6 @@ def _evaluate(
 
 
 def _settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, str]]:
-    from fractions import Fraction
-
     positions = game.positions
     cache: dict[tuple[str, ...], dict[str, str]] = {}
 
@@ -329,8 +327,9 @@ def _settler(game: Game, config: Any) -> Callable[[tuple[str, ...]], dict[str, s
         if found is None:
             if len(hands) != len(positions):
                 raise OddsError("the shoe-aware tests need one row per round, every position")
-            settlement = game.settle(config, dict(zip(positions, hands, strict=True)), Fraction(1))
-            found = cache[hands] = {b.bet: b.event for b in settlement.bets}
+            found = cache[hands] = game.settled_events(
+                config, dict(zip(positions, hands, strict=True))
+            )
         return found
 
     return settle
