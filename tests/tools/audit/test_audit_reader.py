@@ -210,18 +210,21 @@ def test_too_few_rounds_to_test_anything_is_inconclusive(capsys, tmp_path):
     assert "Overall verdict: INCONCLUSIVE" in out
 
 
-def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, log20k):
+def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, tmp_path):
     import io
 
     from rich.console import Console
 
     from odds.runtime.progress import reporting
 
+    log = tmp_path / "rounds.csv"  # the bar shows with no delay: a small log does
+    _simulate(log, "pok-deng", 2000, 2024)
+    capsys.readouterr()
     screen = io.StringIO()
     with reporting(Console(file=screen, force_terminal=True, width=80), delay=0):
-        assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
+        assert main(["audit", "pok-deng", "--log", str(log)]) == 0
     assert "reading rounds.csv" in screen.getvalue()
-    assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
+    assert main(["audit", "pok-deng", "--log", str(log)]) == 0
     assert capsys.readouterr().err == ""
 
 
