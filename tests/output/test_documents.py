@@ -191,10 +191,10 @@ def test_xlsx_and_pdf_are_written_to_the_output_file(run, tmp_path: Path):
     pytest.importorskip("xlsxwriter")
     pytest.importorskip("typst")
     book, sheet = tmp_path / "par.xlsx", tmp_path / "par.pdf"
-    code, out, err = run("report", "mahjong-28-20", "--format", "xlsx", "-o", str(book))
+    code, out, err = run("report", "dragon-tiger", "--format", "xlsx", "-o", str(book))
     assert code == 0 and out == "", err
     assert book.read_bytes()[:2] == b"PK"
-    code, out, err = run("report", "mahjong-28-20", "--format", "pdf", "-o", str(sheet))
+    code, out, err = run("report", "dragon-tiger", "--format", "pdf", "-o", str(sheet))
     assert code == 0 and out == "", err
     assert sheet.read_bytes()[:5] == b"%PDF-"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["par.pdf", "par.xlsx"]  # no leftovers
@@ -202,7 +202,7 @@ def test_xlsx_and_pdf_are_written_to_the_output_file(run, tmp_path: Path):
 
 def test_a_binary_format_is_refused_on_a_terminal_and_flows_down_a_pipe(tmp_path: Path):
     pytest.importorskip("xlsxwriter")
-    command = [sys.executable, "-m", "odds", "report", "mahjong-28-20", "--format", "xlsx"]
+    command = [sys.executable, "-m", "odds", "report", "dragon-tiger", "--format", "xlsx"]
     primary, secondary = pty.openpty()
     try:
         done = subprocess.run(

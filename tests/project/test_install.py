@@ -63,10 +63,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_installed_wheel_finds_its_paytables_from_anywhere(installed: Path, tmp_path: Path):
     where = _run(installed / "python", "-c", "import odds; print(odds.__file__)", cwd=tmp_path)
     assert str(ROOT) not in where.stdout, "the venv must use the wheel, not this checkout"
-    result = _run(installed / "odds", "report", "mahjong-28-20", cwd=tmp_path)
+    result = _run(installed / "odds", "report", "mahjong-28", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Paytable: `tables/mahjong-28-20.toml`" in result.stdout
-    assert "20 tiles" in result.stdout
+    assert "Paytable: `tables/mahjong-28.toml`" in result.stdout
+    assert "(40 tiles): rule-book default" in result.stdout  # the paytable file's own title
 
 
 def test_installed_reports_check_with_nothing_to_check_is_an_error(installed, tmp_path):

@@ -63,14 +63,21 @@ def test_same_rejections_as_reading_row_by_row(tmp_path):
     assert new.used == old.rounds
 
 
-@pytest.mark.parametrize("suffix", [".csv.gz", ".parquet"])
-def test_gzip_and_parquet_logs_give_the_same_counts(tmp_path, pok_deng, suffix):
-    csv_path, other = tmp_path / "a.csv", tmp_path / f"a{suffix}"
+@pytest.fixture(scope="module")
+def csv3000(tmp_path_factory, pok_deng):
+    """The CSV log the gzip and Parquet copies are held to, and its audit (once for both)."""
+    csv_path = tmp_path_factory.mktemp("csv3000") / "a.csv"
     _simulate(csv_path, "pok-deng", 3000, 5)
+    return csv_path, audit(pok_deng, csv_path)
+
+
+@pytest.mark.parametrize("suffix", [".csv.gz", ".parquet"])
+def test_gzip_and_parquet_logs_give_the_same_counts(tmp_path, pok_deng, csv3000, suffix):
+    (csv_path, a), other = csv3000, tmp_path / f"a{suffix}"
     _simulate(other, "pok-deng", 3000, 5)
     if suffix == ".csv.gz":
         assert gzip.decompress(other.read_bytes()) == csv_path.read_bytes()
-    a, b = audit(pok_deng, csv_path), audit(pok_deng, other)
+    b = audit(pok_deng, other)
     assert [(t.name, t.fit.statistic, t.p) for t in a.fits] == [
         (t.name, t.fit.statistic, t.p) for t in b.fits
     ]
@@ -210,18 +217,21 @@ def test_too_few_rounds_to_test_anything_is_inconclusive(capsys, tmp_path):
     assert "Overall verdict: INCONCLUSIVE" in out
 
 
-def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, log20k):
+def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, tmp_path):
     import io
 
     from rich.console import Console
 
     from odds.runtime.progress import reporting
 
+    log = tmp_path / "rounds.csv"  # the bar shows with no delay: a small log does
+    _simulate(log, "pok-deng", 2000, 2024)
+    capsys.readouterr()
     screen = io.StringIO()
     with reporting(Console(file=screen, force_terminal=True, width=80), delay=0):
-        assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
+        assert main(["audit", "pok-deng", "--log", str(log)]) == 0
     assert "reading rounds.csv" in screen.getvalue()
-    assert main(["audit", "pok-deng", "--log", str(log20k)]) == 0
+    assert main(["audit", "pok-deng", "--log", str(log)]) == 0
     assert capsys.readouterr().err == ""
 
 

@@ -63,7 +63,7 @@ def _tests(result: dict) -> dict:
 
 def test_a_results_only_log_audits_as_the_same_rounds_with_their_cards(capsys, tmp_path):
     """No options: the layout is told by its columns; every figure equals the card log's."""
-    args = ("--rounds", "1200", "--stakes", "--mis-settle", "0.5%")
+    args = ("--rounds", "600", "--stakes", "--mis-settle", "0.5%")
     cards = _simulate(capsys, "baccarat", tmp_path / "cards.csv", *args)
     results = _simulate(capsys, "baccarat", tmp_path / "results.csv", *args, "--results-only")
     header = results.read_text(encoding="utf-8").splitlines()[0]
@@ -71,7 +71,7 @@ def test_a_results_only_log_audits_as_the_same_rounds_with_their_cards(capsys, t
     code_cards, with_cards, _ = _audit(capsys, "baccarat", cards, "--by", "dealer")
     code, without, err = _audit(capsys, "baccarat", results, "--by", "dealer")
     assert code == code_cards == 1, err
-    assert without["rows"] == without["rounds"] == 1200 and without["rejected_total"] == 0
+    assert without["rows"] == without["rounds"] == 600 and without["rejected_total"] == 0
     assert _tests(without) == _tests(with_cards)
     for key in ("mis_settled", "overpaid", "underpaid", "mis_settled_bets", "slices"):
         assert without["settlement"][key] == with_cards["settlement"][key], key

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import re
 from fractions import Fraction
 from functools import cache
@@ -10,6 +12,7 @@ from functools import cache
 import pytest
 
 from odds.api import load
+from odds.cli import main
 from odds.tools.audit.shoes import dealt_shoe
 from odds.tools.audit.wager_test import holm, value_shoes
 from odds.tools.audit.wagers import parse_stake
@@ -42,6 +45,30 @@ def logs(tmp_path_factory):
     return rounds, counting, blind
 
 
+@pytest.fixture(scope="module")
+def two_shoes(logs, tmp_path_factory):
+    """The round log's first two shoes: the rounds of the wagers the tests of reading use (the
+    first 300 rows of the counting wagers), valued at a tenth of the cost of all twenty."""
+    rounds = logs[0]
+    with rounds.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    path = tmp_path_factory.mktemp("two-shoes") / "rounds.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([rows[0], *(r for r in rows[1:] if r[0] in ("1", "2"))])
+    return path
+
+
+@pytest.fixture(scope="module")
+def counted(logs) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of the audit of the counting wagers, run once for the tests
+    that read it (the counter named; the late bettor not)."""
+    rounds, counting, _ = logs
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["audit", GAME, "--log", str(rounds), "--wagers", str(counting)])
+    return code, out.getvalue(), err.getvalue()
+
+
 def _rows(text: str) -> dict[tuple[str, str], list[str]]:
     """The wager table's rows by (account, bet)."""
     found = {}
@@ -52,9 +79,9 @@ def _rows(text: str) -> dict[tuple[str, str], list[str]]:
     return found
 
 
-def test_the_counter_is_named_and_nobody_when_it_bets_blind(run, logs):
-    rounds, counting, blind = logs
-    code, out, err = run("audit", GAME, "--log", str(rounds), "--wagers", str(counting))
+def test_the_counter_is_named_and_nobody_when_it_bets_blind(run, logs, counted):
+    rounds, _, blind = logs
+    code, out, err = counted
     assert code == 1, err
     named = re.findall(r"Finding: account (\S+) bets (\S+) when the shoe favours it", out)
     assert named == [("counter-5", "dragon-7")]
@@ -69,17 +96,16 @@ def test_the_counter_is_named_and_nobody_when_it_bets_blind(run, logs):
     assert "Verdict, wagers: no account bets with the shoe beyond chance." in out
 
 
-def test_a_late_shoe_bettor_is_not_named(run, logs):
+def test_a_late_shoe_bettor_is_not_named(counted):
     """Betting late in every shoe, whatever the cards: shoe permutation keeps its timing."""
-    rounds, counting, _ = logs
-    _, out, _ = run("audit", GAME, "--log", str(rounds), "--wagers", str(counting))
+    _, out, _ = counted
     late = _rows(out)[("late-3", "dragon-7")]
     assert float(late[-1]) > 0.01  # its p-value
     assert "account late-3" not in out
 
 
-def test_rejected_rows_are_named_never_used(run, logs, tmp_path):
-    rounds, counting, _ = logs
+def test_rejected_rows_are_named_never_used(run, logs, two_shoes, tmp_path):
+    rounds, counting = two_shoes, logs[1]
     with counting.open(encoding="utf-8") as handle:
         good = list(csv.reader(handle))[:6]
     shoe, round_ = good[1][0], good[1][1]
@@ -109,8 +135,10 @@ def test_rejected_rows_are_named_never_used(run, logs, tmp_path):
     assert "6 wager row(s) rejected" in err
 
 
-def test_wager_columns_map_other_names_and_a_missing_one_is_one_line(run, logs, tmp_path):
-    rounds, counting, _ = logs
+def test_wager_columns_map_other_names_and_a_missing_one_is_one_line(
+    run, logs, two_shoes, tmp_path
+):
+    rounds, counting = two_shoes, logs[1]
     text = counting.read_text(encoding="utf-8").splitlines()
     path = tmp_path / "renamed.csv"
     path.write_text("\n".join(["Shoe,Round,player_id,bet,amount", *text[1:200]]) + "\n")
@@ -129,10 +157,10 @@ def test_wager_columns_map_other_names_and_a_missing_one_is_one_line(run, logs, 
     assert code == 2 and "no 'account' column" in err and "Traceback" not in err
 
 
-def test_a_parquet_wager_log_with_numeric_stakes(run, logs, tmp_path):
+def test_a_parquet_wager_log_with_numeric_stakes(run, logs, two_shoes, tmp_path):
     import duckdb
 
-    rounds, counting, _ = logs
+    rounds, counting = two_shoes, logs[1]
     path = tmp_path / "w.parquet"
     con = duckdb.connect()
     con.execute(
