@@ -18,11 +18,12 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import Game
-from odds.games.defined import counting, fair, patterns, ranking, seats
+from odds.games.defined import counting, decisions, fair, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
 from odds.games.defined.schema import (
+    ACTION,
     COVER,
     FIRST_CARD_FEATURES,
     BetDefinition,
@@ -154,8 +155,26 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per round key for one bet's reads (``counts``: another composition)."""
         shoe = config.shoe.build()
         counts = shoe.counts if counts is None else counts
+        if decisions.reads_action(self, bet):  # the rounds the optimal strategy plays
+            return self.solution(config, counts).rounds
         winner, reads = bet_needs(bet, self.definition.deal.positions)
         return self._rounds(shoe.types, tuple(counts), winner, reads)
+
+    def solution(self, config: DefinedConfig, counts: Any = None) -> decisions.Solution:
+        """The decision solved on the paytable's shoe (or ``counts``), under its payouts:
+        the optimal action per hand and the rounds it plays (kept per composition)."""
+        shoe = config.shoe.build()
+        counts = tuple(shoe.counts if counts is None else counts)
+        payouts = payout_values(config)
+        key = (shoe.types, counts, tuple(sorted(payouts.items())))
+        cache: dict[Any, decisions.Solution] = self.__dict__.setdefault("_solutions", {})
+        found = cache.get(key)
+        if found is None:
+            found = decisions.solve(self, payouts, shoe.types, counts)
+            if len(cache) > 8:
+                cache.clear()
+            cache[key] = found
+        return found
 
     def _rounds(
         self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]
@@ -316,8 +335,10 @@ class DefinedGame(Game[DefinedConfig]):
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
             if bet.per_hand:
                 ways = per_hand_ways(definition, ways, shoe.size)
+            wagered = {o.key: o.wagered for o in bet.outcomes}
             outcomes = tuple(
-                BetOutcome(e.label, e.net, ways[e.key]) for e in self.events(config, bet)
+                BetOutcome(e.label, e.net, ways[e.key], wagered[e.key])
+                for e in self.events(config, bet)
             )
             bets.append(
                 Bet(
@@ -329,6 +350,10 @@ class DefinedGame(Game[DefinedConfig]):
                     withholding=withheld(bet, payout_values(config)),
                 )
             )
+        if definition.decision is not None:
+            from odds.games.defined.decision_tables import decision_tables
+
+            tables += decision_tables(self, config, bets)
         fair_payouts = fair.fair_table(
             definition, bets, fair.stated_payouts(definition, payout_values(config))
         )
@@ -420,7 +445,8 @@ class DefinedGame(Game[DefinedConfig]):
         shoe.check_holds(
             [c for p in definition.deal.positions for c in held[p]], "the round's cards"
         )
-        key_of = self.round_key_of(held)
+        action = self._best_action(config, held)
+        key_of = self.round_key_of(held, action)
         decided = self._tiebreak_reason(held)
         settled = []
         for bet, (events, share, reads_winner) in zip(
@@ -434,7 +460,11 @@ class DefinedGame(Game[DefinedConfig]):
             event, why = events[outcome.key]
             if decided and reads_winner:
                 why = f"{decided}; {why}"
-            settled.append(settled_bet(bet.name, event, stake, stake * (1 + share), why))
+            if action is not None and decisions.reads_action(self, bet):
+                why = f"{definition.decision.position} {action}s (the optimal action); {why}"  # type: ignore[union-attr]
+            # A raise puts more at risk: the outcome's wagered stakes are debited.
+            debited = stake * (outcome.wagered + share)
+            settled.append(settled_bet(bet.name, event, stake, debited, why))
         return Settlement(
             hands=tuple(
                 SettledHand(
@@ -472,9 +502,22 @@ class DefinedGame(Game[DefinedConfig]):
                 self._settling_cache[config] = found
         return found
 
+    def _best_action(
+        self, config: DefinedConfig, held: Mapping[str, tuple[Any, ...]]
+    ) -> str | None:
+        """The deciding position's optimal action for its hand, from the solution on the
+        paytable's shoe (``None`` without a decision)."""
+        decision = self.definition.decision
+        if decision is None:
+            return None
+        types = list(config.shoe.build().types)
+        hand = tuple(sorted(types.index(card) for card in held[decision.position]))
+        return self.solution(config).action_of(hand)
+
     def round_key_of(
-        self, held: Mapping[str, tuple[Any, ...]]
+        self, held: Mapping[str, tuple[Any, ...]], action: str | None = None
     ) -> Callable[[BetDefinition], RoundKey]:
+        """A round's key per bet; ``action``: the deciding position's, for a decision."""
         definition = self.definition
         positions = definition.deal.positions
 
@@ -505,6 +548,10 @@ class DefinedGame(Game[DefinedConfig]):
                     for name in names & set(FIRST_CARD_FEATURES):  # the first two cards
                         found[name] = patterns.feature(held[p][:2], name, definition)
                     views.append(tuple((n, found[n]) for n in sorted(names)))
+                elif ACTION in names:  # the action is the decision's, not the cards'
+                    chosen: tuple[str, Any] = (ACTION, action)
+                    view = patterns.view(held[p], names - {ACTION}, definition)
+                    views.append(tuple(sorted([*view, chosen])))
                 else:
                     views.append(patterns.view(held[p], names, definition))
             return (who, *views)
@@ -740,8 +787,8 @@ def _check_withheld(
     definition: Definition, bet: BetDefinition, payouts: Mapping[str, Fraction]
 ) -> None:
     """Refuse a paytable whose loss exceeds the stake plus the withholding (one line)."""
-    debited = 1 + withheld(bet, payouts)
     for outcome in bet.outcomes:
+        debited = outcome.wagered + withheld(bet, payouts)
         loss = -net_of(outcome, payouts)
         if loss > debited:
             raise OddsError(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from odds.games.defined.schema import BetDefinition, Condition, Definition
+from odds.games.defined.schema import BetDefinition, Condition, Definition, cut_feature
 
 RoundKey = tuple[Any, ...]
 
@@ -106,11 +106,15 @@ def round_text(key: RoundKey, definition: Definition) -> str:
     if key[0] is not None:
         parts.append("tie" if key[0] == "tie" else f"{key[0]} wins")
     for position, view in zip(definition.deal.positions, key[1:], strict=True):
-        shown = [
-            f"{name} {getattr(value, 'symbol', value)}"
-            for name, value in view
-            if not name.startswith("_")
-        ]
+        shown = [_feature_text(name, value) for name, value in view if not name.startswith("_")]
         if shown:
             parts.append(f"{position} {', '.join(shown)}")
     return "; ".join(parts) or "any round"
+
+
+def _feature_text(name: str, value: Any) -> str:
+    """One feature of a round key in words ("at least Q-3-2", "not at least Q-3-2")."""
+    cut = cut_feature(name)
+    if cut is not None:
+        return f"{'' if value else 'not '}{cut[0].replace('_', ' ')} {cut[1].replace(' ', '-')}"
+    return f"{name} {getattr(value, 'symbol', value)}"
