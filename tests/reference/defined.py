@@ -120,8 +120,8 @@ def _decide(
 ) -> None:
     """Each deciding hand's best action by exact EV (ties: the first action listed), its
     rounds then settled."""
-    from odds.games.defined.game import net_of
     from odds.games.defined.options import payout_values
+    from odds.games.defined.rounds import net_of
 
     decision = game.definition.decision
     assert decision is not None

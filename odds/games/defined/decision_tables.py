@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from odds.core.numbers import fraction_text
 from odds.core.table import Column, Kind, Table
 from odds.games.defined.decisions import Run, Solution, mixed_strengths, strategy_runs
-from odds.games.defined.game import net_of
 from odds.games.defined.options import payout_values
+from odds.games.defined.rounds import net_of
 from odds.stats.bets import Bet, sqrt_decimal
 
 if TYPE_CHECKING:

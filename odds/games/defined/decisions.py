@@ -94,7 +94,7 @@ def solve(
     under the paytable's ``payouts``."""
     import numpy as np
 
-    from odds.games.defined.game import net_of
+    from odds.games.defined.rounds import net_of
 
     definition = game.definition
     decision = definition.decision

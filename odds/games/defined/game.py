@@ -21,7 +21,7 @@ from odds.games.base import Game
 from odds.games.defined import counting, decisions, fair, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
-from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
+from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
 from odds.games.defined.schema import (
     ACTION,
     COVER,
@@ -736,17 +736,6 @@ def _check_count(position: str, cards: tuple[Any, ...], draws: bool, why: str) -
         raise PositionError(position, f"{{position}} must have a third card ({why}), but has two")
     if not draws and len(cards) == 3:
         raise PositionError(position, f"{{position}} cannot have a third card ({cards[2]}): {why}")
-
-
-def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
-    """The outcome's net per unit staked: its number or named payout, less any commission."""
-    net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
-    if outcome.loses_named:
-        return -net
-    commission = (
-        payouts[outcome.commission] if isinstance(outcome.commission, str) else outcome.commission
-    )
-    return net * (1 - commission) if net > 0 else net
 
 
 def _check_commissions(

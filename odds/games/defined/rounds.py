@@ -8,10 +8,11 @@ Rounds with equal keys settle alike, so the counting merges them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
-from odds.games.defined.schema import BetDefinition, Condition, Definition, cut_feature
+from odds.games.defined.schema import BetDefinition, Condition, Definition, Outcome, cut_feature
 
 RoundKey = tuple[Any, ...]
 
@@ -118,3 +119,14 @@ def _feature_text(name: str, value: Any) -> str:
     if cut is not None:
         return f"{'' if value else 'not '}{cut[0].replace('_', ' ')} {cut[1].replace(' ', '-')}"
     return f"{name} {getattr(value, 'symbol', value)}"
+
+
+def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
+    """The outcome's net per unit staked: its number or named payout, less any commission."""
+    net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
+    if outcome.loses_named:
+        return -net
+    commission = (
+        payouts[outcome.commission] if isinstance(outcome.commission, str) else outcome.commission
+    )
+    return net * (1 - commission) if net > 0 else net
