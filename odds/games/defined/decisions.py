@@ -65,6 +65,10 @@ class Solution:
         index = self.__dict__.setdefault("_index", {h: i for i, h in enumerate(self.hands)})
         return self.decision.actions[int(self.choice[index[hand]])]
 
+    def strategy(self) -> dict[tuple[int, ...], int]:
+        """Each hand's action (an index into the actions), to be played elsewhere."""
+        return dict(zip(self.hands, (int(a) for a in self.choice.tolist()), strict=True))
+
     def hand_ev(self, i: int, action: int) -> Fraction:
         """Exact EV per initial unit of the bets that read the action, hand ``i``."""
         return Fraction(int(self.ev[action][i]), self.scale * int(self.others[i]))
@@ -89,9 +93,11 @@ def solve(
     payouts: Mapping[str, Fraction],
     types: Sequence[Any],
     counts: tuple[int, ...],
+    fixed: Mapping[tuple[int, ...], int] | None = None,
 ) -> Solution:
     """The optimal action of every hand of the deciding position, and the rounds it plays,
-    under the paytable's ``payouts``."""
+    under the paytable's ``payouts``; with ``fixed``, each hand's action is the one it
+    gives (a strategy found on another composition), not chosen again."""
     import numpy as np
 
     from odds.games.defined.rounds import net_of
@@ -156,6 +162,8 @@ def solve(
     for a in range(1, len(actions)):  # strictly better only: a tie keeps the earlier action
         better = ev[a] > _taken(ev, best)
         best = np.where(better, a, best)
+    if fixed is not None:
+        best = np.array([fixed[hand] for hand in count.hands], dtype=np.int64)
     # The rounds the strategy plays: views numbered with the action.
     played = ids * len(actions) + best
     rounds: Counter[RoundKey] = Counter()

@@ -155,22 +155,30 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per round key for one bet's reads (``counts``: another composition)."""
         shoe = config.shoe.build()
         counts = shoe.counts if counts is None else counts
-        if decisions.reads_action(self, bet):  # the rounds the optimal strategy plays
+        if decisions.reads_action(self, bet):  # the rounds the strategy plays
             return self.solution(config, counts).rounds
         winner, reads = bet_needs(bet, self.definition.deal.positions)
         return self._rounds(shoe.types, tuple(counts), winner, reads)
 
     def solution(self, config: DefinedConfig, counts: Any = None) -> decisions.Solution:
-        """The decision solved on the paytable's shoe (or ``counts``), under its payouts:
-        the optimal action per hand and the rounds it plays (kept per composition)."""
+        """The decision solved on the paytable's shoe, under its payouts: the optimal action
+        per hand and the rounds it plays (kept per composition).
+
+        On another composition (``counts``: a shoe state of ``odds shoe``, ``eor``,
+        ``exposure``) the paytable's optimal strategy is played, not solved again: the
+        player decides on its own cards, as the report's strategy says (so removing a random
+        card changes the EV by nothing on average, the effects of removal's identity).
+        """
         shoe = config.shoe.build()
-        counts = tuple(shoe.counts if counts is None else counts)
+        own = tuple(shoe.counts)
+        counts = tuple(own if counts is None else counts)
         payouts = payout_values(config)
         key = (shoe.types, counts, tuple(sorted(payouts.items())))
         cache: dict[Any, decisions.Solution] = self.__dict__.setdefault("_solutions", {})
         found = cache.get(key)
         if found is None:
-            found = decisions.solve(self, payouts, shoe.types, counts)
+            fixed = None if counts == own else self.solution(config).strategy()
+            found = decisions.solve(self, payouts, shoe.types, counts, fixed)
             if len(cache) > 8:
                 cache.clear()
             cache[key] = found
@@ -415,6 +423,19 @@ class DefinedGame(Game[DefinedConfig]):
             "joint classes)."
             + self._seats_text()
             + seats.counting_text(self.definition, len(shoe.types), shoe.size)
+            + self._decision_text()
+        )
+
+    def _decision_text(self) -> str:
+        decision = self.definition.decision
+        if decision is None:
+            return ""
+        bets = ", ".join(b.name for b in decisions.decision_bets(self))
+        return (
+            f" The {decision.position} chooses {' or '.join(decision.actions)} seeing its own "
+            f"hand: for each of its hands, the action of greatest exact EV over every hand "
+            f"the other position can hold from what is left, summed over the bets that read "
+            f"the action ({bets}; the first action listed on equal EVs), is the one counted."
         )
 
     def _seats_text(self) -> str:

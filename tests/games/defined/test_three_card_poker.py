@@ -179,3 +179,79 @@ def test_settle_takes_the_optimal_action_and_debits_the_play_wager(run: Any) -> 
     code, out, _ = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
                        "Kh 2c 3d")  # fmt: skip
     assert "player folds (the optimal action)" in out
+
+
+def test_at_most_is_the_negation_of_the_next_hand_up(tmp_path: Path) -> None:
+    """ "Not at least Q-3-2" is "at most J-10-8" (the strongest hand below Q-high): the same
+    strategy and figures, the cut counted just above the reference hand."""
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    path = tmp_path / "tcp.toml"
+    path.write_text(
+        text.replace(
+            'not = { dealer = { at_least = "Q 3 2" } }', 'dealer = { at_most = "J 10 8" }'
+        ),
+        encoding="utf-8",
+    )
+    assert text.count('not = { dealer = { at_least = "Q 3 2" } }') == 4
+    found = load_file(path).analysis()
+    assert found.bet("ante-play").ev == full().bet("ante-play").ev
+    assert _row(found, "decision") == _row(full(), "decision")
+
+
+def test_the_deciding_position_may_be_dealt_second(tmp_path: Path) -> None:
+    """The player's hand dealt after the dealer's: the showdown is read the other way round
+    (swapped), and every bet equals the plain enumeration, which solves the decision itself."""
+    from tests.games.defined.test_defined import probabilities
+    from tests.reference.defined import brute_force
+
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    swapped = text.replace('positions = ["player", "dealer"]', 'positions = ["dealer", "player"]')
+    path = tmp_path / "tcp.toml"
+    path.write_text(swapped, encoding="utf-8")
+    assert load_file(path).analysis().bet("ante-play").ev == full().bet("ante-play").ev
+    from odds.core.cards import STANDARD_DECK
+    from odds.core.numbers import read_toml
+    from odds.games.paytable import from_data
+
+    data = read_toml(swapped, "tcp")
+    cards = ["Ac", "Ad", "2c", "3d", "5h", "Qh", "Qs", "Kc", "9d"]
+    data["shoe"] = {"counts": {c.code: int(c.code in cards) for c in STANDARD_DECK}, "decks": 1}
+    paytable = from_data(data, "tcp (reduced)")
+    shoe = paytable.config.shoe.build()
+    dealt = [c for c, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    assert probabilities(paytable) == brute_force(paytable.game, dealt, paytable.config)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('dealer = { at_least = "Q 3 2" } }, pays = 2,',
+         'dealer = { at_least = "Q 3 2", points = 5 } }, pays = 2,',
+         "a decision is solved against the dealer's category and reference hands"),
+        ('[definition.decision]\nposition = "player"', '[definition.deal2]\nposition = "player"',
+         "unknown key 'deal2'"),
+        ("seats", "seats", ""),
+    ],
+)  # fmt: skip
+def test_what_a_decision_cannot_read_is_refused(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    if not message:
+        path = _with(tmp_path, "cards = 3\n", "cards = 3\nseats = 3\n")
+        message = "one seat (no tableau, draw_at_most or seats yet)"
+    else:
+        path = _with(tmp_path, old, new)
+    with pytest.raises(OddsError) as caught:
+        load_file(path).analysis()
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_action_without_a_decision_is_refused(tmp_path: Path) -> None:
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    start = text.index("[definition.decision]")
+    end = text.index("[[definition.categories]]")
+    path = tmp_path / "tcp.toml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(OddsError, match=r"has no \[definition.decision\]"):
+        load_file(path)
