@@ -162,8 +162,9 @@ def solve(
     for a in range(1, len(actions)):  # strictly better only: a tie keeps the earlier action
         better = ev[a] > _taken(ev, best)
         best = np.where(better, a, best)
-    if fixed is not None:
-        best = np.array([fixed[hand] for hand in count.hands], dtype=np.int64)
+    if fixed is not None:  # a hand the strategy never met (more copies) takes its optimum
+        chosen = [fixed.get(hand, b) for hand, b in zip(count.hands, best.tolist(), strict=True)]
+        best = np.array(chosen, dtype=np.int64)
     # The rounds the strategy plays: views numbered with the action.
     played = ids * len(actions) + best
     rounds: Counter[RoundKey] = Counter()

@@ -255,3 +255,30 @@ def test_an_action_without_a_decision_is_refused(tmp_path: Path) -> None:
     path.write_text(text[:start] + text[end:], encoding="utf-8")
     with pytest.raises(OddsError, match=r"has no \[definition.decision\]"):
         load_file(path)
+
+
+def test_a_shoe_state_plays_the_paytables_strategy() -> None:
+    """On a composition other than the paytable's (a shoe state of ``odds shoe``, ``eor``,
+    ``exposure``), the strategy found for the paytable is played, not solved again: so
+    removing one card at random changes the EV by nothing on average (the identity the
+    effects of removal are checked by), exactly."""
+    codes = [f"{r}{s}" for r in RANKS for s in "cdhs"]
+    paytable, _ = reduced("three-card-poker", codes)
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    config = paytable.config
+    bet = next(b for b in game.definition.bets if b.name == "ante-play")
+    nets = {e.key: e.net for e in game.events(config, bet)}
+
+    def ev(counts: Any = None) -> Fraction:
+        ways = game.settle_rounds(config, bet, game.rounds(config, bet, counts), False)
+        return Fraction(sum(nets[k] * n for k, n in ways.items()), sum(ways.values()))
+
+    counts = list(config.shoe.build().counts)
+    total, weighted = sum(counts), Fraction(0)
+    for t, n in enumerate(counts):
+        if n:
+            removed = counts.copy()
+            removed[t] -= 1
+            weighted += n * ev(tuple(removed))
+    assert weighted / total == ev()
