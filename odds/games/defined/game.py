@@ -466,7 +466,18 @@ class DefinedGame(Game[DefinedConfig]):
         shoe.check_holds(
             [c for p in definition.deal.positions for c in held[p]], "the round's cards"
         )
-        action = self._best_action(config, held)
+        action = best = self._best_action(config, held)
+        given = hands.get("actions")
+        if given is not None:  # ``odds settle --actions fold``: the action taken, checked
+            decision = definition.decision
+            if decision is None:
+                raise OddsError(f"{self.name} has no decision: --actions is not read")
+            if given.strip() not in decision.actions:
+                raise OddsError(
+                    f"--actions {given!r}: the {decision.position} may "
+                    f"{' or '.join(decision.actions)}"
+                )
+            action = given.strip()
         key_of = self.round_key_of(held, action)
         decided = self._tiebreak_reason(held)
         settled = []
@@ -482,7 +493,8 @@ class DefinedGame(Game[DefinedConfig]):
             if decided and reads_winner:
                 why = f"{decided}; {why}"
             if action is not None and decisions.reads_action(self, bet):
-                why = f"{definition.decision.position} {action}s (the optimal action); {why}"  # type: ignore[union-attr]
+                chosen = "the optimal action" if action == best else f"the optimal is to {best}"
+                why = f"{definition.decision.position} {action}s ({chosen}); {why}"  # type: ignore[union-attr]
             # A raise puts more at risk: the outcome's wagered stakes are debited.
             debited = stake * (outcome.wagered + share)
             settled.append(settled_bet(bet.name, event, stake, debited, why))

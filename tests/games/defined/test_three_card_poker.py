@@ -282,3 +282,15 @@ def test_a_shoe_state_plays_the_paytables_strategy() -> None:
             removed[t] -= 1
             weighted += n * ev(tuple(removed))
     assert weighted / total == ev()
+
+
+def test_settle_takes_an_action_given_and_names_the_optimal_one(run: Any) -> None:
+    code, out, _ = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
+                       "Jh 2c 3d", "--actions", "play")  # fmt: skip
+    assert code == 0
+    line = next(row for row in out.splitlines() if row.startswith("| ante-play"))
+    assert "player plays (the optimal is to fold)" in line
+    assert [c.strip() for c in line.split("|")][2:6] == ["100", "200", "300", "+100"]
+    code, _, err = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
+                       "Jh 2c 3d", "--actions", "raise")  # fmt: skip
+    assert code != 0 and "--actions 'raise': the player may play or fold" in err
