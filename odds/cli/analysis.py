@@ -228,7 +228,10 @@ def settle(
     tiger: Annotated[str | None, typer.Option(help="Dragon Tiger: the Tiger's card.")] = None,
     actions: Annotated[
         str | None,
-        typer.Option(help="Blackjack: the player's actions in order, e.g. 'split, hit, stand'."),
+        typer.Option(
+            help="Blackjack: the player's actions in order, e.g. 'split, hit, stand'; a "
+            "definition with a decision: the action taken, e.g. 'fold' (default: the optimal)."
+        ),
     ] = None,
     hand: Annotated[
         list[str] | None,
@@ -263,7 +266,9 @@ def settle(
     hands = {k: v for k, v in given if v}
     named = _named_hands(hand or [], paytable.game.positions, hands)
     hands.update(named)
-    unused = sorted(set(hands) - set(paytable.game.positions))
+    definition = getattr(paytable.game, "definition", None)
+    decides = {"actions"} if getattr(definition, "decision", None) is not None else set()
+    unused = sorted(set(hands) - set(paytable.game.positions) - decides)
     if unused:
         raise OddsError(
             f"{paytable.game.name} has no --{unused[0]} "

@@ -198,9 +198,9 @@ def showdown(
     """Every first hand's exact win/tie/lose ways against one second hand, card removal exact.
 
     ``strength`` maps a hand to a totally ordered key (equal keys tie).
-    ``cuts`` are optional keys: for each, the ways the second hand's key is at
-    least that cut are returned too (for splitting the second hand's wins into
-    bands, e.g. categories). ``index`` may pass a :class:`StrengthIndex` already
+    ``cuts`` are optional keys (or :class:`Above` a key): for each, the ways the second
+    hand's key is at least that cut (above it) are returned too (for splitting the second
+    hand's wins into bands, e.g. categories). ``index`` may pass a :class:`StrengthIndex` already
     built for the same counts, size and strength (checked; the count itself is
     :func:`count_showdown`'s, which the index's method underlies).
 
@@ -245,6 +245,13 @@ class ShowdownCount:
             HandShowdown(hand, w, r, lo, eq, hi, bands[i] if bands else ())
             for i, (hand, w, r, lo, eq, hi) in enumerate(zip(self.hands, *columns, strict=True))
         ]
+
+
+class Above(NamedTuple):
+    """A cut just above ``key``: ``at_least`` of it counts the keys strictly greater (a cut
+    given as a plain key counts the keys greater or equal)."""
+
+    key: Any
 
 
 @paused_gc()
@@ -293,7 +300,10 @@ def count_showdown(
     not_stronger = base[np.searchsorted(rank, rank, "right")] + layout.sums(None, "right")
     stronger = after - not_stronger
     equal = not_stronger - weaker
-    cut_ranks = [bisect_left(distinct, cut) for cut in cuts]
+    cut_ranks = [
+        bisect_right(distinct, cut.key) if isinstance(cut, Above) else bisect_left(distinct, cut)
+        for cut in cuts
+    ]
     at_least = np.zeros((len(sorted_hands), len(cut_ranks)), dtype=dtype)
     for k, c in enumerate(cut_ranks):
         below = base[np.searchsorted(rank, c, "left")] + layout.sums(c, "left")

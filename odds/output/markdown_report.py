@@ -175,6 +175,12 @@ def _bet_section(bet: Bet, digits: int, charts: ChartLinks) -> list[str]:
             f"RTP {percent(s.rtp_debited, places)} per unit debited "
             f"({fraction_text(bet.debited)} debited per unit staked)"
         )
+    if bet.average_wager != 1:  # a decision adds a stake: the element of risk
+        facts.append(
+            f"average total wager {fraction_text(bet.average_wager)} = "
+            f"{decimal(bet.average_wager, digits)} per unit staked; element of risk "
+            f"{percent(bet.element_of_risk, places)} (the house edge per unit wagered in all)"
+        )
     about = "" if bet.sd_is_exact else "≈ "
     facts += [
         f"variance {about}{decimal(s.variance, digits)}",

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 def outcome_table(bet: Bet) -> Table:
     """Event | pays | ways | probability | return, with a total row (Wizard-of-Odds style)."""
     stats = bet.stats
+    # A decision that adds a stake (Three Card Poker's Play): each outcome's total wager.
+    raised = any(o.wagered != 1 for o in bet.outcomes)
     rows = []
     for outcome in bet.outcomes:
         p = Fraction(outcome.ways, stats.total)
@@ -31,18 +33,23 @@ def outcome_table(bet: Bet) -> Table:
             {
                 "event": outcome.event,
                 "net": outcome.net,
+                **({"wagered": outcome.wagered} if raised else {}),
                 "ways": outcome.ways,
                 "probability": p,
                 "return": p * outcome.net,
             }
         )
     total = {"event": "Total", "ways": stats.total, "probability": Fraction(1), "return": stats.ev}
+    if raised:
+        total["wagered"] = bet.average_wager
+    wagered = (Column("wagered", "wagered", Kind.NUMBER),) if raised else ()
     return Table(
         key=f"outcomes_{bet.name}",
         title=f"Bet: {bet.title} (`{bet.name}`)",
         columns=(
             Column("event", "event"),
             Column("net", "pays", Kind.NET),
+            *wagered,
             Column("ways", "ways", Kind.WAYS),
             Column("probability", "probability", Kind.PROBABILITY),
             Column("return", "return", Kind.PROBABILITY),

@@ -20,11 +20,17 @@ from odds.core.errors import OddsError
 
 @dataclass(frozen=True)
 class Outcome:
-    """One event of a bet: what happened, the net result per unit staked, and its ways."""
+    """One event of a bet: what happened, the net result per unit staked, and its ways.
+
+    ``wagered`` is the total stake at risk in this event, in units of the initial stake:
+    more than 1 where a decision adds a stake (Three Card Poker's Play); ``net`` is then per
+    initial unit, and may lose up to ``wagered``.
+    """
 
     event: str
     net: Fraction
     ways: int
+    wagered: Fraction = Fraction(1)
 
 
 @dataclass(frozen=True)
@@ -48,12 +54,13 @@ class Bet:
             raise AssertionError(f"bet {self.name}: no outcomes")
         if any(o.ways < 0 for o in self.outcomes):
             raise AssertionError(f"bet {self.name}: negative ways")
-        worst = min(o.net for o in self.outcomes if o.ways)
-        if -worst > 1 + self.withholding:
-            raise OddsError(
-                f"bet {self.name}: a loss of {-worst} per unit exceeds the stake plus "
-                f"withholding ({1 + self.withholding}); the paytable contradicts itself"
-            )
+        for outcome in self.outcomes:
+            if outcome.ways and -outcome.net > outcome.wagered + self.withholding:
+                raise OddsError(
+                    f"bet {self.name}: a loss of {-outcome.net} per unit exceeds the stake "
+                    f"plus withholding ({outcome.wagered + self.withholding}); the paytable "
+                    "contradicts itself"
+                )
 
     @property
     def sd_is_exact(self) -> bool:
@@ -74,6 +81,19 @@ class Bet:
     def stats(self) -> BetStats:
         """The bet's statistics."""
         return BetStats.of(self.outcomes, self.debited)
+
+    @property
+    def average_wager(self) -> Fraction:
+        """The total stake at risk per round, on average, in initial units (1 unless a
+        decision adds a stake)."""
+        total = sum(o.ways for o in self.outcomes)
+        return Fraction(sum(o.wagered * o.ways for o in self.outcomes), total)
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """EV per unit of the total stake at risk (the house edge per initial unit when no
+        stake is added), negated: the house's advantage per unit wagered in all."""
+        return -self.ev / self.average_wager
 
     @property
     def ev(self) -> Fraction:

@@ -113,13 +113,21 @@ class Check:
 
 
 def bet_value(bet: Bet, basis: str, kind: str) -> Fraction:
-    """The bet's RTP or house edge on a basis (``stake`` or ``debited``)."""
+    """The bet's RTP or house edge on a basis (``stake``, ``debited``, or ``wagered``: per
+    unit of the total stake at risk, where a decision adds a stake, the element of risk)."""
     stats = bet.stats
-    rtp = stats.rtp if basis == "stake" else stats.rtp_debited
+    if basis == "wagered":
+        rtp = 1 - bet.element_of_risk
+    else:
+        rtp = stats.rtp if basis == "stake" else stats.rtp_debited
     return rtp if kind == "rtp" else 1 - rtp
 
 
-BASES = {"stake": "per unit staked", "debited": "per unit debited"}
+BASES = {
+    "stake": "per unit staked",
+    "debited": "per unit debited",
+    "wagered": "per unit wagered (element of risk)",
+}
 
 
 def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list[Check], list[str]]:
@@ -145,7 +153,8 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
             dealt = (tuple(bet.distribution().items()), bet.debited)
             repeats = dealt in seen.setdefault(bet.name, set())
             seen[bet.name].add(dealt)
-            bases = ("stake", "debited") if bet.withholding else ("stake",)
+            bases: tuple[str, ...] = ("stake", "debited") if bet.withholding else ("stake",)
+            bases += ("wagered",) if bet.average_wager != 1 else ()
             for basis in bases:
                 exact = bet_value(bet, basis, claim.kind)
                 checks.append(

@@ -29,7 +29,9 @@ from odds.games.defined.game import DefinedGame
 from odds.games.defined.rounds import bet_needs, holds
 
 
-def _round_key(game: DefinedGame, hands: dict[str, list[Card]], bet: Any) -> tuple[Any, ...]:
+def _round_key(
+    game: DefinedGame, hands: dict[str, list[Card]], bet: Any, action: str | None = None
+) -> tuple[Any, ...]:
     definition = game.definition
     positions = definition.deal.positions
     winner, reads = bet_needs(bet, positions)
@@ -65,30 +67,88 @@ def _round_key(game: DefinedGame, hands: dict[str, list[Card]], bet: Any) -> tup
                 == (cards[1].suit in (Suit.DIAMONDS, Suit.HEARTS))
             )
             views.append(tuple((n, found[n]) for n in sorted(reads[p])))
+        elif "action" in reads[p]:  # the deciding position's view carries its action
+            view = patterns.view(hands[p], reads[p] - {"action"}, definition)
+            views.append(tuple(sorted([*view, ("action", action)])))
         else:
             views.append(patterns.view(hands[p], reads[p], definition))
     return (who, *views)
 
 
+def _outcome(game: DefinedGame, bet: Any, key: tuple[Any, ...], hands: Any) -> Any:
+    hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, game.definition)]
+    assert len(hits) <= 1, (bet.name, hands)
+    outcome = hits[0] if hits else bet.outcomes[-1]
+    assert hits or outcome.when is None, (bet.name, hands)
+    return outcome
+
+
+def _reads_action(game: DefinedGame, bet: Any) -> bool:
+    return any("action" in r for r in bet_needs(bet, game.definition.deal.positions)[1].values())
+
+
+#: Per deciding hand (its cards), per action, per bet and outcome: the ways, kept until the
+#: walk is over and the hand's best action is known.
+Pending = dict[tuple[str, ...], dict[str, Counter[tuple[str, str]]]]
+
+
 def _settle(
-    game: DefinedGame, hands: dict[str, list[Card]], result: dict[str, Counter[str]], ways: int
+    game: DefinedGame,
+    hands: dict[str, list[Card]],
+    result: dict[str, Counter[str]],
+    ways: int,
+    pending: Pending | None = None,
 ) -> None:
+    decision = game.definition.decision
     for bet in game.definition.bets:
-        key = _round_key(game, hands, bet)
-        hits = [
-            o for o in bet.outcomes if o.when is not None and holds(o.when, key, game.definition)
-        ]
-        assert len(hits) <= 1, (bet.name, hands)
-        outcome = hits[0] if hits else bet.outcomes[-1]
-        assert hits or outcome.when is None, (bet.name, hands)
+        if decision is not None and _reads_action(game, bet):
+            assert pending is not None
+            seen = tuple(sorted(str(c) for c in hands[decision.position]))
+            for action in decision.actions:
+                key = _round_key(game, hands, bet, action)
+                outcome = _outcome(game, bet, key, hands)
+                pending.setdefault(seen, {}).setdefault(action, Counter())[
+                    bet.name, outcome.key
+                ] += ways
+            continue
+        outcome = _outcome(game, bet, _round_key(game, hands, bet), hands)
         result[bet.name][outcome.key] += ways
 
 
-def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str, Fraction]]:
-    """Probability per bet and outcome key, from every ordered deal of ``cards``."""
+def _decide(
+    game: DefinedGame, config: Any, pending: Pending, result: dict[str, Counter[str]]
+) -> None:
+    """Each deciding hand's best action by exact EV (ties: the first action listed), its
+    rounds then settled."""
+    from odds.games.defined.options import payout_values
+    from odds.games.defined.rounds import net_of
+
+    decision = game.definition.decision
+    assert decision is not None
+    payouts = payout_values(config)
+    outcomes = {(b.name, o.key): o for b in game.definition.bets for o in b.outcomes}
+    for by_action in pending.values():
+        evs = [
+            sum(net_of(outcomes[k], payouts) * n for k, n in by_action[a].items())
+            for a in decision.actions
+        ]
+        best = decision.actions[evs.index(max(evs))]
+        for (bet, outcome), n in by_action[best].items():
+            result[bet][outcome] += n
+
+
+def brute_force(
+    game: DefinedGame, cards: Sequence[Card], config: Any = None
+) -> dict[str, dict[str, Fraction]]:
+    """Probability per bet and outcome key, from every ordered deal of ``cards``.
+
+    A definition with a decision is walked once with every action settled per deal; each
+    deciding hand then takes its best action by exact EV (``config``'s payouts).
+    """
     definition = game.definition
     positions = definition.deal.positions
     result: dict[str, Counter[str]] = {b.name: Counter() for b in definition.bets}
+    pending: Pending = {}
     left = list(range(len(cards)))
     tableau = definition.deal.tableau
 
@@ -107,7 +167,7 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
                     if definition.deal.draws(p, patterns.points(hands[p], definition.shoe))
                 ]
                 return draw_thirds(hands, drawing, size * len(positions))
-            _settle(game, hands, result, orders)
+            _settle(game, hands, result, orders, pending)
             return
         for hand in combinations(list(left), size):
             for i in hand:
@@ -178,6 +238,8 @@ def brute_force(game: DefinedGame, cards: Sequence[Card]) -> dict[str, dict[str,
         deal_tableau([])
     else:
         deal_hands([])
+    if pending:
+        _decide(game, config, pending, result)
     found = {}
     for bet, events in result.items():
         total = sum(events.values())

@@ -19,9 +19,11 @@ to six cards). Every distribution's total is asserted.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from math import comb
 from typing import Any, cast
 
@@ -39,11 +41,11 @@ from odds.engine import (
     joint_class_distribution,
     ordered_deal_polynomial,
 )
-from odds.engine.showdown import ShowdownCount, count_showdown
+from odds.engine.showdown import Above, ShowdownCount, count_showdown
 from odds.games.defined import first_cards, patterns, ranking, threshold
 from odds.games.defined.colours import COLOUR, one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
-from odds.games.defined.schema import SUIT_TIEBREAKS, Definition, Tableau
+from odds.games.defined.schema import SUIT_TIEBREAKS, Definition, Tableau, cut_feature
 
 #: The most distinct hands the hand-by-hand plans take (estimated before starting).
 MAX_HANDS = 400_000
@@ -248,7 +250,9 @@ class HandClassifier:
         return self._categories[hand]
 
     def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
-        by_hand = bool(names & self._SUIT_READS)
+        by_hand = bool(names & self._SUIT_READS) or (
+            self._suit_strength and any(cut_feature(n) for n in names)
+        )
         key = ("v", hand if by_hand else self._shape(hand), frozenset(names))
         found = self._cache.get(key)
         if found is None:
@@ -324,11 +328,18 @@ def plan(definition: Definition, winner: bool, reads: Mapping[str, set[str]]) ->
     if not winner and not (reads[first] and reads[second]):
         return "one-hand"
     banded = not definition.categories or definition.compare[0] == "category"
-    if winner and reads[second] <= {"category"} and (banded or not reads[second]):
+    if winner and bandable(reads[second], banded):
         return "showdown"
-    if winner and reads[first] <= {"category"} and (banded or not reads[first]):
+    if winner and bandable(reads[first], banded):
         return "showdown-swapped"
     return "joint"
+
+
+def bandable(reads: set[str], by_category: bool) -> bool:
+    """Whether the showdown can band a position that reads these features: its category
+    (when hands compare by category first) and comparisons with reference hands."""
+    plain = {n for n in reads if cut_feature(n) is None}
+    return plain <= {"category"} and (by_category or not plain)
 
 
 def hand_rounds(
@@ -439,7 +450,10 @@ def _joint(
 
 
 def showdown_count(
-    classifier: HandClassifier, counts: Sequence[int], by_category: bool = False
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    by_category: bool = False,
+    extra: tuple[Any, ...] = (),
 ) -> ShowdownCount:
     """The engine's showdown of every hand against a second hand, counted once per composition.
 
@@ -450,12 +464,14 @@ def showdown_count(
     Where hands are compared by category first, the cuts are counted even when not asked
     for: they cost a few array lookups, and a report asks first without them (its
     showdown tables), then with them (a bet on the winner against a category), which
-    counted the showdown twice (~0.4 s of San Gong's report).
+    counted the showdown twice (~0.4 s of San Gong's report). ``extra`` cuts (a reference
+    hand's key, or :class:`~odds.engine.showdown.Above` it: ``at_least``/``at_most``) come
+    after the category cuts' columns.
     """
     definition = classifier.definition
     key = tuple(counts)
     kept: dict[tuple[Any, ...], ShowdownCount] = classifier.showdowns
-    for wanted in ((key, True), (key, False))[: 1 if by_category else 2]:
+    for wanted in ((key, True, extra), (key, False, extra))[: 1 if by_category else 2]:
         found = kept.get(wanted)
         if found is not None:
             return found
@@ -463,12 +479,108 @@ def showdown_count(
         definition.categories and definition.compare and definition.compare[0] == "category"
     )
     levels = len(definition.categories)
-    cuts = [((level,),) for level in range(1, levels + 1)] if by_category else []
-    found = count_showdown(key, definition.deal.cards, classifier.strength, cuts)
+    cuts: list[Any] = [((level,),) for level in range(1, levels + 1)] if by_category else []
+    found = count_showdown(key, definition.deal.cards, classifier.strength, [*cuts, *extra])
     if len(kept) >= 4:
         kept.clear()
-    kept[key, by_category] = found
+    kept[key, by_category, extra] = found
     return found
+
+
+def reference_cut(definition: Definition, name: str) -> Any:
+    """The showdown cut of a cut feature (``at_least:Q 3 2``): the reference hand's key, from
+    which on ``at_least`` holds, or :class:`Above` it, from which on ``at_most`` fails."""
+    cut = cut_feature(name)
+    assert cut is not None
+    key = patterns.reference_strength(definition, cut[1])
+    return key if cut[0] == "at_least" else Above(key)
+
+
+@dataclass
+class ShowdownCells:
+    """A showdown split into cells, per first hand, before any sum over hands.
+
+    ``count`` is the engine's showdown (hands weakest first, ``count.ways`` dealing each);
+    ``cells[i]`` is ``(winner, banded view)`` and ``columns[i]`` the second hand's ways in
+    that cell after each first hand's removal (an array over ``count.hands``). Every
+    bet on the showdown sums ``ways × column`` per full view; a decision first chooses
+    each hand's action from the same columns (odds.games.defined.decisions).
+    """
+
+    count: ShowdownCount
+    full: str
+    banded: str
+    cells: list[tuple[Any, tuple[Any, ...]]]
+    columns: list[Any]
+
+
+def showdown_cells(
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    winner: bool,
+    banded_reads: set[str],
+    swapped: bool,
+) -> ShowdownCells:
+    """Every first hand against the second hand after removal, the second banded by the
+    strength cuts it reads: each category's start, and each reference hand
+    (``at_least``/``at_most``). Between two consecutive cuts the banded view is one, so
+    each band's ways come from two ``at_least`` columns, split at the full hand's own key."""
+    import numpy as np
+
+    definition = classifier.definition
+    first, second = definition.deal.positions
+    full, banded = (second, first) if swapped else (first, second)
+    by_category = "category" in banded_reads
+    names = sorted(n for n in banded_reads if cut_feature(n) is not None)
+    extra = tuple(reference_cut(definition, n) for n in names)
+    count = showdown_count(classifier, counts, by_category, extra)
+    levels = len(definition.categories)
+    name_of = {definition.level(i): c.name for i, c in enumerate(definition.categories)}
+    keys = count.keys
+    top = len(keys)
+    # Boundary ranks and the at-least columns at them (rank 0: every second hand).
+    after = count.weaker + count.equal + count.stronger
+    columns: dict[int, Any] = {0: after, top: np.zeros_like(after)}
+    first_extra = levels if count.at_least.shape[1] > len(extra) else 0
+    wanted = []
+    if by_category:
+        wanted += [(bisect_left(keys, ((level,),)), level - 1) for level in range(1, levels + 1)]
+    for k, cut in enumerate(extra):
+        at = bisect_right(keys, cut.key) if isinstance(cut, Above) else bisect_left(keys, cut)
+        wanted.append((at, first_extra + k))
+    for at, index in wanted:
+        columns.setdefault(at, count.at_least[:, index])
+    bounds = sorted(columns)
+    own = count.rank
+    cells: list[tuple[Any, tuple[Any, ...]]] = []
+    found: list[Any] = []
+    for lo, hi in pairwise(bounds):
+        if lo >= hi:
+            continue
+        key = keys[lo]
+        view: dict[str, Any] = {}
+        if by_category:
+            view["category"] = name_of[key[0][0]]
+        for name, cut in zip(names, extra, strict=True):
+            view[name] = key >= cut if not isinstance(cut, Above) else key <= cut.key
+        band = tuple(sorted(view.items()))
+        in_band = columns[lo] - columns[hi]
+        inside = (own >= lo) & (own < hi)
+        stronger = np.where(inside, count.stronger - columns[hi], 0)
+        equal = np.where(inside, count.equal, 0)
+        weaker = np.where(inside, in_band - stronger - equal, 0)
+        # The full hand's result against a banded hand of this band.
+        full_wins = np.where(own >= hi, in_band, 0) + weaker
+        banded_wins = np.where(own < lo, in_band, 0) + stronger
+        if winner:
+            for who, column in ((full, full_wins), (definition.ties, equal),
+                                (banded, banded_wins)):  # fmt: skip
+                cells.append((who, band))
+                found.append(column)
+        else:
+            cells.append((None, band))
+            found.append(in_band)
+    return ShowdownCells(count, full, banded, cells, found)
 
 
 def _showdown(
@@ -477,83 +589,52 @@ def _showdown(
     reads: Mapping[str, set[str]],
     swapped: bool,
 ) -> dict[RoundKey, int]:
-    """Every first hand against the second hand after removal, the second split by category.
+    """Every first hand against the second hand after removal, the second banded by category
+    and by the reference hands it reads (:func:`showdown_cells`), summed per full view.
 
     The joint of two hands dealt one after the other is symmetric, so a bet that
     reads the second position fully and the first by category only is counted
     with the positions' roles exchanged (``swapped``): the same count
     (:func:`showdown_count`), read the other way.
     """
+    first, second = classifier.definition.deal.positions
+    full, banded = (second, first) if swapped else (first, second)
+    found = showdown_cells(classifier, counts, True, reads[banded], swapped)
+    ids, views = full_views(classifier, found.count.hands, reads[full])
+    result: Counter[RoundKey] = Counter()
+    for (who, band), column in zip(found.cells, found.columns, strict=True):
+        for view, n in enumerate(per_view(ids, len(views), found.count.ways * column)):
+            if n:
+                pair = (views[view], band) if not swapped else (band, views[view])
+                result[(who, *pair)] += n
+    return dict(result)
+
+
+def full_views(
+    classifier: HandClassifier, hands: Sequence[tuple[int, ...]], names: set[str]
+) -> tuple[Any, list[tuple[Any, ...]]]:
+    """Each hand's view numbered (an array of ids over ``hands``), and the views."""
     import numpy as np
 
-    definition = classifier.definition
-    first, second = definition.deal.positions
-    full, banded = (second, first) if swapped else (first, second)
-    by_category = "category" in reads[banded]
-    levels = len(definition.categories)
-    count = showdown_count(classifier, counts, by_category)
-    names = {c.name for c in definition.categories}
-    name_of = {definition.level(i): c.name for i, c in enumerate(definition.categories)}
-    assert len(names) == levels
-    # The full hand's view, numbered; every count is then summed per view.
     view_ids: dict[Any, int] = {}
-    if reads[full]:
+    if names:
         ids = np.array(
-            [view_ids.setdefault(classifier.view(h, reads[full]), len(view_ids))
-             for h in count.hands],
+            [view_ids.setdefault(classifier.view(h, names), len(view_ids)) for h in hands],
             dtype=np.int64,
-        )  # fmt: skip
-    else:  # the winner only: one view
-        view_ids[()] = 0
-        ids = np.zeros(len(count.hands), dtype=np.int64)
-    views = list(view_ids)
-    ways = count.ways
-    result: Counter[RoundKey] = Counter()
-
-    def add(view: int, banded_view: Any, outcome: str, n: int) -> None:
-        if not n:
-            return
-        # outcome is the full hand's result against the banded one
-        who = definition.ties if outcome == "equal" else full if outcome == "stronger" else banded
-        pair = (views[view], banded_view) if not swapped else (banded_view, views[view])
-        result[(who, *pair)] += n
-
-    def per_view(values: Any) -> list[int]:
-        summed = np.zeros(len(views), dtype=values.dtype)
-        np.add.at(summed, ids, values)
-        return [int(v) for v in summed.tolist()]
-
-    if not by_category:
-        for outcome, column in (
-            ("stronger", count.weaker),
-            ("equal", count.equal),
-            ("weaker", count.stronger),
-        ):
-            for view, n in enumerate(per_view(ways * column)):
-                add(view, (), outcome, n)
-        return dict(result)
-    own = np.array([classifier.strength(h)[0][0] for h in count.hands], dtype=np.int64)
-    at_least = count.at_least
-    for level in range(1, levels + 1):
-        above = at_least[:, level] if level < levels else np.zeros_like(count.weaker)
-        in_level = at_least[:, level - 1] - above
-        band = (("category", name_of[level]),)
-        mine = own == level
-        stronger = count.stronger - above
-        # The full hand's result against a banded hand of this level.
-        weaker_ways = np.where(own < level, in_level, 0) + np.where(mine, stronger, 0)
-        stronger_ways = np.where(own > level, in_level, 0) + np.where(
-            mine, in_level - stronger - count.equal, 0
         )
-        equal_ways = np.where(mine, count.equal, 0)
-        for outcome, column in (
-            ("weaker", weaker_ways),
-            ("equal", equal_ways),
-            ("stronger", stronger_ways),
-        ):
-            for v, n in enumerate(per_view(ways * column)):
-                add(v, band, outcome, n)
-    return dict(result)
+    else:  # nothing read of it: one view
+        view_ids[()] = 0
+        ids = np.zeros(len(hands), dtype=np.int64)
+    return ids, list(view_ids)
+
+
+def per_view(ids: Any, views: int, values: Any) -> list[int]:
+    """``values`` (one per hand) summed per view id, as Python integers."""
+    import numpy as np
+
+    summed = np.zeros(views, dtype=values.dtype)
+    np.add.at(summed, ids, values)
+    return [int(v) for v in summed.tolist()]
 
 
 def category_distribution(

@@ -18,11 +18,12 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import Game
-from odds.games.defined import counting, fair, patterns, ranking, seats
+from odds.games.defined import counting, decisions, fair, patterns, ranking, seats
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
-from odds.games.defined.rounds import RoundKey, bet_needs, holds, round_text
+from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
 from odds.games.defined.schema import (
+    ACTION,
     COVER,
     FIRST_CARD_FEATURES,
     BetDefinition,
@@ -154,8 +155,34 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per round key for one bet's reads (``counts``: another composition)."""
         shoe = config.shoe.build()
         counts = shoe.counts if counts is None else counts
+        if decisions.reads_action(self, bet):  # the rounds the strategy plays
+            return self.solution(config, counts).rounds
         winner, reads = bet_needs(bet, self.definition.deal.positions)
         return self._rounds(shoe.types, tuple(counts), winner, reads)
+
+    def solution(self, config: DefinedConfig, counts: Any = None) -> decisions.Solution:
+        """The decision solved on the paytable's shoe, under its payouts: the optimal action
+        per hand and the rounds it plays (kept per composition).
+
+        On another composition (``counts``: a shoe state of ``odds shoe``, ``eor``,
+        ``exposure``) the paytable's optimal strategy is played, not solved again: the
+        player decides on its own cards, as the report's strategy says (so removing a random
+        card changes the EV by nothing on average, the effects of removal's identity).
+        """
+        shoe = config.shoe.build()
+        own = tuple(shoe.counts)
+        counts = tuple(own if counts is None else counts)
+        payouts = payout_values(config)
+        key = (shoe.types, counts, tuple(sorted(payouts.items())))
+        cache: dict[Any, decisions.Solution] = self.__dict__.setdefault("_solutions", {})
+        found = cache.get(key)
+        if found is None:
+            fixed = None if counts == own else self.solution(config).strategy()
+            found = decisions.solve(self, payouts, shoe.types, counts, fixed)
+            if len(cache) > 8:
+                cache.clear()
+            cache[key] = found
+        return found
 
     def _rounds(
         self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]
@@ -316,8 +343,10 @@ class DefinedGame(Game[DefinedConfig]):
             ways = self.settle_rounds(config, bet, self.rounds(config, bet), full)
             if bet.per_hand:
                 ways = per_hand_ways(definition, ways, shoe.size)
+            wagered = {o.key: o.wagered for o in bet.outcomes}
             outcomes = tuple(
-                BetOutcome(e.label, e.net, ways[e.key]) for e in self.events(config, bet)
+                BetOutcome(e.label, e.net, ways[e.key], wagered[e.key])
+                for e in self.events(config, bet)
             )
             bets.append(
                 Bet(
@@ -329,6 +358,10 @@ class DefinedGame(Game[DefinedConfig]):
                     withholding=withheld(bet, payout_values(config)),
                 )
             )
+        if definition.decision is not None:
+            from odds.games.defined.decision_tables import decision_tables
+
+            tables += decision_tables(self, config, bets)
         fair_payouts = fair.fair_table(
             definition, bets, fair.stated_payouts(definition, payout_values(config))
         )
@@ -390,6 +423,19 @@ class DefinedGame(Game[DefinedConfig]):
             "joint classes)."
             + self._seats_text()
             + seats.counting_text(self.definition, len(shoe.types), shoe.size)
+            + self._decision_text()
+        )
+
+    def _decision_text(self) -> str:
+        decision = self.definition.decision
+        if decision is None:
+            return ""
+        bets = ", ".join(b.name for b in decisions.decision_bets(self))
+        return (
+            f" The {decision.position} chooses {' or '.join(decision.actions)} seeing its own "
+            f"hand: for each of its hands, the action of greatest exact EV over every hand "
+            f"the other position can hold from what is left, summed over the bets that read "
+            f"the action ({bets}; the first action listed on equal EVs), is the one counted."
         )
 
     def _seats_text(self) -> str:
@@ -411,16 +457,35 @@ class DefinedGame(Game[DefinedConfig]):
     ) -> Settlement:
         definition = self.definition
         held, plays = self._checked_round(config, hands)
-        key_of = self.round_key_of(held)
+        action = best = self._best_action(config, held)
+        given = hands.get("actions")
+        if given is not None:  # ``odds settle --actions fold``: the action taken, checked
+            decision = definition.decision
+            if decision is None:
+                raise OddsError(f"{self.name} has no decision: --actions is not read")
+            if given.strip() not in decision.actions:
+                raise OddsError(
+                    f"--actions {given!r}: the {decision.position} may "
+                    f"{' or '.join(decision.actions)}"
+                )
+            action = given.strip()
+        key_of = self.round_key_of(held, action)
         decided = self._tiebreak_reason(held)
         settled = []
         for bet, (events, share, reads_winner) in zip(
             definition.bets, self._settling(config), strict=True
         ):
-            event, why = events[self.settled_outcome(bet, key_of(bet))]
+            settled_key = self.settled_outcome(bet, key_of(bet))
+            event, why = events[settled_key]
+            outcome = next(o for o in bet.outcomes if o.key == settled_key)
             if decided and reads_winner:
                 why = f"{decided}; {why}"
-            settled.append(settled_bet(bet.name, event, stake, stake * (1 + share), why))
+            if action is not None and decisions.reads_action(self, bet):
+                chosen = "the optimal action" if action == best else f"the optimal is to {best}"
+                why = f"{definition.decision.position} {action}s ({chosen}); {why}"  # type: ignore[union-attr]
+            # A raise puts more at risk: the outcome's wagered stakes are debited.
+            debited = stake * (outcome.wagered + share)
+            settled.append(settled_bet(bet.name, event, stake, debited, why))
         return Settlement(
             hands=tuple(
                 SettledHand(
@@ -439,7 +504,7 @@ class DefinedGame(Game[DefinedConfig]):
         """:meth:`settle`'s events without the settlement's texts (two thirds of its cost in
         an audit's shoe-aware tests, which settle every seat of every round)."""
         held, _ = self._checked_round(config, hands)
-        key_of = self.round_key_of(held)
+        key_of = self.round_key_of(held, self._best_action(config, held))
         settling = zip(self.definition.bets, self._settling(config), strict=True)
         return {
             bet.name: events[self.settled_outcome(bet, key_of(bet))][0].label
@@ -486,9 +551,22 @@ class DefinedGame(Game[DefinedConfig]):
                 self._settling_cache[config] = found
         return found
 
+    def _best_action(
+        self, config: DefinedConfig, held: Mapping[str, tuple[Any, ...]]
+    ) -> str | None:
+        """The deciding position's optimal action for its hand, from the solution on the
+        paytable's shoe (``None`` without a decision)."""
+        decision = self.definition.decision
+        if decision is None:
+            return None
+        types = list(config.shoe.build().types)
+        hand = tuple(sorted(types.index(card) for card in held[decision.position]))
+        return self.solution(config).action_of(hand)
+
     def round_key_of(
-        self, held: Mapping[str, tuple[Any, ...]]
+        self, held: Mapping[str, tuple[Any, ...]], action: str | None = None
     ) -> Callable[[BetDefinition], RoundKey]:
+        """A round's key per bet; ``action``: the deciding position's, for a decision."""
         definition = self.definition
         positions = definition.deal.positions
 
@@ -519,6 +597,10 @@ class DefinedGame(Game[DefinedConfig]):
                     for name in names & set(FIRST_CARD_FEATURES):  # the first two cards
                         found[name] = patterns.feature(held[p][:2], name, definition)
                     views.append(tuple((n, found[n]) for n in sorted(names)))
+                elif ACTION in names:  # the action is the decision's, not the cards'
+                    chosen: tuple[str, Any] = (ACTION, action)
+                    view = patterns.view(held[p], names - {ACTION}, definition)
+                    views.append(tuple(sorted([*view, chosen])))
                 else:
                     views.append(patterns.view(held[p], names, definition))
             return (who, *views)
@@ -705,17 +787,6 @@ def _check_count(position: str, cards: tuple[Any, ...], draws: bool, why: str) -
         raise PositionError(position, f"{{position}} cannot have a third card ({cards[2]}): {why}")
 
 
-def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
-    """The outcome's net per unit staked: its number or named payout, less any commission."""
-    net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
-    if outcome.loses_named:
-        return -net
-    commission = (
-        payouts[outcome.commission] if isinstance(outcome.commission, str) else outcome.commission
-    )
-    return net * (1 - commission) if net > 0 else net
-
-
 def _check_commissions(
     definition: Definition, bet: BetDefinition, payouts: Mapping[str, Fraction]
 ) -> None:
@@ -754,8 +825,8 @@ def _check_withheld(
     definition: Definition, bet: BetDefinition, payouts: Mapping[str, Fraction]
 ) -> None:
     """Refuse a paytable whose loss exceeds the stake plus the withholding (one line)."""
-    debited = 1 + withheld(bet, payouts)
     for outcome in bet.outcomes:
+        debited = outcome.wagered + withheld(bet, payouts)
         loss = -net_of(outcome, payouts)
         if loss > debited:
             raise OddsError(

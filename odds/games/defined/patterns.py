@@ -13,10 +13,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from odds.core.cards import Card, Rank
+from odds.core.cards import Card, Rank, Suit
+from odds.core.errors import OddsError
 from odds.games.defined import orders as card_orders
 from odds.games.defined.colours import COLOUR, one_colour
-from odds.games.defined.schema import Category, Definition, ShoeRules
+from odds.games.defined.schema import (
+    RANK_SYMBOLS,
+    SUIT_LETTERS,
+    Category,
+    Definition,
+    ShoeRules,
+    cut_feature,
+)
 
 FACES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
 
@@ -188,9 +196,56 @@ def strength(
     return tuple(key)
 
 
+def reference_hand(definition: Definition, reference: str) -> tuple[Card, ...]:
+    """The hand ``at_least``/``at_most`` compares with: its cards as written when each has a
+    suit, else the weakest hand of those ranks by the definition's order (``"Q 3 2"``: Q-3-2
+    in three suits, a high card, not the flush). Kept on the definition."""
+    from itertools import product
+
+    cache = definition.__dict__.setdefault("_reference_hands", {})
+    found: tuple[Card, ...] | None = cache.get(reference)
+    if found is not None:
+        return found
+    if definition.tiles is not None:
+        raise OddsError(f"{definition.source}: at_least and at_most compare cards, not tiles")
+    written = []
+    for token in reference.split():
+        suit = SUIT_LETTERS.get(token[-1]) if token[:-1] in RANK_SYMBOLS else None
+        written.append((RANK_SYMBOLS[token[:-1]] if suit else RANK_SYMBOLS[token], suit))
+    choices = [[suit] if suit is not None else list(Suit) for _, suit in written]
+    best: tuple[Any, tuple[Card, ...]] | None = None
+    for suits in product(*choices):
+        cards = tuple(Card(rank, suit) for (rank, _), suit in zip(written, suits, strict=True))
+        if any(cards.count(c) > definition.shoe.decks for c in cards):
+            continue
+        if definition.categories and category_of(cards, definition) is None:
+            continue
+        key = strength(cards, definition)
+        if best is None or key < best[0]:
+            best = (key, cards)
+    if best is None:
+        raise OddsError(
+            f"{definition.source}: the reference hand {reference!r} of at_least/at_most is "
+            f"not a hand of this game (no category describes it, or it cannot be dealt)"
+        )
+    cache[reference] = best[1]
+    return best[1]
+
+
+def reference_strength(definition: Definition, reference: str) -> tuple[Any, ...]:
+    """The strength key of :func:`reference_hand` (the cut the showdown counts at)."""
+    return strength(reference_hand(definition, reference), definition)
+
+
 def feature(cards: Sequence[Card], name: str, definition: Definition) -> Any:
-    """One feature a bet's condition reads (schema.POSITION_FEATURES, and ``_suits``)."""
+    """One feature a bet's condition reads (schema.POSITION_FEATURES, ``_suits``, and the
+    comparisons with a reference hand, ``at_least:Q 3 2``)."""
     shoe = definition.shoe
+    cut = cut_feature(name)
+    if cut is not None:
+        key = strength(cards, definition)
+        reference = reference_strength(definition, cut[1])
+        return key >= reference if cut[0] == "at_least" else key <= reference
     if name == "category":
         index = category_of(cards, definition)
         return None if index is None else definition.categories[index].name

@@ -8,10 +8,11 @@ Rounds with equal keys settle alike, so the counting merges them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
-from odds.games.defined.schema import BetDefinition, Condition, Definition
+from odds.games.defined.schema import BetDefinition, Condition, Definition, Outcome, cut_feature
 
 RoundKey = tuple[Any, ...]
 
@@ -114,11 +115,26 @@ def round_text(key: RoundKey, definition: Definition) -> str:
     if key[0] is not None:
         parts.append("tie" if key[0] == "tie" else f"{key[0]} wins")
     for position, view in zip(definition.deal.positions, key[1:], strict=True):
-        shown = [
-            f"{name} {getattr(value, 'symbol', value)}"
-            for name, value in view
-            if not name.startswith("_")
-        ]
+        shown = [_feature_text(name, value) for name, value in view if not name.startswith("_")]
         if shown:
             parts.append(f"{position} {', '.join(shown)}")
     return "; ".join(parts) or "any round"
+
+
+def _feature_text(name: str, value: Any) -> str:
+    """One feature of a round key in words ("at least Q-3-2", "not at least Q-3-2")."""
+    cut = cut_feature(name)
+    if cut is not None:
+        return f"{'' if value else 'not '}{cut[0].replace('_', ' ')} {cut[1].replace(' ', '-')}"
+    return f"{name} {getattr(value, 'symbol', value)}"
+
+
+def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
+    """The outcome's net per unit staked: its number or named payout, less any commission."""
+    net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
+    if outcome.loses_named:
+        return -net
+    commission = (
+        payouts[outcome.commission] if isinstance(outcome.commission, str) else outcome.commission
+    )
+    return net * (1 - commission) if net > 0 else net

@@ -65,6 +65,20 @@ FIRST_CARD_FEATURES = ("pair", "suited_pair", "colour_pair")
 COVER = "cover"
 #: Conditions on the whole round.
 ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit", "identical")
+#: Position features that compare the hand with a reference hand by the definition's
+#: strength order (a dealer "qualifies with Q-high": ``at_least = "Q 3 2"``). Each is read as
+#: a feature named ``"<key>:<reference>"`` holding true or false, so the showdown plan counts
+#: it as one more strength cut (odds.games.defined.counting).
+CUT_FEATURES = ("at_least", "at_most")
+#: The condition key that reads the deciding position's action (``[definition.decision]``);
+#: kept as a feature of the deciding position, whose hand alone decides it.
+ACTION = "action"
+
+
+def cut_feature(name: str) -> tuple[str, str] | None:
+    """``("at_least", "Q 3 2")`` for a cut feature's name, ``None`` for any other feature."""
+    key, _, reference = name.partition(":")
+    return (key, reference) if reference and key in CUT_FEATURES else None
 
 
 class Locator:
@@ -189,6 +203,19 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """``[definition.decision]``: one position chooses an action seeing its own hand alone.
+
+    The engine finds the optimal action per hand (odds.games.defined.decisions): the one
+    of greatest exact EV summed over the bets that read ``action``, the first listed on a tie.
+    """
+
+    position: str
+    actions: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """One outcome of a bet: its condition (``None``: every round no other outcome takes)."""
 
@@ -203,6 +230,10 @@ class Outcome:
     #: ``optional = true``: the outcome may never happen with the shoe (a tie of two
     #: hands from one deck) and is then reported with no ways, not refused.
     optional: bool = False
+    #: ``wagered = k``: the total stake at risk in this outcome, in units of the bet's initial
+    #: stake (a raise after a decision: Three Card Poker's Play makes it 2); ``net`` is then
+    #: the net result per initial unit, and a loss may reach ``wagered``.
+    wagered: Fraction = Fraction(1)
 
 
 @dataclass(frozen=True)
@@ -261,6 +292,8 @@ class Definition:
     #: (baccarat deals one more round after the cut card), for every paytable of the game;
     #: checked against the dealing options when the paytable's schema is made.
     dealing: tuple[tuple[str, Any], ...] = ()
+    #: ``[definition.decision]``: the action a position chooses, solved exactly.
+    decision: Decision | None = None
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -283,7 +316,7 @@ class Definition:
 
 
 _TOP = ("base", "title", "rules", "shoe", "deal", "categories", "compare", "bets",
-        "options", "patches", "tiles", "dealing")  # fmt: skip
+        "options", "patches", "tiles", "dealing", "decision")  # fmt: skip
 #: The most categories a definition may list: the work of counting grows with the square of
 #: their number (100 took 2.9 s, 3,000 took 67 s before this bound), so more is refused when
 #: the definition is read, before any hand is classified; the largest shipped game has 24.
@@ -464,8 +497,11 @@ def _read(
     every = _category_names(data.get("categories", []))
     categories = _categories(data.get("categories", []), where, reading)
     compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
-    context = _Context(deal, categories, every, reading)
+    decision = _decision(data.get("decision"), deal, where) if "decision" in data else None
+    context = _Context(deal, categories, every, reading, shoe, decision)
     bets = _bets(data.get("bets"), context, where)
+    if decision is not None:
+        _check_decided(decision, bets, where)
     title = _text(data.get("title", ""), "definition.title", where)
     if base is not None and own_title is None:
         title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
@@ -477,7 +513,7 @@ def _read(
     definition = Definition(
         title, shoe, deal, categories, compare, ties, bets, rules, where.source,
         category_order=order, options=reading.declarations, reading=reading, tiles=tiles,
-        dealing=tuple(dealing.items()),
+        dealing=tuple(dealing.items()), decision=decision,
     )  # fmt: skip
     check_vocabulary(definition, where)
     return definition
@@ -492,6 +528,67 @@ class _Context:
     categories: tuple[Category, ...]
     every_category: tuple[str, ...]
     reading: Reading
+    shoe: ShoeRules | None = None
+    decision: Decision | None = None
+
+
+def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
+    """``[definition.decision]``: the deciding position and its actions (two or more)."""
+    line = loc.line("[definition.decision")
+    where_ = "definition.decision"
+    if not isinstance(table, Mapping):
+        raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
+    _known(table, ("position", "actions"), where_, loc, line)
+    position = table.get("position")
+    if position not in deal.positions:
+        raise loc.error(
+            where_,
+            f"position: expected one of {', '.join(deal.positions)}, got {position!r}",
+            loc.line("position", line) or line,
+        )
+    actions = table.get("actions")
+    if (
+        not isinstance(actions, list)
+        or len(actions) < 2
+        or not all(isinstance(a, str) and re.fullmatch(r"[a-z][a-z0-9-]*", a) for a in actions)
+        or len(set(actions)) != len(actions)
+    ):
+        raise loc.error(
+            where_,
+            f'actions: expected two or more lower-case names, e.g. ["play", "fold"], got '
+            f"{actions!r}",
+            loc.line("actions", line) or line,
+        )
+    if deal.tableau is not None or deal.draw_at_most or deal.seats > 1 or len(deal.positions) != 2:
+        raise loc.error(
+            where_,
+            "a decision is solved for two positions of fixed-size hands, one seat (no "
+            "tableau, draw_at_most or seats yet)",
+            line,
+        )
+    return Decision(str(position), tuple(actions), line)
+
+
+def _check_decided(decision: Decision, bets: Sequence[BetDefinition], loc: Locator) -> None:
+    """At least one bet reads the action (else nothing decides it)."""
+    for bet in bets:
+        for outcome in bet.outcomes:
+            if outcome.when is not None and _reads_action(outcome.when):
+                return
+    raise loc.error(
+        "definition.decision",
+        'no bet reads the action: settle a bet by it, e.g. { when = { action = "fold" }, '
+        "loses = 1 }",
+        decision.line,
+    )
+
+
+def _reads_action(condition: Condition) -> bool:
+    return (
+        any(name == ACTION for _, name, _ in condition.tests)
+        or any(_reads_action(c) for c in (*condition.all, *condition.any))
+        or (condition.not_ is not None and _reads_action(condition.not_))
+    )
 
 
 def _category_names(items: Any) -> tuple[str, ...]:
@@ -1213,11 +1310,14 @@ def _check_losses(
     if isinstance(withholding, str):
         return
     for outcome in outcomes:
-        if isinstance(outcome.net, Fraction) and -outcome.net > 1 + withholding:
+        stake = outcome.wagered
+        if isinstance(outcome.net, Fraction) and -outcome.net > stake + withholding:
             raise loc.error(
                 where_,
                 f"loses {-outcome.net}: a bet cannot lose more than its stake plus its "
-                f"withholding ({1 + withholding}); add withholding = {-outcome.net - 1}",
+                f"withholding ({stake + withholding}); add withholding = "
+                f"{-outcome.net - stake}, or wagered = {-outcome.net} where a raise puts "
+                "more at risk",
                 outcome.line,
             )
 
@@ -1233,7 +1333,18 @@ def _outcome(
         )
     _known(
         raw,
-        ("name", "label", "when", "otherwise", "pays", "push", "loses", "commission", "optional"),
+        (
+            "name",
+            "label",
+            "when",
+            "otherwise",
+            "pays",
+            "push",
+            "loses",
+            "commission",
+            "optional",
+            "wagered",
+        ),
         where_,
         loc,
         line,
@@ -1285,7 +1396,17 @@ def _outcome(
     elif isinstance(when, Condition):
         label = _filled(label, when, f"{where_}.label", loc, line)
     named_loss = kind == "loses" and isinstance(net, str)
-    return Outcome(key, label, when, net, commission, line, named_loss, optional)
+    wagered = Fraction(1)
+    if "wagered" in raw:
+        wagered = _number(raw["wagered"], f"{where_}.wagered", loc, line)
+        if wagered < 1:
+            raise loc.error(
+                where_,
+                f"wagered: the total stake at risk in initial units, at least 1, got "
+                f"{raw['wagered']!r}",
+                line,
+            )
+    return Outcome(key, label, when, net, commission, line, named_loss, optional, wagered)
 
 
 def _commission(
@@ -1392,6 +1513,8 @@ def _condition(
                 not_ = inner
         elif key in reading.sections:
             constant = reading.holds(key, value, f"{where_}.{key}", loc, line) and constant
+        elif key == ACTION:
+            tests.append(_action_test(value, f"{where_}.{key}", context, loc, line))
         elif key in ROUND_FEATURES:
             wanted = _feature_value("", key, value, f"{where_}.{key}", context, loc, line)
             constant = constant and not _emptied(key, value, wanted)
@@ -1400,10 +1523,15 @@ def _condition(
             if not isinstance(value, Mapping) or not value:
                 raise loc.error(f"{where_}.{key}", "expected a table such as { points = 6 }", line)
             for feature, wanted in value.items():
+                if feature in CUT_FEATURES:
+                    reference = _reference(wanted, f"{where_}.{key}.{feature}", context, loc, line)
+                    tests.append((key, f"{feature}:{reference}", True))
+                    continue
                 if feature not in POSITION_FEATURES:
                     raise loc.error(
                         f"{where_}.{key}",
-                        f"unknown key {feature!r} (known: {', '.join(POSITION_FEATURES)})",
+                        f"unknown key {feature!r} (known: "
+                        f"{', '.join((*POSITION_FEATURES, *CUT_FEATURES))})",
                         line,
                     )
                 accepted = _feature_value(
@@ -1413,12 +1541,74 @@ def _condition(
                 tests.append((key, feature, accepted))
         else:
             known = (*ROUND_FEATURES, *deal.positions, *reading.sections, "all", "any", "not")
+            known += (ACTION,) if context.decision is not None else ()
             raise loc.error(where_, f"unknown key {key!r} (known: {', '.join(known)})", line)
     if not constant:
         return False
     if not (tests or all_ or any_ or not_):
         return True
     return Condition(tuple(tests), tuple(all_), tuple(any_), not_)
+
+
+def _action_test(
+    value: Any, where_: str, context: _Context, loc: Locator, line: int
+) -> tuple[str, str, frozenset[str]]:
+    """``action = "play"`` (or a list): a test of the deciding position's chosen action."""
+    decision = context.decision
+    if decision is None:
+        raise loc.error(
+            where_,
+            "the definition has no [definition.decision]: add one with the deciding position "
+            "and its actions",
+            line,
+        )
+    names = value if isinstance(value, list) else [value]
+    unknown = [n for n in names if n not in decision.actions]
+    if not names or unknown:
+        raise loc.error(
+            where_,
+            f"unknown action {unknown[0] if unknown else value!r} (known: "
+            f"{', '.join(decision.actions)})",
+            line,
+        )
+    return (decision.position, ACTION, frozenset(names))
+
+
+def _reference(value: Any, where_: str, context: _Context, loc: Locator, line: int) -> str:
+    """A reference hand of ``at_least``/``at_most``, checked and written canonically: cards
+    by rank (``"Q 3 2"``; the counting gives them the suits of the weakest such hand) or
+    every card with its suit (``"Qh 3d 2c"``)."""
+    deal, shoe = context.deal, context.shoe
+    example = " ".join(["Q", "3", "2", "4", "5"][: max(deal.cards, 1)])
+    if not isinstance(value, str):
+        raise loc.error(where_, f'expected a hand such as "{example}", got {value!r}', line)
+    if deal.tableau is not None or deal.draw_at_most:
+        raise loc.error(where_, "compares hands of a fixed size (no tableau or draws yet)", line)
+    tokens = value.replace(",", " ").split()
+    if len(tokens) != deal.cards:
+        raise loc.error(
+            where_,
+            f'{value!r} is not a hand: the hands hold {deal.cards} cards (e.g. "{example}")',
+            line,
+        )
+    cards: list[tuple[Rank, Suit | None]] = []
+    for token in tokens:
+        suit = SUIT_LETTERS.get(token[-1:].lower()) if len(token) > 1 else None
+        rank_text = token[:-1] if suit is not None and token[:-1] else token
+        if suit is not None and rank_text.upper() not in RANK_SYMBOLS:
+            suit, rank_text = None, token
+        cards.append((_rank(rank_text, where_, loc, line), suit))
+    suited = [s is not None for _, s in cards]
+    if any(suited) and not all(suited):
+        raise loc.error(where_, f"{value!r}: give every card's suit, or none", line)
+    decks = shoe.decks if shoe is not None else 1
+    for rank in {r for r, _ in cards}:
+        if sum(r == rank for r, _ in cards) > 4 * decks:
+            raise loc.error(where_, f"{value!r} is not a hand: too many {rank.symbol}s", line)
+    if all(suited) and any(cards.count(c) > decks for c in cards):
+        raise loc.error(where_, f"{value!r} is not a hand: a card twice from {decks} deck", line)
+    letter = {suit: text for text, suit in SUIT_LETTERS.items()}
+    return " ".join(r.symbol + (letter[s] if s is not None else "") for r, s in cards)
 
 
 def _emptied(feature: str, written: Any, accepted: Any) -> bool:
@@ -1570,6 +1760,11 @@ def condition_text(condition: Condition) -> str:
     parts = []
     for position, feature, value in condition.tests:
         shown: str
+        cut = cut_feature(feature)
+        if cut is not None:  # at_least:Q 3 2 -> "dealer at least Q-3-2"
+            no = "" if value else "not "
+            parts.append(f"{position} {no}{cut[0].replace('_', ' ')} {cut[1].replace(' ', '-')}")
+            continue
         if isinstance(value, bool):
             shown = "" if value else "no "
             parts.append(

@@ -80,7 +80,8 @@ def derived(name: str) -> list[str]:
     _, reads = needs(
         (o.when for b in definition.bets for o in b.outcomes), definition.deal.positions
     )
-    names = sorted(set().union(*reads.values()) - {"_hand", "_suits"})
+    # The action is the decision's, not the hand's (the enumeration solves it itself).
+    names = sorted(set().union(*reads.values()) - {"_hand", "_suits", "action"})
     # Every hand of the shoe's types: its cards, and what it shows: its category, the
     # features the bets read of it, its strength under the definition's comparison.
     hands_found: list[tuple[tuple[tuple[int, int], ...], tuple[frozenset[Any], ...]]] = []

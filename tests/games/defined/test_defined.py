@@ -41,7 +41,7 @@ def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
 def test_every_bet_equals_the_plain_enumeration(name: str) -> None:
     """Every definition in tables/, on its pinned shoe or one derived from the definition."""
     paytable, cards = reduced(name, shoe_for(name))
-    assert probabilities(paytable) == brute_force(paytable.game, cards)
+    assert probabilities(paytable) == brute_force(paytable.game, cards, paytable.config)
 
 
 def test_pinned_shoes_name_paytables_that_exist() -> None:

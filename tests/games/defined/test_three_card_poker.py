@@ -1,0 +1,296 @@
+"""Three Card Poker's Ante and Play (``tables/three-card-poker.toml``,
+docs/rules/three-card-poker.md): a player decision solved by the engine alone.
+
+* On a reduced deck (five ranks × four suits, 775,200 deals) every (net, total wager)'s ways,
+  every player hand's best action, the EV and the element of risk equal a plain enumeration
+  written from the rules page (``tests/reference/three_card_poker.py``), exactly.
+* On the full deck the computation reproduces the published figures. Wizard of Odds
+  ("Three Card Poker", https://wizardofodds.com/games/three-card-poker/), as quoted by John
+  Grochowski: "Optimal strategy on the ante-play portion of three-card poker is to bet with
+  queen-6-4 or better, and fold with less … the house edge is 3.37 percent of your ante"
+  (https://www.casinocitytimes.com/john-grochowski/article/three-card-poker-and-roulette-62858),
+  "3.37% of your ante or 2.01% of total action, once the play bet is taken into account", and
+  Pair Plus 40-30-6-3-1 at 7.28%
+  (https://www.casinocitytimes.com/john-grochowski/article/the-three-card-poker-problem-66089).
+  The same article quotes the borderline hands' average loss per Ante, $1.00255 with Q-6-3 and
+  $0.993378 with Q-6-4: those are the hands of three different suits (24 of the 60 suit
+  patterns of each; the others differ in the fourth decimal, by card removal of the dealer's
+  flushes), and the engine's exact EV of Q♥ 6♦ 4♣ and Q♥ 6♦ 3♣ gives both. The published
+  percentages are rounded: the exact figures are 686689/20358520 per Ante and 686689/34084400
+  per unit wagered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from odds.core.errors import OddsError
+from odds.games.defined.game import DefinedGame
+from odds.games.paytable import TABLES, load, load_file
+from odds.stats.analysis import Analysis
+from tests.games.defined.reduced import reduced
+from tests.reference import three_card_poker as reference
+
+#: Five ranks of four suits: A-2-3 straights, a pair, trips, flushes, dealer hands below
+#: Q-high (5-3-2) and above it, Q-3-2 itself.
+RANKS = ["2", "3", "5", "Q", "A"]
+
+
+@cache
+def full() -> Analysis:
+    return load("three-card-poker").analysis()
+
+
+def _row(analysis: Analysis, key: str) -> dict[str, Any]:
+    (row,) = analysis.report_table(key).rows
+    return dict(row)
+
+
+def test_a_reduced_deck_equals_the_plain_enumeration() -> None:
+    codes = [f"{r}{s}" for r in RANKS for s in "cdhs"]
+    paytable, _ = reduced("three-card-poker", codes)
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    expected = reference.enumerate_game(reference.reduced_deck(RANKS))
+    analysis = paytable.analysis()
+    assert analysis.deals == expected.deals == 1140 * 680
+    bet = analysis.bet("ante-play")
+    found: Counter[tuple[Fraction, int]] = Counter()
+    for outcome in bet.outcomes:
+        if outcome.ways:
+            found[outcome.net, int(outcome.wagered)] += outcome.ways
+    assert found == expected.outcomes
+    assert bet.ev == expected.ev()
+    assert bet.average_wager == expected.average_wager()
+    assert bet.element_of_risk == -expected.ev() / expected.average_wager()
+    # Every player hand's action, one by one.
+    solution = game.solution(paytable.config)
+    types = paytable.config.shoe.build().types
+    actions = {}
+    for hand in solution.hands:
+        cards = tuple(sorted(reference.card(str(types[t].code)) for t in hand))
+        actions[cards] = solution.action_of(hand)
+    assert actions == expected.actions
+    assert set(actions.values()) == {"play", "fold"}  # the deck makes both happen
+    row = _row(analysis, "decision")
+    assert row["ev"] == expected.ev()
+    assert row["element_of_risk"] == -expected.ev() / expected.average_wager()
+
+
+def test_the_full_deck_reproduces_the_published_strategy_and_edges() -> None:
+    analysis = full()
+    strategy = analysis.report_table("strategy")
+    assert "play Q-6-4 or better, fold Q-6-3 and below — one threshold" in strategy.note
+    rules = {row["category"]: row["strategy"] for row in strategy.rows}
+    assert rules["High card"] == "play Q-6-4 or better, fold Q-6-3 and below"
+    assert all(rules[c] == "play every hand" for c in rules if c != "High card")
+    row = _row(analysis, "decision")
+    assert row["house_edge"] == Fraction(686689, 20358520)
+    assert round(float(row["house_edge"]), 4) == 0.0337
+    assert row["element_of_risk"] == Fraction(686689, 34084400)
+    assert round(float(row["element_of_risk"]), 4) == 0.0201
+    assert row["average_wager"] == Fraction(370, 221)
+    assert row["action.fold"] == Fraction(132652800, 407170400)
+    assert analysis.bet("ante-play").ev == -Fraction(686689, 20358520)
+    assert round(float(analysis.bet("ante-play").stats.hit_frequency), 4) == 0.4491
+    assert analysis.bet("pair-plus").ev == Fraction(-402, 5525)  # 7.28%
+
+
+@pytest.mark.parametrize(
+    ("hand", "published"), [("Qh 6d 4c", "-0.993378"), ("Qh 6d 3c", "-1.00255")]
+)
+def test_the_borderline_hands_ev_equals_the_plain_count(hand: str, published: str) -> None:
+    paytable = load("three-card-poker")
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    solution = game.solution(paytable.config)
+    types = list(paytable.config.shoe.build().types)
+    codes = hand.split()
+    held = tuple(sorted(types.index(next(t for t in types if t.code == c)) for c in codes))
+    engine = solution.hand_ev(solution.hands.index(held), 0)  # play
+    player = tuple(reference.card(c) for c in codes)
+    rest = [c for c in reference.reduced_deck(reference.RANK_OF) if c not in player]
+    nets = [reference.play_net(player, dealer) for dealer in combinations(rest, 3)]
+    assert engine == Fraction(sum(nets), len(nets))
+    assert f"{float(engine):.{len(published) - 3}f}".rstrip("0") == published.rstrip("0")
+    assert solution.action_of(held) == ("play" if "4" in hand else "fold")
+
+
+def _with(tmp_path: Path, old: str, new: str) -> Path:
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "tcp.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('at_least = "Q 3 2" } } }, pays = 1', 'at_least = "Q 3" } } }, pays = 1',
+         "'Q 3' is not a hand: the hands hold 3 cards"),
+        ('at_least = "Q 3 2" } } }, pays = 1', 'at_least = "Q X 2" } } }, pays = 1',
+         "unknown rank 'X'"),
+        ('at_least = "Q 3 2" } } }, pays = 1', 'at_least = "Qh Qh 2c" } } }, pays = 1',
+         "a card twice from 1 deck"),
+        ('at_least = "Q 3 2" } } }, pays = 1', 'at_least = "Qh 3 2" } } }, pays = 1',
+         "give every card's suit, or none"),
+        ('when = { action = "fold" }', 'when = { action = "raise" }',
+         "unknown action 'raise' (known: play, fold)"),
+        ('actions = ["play", "fold"]', 'actions = ["play"]', "two or more lower-case names"),
+        ('position = "player"', 'position = "banker"', "position: expected one of player"),
+        ("loses = 2, wagered = 2", "loses = 2", "or wagered = 2 where a raise"),
+        ("pays = 1, wagered = 2", "pays = 1, wagered = 0.5", "wagered: the total stake"),
+    ],
+)  # fmt: skip
+def test_mistakes_are_refused_in_one_line(tmp_path: Path, old: str, new: str, message: str) -> None:
+    with pytest.raises(OddsError) as caught:
+        load_file(_with(tmp_path, old, new)).analysis()
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_every_round_and_action_is_settled_by_one_outcome(tmp_path: Path) -> None:
+    """Dropping the fold outcome leaves a (round, fold) no outcome settles."""
+    path = _with(
+        tmp_path,
+        '  { name = "fold", label = "player folds", when = { action = "fold" }, loses = 1 },\n',
+        "",
+    )
+    with pytest.raises(OddsError, match=r"no outcome settles the round .*action fold"):
+        load_file(path).analysis()
+
+
+def test_settle_takes_the_optimal_action_and_debits_the_play_wager(run: Any) -> None:
+    code, out, _ = run("settle", "three-card-poker", "--player", "Qh 6d 4c", "--dealer",
+                       "Kh 2c 3d")  # fmt: skip
+    assert code == 0
+    line = next(row for row in out.splitlines() if row.startswith("| ante-play"))
+    cells = [c.strip() for c in line.split("|")]
+    assert cells[2:6] == ["100", "200", "0", "-200"]
+    assert "player plays (the optimal action)" in line
+    code, out, _ = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
+                       "Kh 2c 3d")  # fmt: skip
+    assert "player folds (the optimal action)" in out
+
+
+def test_at_most_is_the_negation_of_the_next_hand_up(tmp_path: Path) -> None:
+    """ "Not at least Q-3-2" is "at most J-10-8" (the strongest hand below Q-high): the same
+    strategy and figures, the cut counted just above the reference hand."""
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    path = tmp_path / "tcp.toml"
+    path.write_text(
+        text.replace(
+            'not = { dealer = { at_least = "Q 3 2" } }', 'dealer = { at_most = "J 10 8" }'
+        ),
+        encoding="utf-8",
+    )
+    assert text.count('not = { dealer = { at_least = "Q 3 2" } }') == 4
+    found = load_file(path).analysis()
+    assert found.bet("ante-play").ev == full().bet("ante-play").ev
+    assert _row(found, "decision") == _row(full(), "decision")
+
+
+def test_the_deciding_position_may_be_dealt_second(tmp_path: Path) -> None:
+    """The player's hand dealt after the dealer's: the showdown is read the other way round
+    (swapped), and every bet equals the plain enumeration, which solves the decision itself."""
+    from tests.games.defined.test_defined import probabilities
+    from tests.reference.defined import brute_force
+
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    swapped = text.replace('positions = ["player", "dealer"]', 'positions = ["dealer", "player"]')
+    path = tmp_path / "tcp.toml"
+    path.write_text(swapped, encoding="utf-8")
+    assert load_file(path).analysis().bet("ante-play").ev == full().bet("ante-play").ev
+    from odds.core.cards import STANDARD_DECK
+    from odds.core.numbers import read_toml
+    from odds.games.paytable import from_data
+
+    data = read_toml(swapped, "tcp")
+    cards = ["Ac", "Ad", "2c", "3d", "5h", "Qh", "Qs", "Kc", "9d"]
+    data["shoe"] = {"counts": {c.code: int(c.code in cards) for c in STANDARD_DECK}, "decks": 1}
+    paytable = from_data(data, "tcp (reduced)")
+    shoe = paytable.config.shoe.build()
+    dealt = [c for c, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    assert probabilities(paytable) == brute_force(paytable.game, dealt, paytable.config)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('dealer = { at_least = "Q 3 2" } }, pays = 2,',
+         'dealer = { at_least = "Q 3 2", points = 5 } }, pays = 2,',
+         "a decision is solved against the dealer's category and reference hands"),
+        ('[definition.decision]\nposition = "player"', '[definition.deal2]\nposition = "player"',
+         "unknown key 'deal2'"),
+        ("seats", "seats", ""),
+    ],
+)  # fmt: skip
+def test_what_a_decision_cannot_read_is_refused(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    if not message:
+        path = _with(tmp_path, "cards = 3\n", "cards = 3\nseats = 3\n")
+        message = "one seat (no tableau, draw_at_most or seats yet)"
+    else:
+        path = _with(tmp_path, old, new)
+    with pytest.raises(OddsError) as caught:
+        load_file(path).analysis()
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_action_without_a_decision_is_refused(tmp_path: Path) -> None:
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    start = text.index("[definition.decision]")
+    end = text.index("[[definition.categories]]")
+    path = tmp_path / "tcp.toml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(OddsError, match=r"has no \[definition.decision\]"):
+        load_file(path)
+
+
+def test_a_shoe_state_plays_the_paytables_strategy() -> None:
+    """On a composition other than the paytable's (a shoe state of ``odds shoe``, ``eor``,
+    ``exposure``), the strategy found for the paytable is played, not solved again: so
+    removing one card at random changes the EV by nothing on average (the identity the
+    effects of removal are checked by), exactly."""
+    codes = [f"{r}{s}" for r in RANKS for s in "cdhs"]
+    paytable, _ = reduced("three-card-poker", codes)
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    config = paytable.config
+    bet = next(b for b in game.definition.bets if b.name == "ante-play")
+    nets = {e.key: e.net for e in game.events(config, bet)}
+
+    def ev(counts: Any = None) -> Fraction:
+        ways = game.settle_rounds(config, bet, game.rounds(config, bet, counts), False)
+        return Fraction(sum(nets[k] * n for k, n in ways.items()), sum(ways.values()))
+
+    counts = list(config.shoe.build().counts)
+    total, weighted = sum(counts), Fraction(0)
+    for t, n in enumerate(counts):
+        if n:
+            removed = counts.copy()
+            removed[t] -= 1
+            weighted += n * ev(tuple(removed))
+    assert weighted / total == ev()
+
+
+def test_settle_takes_an_action_given_and_names_the_optimal_one(run: Any) -> None:
+    code, out, _ = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
+                       "Jh 2c 3d", "--actions", "play")  # fmt: skip
+    assert code == 0
+    line = next(row for row in out.splitlines() if row.startswith("| ante-play"))
+    assert "player plays (the optimal is to fold)" in line
+    assert [c.strip() for c in line.split("|")][2:6] == ["100", "200", "300", "+100"]
+    code, _, err = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
+                       "Jh 2c 3d", "--actions", "raise")  # fmt: skip
+    assert code != 0 and "--actions 'raise': the player may play or fold" in err

@@ -1,0 +1,128 @@
+"""A second, deliberately plain count of Three Card Poker's Ante and Play, written from
+docs/rules/three-card-poker.md only.
+
+It shares nothing with the engine or the definition: cards are (rank, suit) pairs of small
+integers, hands ranked by a hand-written key, every player hand dealt against every dealer
+hand from what it left (one deck, or the cards given), the player's decision taken per hand
+by exact Fraction EV (play on a tie of EVs, the first action). Used on a reduced deck by
+``tests/games/defined/test_three_card_poker.py`` (the engine runs the same reduced shoe).
+
+Rules counted: ranks 2 < … < K < A; straight flush > three of a kind > straight > flush >
+pair > high card; A-2-3 is the lowest straight and Q-K-A the highest; within a category
+the ranks decide (a straight by its top card, A-2-3's top being the 3; a pair by its rank,
+then the kicker; a flush and a high card by their ranks from the highest). The dealer
+qualifies with Q-high or better (a hand at least Q-3-2 high card). Fold: the Ante is lost.
+Play (a Play wager equal to the Ante): the dealer does not qualify, the Ante wins 1 and the
+Play pushes; the dealer qualifies, both win 1, push, or both lose. The Ante Bonus pays 1
+(straight), 4 (three of a kind), 5 (straight flush) per Ante whenever the player plays.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+Card = tuple[int, int]  # (rank 2..14, suit 0..3)
+RANK_OF = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10}
+RANK_OF.update({str(n): n for n in range(2, 10)})
+SUIT_OF = {"c": 0, "d": 1, "h": 2, "s": 3}
+
+STRAIGHT_FLUSH, TRIPS, STRAIGHT, FLUSH, PAIR, HIGH = 6, 5, 4, 3, 2, 1
+BONUS = {STRAIGHT_FLUSH: 5, TRIPS: 4, STRAIGHT: 1}
+
+
+def card(code: str) -> Card:
+    """``"Qh"`` → (12, 2)."""
+    return (RANK_OF[code[:-1]], SUIT_OF[code[-1]])
+
+
+@cache
+def key(hand: tuple[Card, ...]) -> tuple[int, tuple[int, ...]]:
+    """The hand's strength: (category, ranks that break ties), greater is stronger (kept per
+    hand: the enumeration meets each dealer hand hundreds of times)."""
+    ranks = sorted((r for r, _ in hand), reverse=True)
+    flush = len({s for _, s in hand}) == 1
+    straight_top = None
+    if len(set(ranks)) == 3:
+        if ranks[0] - ranks[2] == 2:
+            straight_top = ranks[0]
+        elif ranks == [14, 3, 2]:
+            straight_top = 3  # A-2-3: the lowest straight
+    counts = Counter(ranks)
+    if straight_top is not None and flush:
+        return (STRAIGHT_FLUSH, (straight_top,))
+    if len(counts) == 1:
+        return (TRIPS, (ranks[0],))
+    if straight_top is not None:
+        return (STRAIGHT, (straight_top,))
+    if flush:
+        return (FLUSH, tuple(ranks))
+    if len(counts) == 2:
+        pair = next(r for r, n in counts.items() if n == 2)
+        kicker = next(r for r, n in counts.items() if n == 1)
+        return (PAIR, (pair, kicker))
+    return (HIGH, tuple(ranks))
+
+
+#: Q-3-2 of three suits: the weakest hand that qualifies.
+QUALIFIES = (HIGH, (12, 3, 2))
+
+
+@dataclass
+class Result:
+    """What the enumeration found: the ways per (net per Ante, total wager in Antes), the
+    best action of every player hand (its cards, sorted), and the deals."""
+
+    outcomes: Counter[tuple[Fraction, int]]
+    actions: dict[tuple[Card, ...], str]
+    deals: int
+
+    def ev(self) -> Fraction:
+        return Fraction(sum(net * n for (net, _), n in self.outcomes.items()), self.deals)
+
+    def average_wager(self) -> Fraction:
+        return Fraction(sum(w * n for (_, w), n in self.outcomes.items()), self.deals)
+
+
+def play_net(player: tuple[Card, ...], dealer: tuple[Card, ...]) -> int:
+    """Net per Ante when the player plays (two units at risk)."""
+    mine, theirs = key(player), key(dealer)
+    bonus = BONUS.get(mine[0], 0)
+    if theirs < QUALIFIES:
+        return 1 + bonus  # the Ante wins, the Play pushes
+    if mine > theirs:
+        return 2 + bonus
+    if mine == theirs:
+        return bonus
+    return -2 + bonus
+
+
+def enumerate_game(deck: Sequence[Card]) -> Result:
+    """Every player hand, the best action by exact EV, every dealer hand from the rest."""
+    outcomes: Counter[tuple[Fraction, int]] = Counter()
+    actions: dict[tuple[Card, ...], str] = {}
+    deals = 0
+    for player in combinations(deck, 3):
+        rest = [c for c in deck if c not in player]
+        nets = Counter(play_net(player, dealer) for dealer in combinations(rest, 3))
+        nets = Counter({Fraction(net): n for net, n in nets.items()})
+        hands = sum(nets.values())
+        deals += hands
+        play = Fraction(sum(net * n for net, n in nets.items()), hands)
+        if play >= -1:  # playing is at least as good as folding (-1): play, the first action
+            actions[tuple(sorted(player))] = "play"
+            for net, n in nets.items():
+                outcomes[net, 2] += n
+        else:
+            actions[tuple(sorted(player))] = "fold"
+            outcomes[Fraction(-1), 1] += hands
+    return Result(outcomes, actions, deals)
+
+
+def reduced_deck(ranks: Sequence[str]) -> list[Card]:
+    """Every suit of each rank given."""
+    return [(RANK_OF[r], s) for r in ranks for s in range(4)]
