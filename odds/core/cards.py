@@ -42,11 +42,6 @@ class Rank(IntEnum):
         return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(self.value, str(self.value))
 
     @property
-    def is_face(self) -> bool:
-        """J, Q and K (the 10 is not a face card)."""
-        return self >= Rank.JACK
-
-    @property
     def baccarat_points(self) -> int:
         """A = 1, 2–9 face value, 10 J Q K = 0 (Pok Deng, Goa Gae)."""
         return 0 if self >= Rank.TEN else int(self)

@@ -262,8 +262,3 @@ def parse_tiles(text: str, shoe: Shoe[Tile]) -> tuple[Tile, ...]:
         else:
             result.append(parse_tile(token, shoe))
     return tuple(result)
-
-
-def tiles_text(tiles: Iterable[Tile]) -> str:
-    """Tiles as people write them: ``4 2``."""
-    return " ".join(str(t) for t in tiles)

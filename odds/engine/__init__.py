@@ -65,7 +65,6 @@ from odds.engine.polynomial import (
     two_hand_polynomial,
 )
 from odds.engine.sequential import sequential_distribution
-from odds.engine.showdown import HandShowdown, StrengthIndex, showdown
 
 #: The name ordered deals' polynomials had before the engine had one polynomial type
 #: (kept: game definitions written against ``odds.engine`` use it).
@@ -77,8 +76,6 @@ __all__ = [
     "DealProcedure",
     "FallingPolynomial",
     "Hand",
-    "HandShowdown",
-    "StrengthIndex",
     "check_total",
     "class_distribution",
     "deal_count",
@@ -94,7 +91,6 @@ __all__ = [
     "paused_gc",
     "sequential_distribution",
     "settle_distribution",
-    "showdown",
     "triple_class_array",
     "triple_class_distribution",
     "two_hand_pair_ways",

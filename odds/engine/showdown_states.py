@@ -1,6 +1,6 @@
 """Showdowns below a shoe: a win/tie/lose bet's exact EV for any composition.
 
-The engine's :class:`odds.engine.StrengthIndex` counts one composition's
+The engine's :func:`odds.engine.showdown.count_showdown` counts one composition's
 showdown by inclusion–exclusion over the first hand's types. Here that count
 is laid out once for every composition below a full shoe (which entries and
 which prefix positions each first hand needs do not depend on the counts), and
@@ -32,7 +32,7 @@ class SubShowdown:
     the second hand is stronger (by the second hand's key) — Goa Gae's Player
     bet with or without category bonuses.
 
-    The method is :class:`odds.engine.StrengthIndex`'s inclusion–exclusion,
+    The method is :func:`odds.engine.showdown.count_showdown`'s inclusion–exclusion,
     laid out once for every composition below ``full`` and evaluated with array
     arithmetic. Writing ``δ_t(p) = C(c_t − a_t, p) − C(c_t, p)`` for the types
     of the first hand ``A``,

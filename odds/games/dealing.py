@@ -10,7 +10,7 @@ and lists the states a watching player sees before each round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -69,26 +69,6 @@ class PenetrationDealing:
         "Players at the table, each playing the report's strategy chart; every card dealt is seen.",
         minimum=1,
         maximum=7,
-    )
-
-
-@dataclass(frozen=True)
-class RoundDealing:
-    """Hands dealt round by round, by default from a freshly shuffled deck (Goa Gae)."""
-
-    positions: int = option(
-        1, "Player positions dealt every round besides the dealer.", minimum=1, maximum=7
-    )
-    reshuffle_every_round: bool = option(
-        True,
-        "The cards are reshuffled after every round (a watching player then learns nothing "
-        "that matters: the exposure is nil).",
-    )
-    cut_card: int = option(
-        0,
-        "When the cards are not reshuffled every round: cards behind the cut card (rounds "
-        "are dealt while the cut card has not come out and a whole round is left).",
-        minimum=0,
     )
 
 
@@ -291,9 +271,3 @@ def _cards(n: int) -> str:
 def points_burn(card_points: Callable[[int], int]) -> Callable[[int], int]:
     """The burn of a turned card: its points, 10 for a 0-point card (10, J, Q, K)."""
     return lambda t: card_points(t) or 10
-
-
-def draw_all(draw: Callable[[], int], n: int) -> Iterator[int]:
-    """``n`` cards from ``draw`` (helper for round dealers)."""
-    for _ in range(n):
-        yield draw()

@@ -229,11 +229,6 @@ class OutcomeLaw(ABC):
         """Each bet's event labels and its ways for every state (row) of ``states``."""
 
 
-def event_labels(specs: Sequence[Any]) -> dict[str, dict[str, str]]:
-    """Each bet's event keys to the labels its settlement (and outcome table) uses."""
-    return {s.name: {str(e.key): e.label for e in s.events} for s in specs}
-
-
 def stacked_ways(
     states: Sequence[dict[str, dict[Any, int]]], names: dict[str, dict[str, str]]
 ) -> StateWays:

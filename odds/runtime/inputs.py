@@ -567,16 +567,6 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def check_regular(path: Path, label: str) -> None:
-    """A one-line error unless ``path`` is (or links to) a regular file; never blocks."""
-    try:
-        mode = path.stat().st_mode
-    except OSError as exc:
-        raise OddsError(f"{label}: cannot read ({exc.strerror})") from None
-    if not stat.S_ISREG(mode):
-        raise OddsError(f"{label}: not a regular file ({kind_of(mode)})")
-
-
 def read_regular(path: Path, label: str, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else one line."""
     try:

@@ -9,7 +9,7 @@ is a square root and is printed from a high-precision decimal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
@@ -214,23 +214,6 @@ def return_range(stats: BetStats, rounds: int, level: Fraction) -> tuple[Decimal
     half = z_value(level) * stats.sd / Decimal(rounds).sqrt()
     centre = Decimal(stats.rtp.numerator) / Decimal(stats.rtp.denominator)
     return centre - half, centre + half
-
-
-def expected_values(
-    ways: Mapping[str, Mapping[str, int]], nets: Mapping[str, Mapping[str, Fraction]]
-) -> dict[str, Fraction]:
-    """EV per unit staked of every bet from its event ways and each event's net payout.
-
-    The per-state hooks use it: no outcome tables or statistics beyond the EV.
-
-    >>> expected_values({"b": {"w": 1, "l": 3}}, {"b": {"w": Fraction(2), "l": Fraction(-1)}})
-    {'b': Fraction(-1, 4)}
-    """
-    result = {}
-    for bet, events in ways.items():
-        total = sum(events.values())
-        result[bet] = Fraction(sum(nets[bet][e] * w for e, w in events.items()), total)
-    return result
 
 
 def rounds_to_clear(stats: BetStats, level: Fraction, target: Fraction = Fraction(1)) -> int | None:

@@ -232,16 +232,6 @@ def _sum_table(
 # The exact binomial test
 
 
-def binomial_p(p: Fraction, k: int, n: int) -> PValue:
-    """Two-sided exact binomial p-value: P(|K − np| ≥ |k − np|) for K ~ Binomial(n, p).
-
-    >>> round(binomial_p(Fraction(1, 2), 0, 3).value, 12)  # K = 0 or K = 3: 2/8
-    0.25
-    """
-    table, floor = _binomial_table(p, n)
-    return PValue(float(table[k]), EXACT, floor)
-
-
 @cached(maxsize=256)
 def _binomial_table(p: Fraction, n: int) -> tuple[Any, float]:
     """The two-sided p-value of every count 0 … n, and the smallest of them.

@@ -6,7 +6,7 @@ Three plans, chosen per bet from what its conditions read (the cheapest that is 
   :func:`~odds.engine.class_distribution` of that hand, times the ways to deal
   the other hand from what is left (the same for every first hand);
 * **showdown** — a bet that reads the winner and, of one position, at most its
-  category: :func:`~odds.engine.showdown` ranks every hand and gives, for each
+  category: :func:`~odds.engine.showdown.count_showdown` ranks every hand and gives, for each
   first hand, the second hand's weaker / equal / stronger ways after removal,
   split by category with the strength cuts at each category's start;
 * **joint** — anything else on two hands: :func:`~odds.engine.joint_class_distribution`

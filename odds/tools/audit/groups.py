@@ -350,10 +350,6 @@ class GroupAudit:
         return tuple(t for t in self.tests if t.rejected)
 
     @property
-    def mis_settled_groups(self) -> tuple[GroupCounts, ...]:
-        return tuple(g for g in self.groups if g.money is not None and g.money.mis_settled)
-
-    @property
     def flagged(self) -> bool:
         return bool(self.rejected)
 
