@@ -195,17 +195,6 @@ def report_tables(analysis: Analysis, provenance: Provenance | None = None) -> l
     return tables + analysis_tables(analysis)
 
 
-def to_csv(
-    analysis: Analysis, table: str | None = None, provenance: Provenance | None = None
-) -> str:
-    """``--format csv --table NAME``: one of :func:`report_tables` as a tidy CSV.
-
-    Without ``table``, a one-line error names the tables (a report has several;
-    :func:`write_csv_folder` writes them all).
-    """
-    return table_csv(choose_table(report_tables(analysis, provenance), table, FOLDER_HINT))
-
-
 #: How to get every table of a report as CSV.
 FOLDER_HINT = "every table with --output DIR/"
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,13 +40,6 @@ from odds.stats.analysis import Analysis
 DOCUMENT_DATE = datetime(2000, 1, 1, tzinfo=UTC)
 #: Where the charts are put beside the Typst source while it compiles.
 CHART_FOLDER = "charts"
-
-
-def pdf_available() -> bool:
-    """Whether Typst's compiler is installed (``pip install "odds-exact[pdf]"``)."""
-    import importlib.util
-
-    return importlib.util.find_spec("typst") is not None
 
 
 def _typst() -> Any:
@@ -401,8 +394,3 @@ def _rules_sentence(analysis: Analysis, own_rules: str | None = None) -> str:
         "ways) unless marked ≈ or named an approximation; the JSON and CSV outputs give each "
         "exactly."
     )
-
-
-def chart_names(markdown: str) -> Mapping[str, str]:
-    """Image path → alt text of every chart the Markdown shows (for tests)."""
-    return {value[0]: value[1] for kind, value in _blocks(markdown.splitlines()) if kind == "image"}

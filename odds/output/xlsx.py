@@ -74,13 +74,6 @@ RULES_SHEET = "Rules and readings"
 TABLE_PREFIX = "T "
 
 
-def xlsx_available() -> bool:
-    """Whether XlsxWriter is installed (``pip install "odds-exact[xlsx]"``)."""
-    import importlib.util
-
-    return importlib.util.find_spec("xlsxwriter") is not None
-
-
 def _xlsxwriter() -> Any:
     try:
         import xlsxwriter

@@ -71,11 +71,6 @@ def report_output(path: Path) -> ReportOutput:
     return ReportOutput(text, tuple((f.name, f.text) for f in files))
 
 
-def report_text(path: Path) -> str:
-    """The Markdown report of one paytable file."""
-    return report_output(path).text
-
-
 def reports_folder() -> Path:
     """The checkout's ``reports/``; an installed copy has none (a one-line error)."""
     if REPORTS is None:

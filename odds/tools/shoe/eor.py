@@ -178,11 +178,6 @@ def _correlation_squared(
     return covariance * covariance / (spread_tags * spread_eor)
 
 
-def running_count(tags_by_type: Sequence[int], full: Sequence[int], unseen: Sequence[int]) -> int:
-    """Σ tags of the seen cards (``full − unseen``)."""
-    return sum(t * (f - u) for t, f, u in zip(tags_by_type, full, unseen, strict=True))
-
-
 def tags_by_type(table: EORTable, bet: BetEOR) -> tuple[int, ...]:
     """A bet's tags spread to every type of its group."""
     tags = [0] * table.type_count
