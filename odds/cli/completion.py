@@ -23,12 +23,14 @@ import typer
 
 
 def game_names() -> list[str]:
-    """Every game name and paytable name the commands accept, games first."""
-    from odds.games import games
-    from odds.games.paytable import table_files
+    """Every game name and paytable name the commands accept, games first (named from the
+    files, nothing compiled: a Tab must answer at once)."""
+    from odds.games import game_names as games
+    from odds.games.defined.tables import tables_folder
 
-    names = list(games())
-    return names + [p.stem for p in table_files() if p.stem not in names]
+    names = games()
+    stems = [p.stem for p in sorted(tables_folder().glob("*.toml"))]
+    return names + [stem for stem in stems if stem not in names]
 
 
 def complete_game(incomplete: str) -> list[str]:

@@ -23,6 +23,22 @@ if TYPE_CHECKING:  # imported where a game is checked: a script that imports one
 @cache
 def games() -> dict[str, Game[Any]]:
     """Every game, by name (discovered once per process)."""
+    from odds.games.defined.registry import table_games
+
+    found = [*_coded_games(), *table_games()]
+    return {game.name: game for game in sorted(found, key=lambda g: g.name)}
+
+
+def game_names() -> list[str]:
+    """Every game's name in :func:`games`' order, without compiling the definitions (shell
+    completion asks on every Tab; tests check that the two lists agree)."""
+    from odds.games.defined.tables import defined_game_names
+
+    return sorted({*(g.name for g in _coded_games()), *defined_game_names()})
+
+
+def _coded_games() -> list[Game[Any]]:
+    """The games written in Python: a package of ``odds.games`` with a ``GAME``."""
     from odds.games.base import Game
 
     found: list[Game[Any]] = []
@@ -33,10 +49,7 @@ def games() -> dict[str, Game[Any]]:
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             found.append(game)
-    from odds.games.defined.registry import table_games
-
-    found.extend(table_games())
-    return {game.name: game for game in sorted(found, key=lambda g: g.name)}
+    return found
 
 
 def game_named(name: str) -> Game[Any]:

@@ -155,6 +155,14 @@ def test_game_and_paytable_names_complete():
     assert bash("odds compare baccarat-ez bacc") == names  # each of compare's paytables
 
 
+def test_the_names_completion_lists_are_the_games():
+    """Completion names the games from their files without compiling them: the same list, in
+    the same order, as the games themselves (a definition compiled or a coded game's package)."""
+    from odds.games import game_names
+
+    assert game_names() == list(games())
+
+
 def test_a_path_being_typed_is_left_to_the_shell():
     """No game name starts ``tables/``: odds offers nothing, and the shell completes file
     names (bash: the script's ``complete -o default``; zsh: ``_files``)."""

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
-from pathlib import PurePath
 from typing import Any
 
 from odds.core.caching import cached
@@ -27,11 +25,10 @@ from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import config_type
 from odds.games.defined.readings import check_values, reading_of
 from odds.games.defined.schema import Definition, Locator, check_readings, read_definition
-from odds.games.defined.tables import tables_folder
+from odds.games.defined.tables import GAME_NAME, game_name_of, tables_folder
 from odds.games.defined.tile_schema import tiles_field
 
 #: A file name that can name a game when its paytable has no ``game`` key.
-GAME_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 def definition_digest(definition: Mapping[str, Any]) -> str:
@@ -152,10 +149,7 @@ def defined_game(
 ) -> tuple[DefinedGame, dict[str, Any]]:
     """The game a paytable's ``[definition]`` describes (its declared defaults), and the
     paytable's option sections."""
-    name = data.get("game")
-    if name is None:  # a designer's my-bet.toml is the game my-bet
-        stem = PurePath(source).stem
-        name = stem if GAME_NAME.fullmatch(stem) else None
+    name = game_name_of(data, source)
     if not isinstance(name, str) or not name:
         raise OddsError(f'{source}: a definition\'s paytable names its game: game = "my-game"')
     family = _family(name, data["definition"], source, text)
