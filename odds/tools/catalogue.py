@@ -11,7 +11,7 @@ from typing import Any
 
 from odds.core.options import option_specs, to_plain, value_text
 from odds.core.table import Column, Kind, Table
-from odds.games import games
+from odds.games import game_named, games
 from odds.games.base import Game
 from odds.games.paytable import read_file, table_files
 
@@ -36,10 +36,11 @@ def features(game: Game[Any]) -> list[str]:
     return [name for name, feature in declared.items() if feature is not None]
 
 
-def games_table(name: str | None = None) -> Table:
-    """One row per game (only ``name``'s when given): title, positions, bets, paytables …"""
-    tables = paytables_by_game()
-    chosen = [games()[name]] if name else list(games().values())
+def games_table(name: str | None = None, tables: dict[str, list[str]] | None = None) -> Table:
+    """One row per game (only ``name``'s when given): title, positions, bets, paytables …
+    (``tables``: :func:`paytables_by_game`, when the caller has read it already)."""
+    tables = paytables_by_game() if tables is None else tables
+    chosen = [game_named(name)] if name else list(games().values())
     rows = tuple(
         {
             "game": game.name,
@@ -66,7 +67,9 @@ def games_table(name: str | None = None) -> Table:
     )
 
 
-def own_paytable_values(game: Game[Any]) -> dict[str, Any]:
+def own_paytable_values(
+    game: Game[Any], tables: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
     """The options the game's own paytable (``tables/<game>.toml``) sets to other values than
     the game's defaults, by key: ``odds games bai-cao`` listed the cut card at the game's 14
     where Bài Cào's table sets 52, which read as if the setting were ignored (issue 35, F10)."""
@@ -74,17 +77,18 @@ def own_paytable_values(game: Game[Any]) -> dict[str, Any]:
     from odds.games.paytable import TABLES, load
 
     path = TABLES / f"{game.name}.toml"
-    if not path.is_file() or game.name not in paytables_by_game().get(game.name, []):
+    tables = paytables_by_game() if tables is None else tables
+    if not path.is_file() or game.name not in tables.get(game.name, []):
         return {}
     defaults = {spec.key: spec.default for spec in option_specs(game.config_type)}
     own = {line.key: line.value for line in describe(load(game.name).config)}
     return {k: v for k, v in own.items() if k in defaults and v != defaults[k]}
 
 
-def options_table(game: Game[Any]) -> Table:
+def options_table(game: Game[Any], tables: dict[str, list[str]] | None = None) -> Table:
     """Every option of one game with its default, the values it takes and its meaning; where
     the game's own paytable sets another value, the default column says both."""
-    own = own_paytable_values(game)
+    own = own_paytable_values(game, tables)
     rows = tuple(
         {
             "option": spec.key,
@@ -121,5 +125,6 @@ def options_table(game: Game[Any]) -> Table:
 
 def catalogue(name: str | None = None) -> list[Table]:
     """The games table and every game's options (or one game's)."""
-    chosen = [games()[name]] if name else list(games().values())
-    return [games_table(name), *(options_table(game) for game in chosen)]
+    chosen = [game_named(name)] if name else list(games().values())  # one game: its file only
+    tables = paytables_by_game()  # read once: every game's options table asks (567 reads)
+    return [games_table(name, tables), *(options_table(game, tables) for game in chosen)]
