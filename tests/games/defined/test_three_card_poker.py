@@ -416,3 +416,21 @@ def test_a_strategys_mistakes_are_refused_in_one_line(
     assert message in text
     assert "definition.decision.strategy" in text and "(line 35)" in text
     assert "\n" not in text
+
+
+@pytest.mark.parametrize(
+    "condition",
+    ['play = { not = { at_most = "Q 6 3" } }',
+     'play = { any = [{ category = "pair" }, { at_least = "Q 6 4" }] }',
+     'fold = { all = [{ category = "high-card" }, { at_most = "Q 6 3" }] }'],
+)  # fmt: skip
+def test_a_strategy_combines_its_conditions(tmp_path: Path, condition: str) -> None:
+    """``all``, ``any`` and ``not`` of the deciding hand's features, and a condition given
+    for the other action: each states Q-6-4 or better, the optimum, hand by hand."""
+    paytable = load_file(_with(tmp_path, PUBLISHED, condition))
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    solution = game.solution(paytable.config)
+    assert solution.fixed is not None
+    assert solution.fixed.choice.tolist() == solution.choice.tolist()
+    assert solution.fixed.rounds == solution.rounds
