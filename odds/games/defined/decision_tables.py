@@ -1,6 +1,7 @@
 """The report of a decision: the strategy the computation found, and the game under it.
 
-Three tables, from :func:`odds.games.defined.decisions.solve` alone (nothing is typed in):
+Three tables (four with a fixed strategy), from :func:`odds.games.defined.decisions.solve`
+alone (nothing of the optimum is typed in):
 
 * **strategy** — per category of the deciding hand, strongest first, what it does: one
   action for every hand, or a threshold ("play Q-6-4 or better, fold Q-6-3 and below"),
@@ -10,6 +11,9 @@ Three tables, from :func:`odds.games.defined.decisions.solve` alone (nothing is 
   EV and house edge per initial unit, the average total wager (a raise adds to it), the
   element of risk (EV per unit of total wager), hit frequency, SD per initial unit, and
   how often each action is taken;
+* **the fixed strategy** (when the definition gives one) — the same figures under the
+  optimal strategy and under the definition's rule, the rule's exact cost per initial unit
+  and the hands it plays otherwise;
 * **the hands at each threshold** — the EV of every action for the strength levels where
   the action changes, exact, so the margin of each decision can be read.
 """

@@ -16,6 +16,11 @@ the ways per round key, now carrying the action. Every total is asserted.
 
 The strategy comes out of the computation: :func:`strategy_runs` reads it back in the
 hand order (Three Card Poker's "play Q-6-4 or better"), never from the definition.
+
+A definition may also fix a strategy (``[definition.decision] strategy``, a house or
+published rule on the deciding hand): :func:`strategy_choice` reads each hand's action from
+it, and the same cells are summed under that choice instead of the argmax
+(``Solution.fixed``, on the paytable's own composition; a shoe state plays the optimal one).
 """
 
 from __future__ import annotations
@@ -184,7 +189,7 @@ def solve(
         return dict(rounds)
 
     found = None
-    if decision.strategy is not None:  # the same cells, the strategy's choice
+    if decision.strategy is not None and fixed is None:  # the same cells, the rule's choice
         choice = strategy_choice(definition, classifier, count.hands)
         found = Solution(decision, bets, count.hands, count.ways, count.rank, others, choice,
                          ev, scale, played(choice))  # fmt: skip
