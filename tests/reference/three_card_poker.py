@@ -4,7 +4,9 @@ docs/rules/three-card-poker.md only.
 It shares nothing with the engine or the definition: cards are (rank, suit) pairs of small
 integers, hands ranked by a hand-written key, every player hand dealt against every dealer
 hand from what it left (one deck, or the cards given), the player's decision taken per hand
-by exact Fraction EV (play on a tie of EVs, the first action). Used on a reduced deck by
+by exact Fraction EV (play on a tie of EVs, the first action), or by a strategy given as a
+plain function of the player's cards (:func:`at_least`, :func:`pair_or_better`). Used on a
+reduced deck by
 ``tests/games/defined/test_three_card_poker.py`` (the engine runs the same reduced shoe).
 
 Rules counted: ranks 2 < … < K < A; straight flush > three of a kind > straight > flush >
@@ -20,7 +22,7 @@ Play pushes; the dealer qualifies, both win 1, push, or both lose. The Ante Bonu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -101,8 +103,25 @@ def play_net(player: tuple[Card, ...], dealer: tuple[Card, ...]) -> int:
     return -2 + bonus
 
 
-def enumerate_game(deck: Sequence[Card]) -> Result:
-    """Every player hand, the best action by exact EV, every dealer hand from the rest."""
+#: A fixed strategy: whether the player plays a hand.
+Strategy = Callable[[tuple[Card, ...]], bool]
+
+
+def at_least(ranks: str) -> Strategy:
+    """Play a hand at least as strong as the high-card hand of these ranks of three suits
+    ("Q 3 2": Q-high or better, the dealer's qualifier: "mimic the dealer")."""
+    reference = (HIGH, tuple(sorted((RANK_OF[r] for r in ranks.split()), reverse=True)))
+    return lambda hand: key(hand) >= reference
+
+
+def pair_or_better(hand: tuple[Card, ...]) -> bool:
+    """Play a pair or better, fold every high card."""
+    return key(hand)[0] >= PAIR
+
+
+def enumerate_game(deck: Sequence[Card], strategy: Strategy | None = None) -> Result:
+    """Every player hand, the best action by exact EV (or the ``strategy``'s), every dealer
+    hand from the rest."""
     outcomes: Counter[tuple[Fraction, int]] = Counter()
     actions: dict[tuple[Card, ...], str] = {}
     deals = 0
@@ -113,7 +132,8 @@ def enumerate_game(deck: Sequence[Card]) -> Result:
         hands = sum(nets.values())
         deals += hands
         play = Fraction(sum(net * n for net, n in nets.items()), hands)
-        if play >= -1:  # playing is at least as good as folding (-1): play, the first action
+        # Playing at least as good as folding (-1): play, the first action; or as told.
+        if (play >= -1) if strategy is None else strategy(player):
             actions[tuple(sorted(player))] = "play"
             for net, n in nets.items():
                 outcomes[net, 2] += n

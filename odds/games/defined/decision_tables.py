@@ -1,6 +1,7 @@
 """The report of a decision: the strategy the computation found, and the game under it.
 
-Three tables, from :func:`odds.games.defined.decisions.solve` alone (nothing is typed in):
+Three tables (four with a fixed strategy), from :func:`odds.games.defined.decisions.solve`
+alone (nothing of the optimum is typed in):
 
 * **strategy** — per category of the deciding hand, strongest first, what it does: one
   action for every hand, or a threshold ("play Q-6-4 or better, fold Q-6-3 and below"),
@@ -10,6 +11,9 @@ Three tables, from :func:`odds.games.defined.decisions.solve` alone (nothing is 
   EV and house edge per initial unit, the average total wager (a raise adds to it), the
   element of risk (EV per unit of total wager), hit frequency, SD per initial unit, and
   how often each action is taken;
+* **the fixed strategy** (when the definition gives one) — the same figures under the
+  optimal strategy and under the definition's rule, the rule's exact cost per initial unit
+  and the hands it plays otherwise;
 * **the hands at each threshold** — the EV of every action for the strength levels where
   the action changes, exact, so the margin of each decision can be read.
 """
@@ -39,11 +43,10 @@ def decision_tables(game: DefinedGame, config: DefinedConfig, bets: Sequence[Bet
     shoe = config.shoe.build()
     solution = game.solution(config)
     texts = _HandTexts(game, shoe.types, solution)
-    return [
-        strategy_table(game, solution, texts),
-        together_table(game, config, solution),
-        threshold_table(solution, texts),
-    ]
+    tables = [strategy_table(game, solution, texts), together_table(game, config, solution)]
+    if solution.fixed is not None:
+        tables.append(fixed_table(game, config, solution, texts))
+    return [*tables, threshold_table(solution, texts)]
 
 
 class _HandTexts:
@@ -176,47 +179,58 @@ def together(
     return dict(found)
 
 
-def together_table(game: DefinedGame, config: DefinedConfig, solution: Solution) -> Table:
+def figures(game: DefinedGame, config: DefinedConfig, solution: Solution) -> dict[str, Any]:
+    """The bets that read the action played together under the solution's choice: EV and
+    house edge per initial unit, average total wager, element of risk, hit frequency, push,
+    SD per initial unit, and each action's share of the ways (``action.<name>``)."""
     joint = together(game, config, solution)
     units = len(solution.bets)
     total = sum(joint.values())
     ev = Fraction(sum(net * n for (net, _), n in joint.items()), total * units)
     wager = Fraction(sum(w * n for (_, w), n in joint.items()), total * units)
     second = Fraction(sum(net * net * n for (net, _), n in joint.items()), total * units * units)
-    hits = Fraction(sum(n for (net, _), n in joint.items() if net > 0), total)
-    pushes = Fraction(sum(n for (net, _), n in joint.items() if net == 0), total)
-    risk = ev / wager
     shares: Counter[str] = Counter()
-    actions = solution.decision.actions
+    position = game.definition.deal.positions.index(solution.decision.position)
     for key, n in solution.rounds.items():
-        view = dict(key[1:][game.definition.deal.positions.index(solution.decision.position)])
-        shares[view["action"]] += n
-    row: dict[str, Any] = {
-        "bets": " + ".join(b.title for b in solution.bets),
+        shares[dict(key[1:][position])["action"]] += n
+    found: dict[str, Any] = {
         "ev": ev,
         "house_edge": -ev,
         "average_wager": wager,
-        "element_of_risk": -risk,
-        "hit_frequency": hits,
-        "push": pushes,
+        "element_of_risk": -ev / wager,
+        "hit_frequency": Fraction(sum(n for (net, _), n in joint.items() if net > 0), total),
+        "push": Fraction(sum(n for (net, _), n in joint.items() if net == 0), total),
         "sd": sqrt_decimal(second - ev * ev),
     }
-    for action in actions:
-        row[f"action.{action}"] = Fraction(shares[action], total)
+    for action in solution.decision.actions:
+        found[f"action.{action}"] = Fraction(shares[action], total)
+    return found
+
+
+def _figure_columns(actions: Sequence[str]) -> tuple[Column, ...]:
+    return (
+        Column("ev", "EV per initial unit (exact)", Kind.EXACT),
+        Column("house_edge", "house edge per initial unit", Kind.PERCENT),
+        Column("average_wager", "average total wager", Kind.PROBABILITY),
+        Column("element_of_risk", "element of risk", Kind.PERCENT),
+        Column("hit_frequency", "hit frequency", Kind.PERCENT),
+        Column("push", "push", Kind.PERCENT),
+        Column("sd", "SD per initial unit", Kind.APPROXIMATE),
+        *(Column(f"action.{a}", a, Kind.PERCENT) for a in actions),
+    )
+
+
+def together_table(game: DefinedGame, config: DefinedConfig, solution: Solution) -> Table:
+    units = len(solution.bets)
+    row: dict[str, Any] = {
+        "bets": " + ".join(b.title for b in solution.bets),
+        **figures(game, config, solution),
+    }
+    ev, wager, risk = row["ev"], row["average_wager"], -row["element_of_risk"]
     return Table(
         key="decision",
         title="The bets that read the decision, played together under the optimal strategy",
-        columns=(
-            Column("bets", "bets"),
-            Column("ev", "EV per initial unit (exact)", Kind.EXACT),
-            Column("house_edge", "house edge per initial unit", Kind.PERCENT),
-            Column("average_wager", "average total wager", Kind.PROBABILITY),
-            Column("element_of_risk", "element of risk", Kind.PERCENT),
-            Column("hit_frequency", "hit frequency", Kind.PERCENT),
-            Column("push", "push", Kind.PERCENT),
-            Column("sd", "SD per initial unit", Kind.APPROXIMATE),
-            *(Column(f"action.{a}", a, Kind.PERCENT) for a in actions),
-        ),
+        columns=(Column("bets", "bets"), *_figure_columns(solution.decision.actions)),
         rows=(row,),
         note=(
             f"One initial unit on each bet that reads the action ({units}); a decision may add "
@@ -226,6 +240,55 @@ def together_table(game: DefinedGame, config: DefinedConfig, solution: Solution)
             f"{fraction_text(-risk)} (the house's advantage per unit wagered in all). Hit "
             "frequency counts net wins; SD is of the net per initial unit. The last columns: "
             "how often each action is taken."
+        ),
+    )
+
+
+def fixed_table(
+    game: DefinedGame, config: DefinedConfig, solution: Solution, texts: _HandTexts
+) -> Table:
+    """The definition's fixed strategy beside the optimal one: the same figures of each,
+    what the fixed one costs per initial unit, and the hands it plays differently."""
+    fixed = solution.fixed
+    strategy = solution.decision.strategy
+    assert fixed is not None and strategy is not None
+    optimal = figures(game, config, solution)
+    mine = figures(game, config, fixed)
+    cost = optimal["ev"] - mine["ev"]
+    differ = (solution.choice != fixed.choice).tolist()
+    ways = [int(w) for w in solution.ways.tolist()]
+    hands = sum(differ)
+    dealt = sum(w for w, d in zip(ways, differ, strict=True) if d)
+    rows = (
+        {"strategy": "optimal (computed)",
+         "rule": describe_runs(strategy_runs(solution), texts), **optimal,
+         "cost": Fraction(0), "hands": 0, "ways": 0},
+        {"strategy": strategy.label, "rule": describe_runs(strategy_runs(fixed), texts), **mine,
+         "cost": cost, "hands": hands, "ways": dealt},
+    )  # fmt: skip
+    position = solution.decision.position
+    same = "it is the optimal strategy" if not hands else (
+        f"it plays {hands:,} {position} hands ({fraction_text(Fraction(dealt, sum(ways)))} "
+        "of the deals) otherwise than the optimum"
+    )  # fmt: skip
+    return Table(
+        key="fixed-strategy",
+        title=f"The fixed strategy ({strategy.name}) beside the optimal one",
+        columns=(
+            Column("strategy", "strategy"),
+            Column("rule", "in the hand order"),
+            *_figure_columns(solution.decision.actions),
+            Column("cost", "cost per initial unit (exact)", Kind.EXACT),
+            Column("hands", "hands played otherwise", Kind.WAYS),
+            Column("ways", "their ways", Kind.WAYS),
+        ),
+        rows=rows,
+        note=(
+            f"The definition's strategy ({strategy.label}), played on the same per-hand "
+            "counts as the optimal one: each hand's action from the strategy's rule instead "
+            "of the greatest EV. Its cost = optimal EV − its EV per initial unit = "
+            f"{fraction_text(cost)}; {same}. Figures as in the table above; the rule read "
+            "back in the hand order, from the choices counted."
         ),
     )
 

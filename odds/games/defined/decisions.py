@@ -16,6 +16,11 @@ the ways per round key, now carrying the action. Every total is asserted.
 
 The strategy comes out of the computation: :func:`strategy_runs` reads it back in the
 hand order (Three Card Poker's "play Q-6-4 or better"), never from the definition.
+
+A definition may also fix a strategy (``[definition.decision] strategy``, a house or
+published rule on the deciding hand): :func:`strategy_choice` reads each hand's action from
+it, and the same cells are summed under that choice instead of the argmax
+(``Solution.fixed``, on the paytable's own composition; a shoe state plays the optimal one).
 """
 
 from __future__ import annotations
@@ -30,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from odds.core.errors import OddsError
 from odds.engine import check_total, deal_count
 from odds.games.defined import counting, ranking
-from odds.games.defined.rounds import RoundKey, needs
-from odds.games.defined.schema import ACTION, BetDefinition, Decision
+from odds.games.defined.rounds import RoundKey, holds, needs
+from odds.games.defined.schema import ACTION, BetDefinition, Condition, Decision, Definition
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -59,6 +64,9 @@ class Solution:
     ev: list[Any]
     scale: int
     rounds: dict[RoundKey, int]
+    #: The definition's fixed strategy (``[definition.decision] strategy``) on the same
+    #: cells: ``choice`` from its rule instead of the argmax, and the rounds it plays.
+    fixed: Solution | None = None
 
     def action_of(self, hand: tuple[int, ...]) -> str:
         """The best action for a hand (card types, sorted)."""
@@ -165,19 +173,51 @@ def solve(
     if fixed is not None:  # a hand the strategy never met (more copies) takes its optimum
         chosen = [fixed.get(hand, b) for hand, b in zip(count.hands, best.tolist(), strict=True)]
         best = np.array(chosen, dtype=np.int64)
-    # The rounds the strategy plays: views numbered with the action.
-    played = ids * len(actions) + best
-    rounds: Counter[RoundKey] = Counter()
-    ways = count.ways
-    for (who, band), column in zip(cells.cells, cells.columns, strict=True):
-        summed = counting.per_view(played, len(views) * len(actions), ways * column)
-        for code, n in enumerate(summed):
-            if n:
-                view = _with_action(views[code // len(actions)], actions[code % len(actions)])
-                rounds[_key(who, view, band, deciding == second)] += n
-    check_total(rounds, deal_count(counts, [definition.deal.cards] * 2), "decision rounds")
-    return Solution(decision, bets, count.hands, ways, count.rank, others, best, ev, scale,
-                    dict(rounds))  # fmt: skip
+    dealt = deal_count(counts, [definition.deal.cards] * 2)
+
+    def played(choice: Any) -> dict[RoundKey, int]:
+        """The rounds a choice per hand plays: views numbered with the action."""
+        coded = ids * len(actions) + choice
+        rounds: Counter[RoundKey] = Counter()
+        for (who, band), column in zip(cells.cells, cells.columns, strict=True):
+            summed = counting.per_view(coded, len(views) * len(actions), count.ways * column)
+            for code, n in enumerate(summed):
+                if n:
+                    view = _with_action(views[code // len(actions)], actions[code % len(actions)])
+                    rounds[_key(who, view, band, deciding == second)] += n
+        check_total(rounds, dealt, "decision rounds")
+        return dict(rounds)
+
+    found = None
+    if decision.strategy is not None and fixed is None:  # the same cells, the rule's choice
+        choice = strategy_choice(definition, classifier, count.hands)
+        found = Solution(decision, bets, count.hands, count.ways, count.rank, others, choice,
+                         ev, scale, played(choice))  # fmt: skip
+    return Solution(decision, bets, count.hands, count.ways, count.rank, others, best, ev,
+                    scale, played(best), found)  # fmt: skip
+
+
+def strategy_choice(definition: Definition, classifier: Any, hands: Sequence[Any]) -> Any:
+    """Each hand's action under the definition's fixed strategy (an index into the
+    actions), its conditions read on the hand's own view."""
+    import numpy as np
+
+    decision = definition.decision
+    assert decision is not None and decision.strategy is not None
+    strategy = decision.strategy
+    positions = definition.deal.positions
+    conditions = [c for _, c in strategy.rules if isinstance(c, Condition)]
+    names = needs(conditions, positions)[1][decision.position]
+    ids, views = counting.full_views(classifier, hands, names)
+
+    def action(view: tuple[Any, ...]) -> int:
+        key = (None, *(view if p == decision.position else () for p in positions))
+        return decision.actions.index(
+            strategy.action(lambda condition: holds(condition, key, definition))
+        )
+
+    per_view = np.array([action(view) for view in views], dtype=np.int64)
+    return per_view[ids]
 
 
 def _taken(ev: list[Any], best: Any) -> Any:

@@ -221,6 +221,31 @@ class Decision:
     position: str
     actions: tuple[str, ...]
     line: int = field(default=0, compare=False)
+    #: ``strategy``: a fixed (house or published) strategy, reported beside the optimal one.
+    strategy: FixedStrategy | None = None
+
+
+@dataclass(frozen=True)
+class FixedStrategy:
+    """``[definition.decision] strategy``: a rule on the deciding position's own hand.
+
+    ``rules`` give an action per condition (on the deciding hand alone), in the order of
+    the decision's actions; a hand takes the first action whose condition holds, and
+    ``otherwise`` when none does (the one action given no condition).
+    """
+
+    name: str
+    label: str
+    rules: tuple[tuple[str, Condition | bool], ...]
+    otherwise: str
+    line: int = field(default=0, compare=False)
+
+    def action(self, holds: Any) -> str:
+        """The action of a hand, ``holds(condition)`` telling whether a condition holds."""
+        for action, condition in self.rules:
+            if condition is True or (condition is not False and holds(condition)):
+                return action
+        return self.otherwise
 
 
 @dataclass(frozen=True)
@@ -510,6 +535,11 @@ def _read(
     bets = _bets(data.get("bets"), context, where)
     if decision is not None:
         _check_decided(decision, bets, where)
+        raw = data["decision"].get("strategy")
+        if raw is not None:
+            decision = dataclasses.replace(
+                decision, strategy=_strategy(raw, decision, context, where)
+            )
     title = _text(data.get("title", ""), "definition.title", where)
     if base is not None and own_title is None:
         title = _side_bet_title(str(base), bets[len(bets) - _count(own_bets) :])
@@ -546,7 +576,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
     where_ = "definition.decision"
     if not isinstance(table, Mapping):
         raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
-    _known(table, ("position", "actions"), where_, loc, line)
+    _known(table, ("position", "actions", "strategy"), where_, loc, line)
     position = table.get("position")
     if position not in deal.positions:
         raise loc.error(
@@ -575,6 +605,72 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             line,
         )
     return Decision(str(position), tuple(actions), line)
+
+
+def _strategy(raw: Any, decision: Decision, context: _Context, loc: Locator) -> FixedStrategy:
+    """``strategy = { name, label, <action> = <condition on the deciding hand>, … }``: a
+    condition for every action but one, which takes every other hand (with two actions,
+    one condition). The conditions read the deciding position's own hand: its features
+    (``category``, ``at_least``, ``at_most``, …) and ``all``/``any``/``not`` of them."""
+    where_ = "definition.decision.strategy"
+    line = loc.line("strategy", decision.line) or decision.line
+    actions = decision.actions
+    example = f'{{ name = "house", {actions[0]} = {{ at_least = "…" }} }}'
+    if not isinstance(raw, Mapping):
+        raise loc.error(where_, f"expected a table such as {example}", line)
+    _known(raw, ("name", "label", *actions), where_, loc, line)
+    name = raw.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise loc.error(where_, f"name: expected a lower-case name, got {name!r}", line)
+    label = raw.get("label", name)
+    if not isinstance(label, str):
+        raise loc.error(where_, f"label: expected text in quotes, got {label!r}", line)
+    given = [a for a in actions if a in raw]
+    if len(given) != len(actions) - 1:
+        raise loc.error(
+            where_,
+            f"give a condition for every action but one ({', '.join(actions)}): the one left "
+            f"takes every other hand, e.g. {example}",
+            line,
+        )
+    rules = []
+    for action in given:
+        own = _own_hand(raw[action], decision.position, f"{where_}.{action}", loc, line)
+        found = _condition(own, f"{where_}.{action}", context, loc, line)
+        rules.append((action, found if isinstance(found, Condition) else bool(found)))
+    otherwise = next(a for a in actions if a not in raw)
+    return FixedStrategy(name, label, tuple(rules), otherwise, line)
+
+
+def _own_hand(raw: Any, position: str, where_: str, loc: Locator, line: int) -> Any:
+    """A strategy's condition on the deciding hand as a condition of the deal: each feature
+    read of ``position``; ``all``/``any``/``not`` kept; anything else refused."""
+    if not isinstance(raw, Mapping) or not raw:
+        raise loc.error(where_, 'expected a table such as { at_least = "Q 6 4" }', line)
+    found: dict[str, Any] = {}
+    own: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("all", "any"):
+            if not isinstance(value, list) or not value:
+                raise loc.error(f"{where_}.{key}", "expected a list of conditions", line)
+            found[key] = [
+                _own_hand(v, position, f"{where_}.{key}[{i + 1}]", loc, line)
+                for i, v in enumerate(value)
+            ]
+        elif key == "not":
+            found[key] = _own_hand(value, position, f"{where_}.not", loc, line)
+        elif key in (*POSITION_FEATURES, *CUT_FEATURES):
+            own[key] = value
+        else:
+            raise loc.error(
+                where_,
+                f"unknown key {key!r} (a strategy reads the {position}'s own hand: "
+                f"{', '.join((*POSITION_FEATURES, *CUT_FEATURES))}, all, any, not)",
+                line,
+            )
+    if own:
+        found[position] = own
+    return found
 
 
 def _check_decided(decision: Decision, bets: Sequence[BetDefinition], loc: Locator) -> None:

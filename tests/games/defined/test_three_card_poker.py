@@ -35,6 +35,7 @@ from odds.core.errors import OddsError
 from odds.games.defined.game import DefinedGame
 from odds.games.paytable import TABLES, load, load_file
 from odds.stats.analysis import Analysis
+from odds.stats.bets import sqrt_decimal
 from tests.games.defined.reduced import reduced
 from tests.reference import three_card_poker as reference
 
@@ -294,3 +295,143 @@ def test_settle_takes_an_action_given_and_names_the_optimal_one(run: Any) -> Non
     code, _, err = run("settle", "three-card-poker", "--player", "Qh 6d 3c", "--dealer",
                        "Jh 2c 3d", "--actions", "raise")  # fmt: skip
     assert code != 0 and "--actions 'raise': the player may play or fold" in err
+
+
+# ---------------------------------------------------------------------------
+# A fixed strategy beside the optimal one (``[definition.decision] strategy``)
+
+PUBLISHED = 'play = { at_least = "Q 6 4" }'
+PAIRS_UP = '["straight-flush", "trips", "straight", "flush", "pair"]'
+#: Worse strategies: the definition's condition, the plain enumeration's function.
+WORSE = {
+    "mimic-the-dealer": ('play = { at_least = "Q 3 2" }', reference.at_least("Q 3 2")),
+    "pair-or-better": (f"play = {{ category = {PAIRS_UP} }}", reference.pair_or_better),
+}
+
+
+def _fixed_rows(analysis: Analysis) -> tuple[dict[str, Any], dict[str, Any]]:
+    optimal, fixed = analysis.report_table("fixed-strategy").rows
+    return dict(optimal), dict(fixed)
+
+
+def _figures(result: reference.Result) -> dict[str, Any]:
+    """The plain enumeration's figures of the Ante and Play, per Ante."""
+    ev, wager = result.ev(), result.average_wager()
+    ways = sum(result.outcomes.values())
+    second = Fraction(sum(net * net * n for (net, _), n in result.outcomes.items()), ways)
+    wins = sum(n for (net, _), n in result.outcomes.items() if net > 0)
+    return {
+        "ev": ev,
+        "house_edge": -ev,
+        "average_wager": wager,
+        "element_of_risk": -ev / wager,
+        "hit_frequency": Fraction(wins, ways),
+        "push": Fraction(sum(n for (net, _), n in result.outcomes.items() if net == 0), ways),
+        "variance": second - ev * ev,
+    }
+
+
+def test_the_published_strategy_is_the_optimal_one() -> None:
+    """The definition's fixed strategy (play Q-6-4 or better) plays every hand as the
+    computed optimum does: the same figures, cost 0, no hand played otherwise."""
+    table = full().report_table("fixed-strategy")
+    optimal, fixed = _fixed_rows(full())
+    assert fixed["strategy"] == "Play Q-6-4 or better (the published strategy)"
+    assert fixed["rule"] == optimal["rule"] == "play Q-6-4 or better, fold Q-6-3 and below"
+    assert (fixed["cost"], fixed["hands"], fixed["ways"]) == (0, 0, 0)
+    for name in ("ev", "average_wager", "element_of_risk", "hit_frequency", "push", "sd"):
+        assert fixed[name] == optimal[name] == _row(full(), "decision")[name]
+    assert "it is the optimal strategy" in table.note
+
+
+@pytest.mark.parametrize("name", sorted(WORSE))
+def test_a_worse_strategy_equals_the_plain_enumeration(tmp_path: Path, name: str) -> None:
+    """On the reduced deck, a worse strategy's figures, what it costs against the optimum
+    and the hands it plays otherwise equal the plain enumeration playing the same rule."""
+    from odds.core.cards import STANDARD_DECK
+    from odds.core.numbers import read_toml
+    from odds.games.paytable import from_data
+
+    condition, plays = WORSE[name]
+    data = read_toml(_with(tmp_path, PUBLISHED, condition).read_text(encoding="utf-8"), "tcp")
+    codes = {f"{r}{s}" for r in RANKS for s in "cdhs"}
+    data["shoe"] = {"decks": 1, "counts": {c.code: int(c.code in codes) for c in STANDARD_DECK}}
+    analysis = from_data(data, "tcp (reduced)").analysis()
+    deck = reference.reduced_deck(RANKS)
+    best, expected = reference.enumerate_game(deck), reference.enumerate_game(deck, plays)
+    optimal, fixed = _fixed_rows(analysis)
+    found, wanted = _figures(expected), _figures(best)
+    for key in ("ev", "house_edge", "average_wager", "element_of_risk", "hit_frequency", "push"):
+        assert fixed[key] == found[key], key
+        assert optimal[key] == wanted[key], key
+    assert fixed["sd"] == sqrt_decimal(found["variance"])  # the exact variance's root
+    assert fixed["cost"] == best.ev() - expected.ev() > 0
+    differ = [h for h in best.actions if best.actions[h] != expected.actions[h]]
+    assert fixed["hands"] == fixed["ways"] == len(differ) > 0
+    assert fixed["action.play"] == Fraction(
+        sum(n for (_, w), n in expected.outcomes.items() if w == 2), expected.deals
+    )
+
+
+def test_mimicking_the_dealer_costs_the_published_difference(tmp_path: Path) -> None:
+    """Play Q-high or better ("mimic the dealer", Lenny Frome's strategy) on the full deck:
+    house edge 3.45% per Ante, against 3.37% for Q-6-4. Wizard of Odds, as quoted by John
+    Grochowski: "the house edge is 3.37 percent of your ante if you bet with queen-6-4 or
+    better, and 3.45 percent with the queen or better strategy"
+    (https://www.casinocitytimes.com/john-grochowski/article/three-card-poker-and-roulette-62858).
+    It plays otherwise the eight ranks Q-6-3 … Q-3-2 of three suits and of two (60 suit
+    patterns each, the flushes being flushes): 480 hands, one way each."""
+    path = _with(tmp_path, PUBLISHED, WORSE["mimic-the-dealer"][0])
+    optimal, fixed = _fixed_rows(load_file(path).analysis())
+    assert round(float(fixed["house_edge"]), 4) == 0.0345
+    assert round(float(optimal["house_edge"]), 4) == 0.0337
+    assert fixed["house_edge"] == Fraction(70219, 2035852)
+    assert fixed["cost"] == Fraction(15501, 20358520) == fixed["house_edge"] - optimal["house_edge"]
+    assert (fixed["hands"], fixed["ways"]) == (480, 480)
+    assert fixed["rule"] == "play Q-3-2 or better, fold J-10-8 and below"
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        ('play = { at_least = "Q 6 4" }, raise = { category = "pair" }',
+         "unknown key 'raise' (known: name, label, play, fold)"),
+        ('fold = { at_most = "Q 6 3" }, play = { at_least = "Q 6 4" }',
+         "give a condition for every action but one (play, fold)"),
+        ('play = { winner = "player" }',
+         "unknown key 'winner' (a strategy reads the player's own hand"),
+        ('play = { dealer = { category = "pair" } }',
+         "unknown key 'dealer' (a strategy reads the player's own hand"),
+        ('play = { rank = "Q" }', "rank: asks for one card's rank; the hands hold 3 cards"),
+        ('play = { at_least = "Q 6" }', "'Q 6' is not a hand: the hands hold 3 cards"),
+        ('play = { category = "quads" }', "unknown category 'quads'"),
+        ('play = "Q 6 4"', "expected a table such as { at_least"),
+    ],
+)  # fmt: skip
+def test_a_strategys_mistakes_are_refused_in_one_line(
+    tmp_path: Path, new: str, message: str
+) -> None:
+    with pytest.raises(OddsError) as caught:
+        load_file(_with(tmp_path, PUBLISHED, new)).analysis()
+    text = str(caught.value)
+    assert message in text
+    assert "definition.decision.strategy" in text and "(line 35)" in text
+    assert "\n" not in text
+
+
+@pytest.mark.parametrize(
+    "condition",
+    ['play = { not = { at_most = "Q 6 3" } }',
+     'play = { any = [{ category = "pair" }, { at_least = "Q 6 4" }] }',
+     'fold = { all = [{ category = "high-card" }, { at_most = "Q 6 3" }] }'],
+)  # fmt: skip
+def test_a_strategy_combines_its_conditions(tmp_path: Path, condition: str) -> None:
+    """``all``, ``any`` and ``not`` of the deciding hand's features, and a condition given
+    for the other action: each states Q-6-4 or better, the optimum, hand by hand."""
+    paytable = load_file(_with(tmp_path, PUBLISHED, condition))
+    game = paytable.game
+    assert isinstance(game, DefinedGame)
+    solution = game.solution(paytable.config)
+    assert solution.fixed is not None
+    assert solution.fixed.choice.tolist() == solution.choice.tolist()
+    assert solution.fixed.rounds == solution.rounds
