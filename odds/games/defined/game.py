@@ -29,6 +29,7 @@ from odds.games.defined.schema import (
     BetDefinition,
     Definition,
     Outcome,
+    pattern_keys,
 )
 from odds.games.events import Event, labelled_ratio, reason, settled_bet
 from odds.stats.analysis import Analysis
@@ -750,11 +751,33 @@ class DefinedGame(Game[DefinedConfig]):
             points = patterns.points(cards, definition.shoe)
             if name in (f"{points} points", f"{points} point"):  # a points category
                 return name
+            if not self._reads_points():  # a poker ranking: points would mean nothing
+                return name
             return f"{name}, {_points_text(points)}"
         if len(cards) == 1 and definition.deal.tableau is None:
             rank = cards[0].rank
             return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
         return _points_text(patterns.points(cards, definition.shoe))
+
+    def _reads_points(self) -> bool:
+        """Whether a hand's points decide anything here: the order compares them, a category
+        or a tie-break reads them, or a bet's condition does (Pok Deng, Bài Cào); Three Card
+        Poker's "High card, 0 points" named a total nothing reads."""
+        found = self.__dict__.get("_points_read")
+        if found is None:
+            definition = self.definition
+            positions = definition.deal.positions
+            found = (
+                "points" in definition.compare
+                or any(
+                    "points" in pattern_keys(c.pattern) or "points" in c.tiebreak
+                    for c in definition.categories
+                )
+                or any("points" in names for b in definition.bets
+                       for names in bet_needs(b, positions)[1].values())
+            )  # fmt: skip
+            self.__dict__["_points_read"] = found
+        return bool(found)
 
     def _label(self, cards: tuple[Any, ...]) -> str:
         definition = self.definition
