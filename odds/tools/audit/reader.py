@@ -124,6 +124,7 @@ def read_log(
     paths: bool = False,
     encoding: str | None = None,
     shoe_rows: int = MAX_ROWS,
+    shoes_dealt: bool = True,
 ) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
@@ -134,6 +135,9 @@ def read_log(
     drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
     A log with a shoe column also gets its shoes card by card, from the same pass
     (:meth:`_Log.dealt_shoes`): at most ``shoe_rows`` rows, whole shoes, from the first.
+    ``shoes_dealt`` False (a continuous shuffle, :mod:`odds.tools.audit.procedure`): the
+    shoe column only labels rounds; no shoe integrity, no shoes read card by card (each
+    round's own cards are still checked against the full shoe: an impossible row).
     A results-only log (no hand column; each bet's outcome) is read by
     :mod:`odds.tools.audit.results`.
     """
@@ -152,9 +156,10 @@ def read_log(
         _Log(db.con, game, config, label, first, layout, lambda _: None, dims=dims).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
         log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
-        log.paths = paths
+        log.paths, log.shoes_dealt = paths, shoes_dealt
         counts = log.counts()
-        shoes, in_log = log.dealt_shoes(shoe_rows) if "shoe" in log.col else (None, 0)
+        dealt = "shoe" in log.col and shoes_dealt
+        shoes, in_log = log.dealt_shoes(shoe_rows) if dealt else (None, 0)
         return dataclasses.replace(
             counts, size=digest.size, sha256=digest.sha256, shoes=shoes, shoes_in_log=in_log
         )
@@ -249,6 +254,7 @@ class _Log:
         self.con, self.game, self.config, self.label = con, game, config, label
         #: --by: the group columns (g0, g1 … in the compact table) and whether to draw them.
         self.dims, self.paths = tuple(dims), False
+        self.shoes_dealt = True  # False: a continuous shuffle, the shoe column a label
         self.settled: dict[int, Settlement] = {}
         self.bet_columns: list[BetColumns] = []
         self.update, self.unit, self.layout = update, source.unit, layout
@@ -846,7 +852,7 @@ class _Log:
 
     def _check_shoes(self) -> tuple[list[Finding], dict[str, int]]:
         """Shoe integrity (:mod:`odds.tools.audit.integrity`), for a log with a shoe column."""
-        if "shoe" not in self.col:
+        if "shoe" not in self.col or not self.shoes_dealt:
             return [], {}
         n = len(self.positions)
         joins = " ".join(f"LEFT JOIN hands h{i} ON f.hid{i} = h{i}.hid" for i in range(n))
