@@ -320,7 +320,8 @@ def audit(
     # -- the shoe-level tests (odds.tools.audit.shoe_study): in the same Tarone family
     study = None
     if dealing.name == CONTINUOUS:
-        notes += continuous_notes("shoe" in counts.labels, wagers is not None)
+        study = _round_study(paytable, counts)
+        notes += continuous_notes("shoe" in counts.labels, wagers is not None, study is not None)
         wagers = None  # no shoe state to exploit: never valued on a fake shoe
     elif dealing.shoes_dealt:
         notes += session_hint(counts.finding_kinds)
@@ -382,6 +383,28 @@ def audit(
         wagers=wager_audit,
         dealing=dealing,
     )
+
+
+def _round_study(paytable: Paytable, counts: LogCounts) -> ShoeStudy | None:
+    """Under a continuous shuffle, the rank and suit frequencies of a game whose rounds never
+    draw, over independent rounds from the full shoe (:mod:`odds.tools.audit.round_frequencies`);
+    None for a drawing game, whose per-round law is not built (a note says so)."""
+    from odds.tools.audit.round_frequencies import round_frequency_tests
+    from odds.tools.audit.shoe_study import ShoeStudy
+
+    read = counts.shoes
+    game = paytable.game
+    if read is None or not read.shoes or game.max_round_cards or counts.results is not None:
+        return None
+    tests = round_frequency_tests(game.shoe(paytable.config), read.shoes)
+    notes: tuple[str, ...] = ()
+    if read.truncated:
+        last = read.shoes[-1].rounds[-1].line
+        notes = (
+            f"the rank and suit frequencies cover the log's first {read.rounds:,} rounds "
+            f"(to {read.unit} {last:,}; at most {read.rows:,} rows: --shoe-rows)",
+        )
+    return ShoeStudy(len(read.shoes), read.rounds, tuple(tests), notes, (), continuous=True)
 
 
 def _wager_audit(

@@ -75,8 +75,9 @@ def assumed(config: Any, shoe_column: bool) -> Dealing:
     )
 
 
-def continuous_notes(shoe_column: bool, wagers: bool) -> list[str]:
-    """What a continuous shuffle leaves out, each in one line."""
+def continuous_notes(shoe_column: bool, wagers: bool, frequencies: bool = False) -> list[str]:
+    """What a continuous shuffle leaves out, each in one line (``frequencies``: the rank and
+    suit frequencies were tested over rounds, :mod:`odds.tools.audit.round_frequencies`)."""
     notes = []
     if shoe_column:
         notes.append(
@@ -84,11 +85,12 @@ def continuous_notes(shoe_column: bool, wagers: bool) -> list[str]:
             "of a card than the full shoe is rejected), not shoe by shoe: the shoe column is a "
             "label"
         )
-        notes.append(
-            "continuous shuffle: rank and suit frequencies not tested: their null is the law "
-            "of the cards one round deals (in a drawing game not the shoe's composition: a "
-            "round with a third card holds more small cards), not built yet"
-        )
+        if not frequencies:
+            notes.append(
+                "continuous shuffle: rank and suit frequencies not tested: their null is the law "
+                "of the cards one round deals (in a drawing game not the shoe's composition: a "
+                "round with a third card holds more small cards), not built yet"
+            )
         notes.append(
             "continuous shuffle: the shoe-aware and shuffle tests not run: no shoe state to "
             "exploit, nothing to find"

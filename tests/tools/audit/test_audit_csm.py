@@ -96,3 +96,56 @@ def test_a_contradictory_shuffle_is_one_line():
     paytable = load("baccarat", [CSM])
     assert paytable.game.shoe_state is not None
     assert not paytable.game.shoe_state.procedure(paytable.config).multi_round
+
+
+def test_rounds_that_never_draw_get_their_rank_and_suit_frequencies(run, sessions, tmp_path):
+    """Pok Deng's rounds never draw: each is a uniform sample of the full shoe, tested pooled
+    over rounds; extra aces dealt round after round are found there."""
+    code, out, _ = run(
+        "audit", "pok-deng", "--log", str(sessions), "--set", CSM, "--format", "json"
+    )
+    tests = {t["test"]: t for t in json.loads(out)["shoe_tests"]}
+    assert set(tests) == {
+        "rank frequencies, pooled over rounds",
+        "suit frequencies, pooled over rounds",
+    }
+    assert all(t["pass"] and t["judged"] for t in tests.values())
+    rows = list(csv.reader(sessions.open(encoding="utf-8")))
+    banker = rows[0].index("banker")
+    for row in rows[1::3]:  # an ace for the Banker's first card in every third round
+        row[banker] = "A♠ " + row[banker].split()[1]
+    doctored = tmp_path / "aces.csv"
+    with doctored.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    code, out, _ = run(
+        "audit", "pok-deng", "--log", str(doctored), "--set", CSM, "--format", "json"
+    )
+    tests = {t["test"]: t for t in json.loads(out)["shoe_tests"]}
+    assert code == 1
+    assert not tests["rank frequencies, pooled over rounds"]["pass"]
+    assert (
+        "rank A is more common than the full shoe holds it"
+        in (tests["rank frequencies, pooled over rounds"]["finding"])
+    )
+
+
+def test_the_pooled_law_is_the_convolution_of_each_rounds_hypergeometric_law():
+    from collections import Counter
+    from fractions import Fraction
+
+    from odds.tools.audit.round_frequencies import _hypergeometric, _pooled_law
+
+    sizes = Counter({2: 3, 3: 1})  # three rounds of 2 cards, one of 3, from 10 holding 4
+    law, mean, sd = _pooled_law(10, 4, sizes)
+    exact = {0: Fraction(1)}
+    for n, rounds in sizes.items():
+        for _ in range(rounds):
+            step: dict[int, Fraction] = {}
+            for a, pa in exact.items():
+                for b, pb in enumerate(_hypergeometric(10, 4, n)):
+                    step[a + b] = step.get(a + b, Fraction(0)) + pa * pb
+            exact = step
+    assert max(abs(float(exact.get(s, 0)) - law[s]) for s in range(len(law))) < 1e-12
+    assert mean == pytest.approx(float(sum(s * p for s, p in exact.items())), abs=1e-12)
+    variance = sum((s - Fraction(18, 5)) ** 2 * p for s, p in exact.items())
+    assert sd == pytest.approx(float(variance) ** 0.5, rel=1e-12)
