@@ -20,13 +20,14 @@ JSON (``method.dealing``):
 * ``independent`` — a log without a ``shoe`` column: rounds are read as independent
   deals from the full shoe (the off-the-top tests), as they always were.
 
-Under ``continuous`` the per-shoe frequency tests are not replaced yet: in a drawing
-game (baccarat's third cards) the cards one round deals are not distributed like the
-shoe's composition — a round with a third card holds more small cards — so the pooled
-rank count of ``R`` rounds has mean ``R·E[x]`` and covariance ``R·Cov(x)`` from the
-exact per-round moments of the dealt cards, which are not computed here. Testing them
-against the shoe's composition would be a wrong null (an honest CSM fails it), so they
-are skipped with a note that says why.
+Under ``continuous`` the per-shoe frequency tests become tests over rounds in a game
+whose rounds never draw (each round a uniform sample of the full shoe:
+:mod:`odds.tools.audit.round_frequencies`). In a drawing game (baccarat's third cards)
+the cards one round deals are not distributed like the shoe's composition — a round
+with a third card holds more small cards — so the pooled rank count of ``R`` rounds has
+mean ``R·E[x]`` and covariance ``R·Cov(x)`` from the exact per-round moments of the
+dealt cards, which are not computed here. Testing them against the shoe's composition
+would be a wrong null (an honest CSM fails it), so they are skipped with a note.
 """
 
 from __future__ import annotations
