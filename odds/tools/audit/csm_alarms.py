@@ -34,8 +34,10 @@ MODES = {"continuous": ("dealing.shuffle=continuous",), "shoe (no option)": ()}
 
 def failed_tests(
     game: str, mode: str, seed: int, rounds: int, session: int, alpha: float
-) -> list[str]:
-    """The names of the tests (and finding kinds) that flag one seeded honest CSM log."""
+) -> tuple[list[str], int, list[str]]:
+    """The names of the tests (and finding kinds) that flag one seeded honest CSM log, the
+    audit's Tarone K, and the rank and suit frequency tests with a p-value below 5% (their
+    calibration, visible in 50 logs where α/K is not)."""
     from odds.games.paytable import load
     from odds.tools.audit.audit import audit
     from odds.tools.audit.logs import deal_rounds, write_log
@@ -58,10 +60,19 @@ def failed_tests(
     failing += [f"shoe integrity ({kind})" for kind in result.counts.finding_kinds]
     if result.rejected_evidence:
         failing.append("rows rejected")
-    return failing
+    low = []
+    if result.shoes is not None:
+        low = [
+            t.name
+            for t in result.shoes.tests
+            if "frequencies" in t.name and t.p is not None and t.p.value < 0.05
+        ]
+    return failing, result.k, low
 
 
-def _one(job: tuple[str, str, int, int, int, float]) -> tuple[str, str, list[str]]:
+def _one(
+    job: tuple[str, str, int, int, int, float],
+) -> tuple[str, str, tuple[list[str], int, list[str]]]:
     game, mode = job[0], job[1]
     return game, mode, failed_tests(*job)
 
@@ -78,19 +89,30 @@ def table(
     ]
     flagged: Counter[tuple[str, str]] = Counter()
     by_test: dict[tuple[str, str], Counter[str]] = {}
+    lows: dict[tuple[str, str], Counter[str]] = {}
+    ks: dict[tuple[str, str], set[int]] = {}
     with Pool(jobs) as pool:
-        for game, mode, failing in pool.imap_unordered(_one, work):
+        for game, mode, (failing, k, low) in pool.imap_unordered(_one, work):
             by_test.setdefault((game, mode), Counter()).update(set(failing))
+            lows.setdefault((game, mode), Counter()).update(low)
+            ks.setdefault((game, mode), set()).add(k)
             flagged[game, mode] += bool(failing)
     lines = [
-        "| game | procedure assumed | logs | flagged | by test (logs) |",
-        "|:--|:--|--:|--:|:--|",
+        "| game | procedure assumed | logs | tests judged (K) | flagged | by test (logs) "
+        "| frequency tests at p < 5% (logs) |",
+        "|:--|:--|--:|:--|--:|:--|:--|",
     ]
     for game in games:
         for mode in MODES:
             tests = by_test.get((game, mode), Counter())
             named = "; ".join(f"{name}: {n}" for name, n in sorted(tests.items())) or "none"
-            lines.append(f"| {game} | {mode} | {logs} | {flagged[game, mode]} | {named} |")
+            seen = lows.get((game, mode), Counter())
+            below = "; ".join(f"{name}: {n}" for name, n in sorted(seen.items())) or "none"
+            sizes = sorted(ks.get((game, mode), {0}))
+            span = str(sizes[0]) if sizes[0] == sizes[-1] else f"{sizes[0]}–{sizes[-1]}"
+            lines.append(
+                f"| {game} | {mode} | {logs} | {span} | {flagged[game, mode]} | {named} | {below} |"
+            )
     return "\n".join(lines)
 
 
