@@ -10,9 +10,10 @@ and lists the states a watching player sees before each round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from odds.core.errors import OddsError
 from odds.core.options import option
@@ -70,6 +71,46 @@ class PenetrationDealing:
         minimum=1,
         maximum=7,
     )
+
+
+# ---------------------------------------------------------------------------
+# Continuous shuffling
+
+#: ``[dealing] shuffle = "continuous"``: a continuous shuffling machine (CSM).
+CONTINUOUS = "continuous"
+
+
+def every_round_from_full_shoe(dealing: object) -> bool:
+    """Whether every round is dealt from the full shoe: a continuous shuffling machine
+    (``shuffle = "continuous"``) or a fresh shuffle every round (``reshuffle_every_round``).
+
+    The two are one procedure: the cards a round deals never depend on earlier rounds.
+    ``shuffle`` names it as a table's equipment is named (a CSM), ``reshuffle_every_round``
+    as a shoe-state study deals it; a dealing section with neither key deals shoes.
+    """
+    return getattr(dealing, "shuffle", "shoe") == CONTINUOUS or bool(
+        getattr(dealing, "reshuffle_every_round", False)
+    )
+
+
+def check_shuffle(data: Mapping[str, Any], source: str) -> None:
+    """Refuse, in one line, a paytable that writes a continuous shuffle and a shoe that is
+    not reshuffled every round: a CSM deals every round from the full shoe, so
+    ``reshuffle_every_round = false`` written beside it contradicts it (left unwritten, it
+    is implied)."""
+    sections = [("dealing", data.get("dealing"))]
+    definition = data.get("definition")
+    if isinstance(definition, Mapping):
+        sections.append(("definition.dealing", definition.get("dealing")))
+    for name, section in sections:
+        if not isinstance(section, Mapping):
+            continue
+        if section.get("shuffle") == CONTINUOUS and section.get("reshuffle_every_round") is False:
+            raise OddsError(
+                f'{source}: {name}.shuffle = "continuous" deals every round from the full shoe, '
+                f"but {name}.reshuffle_every_round = false says the shoe is dealt through: "
+                "drop one of them"
+            )
 
 
 # ---------------------------------------------------------------------------

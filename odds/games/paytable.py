@@ -180,6 +180,9 @@ def from_data(data: Mapping[str, Any], source: str, text: str | None = None) -> 
     Data holding a ``[definition]`` is a defined game (:mod:`odds.games.defined`);
     ``text``, the file's text, lets its errors name lines.
     """
+    from odds.games.dealing import check_shuffle
+
+    check_shuffle(data, source)
     if "definition" in data:
         return _defined(data, source, text)
     name = data.get("game")

@@ -40,7 +40,10 @@ class DefinedDealing(CutCardDealing):
     The shared cut-card options (14 cards behind the cut card, the turned card's
     burn, no burn per round, the round that draws the cut card the last or one more
     after it), or one round per shuffle (a one-deck game dealt
-    from a freshly shuffled deck every round: the exposure is nil).
+    from a freshly shuffled deck every round: the exposure is nil). ``shuffle =
+    "continuous"`` (a continuous shuffling machine) deals every round from the full shoe
+    too: the same procedure as ``reshuffle_every_round``, named as a table's equipment is,
+    so that ``odds audit`` reads a log's ``shoe`` column as a session label, not a shoe.
     """
 
     cut_card: int = option(
@@ -56,6 +59,17 @@ class DefinedDealing(CutCardDealing):
         False,
         "The cards are reshuffled after every round (one-deck games dealt from a fresh deck: "
         "a watching player learns nothing, the exposure is nil).",
+    )
+    shuffle: str = option(
+        "shoe",
+        "How the cards are shuffled:",
+        choices={
+            "shoe": "a shoe shuffled, then dealt round after round to the cut card (default; "
+            "reshuffle_every_round = true: a fresh shuffle every round).",
+            "continuous": "a continuous shuffling machine: every round's cards go back into "
+            "it, so every round is dealt from the full shoe (what reshuffle_every_round = "
+            "true deals; odds audit then ignores the log's shoe column).",
+        },
     )
     last_round: str = option(
         "finish",

@@ -39,7 +39,13 @@ from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.engine import hands as engine_hands
 from odds.engine.polynomial import FallingPolynomial, falling, two_hand_polynomial
-from odds.games.dealing import Procedure, cut_card_procedure, points_burn
+from odds.games.dealing import (
+    CONTINUOUS,
+    Procedure,
+    cut_card_procedure,
+    every_round_from_full_shoe,
+    points_burn,
+)
 from odds.games.defined import counting, ranking
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.rounds import RoundKey, bet_needs
@@ -172,11 +178,16 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
                 positions = f"{seat} seats 1–{definition.deal.seats} and the {dealer}"
             what = f"{each}to the {positions}, face up"
         round_cards = table_cards(definition)
-        if config.dealing.reshuffle_every_round:
+        if every_round_from_full_shoe(config.dealing):
             if round_cards > shoe.size:
                 raise OddsError(f"a round needs {round_cards} cards")
+            source = (
+                "a continuous shuffling machine (the full shoe)"
+                if config.dealing.shuffle == CONTINUOUS
+                else "freshly shuffled cards"
+            )
             return Procedure(
-                description=f"every round {what}, from freshly shuffled cards.",
+                description=f"every round {what}, from {source}.",
                 round_cards=round_cards,
                 reshuffled_each_round=True,
                 deal_round=self._dealer(config),

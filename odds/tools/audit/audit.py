@@ -17,7 +17,10 @@ rounds on; the tests are combined by Tarone's modified Bonferroni
 at most α. Rows that are impossible for the shoe (or otherwise rejected) are a
 finding in themselves: the verdict is then FLAGGED whatever the statistics say.
 Rounds are treated as independent deals from the full shoe, which is what the
-exact odds describe. A results-only log (each bet's outcome, no cards;
+exact odds describe; a log dealt shoe by shoe adds the shoe-level tests, and the
+paytable's dealing procedure (:mod:`odds.tools.audit.procedure`: a continuous
+shuffle reads the shoe column as a label) says which apply. A results-only log
+(each bet's outcome, no cards;
 :mod:`odds.tools.audit.results`) is tested the same way against each bet's outcome
 table merged into the classes the log tells apart; the tests that need the cards
 are named in the notes as not run.
@@ -36,6 +39,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from odds.core.errors import OddsError
+from odds.games.dealing import CONTINUOUS
 from odds.games.paytable import Paytable
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
@@ -43,6 +47,13 @@ from odds.stats.chisquare import Cell, GoodnessOfFit, goodness_of_fit
 from odds.stats.significance import PValue, chi_square_p, return_p, tarone
 from odds.tools.audit.counts import LogCounts, SettledGroup
 from odds.tools.audit.groups import GroupAudit, drivers, evaluate_groups
+from odds.tools.audit.procedure import (
+    INDEPENDENT,
+    Dealing,
+    assumed,
+    continuous_notes,
+    session_hint,
+)
 from odds.tools.audit.reader import read_log
 from odds.tools.audit.shoes import MAX_ROWS
 
@@ -140,6 +151,8 @@ class AuditResult:
     shoes: ShoeStudy | None = None  # the shoe-level tests (a log dealt shoe by shoe)
     groups: GroupAudit | None = None  # --by (odds.tools.audit.groups); alpha is then half
     wagers: WagerAudit | None = None  # --wagers (odds.tools.audit.wager_test): α/2 each
+    #: The dealing procedure the null assumes (odds.tools.audit.procedure).
+    dealing: Dealing = field(default_factory=lambda: Dealing(INDEPENDENT, ""))
 
     @property
     def rows(self) -> int:
@@ -265,17 +278,21 @@ def audit(
     """
     if not 0 < alpha < 1:
         raise OddsError(f"--alpha must be between 0 and 1, got {alpha}")
+    shoes_dealt = assumed(paytable.config, shoe_column=True).shoes_dealt
     wager_alpha = 0.0
-    if wagers is not None:
+    if wagers is not None and shoes_dealt:
         alpha = wager_alpha = alpha / 2
     whole = alpha
     if by:
         alpha = alpha / 2
     if shoe_rows < 0:
         raise OddsError(f"--shoe-rows must be 0 or more, got {shoe_rows}")
-    counts = read_log(paytable.game, paytable.config, log, columns, by, paths, encoding, shoe_rows)
+    counts = read_log(
+        paytable.game, paytable.config, log, columns, by, paths, encoding, shoe_rows, shoes_dealt
+    )
     if not counts.rows:
         raise OddsError(f"{log}: no rounds in the log (a header and no rows)")
+    dealing = assumed(paytable.config, shoe_column="shoe" in counts.labels)
     analysis = paytable.bet_analysis()
     if counts.results is not None:  # no cards: the bets the log tells, as finely as it does
         analysis = counts.results.analysis(analysis)
@@ -302,7 +319,13 @@ def audit(
         notes.append(f"{paytable.game.name} declares no hand classes; hand classes not tested")
     # -- the shoe-level tests (odds.tools.audit.shoe_study): in the same Tarone family
     study = None
-    if "shoe" in counts.labels and counts.used and counts.results is None:
+    if dealing.name == CONTINUOUS:
+        study = _round_study(paytable, counts)
+        notes += continuous_notes("shoe" in counts.labels, wagers is not None, study is not None)
+        wagers = None  # no shoe state to exploit: never valued on a fake shoe
+    elif dealing.shoes_dealt:
+        notes += session_hint(counts.finding_kinds)
+    if dealing.shoes_dealt and counts.used and counts.results is None:
         from odds.tools.audit.shoe_study import study_of_shoes
 
         study = study_of_shoes(
@@ -358,7 +381,30 @@ def audit(
         shoes=study,
         groups=group_audit,
         wagers=wager_audit,
+        dealing=dealing,
     )
+
+
+def _round_study(paytable: Paytable, counts: LogCounts) -> ShoeStudy | None:
+    """Under a continuous shuffle, the rank and suit frequencies of a game whose rounds never
+    draw, over independent rounds from the full shoe (:mod:`odds.tools.audit.round_frequencies`);
+    None for a drawing game, whose per-round law is not built (a note says so)."""
+    from odds.tools.audit.round_frequencies import round_frequency_tests
+    from odds.tools.audit.shoe_study import ShoeStudy
+
+    read = counts.shoes
+    game = paytable.game
+    if read is None or not read.shoes or game.max_round_cards or counts.results is not None:
+        return None
+    tests = round_frequency_tests(game.shoe(paytable.config), read.shoes)
+    notes: tuple[str, ...] = ()
+    if read.truncated:
+        last = read.shoes[-1].rounds[-1].line
+        notes = (
+            f"the rank and suit frequencies cover the log's first {read.rounds:,} rounds "
+            f"(to {read.unit} {last:,}; at most {read.rows:,} rows: --shoe-rows)",
+        )
+    return ShoeStudy(len(read.shoes), read.rounds, tuple(tests), notes, (), continuous=True)
 
 
 def _wager_audit(

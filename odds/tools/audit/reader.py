@@ -124,6 +124,7 @@ def read_log(
     paths: bool = False,
     encoding: str | None = None,
     shoe_rows: int = MAX_ROWS,
+    shoes_dealt: bool = True,
 ) -> LogCounts:
     """Read, validate and settle a log (see the module docstring).
 
@@ -134,6 +135,9 @@ def read_log(
     drawn; ``encoding`` the text log's encoding when it is not UTF-8 (``--encoding``).
     A log with a shoe column also gets its shoes card by card, from the same pass
     (:meth:`_Log.dealt_shoes`): at most ``shoe_rows`` rows, whole shoes, from the first.
+    ``shoes_dealt`` False (a continuous shuffle, :mod:`odds.tools.audit.procedure`): the
+    shoe column only labels rounds; no shoe integrity, no shoes read card by card (each
+    round's own cards are still checked against the full shoe: an impossible row).
     A results-only log (no hand column; each bet's outcome) is read by
     :mod:`odds.tools.audit.results`.
     """
@@ -152,9 +156,12 @@ def read_log(
         _Log(db.con, game, config, label, first, layout, lambda _: None, dims=dims).check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
         log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
-        log.paths = paths
+        log.paths, log.shoes_dealt = paths, shoes_dealt
         counts = log.counts()
-        shoes, in_log = log.dealt_shoes(shoe_rows) if "shoe" in log.col else (None, 0)
+        # Under a continuous shuffle a game whose rounds never draw still has its rounds read
+        # card by card: their rank and suit counts (odds.tools.audit.round_frequencies).
+        dealt = "shoe" in log.col and (shoes_dealt or not game.max_round_cards)
+        shoes, in_log = log.dealt_shoes(shoe_rows, shoes_dealt) if dealt else (None, 0)
         return dataclasses.replace(
             counts, size=digest.size, sha256=digest.sha256, shoes=shoes, shoes_in_log=in_log
         )
@@ -249,6 +256,7 @@ class _Log:
         self.con, self.game, self.config, self.label = con, game, config, label
         #: --by: the group columns (g0, g1 … in the compact table) and whether to draw them.
         self.dims, self.paths = tuple(dims), False
+        self.shoes_dealt = True  # False: a continuous shuffle, the shoe column a label
         self.settled: dict[int, Settlement] = {}
         self.bet_columns: list[BetColumns] = []
         self.update, self.unit, self.layout = update, source.unit, layout
@@ -300,7 +308,7 @@ class _Log:
             group_paths=tuple(group_paths),
         )
 
-    def dealt_shoes(self, limit: int) -> tuple[ShoeLog | None, int]:
+    def dealt_shoes(self, limit: int, through: bool = True) -> tuple[ShoeLog | None, int]:
         """The log's shoes from the compact table (no second reading), and how many it has.
 
         The rows :func:`odds.tools.audit.shoes.read_shoes` reads from the file (every
@@ -308,6 +316,8 @@ class _Log:
         audit already), in line order, their hands' texts from the hand table, turned
         into shoes by the same :func:`~odds.tools.audit.shoes.shoes_from_rows`. A log
         whose shoes are not dealt through gets no shoes; ``limit`` 0 reads none.
+        ``through`` False (a continuous shuffle): the rounds are read whatever their
+        number per label (no shoe integrity, whose per-shoe counts the gate reads).
 
         A row of empty fields is no round of any shoe: read as one (shoe ``''``, no
         hands) it cut its shoe in two and reached the shoe-aware tests as a round
@@ -315,12 +325,20 @@ class _Log:
         (issue 33). It stays a rejected row, named by its line.
         """
         blank, empty = _CODES["blank"], _CODES["empty"]
-        # Those rows are shoe integrity's, counted per shoe in shoe_summary (no
-        # count(DISTINCT) over the log).
-        ((rows_total, shoes_total),) = self.con.execute(
-            "SELECT coalesce(sum(row_count), 0), count(*) FROM shoe_summary"
-        ).fetchall()
-        if rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total) or limit <= 0:
+        if through:
+            # Those rows are shoe integrity's, counted per shoe in shoe_summary (no
+            # count(DISTINCT) over the log).
+            ((rows_total, shoes_total),) = self.con.execute(
+                "SELECT coalesce(sum(row_count), 0), count(*) FROM shoe_summary"
+            ).fetchall()
+        else:  # a continuous shuffle: no shoe integrity; the shoe column a label of rounds
+            c = _CODES
+            ((rows_total,),) = self.con.execute(
+                f"SELECT count(*) FROM log WHERE why IS NULL OR why IN ({c['impossible']}, "
+                f"{c['seats']})"
+            ).fetchall()
+            shoes_total = 0
+        if limit <= 0 or (through and rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total)):
             return ShoeLog((), self.unit, 0 if limit <= 0 else rows_total), shoes_total
         columns = []
         for name in hand_columns(self.layout):
@@ -846,7 +864,7 @@ class _Log:
 
     def _check_shoes(self) -> tuple[list[Finding], dict[str, int]]:
         """Shoe integrity (:mod:`odds.tools.audit.integrity`), for a log with a shoe column."""
-        if "shoe" not in self.col:
+        if "shoe" not in self.col or not self.shoes_dealt:
             return [], {}
         n = len(self.positions)
         joins = " ".join(f"LEFT JOIN hands h{i} ON f.hid{i} = h{i}.hid" for i in range(n))

@@ -106,6 +106,7 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
     out = [f"# Audit of {_code(result.log)} against {_code(result.paytable)}", ""]
     out += [log_line(result), ""]
     out += [_rows_line(result), ""]
+    out += [dealing_line(result), ""]
     out += _rejected_lines(result)
     out += [method_text(result), "", "## Chi-square goodness of fit", ""]
     for test in result.fits:
@@ -217,6 +218,11 @@ def log_line(result: AuditResult) -> str:
     """Which bytes were audited: the file as named, its size and SHA-256."""
     counts = result.counts
     return f"Log: {_code(result.log)}, {counts.size:,} bytes, SHA-256 {counts.sha256}."
+
+
+def dealing_line(result: AuditResult) -> str:
+    """The dealing procedure the tests' null assumes (:mod:`odds.tools.audit.procedure`)."""
+    return f"Dealing procedure assumed: {result.dealing.text}."
 
 
 def _rows_line(result: AuditResult) -> str:
@@ -433,6 +439,8 @@ def audit_tables(result: AuditResult) -> list[Table]:
                 result.threshold,
             ),
             (Column("merge_rule", "merge rule"), MERGE_RULE),
+            (Column("dealing", "dealing procedure"), result.dealing.name),
+            (Column("dealing_text", "dealing procedure, in words"), result.dealing.text),
         ],
     )
     findings = Table(

@@ -21,6 +21,13 @@ METHOD = (
     "They are judged in the same Tarone family as the tests above."
 )
 
+CONTINUOUS_METHOD = (
+    "Method: the rounds are independent and none draws, so each round's cards are a uniform "
+    "sample of the full shoe; each rank's (and suit's) count, summed over rounds, against its "
+    "exact law (the hypergeometric law of each round, convolved); the most deviant group's z, "
+    "its p-value Bonferroni over the groups. Judged in the same Tarone family as the tests above."
+)
+
 
 def shoe_lines(
     result: AuditResult,
@@ -44,6 +51,15 @@ def shoe_lines(
         METHOD,
         "",
     ]
+    if study.continuous:
+        out = [
+            "## Rank and suit frequencies, round by round",
+            "",
+            f"{study.rounds:,} rounds, each dealt from the full shoe (a continuous shuffle).",
+            "",
+            CONTINUOUS_METHOD,
+            "",
+        ]
     rows = [
         (
             t.name,

@@ -47,6 +47,9 @@ class ShoeStudy:
     tests: tuple[ShoeTest, ...]
     notes: tuple[str, ...]
     impossible: tuple[str, ...]  # shoes whose cards run past what the shoe holds
+    #: A continuous shuffle: only the rank and suit frequencies, over independent rounds
+    #: (:mod:`odds.tools.audit.round_frequencies`); ``shoes`` counts the log's labels.
+    continuous: bool = False
 
     def judged(self, flags: list[bool]) -> ShoeStudy:
         tests = tuple(
