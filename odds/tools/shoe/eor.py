@@ -67,6 +67,16 @@ class Count:
             return False
         return true_count >= self.index if self.slope > 0 else true_count <= self.index
 
+    def bets_at_ratio(self, numerator: int, denominator: int) -> bool:
+        """:meth:`bets_at` of ``numerator / denominator`` (``denominator`` > 0) by comparing
+        integers: a shoe simulation asks at every state of every shoe, and building each true
+        count as a Fraction cost more than the rest of the question."""
+        if self.index is None or self.slope == 0:
+            return False
+        mine = numerator * self.index.denominator
+        theirs = self.index.numerator * denominator
+        return mine >= theirs if self.slope > 0 else mine <= theirs
+
 
 @dataclass(frozen=True)
 class BetEOR:

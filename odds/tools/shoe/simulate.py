@@ -128,7 +128,7 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
                 unseen = sum(state)
                 counted.append(
                     tuple(
-                        count.bets_at(Fraction(r * evaluator.unit, unseen))
+                        count.bets_at_ratio(r * evaluator.unit, unseen)
                         for count, r in zip(spec.counts, row, strict=True)
                     )
                 )
