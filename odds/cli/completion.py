@@ -43,7 +43,7 @@ def complete_game(incomplete: str) -> list[str]:
 
 def _game_of(given: str) -> Any:
     """The game a ``GAME_OR_PAYTABLE`` names (``None`` when it names none yet)."""
-    from odds.games import game_named, games
+    from odds.games import game_named, game_names, packaged_game
     from odds.games.paytable import looks_like_path, paytable_file, read_file
 
     if not given:
@@ -64,7 +64,7 @@ def _game_of(given: str) -> Any:
     except Exception:
         return None
     name = data.get("game")
-    return games().get(name) if isinstance(name, str) else None
+    return packaged_game(name) if isinstance(name, str) and name in game_names() else None
 
 
 def _games_of(given: str) -> list[Any]:

@@ -56,13 +56,15 @@ def game_named(name: str) -> Game[Any]:
     """The game called ``name``; a one-line error listing the games otherwise."""
     found = packaged_game(name)
     if found is None:
-        raise OddsError(f"unknown game {name!r} (games: {', '.join(games())})")
+        raise OddsError(f"unknown game {name!r} (games: {', '.join(game_names())})")
     return found
 
 
 def packaged_game(name: str) -> Game[Any] | None:
     """The game of ``odds`` called ``name`` (a package, or a definition in ``tables/``), found
     by its own package or file before every game is discovered; ``None`` if there is none."""
+    if name not in game_names():  # no game to find: compile none of them
+        return None
     found = _own_package(name)
     if found is None:
         from odds.games.defined.registry import table_game

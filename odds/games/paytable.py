@@ -19,7 +19,7 @@ from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
 from odds.core.options import build, to_plain
 from odds.core.overrides import Override, keyword_overrides, merged
-from odds.games import game_named, games
+from odds.games import game_named, game_names
 from odds.games.base import Game
 from odds.stats.analysis import Analysis
 
@@ -187,7 +187,7 @@ def from_data(data: Mapping[str, Any], source: str, text: str | None = None) -> 
         return _defined(data, source, text)
     name = data.get("game")
     if name is None:
-        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(games())})")
+        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(game_names())})")
     if not isinstance(name, str):
         raise OddsError(f"{source}: game must be a string naming a game, got {name!r}")
     game = game_named(name)
@@ -341,7 +341,7 @@ def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytabl
         return load_file(path, overrides)
     packaged = TABLES / f"{game_or_path}.toml"
     shadowed = Path(f"{game_or_path}.toml")
-    if packaged.is_file() or game_or_path in games():
+    if packaged.is_file() or game_or_path in game_names():
         what = (
             f"the packaged paytable tables/{packaged.name}"
             if packaged.is_file()
@@ -354,12 +354,12 @@ def load(game_or_path: str, overrides: Iterable[Override | str] = ()) -> Paytabl
             )
         if packaged.is_file():
             return load_file(packaged, overrides)
-        game = games()[game_or_path]
+        game = game_named(game_or_path)
         return _validated({"game": game.name}, f"{game.name} (built-in defaults)", overrides)
     local = _local_file(game_or_path)
     if local is None:
         raise OddsError(
-            f"unknown game or paytable {game_or_path!r} (games: {', '.join(games())}; "
+            f"unknown game or paytable {game_or_path!r} (games: {', '.join(game_names())}; "
             f"or a paytable file: ./{game_or_path}.toml or a path)"
         )
     _note(
@@ -380,7 +380,7 @@ def paytable_file(name: str) -> Path | None:
     packaged = TABLES / f"{name}.toml"
     if packaged.is_file():
         return packaged
-    return None if name in games() else _local_file(name)
+    return None if name in game_names() else _local_file(name)
 
 
 def _note(text: str) -> None:

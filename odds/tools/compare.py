@@ -138,9 +138,9 @@ def _packaged_matching(pattern: str) -> list[str]:
     """The packaged games and paytables whose name (or ``name.toml``) matches ``pattern``."""
     import fnmatch
 
-    from odds.games import games
+    from odds.games import game_names
 
-    names = sorted({*games(), *(p.stem for p in TABLES.glob("*.toml"))})
+    names = sorted({*game_names(), *(p.stem for p in TABLES.glob("*.toml"))})
     return [
         n
         for n in names

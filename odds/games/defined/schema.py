@@ -82,6 +82,12 @@ def cut_feature(name: str) -> tuple[str, str] | None:
     return (key, reference) if reference and key in CUT_FEATURES else None
 
 
+#: Where a key may start (after one of these characters) and end (before ``=`` or ``]``,
+#: spaces allowed): :class:`Locator`'s index.
+_KEY_START = re.compile(r"[\s{,\[.]")
+_KEY_END = re.compile(r"(?=\s*[=\]])")
+
+
 class Locator:
     """Finds the line of a key in the definition's text, for one-line errors.
 
@@ -93,18 +99,28 @@ class Locator:
     def __init__(self, text: str | None, source: str) -> None:
         self.lines = (text or "").splitlines()
         self.source = source
-        #: Every line where each key asked for appears, found in one pass per key (a
-        #: definition asks thousands of times: compiling all of ``tables/`` spent 0.8 s
-        #: scanning the text again for each).
-        self._lines_of: dict[str, list[int]] = {}
+        #: Every line where each key appears, from one pass over the text (a definition
+        #: asks thousands of times: compiling all of ``tables/`` spent 2 s of its 5 s
+        #: scanning the text again for each key asked).
+        self._lines_of: dict[str, list[int]] | None = None
+
+    def _index(self) -> dict[str, list[int]]:
+        """Each key to the lines it appears on as a key: every stretch of a line that starts
+        the line or follows a space, ``{``, ``,``, ``[`` or ``.``, and is followed by optional
+        spaces and ``=`` or ``]`` (a key or a ``[section]`` header)."""
+        index: dict[str, list[int]] = {}
+        for number, text in enumerate(self.lines, 1):
+            starts = [0, *(m.end() for m in _KEY_START.finditer(text))]
+            ends = [m.start() for m in _KEY_END.finditer(text)]
+            found = {text[a:b] for a in starts for b in ends if b > a}
+            for key in found:
+                index.setdefault(key, []).append(number)
+        return index
 
     def line(self, key: str, after: int = 0) -> int:
-        found = self._lines_of.get(key)
-        if found is None:
-            pattern = re.compile(rf"(^|[\s{{,\[.]){re.escape(key)}\s*(=|\])")
-            found = self._lines_of[key] = [
-                number for number, text in enumerate(self.lines, 1) if pattern.search(text)
-            ]
+        if self._lines_of is None:
+            self._lines_of = self._index()
+        found = self._lines_of.get(key, [])
         at = bisect_left(found, max(after, 1))
         return found[at] if at < len(found) else 0
 
