@@ -214,8 +214,8 @@ def check_details(definition: Definition, details: tuple[Detail, ...]) -> None:
     tableau = definition.deal.tableau
     assert tableau is not None
     estimate = len(tableau_polynomial(tableau).keys)
-    for _, _, classes in details:
-        estimate *= len(set(classes))
+    for name, _, classes in details:
+        estimate *= len(set(classes if name == "third_value" else classes[:10]))
     if estimate > MAX_COUP_CLASSES:
         read = ", ".join(
             f"{definition.deal.positions[i]}.{name}" if i >= 0 else "highest_value"

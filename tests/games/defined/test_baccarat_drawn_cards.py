@@ -180,7 +180,7 @@ def test_a_bet_whose_drawn_cards_give_too_many_classes_is_refused_before_countin
         + "] }"
     )
     message = _refusal(tmp_path, BET.replace("WHEN", when))
-    assert "coup classes (limit 3,000)" in message, message
+    assert "needs ~2,480,500 coup classes (limit 3,000)" in message, message  # 205·10·11·10·11
     assert "player.third_value" in message and "banker.highest_value" in message
 
 
