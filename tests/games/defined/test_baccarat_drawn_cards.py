@@ -196,3 +196,12 @@ def test_the_first_cards_and_the_drawn_cards_together_are_refused(tmp_path: Path
         BET.replace("WHEN", "{ player = { pair = true, third_value = 8 } }"),
     )
     assert "first two cards' ranks or suits" in message and "third_value" in message
+
+
+def test_the_coup_s_highest_card_and_a_pair_together_are_refused_by_their_names(
+    tmp_path: Path,
+) -> None:
+    message = _refusal(
+        tmp_path, BET.replace("WHEN", "{ highest_value = 9, player = { pair = true } }")
+    )
+    assert "the coup (highest_value) together" in message, message
