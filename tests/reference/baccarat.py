@@ -103,3 +103,65 @@ def pair_nets(
         "either-pair": Fraction(5) if p or b else Fraction(-1),
         "perfect-pair": Fraction(25) if pp or bp else Fraction(-1),
     }
+
+
+def drawn_nets(player: list[int], banker: list[int]) -> dict[str, Fraction]:
+    """The side bets that read the cards the drawing dealt, from the coup's card values in
+    dealing order (``coup``'s lists), at their published pays:
+
+    * Low / High Tie Max: a tie whose highest card (of the four to six dealt) is 0-5 pays
+      55 to 1, 6-9 pays 10 to 1 (Wizard of Odds, "Tie Max");
+    * 3 Giving 8: the Banker's first two cards total 3 and the Player's third card is an 8,
+      200 to 1 (Wizard of Odds, "3 Giving 8").
+    """
+    tie = sum(player) % 10 == sum(banker) % 10
+    highest = max(player + banker)
+    banker_two = (banker[0] + banker[1]) % 10
+    player_third = player[2] if len(player) == 3 else None
+    return {
+        "low-tie-max": Fraction(55) if tie and highest <= 5 else Fraction(-1),
+        "high-tie-max": Fraction(10) if tie and highest >= 6 else Fraction(-1),
+        "3-giving-8": Fraction(200) if banker_two == 3 and player_third == 8 else Fraction(-1),
+    }
+
+
+def value_coups(counts: list[int]) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
+    """Every coup of a shoe given as copies per value (``counts[v]``: cards of value v), as
+    ``(player values, banker values)`` -> ordered ways, each deal extended by the next unseen
+    cards to six (the published convention: the ways add up to N·(N-1)…(N-5)).
+
+    Card by card with removal: a plain recursion over the values, no polynomial."""
+    size = sum(counts)
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+    def walk(dealt: list[int], ways: int, left: list[int]) -> None:
+        # Replay the coup on the values dealt so far: finished, or one card short.
+        values = iter(dealt)
+        short = False
+
+        def draw() -> int:
+            nonlocal short
+            try:
+                return next(values)
+            except StopIteration:
+                short = True
+                return 0
+
+        player, banker = coup(draw)
+        if not short:
+            used = len(player) + len(banker)
+            if used == len(dealt):
+                rest = 1
+                for k in range(6 - used):
+                    rest *= size - used - k
+                key = (tuple(player), tuple(banker))
+                found[key] = found.get(key, 0) + ways * rest
+                return
+        for v in range(10):
+            if left[v]:
+                left[v] -= 1
+                walk([*dealt, v], ways * (left[v] + 1), left)
+                left[v] += 1
+
+    walk([], 1, list(counts))
+    return found

@@ -59,6 +59,15 @@ def _round_key(
                 "cards": len(cards),
                 "natural": len(cards) == 2 and two in definition.deal.tableau.naturals,
             }
+            # The drawn cards, by value: the first two's points, the third card (or none),
+            # the position's highest card and the coup's.
+            values = [definition.shoe.values[c.rank] % 10 for c in cards]
+            found["two_card_points"] = sum(values[:2]) % 10
+            found["third_value"] = values[2] if len(values) > 2 else None
+            found["highest_value"] = max(values)
+            found["_highest_value"] = max(
+                definition.shoe.values[c.rank] % 10 for hand in hands.values() for c in hand
+            )
             # Ranks and suits are read from the first two cards only.
             found["pair"] = cards[0].rank == cards[1].rank
             found["suited_pair"] = cards[0] == cards[1]

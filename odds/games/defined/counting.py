@@ -45,7 +45,13 @@ from odds.engine.showdown import Above, ShowdownCount, count_showdown
 from odds.games.defined import first_cards, patterns, ranking, threshold
 from odds.games.defined.colours import COLOUR, one_colour, reads_colour
 from odds.games.defined.rounds import RoundKey
-from odds.games.defined.schema import SUIT_TIEBREAKS, Definition, Tableau, cut_feature
+from odds.games.defined.schema import (
+    DRAWN_FEATURES,
+    SUIT_TIEBREAKS,
+    Definition,
+    Tableau,
+    cut_feature,
+)
 
 #: The most distinct hands the hand-by-hand plans take (estimated before starting).
 MAX_HANDS = 400_000
@@ -56,51 +62,170 @@ MAX_JOINT_WORK = 40_000_000
 # Tableau deals: a state machine over card values
 
 
+#: Which position a card of each stage of the deal goes to, and which of its cards it is.
+_RECIPIENT = {0: (0, 0), 1: (1, 0), 2: (0, 1), 3: (1, 1), 5: (0, 2), 6: (1, 2)}
+#: The drawn-card feature of the whole coup: its highest card (read by the round condition
+#: ``highest_value``, kept on every position's view).
+COUP_HIGHEST = "_highest_value"
+#: The most coup classes a tableau count may carry (its coups times the classes of the
+#: drawn-card details read), estimated before the count starts: each class is a column of
+#: the polynomial (~7,000 multisets of values by eight bytes).
+MAX_COUP_CLASSES = 3_000
+
+#: A drawn-card detail: ``(feature, position index (-1: the coup), classes)``; ``classes``
+#: maps each value 0–9 and, at index 10, ``None`` (no third card) to its class's first value.
+Detail = tuple[str, int, tuple[Any, ...]]
+
+
+def _class(classes: tuple[Any, ...], value: int | None) -> Any:
+    return classes[10 if value is None else value]
+
+
 @dataclass(frozen=True)
 class TableauProcedure:
     """A points deal with drawing, first position then second, two cards each, then draws.
 
-    States ``(stage, first total, second total, first cards)``; a finished deal is
-    ``("done", first points, second points, first cards, second cards)``.
+    States ``(stage, first total, second total, first cards, details)``; a finished deal is
+    ``("done", first points, second points, first cards, second cards, *details)``.
+    ``details`` are the drawn-card features some bet reads (:func:`coup_details`):
+    ``two_card_points``, ``third_value`` (``None`` when the position stood) and
+    ``highest_value`` of a position or of the coup (of the cards dealt: the cards that
+    extend a deal to six are not the coup's), each finished coup carrying the class of its
+    value (the first value its bets do not tell apart from it).
     """
 
     tableau: Tableau
+    details: tuple[Detail, ...] = ()
 
     @property
     def start(self) -> tuple[Any, ...]:
-        return (0, 0, 0, 2)
+        return (0, 0, 0, 2, tuple(-1 if "highest" in name else None for name, _, _ in self.details))
+
+    def _noted(self, state: tuple[Any, ...], value: int) -> tuple[Any, ...]:
+        """The details after a card of ``value`` at this state (the highest card's value
+        itself, the others already as their class)."""
+        stage, ft, st, _, details = state
+        position, index = _RECIPIENT[stage]
+        noted = []
+        for (name, p, classes), was in zip(self.details, details, strict=True):
+            if p not in (position, -1):
+                noted.append(was)
+            elif "highest" in name:
+                noted.append(max(was, value))
+            elif name == "third_value":
+                noted.append(_class(classes, value) if index == 2 else was)
+            elif index == 1:  # two_card_points, known at the position's second card
+                noted.append(_class(classes, ((ft if p == 0 else st) + value) % 10))
+            else:
+                noted.append(was)
+        return tuple(noted)
+
+    def _done(
+        self, fp: int, sp: int, fc: int, sc: int, details: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
+        classes = (  # the highest card's class (the others were noted as classes)
+            _class(c, v) if "highest" in name else v
+            for (name, _, c), v in zip(self.details, details, strict=True)
+        )
+        return ("done", fp, sp, fc, sc, *classes)
 
     def step(self, state: tuple[Any, ...], value: int) -> tuple[Any, ...]:
-        stage, ft, st, fn = state
+        stage, ft, st, fn, _ = state
+        details = self._noted(state, value) if self.details else ()
         t = self.tableau
         if stage in (0, 2):
-            return (stage + 1, (ft + value) % 10, st, fn)
+            return (stage + 1, (ft + value) % 10, st, fn, details)
         if stage == 1:
-            return (2, ft, value, fn)
+            return (2, ft, value, fn, details)
         if stage == 3:
             st = (st + value) % 10
             if ft in t.naturals or st in t.naturals:
-                return ("done", ft, st, 2, 2)
+                return self._done(ft, st, 2, 2, details)
             if ft in t.first_draws:
-                return (5, ft, st, 2)
+                return (5, ft, st, 2, details)
             if st in t.second_draws_first_stood:
-                return (6, ft, st, 2)
-            return ("done", ft, st, 2, 2)
+                return (6, ft, st, 2, details)
+            return self._done(ft, st, 2, 2, details)
         if stage == 5:
             total = (ft + value) % 10
             if t.second_draws_on(st, value):
-                return (6, total, st, 3)
-            return ("done", total, st, 3, 2)
-        return ("done", ft, (st + value) % 10, fn, 3)
+                return (6, total, st, 3, details)
+            return self._done(total, st, 3, 2, details)
+        return self._done(ft, (st + value) % 10, fn, 3, details)
 
     def outcome(self, state: tuple[Any, ...]) -> tuple[Any, ...] | None:
         return state[1:] if state[0] == "done" else None
 
 
 @cached(maxsize=16)
-def tableau_polynomial(tableau: Tableau) -> DealPolynomial[Any]:
-    """Every finished deal's ordered ways as a polynomial in the ten value counts (cached)."""
-    return ordered_deal_polynomial(TableauProcedure(tableau), 10, 6)
+def tableau_polynomial(tableau: Tableau, details: tuple[Detail, ...] = ()) -> DealPolynomial[Any]:
+    """Every finished deal's ordered ways as a polynomial in the ten value counts (cached),
+    each coup carrying the classes of the drawn-card ``details`` read (:func:`coup_details`)."""
+    return ordered_deal_polynomial(TableauProcedure(tableau, details), 10, 6)
+
+
+def coup_details(definition: Definition, reads: Mapping[str, set[str]]) -> tuple[Detail, ...]:
+    """The drawn-card features read, each with the classes of values the definition's
+    conditions tell apart (every value set any outcome of any bet tests the feature with,
+    so that a value's class holds exactly the tests the value holds)."""
+    positions = definition.deal.positions
+    wanted = detail_tests(definition)
+    found: list[Detail] = []
+    for i, p in enumerate(positions):
+        for name in sorted(reads.get(p, set()) & {*DRAWN_FEATURES, COUP_HIGHEST}):
+            index = -1 if name == COUP_HIGHEST else i
+            if index == -1 and i:
+                continue  # the coup's highest card: one detail, on every position's view
+            tests = wanted.get((name, p if index >= 0 else ""), [])
+            domain: list[int | None] = [*range(10), None]
+            signature = [tuple(v in t for t in tests) for v in domain]
+            classes = tuple(domain[signature.index(sig)] for sig in signature)
+            found.append((name, index, classes))
+    return tuple(found)
+
+
+def detail_tests(definition: Definition) -> dict[tuple[str, str], list[frozenset[Any]]]:
+    """Every value set the definition's conditions test a drawn-card feature with, by
+    ``(feature, position)`` (the coup's highest card: ``(COUP_HIGHEST, "")``)."""
+    found: dict[tuple[str, str], list[frozenset[Any]]] = {}
+
+    def visit(condition: Any) -> None:
+        for position, name, accepted in condition.tests:
+            if name in DRAWN_FEATURES:
+                key = (name, position) if position else (COUP_HIGHEST, "")
+                if accepted not in found.setdefault(key, []):
+                    found[key].append(accepted)
+        for part in (*condition.all, *condition.any):
+            visit(part)
+        if condition.not_ is not None:
+            visit(condition.not_)
+
+    for bet in definition.bets:
+        for outcome in bet.outcomes:
+            if outcome.when is not None:
+                visit(outcome.when)
+    return found
+
+
+def check_details(definition: Definition, details: tuple[Detail, ...]) -> None:
+    """Refuse, before it starts, a tableau count whose drawn-card details would give more
+    coup classes than :data:`MAX_COUP_CLASSES` (estimated: the tableau's coups times the
+    classes of each detail)."""
+    tableau = definition.deal.tableau
+    assert tableau is not None
+    estimate = len(tableau_polynomial(tableau).keys)
+    for name, _, classes in details:
+        estimate *= len(set(classes if name == "third_value" else classes[:10]))
+    if estimate > MAX_COUP_CLASSES:
+        read = ", ".join(
+            f"{definition.deal.positions[i]}.{name}" if i >= 0 else "highest_value"
+            for name, i, _ in details
+        )
+        raise OddsError(
+            f"{definition.source}: a tableau bet reading {read} needs ~{estimate:,} coup "
+            f"classes (limit {MAX_COUP_CLASSES:,}); test fewer values of the drawn cards, or "
+            "split the bet"
+        )
 
 
 def value_counts(
@@ -124,30 +249,42 @@ def tableau_rounds(
     if first_cards.reads_first_cards(reads):
         first_cards.check_reads(definition, winner, reads)
         return first_cards.first_card_rounds(definition, types, counts, reads)
-    ways = tableau_polynomial(tableau).ways(value_counts(definition, types, counts))
+    details = coup_details(definition, reads)
+    check_details(definition, details)
+    ways = tableau_polynomial(tableau, details).ways(value_counts(definition, types, counts))
     result: Counter[RoundKey] = Counter()
     for coup, n in ways.items():
         if n:
-            result[coup_round_key(definition, coup, winner, reads)] += n
+            result[coup_round_key(definition, coup, winner, reads, details)] += n
     check_total(result, falling(sum(counts), 6), "tableau rounds")
     return dict(result)
 
 
 def coup_round_key(
-    definition: Definition, coup: tuple[Any, ...], winner: bool, reads: Mapping[str, set[str]]
+    definition: Definition,
+    coup: tuple[Any, ...],
+    winner: bool,
+    reads: Mapping[str, set[str]],
+    details: tuple[Detail, ...] = (),
 ) -> RoundKey:
-    """A finished coup ``(first points, second points, first cards, second cards)`` as a
-    bet reading ``winner`` and ``reads`` sees it."""
+    """A finished coup ``(first points, second points, first cards, second cards, *details)``
+    as a bet reading ``winner`` and ``reads`` sees it (``details``: the coup's drawn-card
+    features, in the order of :func:`tableau_polynomial`'s)."""
     tableau = definition.deal.tableau
     assert tableau is not None
     first, second = definition.deal.positions
-    fp, sp, fc, sc = coup
+    fp, sp, fc, sc = coup[:4]
+    noted = {(name, i): v for (name, i, _), v in zip(details, coup[4:], strict=True)}
     who = None
     if winner:
         who = first if fp > sp else second if sp > fp else definition.ties
     views = []
-    for position, p, c in ((first, fp, fc), (second, sp, sc)):
+    for i, (position, p, c) in enumerate(((first, fp, fc), (second, sp, sc))):
         found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
+        for name in reads[position] & set(DRAWN_FEATURES):
+            found[name] = noted[name, i]
+        if COUP_HIGHEST in reads[position]:
+            found[COUP_HIGHEST] = noted[COUP_HIGHEST, -1]
         views.append(tuple((name, found[name]) for name in sorted(reads[position])))
     return (who, *views)
 

@@ -43,7 +43,7 @@ def reads_first_cards(reads: Mapping[str, set[str]]) -> bool:
 
 def check_reads(definition: Definition, winner: bool, reads: Mapping[str, set[str]]) -> None:
     """Refuse a bet that reads the first two cards and what the drawing decides together."""
-    coup = sorted({n for r in reads.values() for n in r} - set(FIRST_CARD_FEATURES))
+    coup = sorted({n.lstrip("_") for r in reads.values() for n in r} - set(FIRST_CARD_FEATURES))
     if winner or coup:
         what = ", ".join((["winner"] if winner else []) + coup)
         raise OddsError(

@@ -597,6 +597,7 @@ class DefinedGame(Game[DefinedConfig]):
                              "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
                     for name in names & set(FIRST_CARD_FEATURES):  # the first two cards
                         found[name] = patterns.feature(held[p][:2], name, definition)
+                    found.update(patterns.drawn_features(held, p, definition))
                     views.append(tuple((n, found[n]) for n in sorted(names)))
                 elif ACTION in names:  # the action is the decision's, not the cards'
                     chosen: tuple[str, Any] = (ACTION, action)

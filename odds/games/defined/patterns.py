@@ -9,7 +9,7 @@ distinct hand once; ``odds settle`` classifies the hands it is given the same wa
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -295,3 +295,23 @@ def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) ->
         found: tuple[Any, ...] = _tiles().view(cards, names, definition)
         return found
     return tuple((name, feature(cards, name, definition)) for name in sorted(names))
+
+
+def drawn_features(
+    hands: Mapping[str, Sequence[Card]], position: str, definition: Definition
+) -> dict[str, Any]:
+    """A tableau position's features read from the cards its drawing dealt, by card value:
+    ``two_card_points``, ``third_value`` (``None`` when it stood), ``highest_value``, and the
+    coup's highest card (``_highest_value``, the round condition ``highest_value``)."""
+    values = definition.shoe.values
+
+    def value(card: Card) -> int:
+        return values[card.rank] % 10
+
+    cards = hands[position]
+    return {
+        "two_card_points": points(cards[:2], definition.shoe),
+        "third_value": value(cards[2]) if len(cards) > 2 else None,
+        "highest_value": max(value(c) for c in cards),
+        "_highest_value": max(value(c) for hand in hands.values() for c in hand),
+    }

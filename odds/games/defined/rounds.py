@@ -37,6 +37,9 @@ def needs(
             elif name == "total_cards":
                 for p in positions:
                     read[p].add("cards")
+            elif name == "highest_value":  # the coup's highest card, on every view
+                for p in positions:
+                    read[p].add("_highest_value")
             elif name == "same_suit":
                 for p in positions:
                     read[p].add("_suits")
@@ -90,6 +93,8 @@ def _holds(
             value = sum(v["points"] for v in views.values())
         elif name == "total_cards":
             value = sum(v["cards"] for v in views.values())
+        elif name == "highest_value":
+            value = max(v["_highest_value"] for v in views.values())
         elif name == "same_suit":
             suits = frozenset().union(*(v["_suits"] for v in views.values()))
             value = len(suits) == 1
@@ -126,6 +131,8 @@ def _feature_text(name: str, value: Any) -> str:
     cut = cut_feature(name)
     if cut is not None:
         return f"{'' if value else 'not '}{cut[0].replace('_', ' ')} {cut[1].replace(' ', '-')}"
+    if name == "third_value" and value is None:
+        return "no third card"
     return f"{name} {getattr(value, 'symbol', value)}"
 
 

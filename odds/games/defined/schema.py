@@ -56,8 +56,12 @@ SUIT_TIEBREAKS = frozenset({"suits", "top_card", "top_cards", "sequence_suits"})
 #: Features a bet's condition may ask of one position.
 POSITION_FEATURES = (
     "category", "points", "cards", "natural", "pair", "suited_pair", "faces", "rank", "suit",
-    "flush", "colour_pair", "same_rank",
+    "flush", "colour_pair", "same_rank", "two_card_points", "third_value", "highest_value",
 )  # fmt: skip
+#: Features of a tableau position read from the cards its drawing dealt, by card value: the
+#: points of its first two cards, its third card's value (none when it stood) and its
+#: highest card's value (the tableau polynomial carries them: odds.games.defined.counting).
+DRAWN_FEATURES = ("two_card_points", "third_value", "highest_value")
 #: Features of a tableau position read from its first two cards (ranks and suits; a bet
 #: reading them is counted by odds.games.defined.first_cards).
 FIRST_CARD_FEATURES = ("pair", "suited_pair", "colour_pair")
@@ -65,7 +69,9 @@ FIRST_CARD_FEATURES = ("pair", "suited_pair", "colour_pair")
 #: (the banker's side covers a position's win at any payout: max(1, player_wins) in all).
 COVER = "cover"
 #: Conditions on the whole round.
-ROUND_FEATURES = ("winner", "margin", "total_points", "total_cards", "same_suit", "identical")
+ROUND_FEATURES = (
+    "winner", "margin", "total_points", "total_cards", "same_suit", "identical", "highest_value",
+)  # fmt: skip
 #: Position features that compare the hand with a reference hand by the definition's
 #: strength order (a dealer "qualifies with Q-high": ``at_least = "Q 3 2"``). Each is read as
 #: a feature named ``"<key>:<reference>"`` holding true or false, so the showdown plan counts
@@ -1756,6 +1762,12 @@ def _feature_value(
     tableau = deal.tableau is not None
     if feature in ("natural",) and not tableau:
         raise loc.error(where_, "natural is a tableau deal's feature (two-card totals)", line)
+    if feature in DRAWN_FEATURES and not tableau:
+        raise loc.error(
+            where_,
+            f"{feature} reads a tableau deal's drawing (card values); this deal has no tableau",
+            line,
+        )
     if tableau and feature in (
         "category",
         "faces",

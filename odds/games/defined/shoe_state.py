@@ -478,7 +478,7 @@ class TableauWays:
         self.types = config.shoe.build().types
         tableau = definition.deal.tableau
         assert tableau is not None
-        self.polynomial = coup_outcome_polynomial(tableau, assignment)
+        self.polynomial = coup_outcome_polynomial(tableau, *assignment)
         self.coup_bets = [bet for bet in definition.bets if not _reads_first_cards(game, bet)]
         self.settled: dict[tuple[str, RoundKey], str] = {}
         self.groupings: dict[frozenset[str], Any] = {}
@@ -491,27 +491,37 @@ class TableauWays:
     @classmethod
     def of(cls, game: DefinedGame, config: DefinedConfig) -> TableauWays | None:
         """The ways of ``game``'s bets, or ``None`` when a coup bet leaves a coup unsettled."""
-        from odds.games.defined.counting import coup_round_key, tableau_polynomial
+        from odds.games.defined.counting import (
+            check_details,
+            coup_details,
+            coup_round_key,
+            tableau_polynomial,
+        )
 
         definition = game.definition
         tableau = definition.deal.tableau
         if tableau is None:
             return None
-        coups = tableau_polynomial(tableau).keys
+        coup_bets = [bet for bet in definition.bets if not _reads_first_cards(game, bet)]
+        # The drawn-card details any coup bet reads: one polynomial carries them all.
+        every: set[Any] = set()
+        for bet in coup_bets:
+            every.update(coup_details(definition, bet_needs(bet, definition.deal.positions)[1]))
+        details = tuple(sorted(every))
+        check_details(definition, details)
+        coups = tableau_polynomial(tableau, details).keys
         per_bet = []
-        for bet in definition.bets:
-            if _reads_first_cards(game, bet):
-                continue
+        for bet in coup_bets:
             winner, reads = bet_needs(bet, definition.deal.positions)
             settled = []
             for coup in coups:
-                key = coup_round_key(definition, coup, winner, reads)
+                key = coup_round_key(definition, coup, winner, reads, details)
                 outcome = _settled_by(game, config, bet, key)
                 if outcome is None:
                     return None
                 settled.append(outcome.key)
             per_bet.append((bet.name, tuple(o.key for o in bet.outcomes), tuple(settled)))
-        return cls(game, config, tuple(per_bet))
+        return cls(game, config, (tuple(per_bet), details))
 
     def __call__(self, counts: Sequence[int]) -> dict[str, dict[str, int]]:
         from odds.games.defined.counting import value_counts
@@ -569,17 +579,20 @@ def _settled_by(game: DefinedGame, config: DefinedConfig, bet: Any, key: RoundKe
 
 @cached(maxsize=16)
 def coup_outcome_polynomial(
-    tableau: Tableau, assignment: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+    tableau: Tableau,
+    assignment: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...],
+    details: tuple[Any, ...] = (),
 ) -> FallingPolynomial[Any]:
     """The tableau's coups regrouped into ``(bet, outcome)`` keys.
 
     ``assignment`` holds, per coup bet, its name, its outcome keys and the outcome of each
-    coup of :func:`~odds.games.defined.counting.tableau_polynomial` (in its key order);
-    every bet's outcomes add up to the ordered deals (checked on each evaluation).
+    coup of :func:`~odds.games.defined.counting.tableau_polynomial` with the drawn-card
+    ``details`` the bets read (in its key order); every bet's outcomes add up to the
+    ordered deals (checked on each evaluation).
     """
     from odds.games.defined.counting import tableau_polynomial
 
-    polynomial = tableau_polynomial(tableau)
+    polynomial = tableau_polynomial(tableau, details)
     column = {coup: j for j, coup in enumerate(polynomial.keys)}
 
     def assign(coup: Any) -> list[tuple[str, str]]:
