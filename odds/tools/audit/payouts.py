@@ -26,6 +26,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from odds.tools.audit.layout import Layout
+
 #: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
 AMOUNT = "DECIMAL(18, 6)"
 #: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators), in the
@@ -44,6 +46,14 @@ MAX_NAMED = 1000
 TOLERANCE = Decimal("0.005")
 #: Slices of the log, in file order, for the drift table.
 SLICES = 10
+
+
+def money_columns(layout: Layout) -> str:
+    """SQL: every money field as an exact decimal, ``m0``, ``m1`` … (NULL when empty; a text
+    that is not an amount is refused before, naming its line)."""
+    return "".join(
+        f", TRY_CAST(nullif(r.{f}, '') AS {AMOUNT}) AS m{k}" for k, f in layout.money_fields()
+    )
 
 
 @dataclass(frozen=True)
