@@ -198,23 +198,14 @@ def count_groups(
     reaches Python. ``money_sql`` selects the log's bets (``line, stake, paid,
     num, den, wrong``) for the settlement audit by group.
     """
-    import numpy as np
+    from odds.tools.audit.payouts import store_fractions
 
-    rows = [
-        (combo, bet.bet, (bet.net / bet.stake).numerator, (bet.net / bet.stake).denominator)
+    unit_nets = [
+        (combo, bet.bet, bet.net / bet.stake)
         for combo, settlement in settled.items()
         for bet in settlement.bets
     ]
-    combo_nets = {  # noqa: F841 - read by DuckDB's replacement scan below
-        "combo": np.array([r[0] for r in rows], dtype=np.int64),
-        "bet": np.array([r[1] for r in rows], dtype=object),
-        "num": np.array([r[2] for r in rows], dtype=np.int64),
-        "den": np.array([r[3] for r in rows], dtype=np.int64),
-    }
-    con.execute(
-        "CREATE OR REPLACE TABLE combo_nets AS "
-        "SELECT combo, bet::VARCHAR AS bet, num, den FROM combo_nets"
-    )
+    store_fractions(con, "combo_nets", unit_nets)
     tested = "kind IS NULL AND NOT extra"
     found: list[GroupCounts] = []
     drawn: list[GroupPath] = []
@@ -237,7 +228,7 @@ def count_groups(
             n, first, last = sizes[g]
             found.append(GroupCounts(dim.name, str(g), n, first, last, nets[g], money.get(g)))
         if paths:
-            scale = math.lcm(*(int(r[3]) for r in rows)) if rows else 1
+            scale = math.lcm(*(net.denominator for _, _, net in unit_nets)) if unit_nets else 1
             drawn += _paths(con, k, dim.name, tested, scale)
     return found, drawn
 
