@@ -99,16 +99,14 @@ def run_tests(
     unit: str = "line",
     notes: tuple[str, ...] = (),
     aware: bool = True,
-    decide: float | None = None,
     aware_rounds: int | None = None,
 ) -> ShoeStudy:
     """The three families on shoes already read (what simulations call directly).
 
-    ``aware=False`` leaves out the shoe-aware tests (the slow ones); ``decide`` is the
-    power study's shortcut (:func:`odds.tools.audit.frequencies.frequency_tests`).
+    ``aware=False`` leaves out the shoe-aware tests (the slow ones).
     """
     shoe = game.shoe(config)
-    tests = frequency_tests(shoe, shoes, unit, decide)
+    tests = frequency_tests(shoe, shoes, unit)
     impossible: tuple[str, ...] = ()
     found = state_odds(game, config) if aware else None
     all_notes = list(notes)
