@@ -454,7 +454,7 @@ def drivers(
                     worst.group,
                     f"the return of {bet} is driven most by {dim} {worst.group}: "
                     f"{_pct(worst.observed)} over {worst.rounds:,} rounds against "
-                    f"{_pct(worst.rtp)} (p = {_p(worst.p)})",
+                    f"{_pct(worst.rtp)} (p = {p_text(worst.p)})",
                 )
             )
     if mis_settled:
@@ -483,7 +483,8 @@ def _pct(value: Fraction) -> str:
     return percent(value, 4)
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
+    """A p-value for people: four significant digits, or scientific below 1e-4."""
     if p == 0:
         return "< 1e-300"
     return f"{p:.4g}" if p >= 1e-4 else f"{p:.3e}"
