@@ -81,11 +81,6 @@ class Panel:
         ):
             raise AssertionError(f"panel {self.title!r}: a log scale needs positive values")
 
-    @property
-    def diverging(self) -> bool:
-        """Whether any value is negative (bars then grow both ways from zero)."""
-        return any(v is not None and v < 0 for v in self.values)
-
 
 @dataclass(frozen=True)
 class BarChart:

@@ -8,7 +8,7 @@ the types give them names. Cards and tiles share this module.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -92,11 +92,6 @@ class Shoe(Generic[T]):
         for item, n in changes.items():
             counts[self.index(item)] = n
         return Shoe(self.types, tuple(counts), label)
-
-    def restricted(self, keep: Callable[[T], bool], label: str) -> Shoe[T]:
-        """The sub-shoe of the types ``keep`` accepts (reduced decks for tests)."""
-        kept = [(t, c) for t, c in zip(self.types, self.counts, strict=True) if keep(t)]
-        return Shoe(tuple(t for t, _ in kept), tuple(c for _, c in kept), label)
 
     def require(self, cards_needed: int) -> None:
         """An impossible composition error when a deal needs more than the shoe has."""

@@ -107,7 +107,6 @@ class SubShowdown:
             self._parts[part] = (len(hands_), [r for r, _, _ in members])
             hands_ += [b for _, b, _ in members]
             rests += [rest for _, _, rest in members]
-        self._entry_hand = np.array(hands_, dtype=np.intp)
         self._entry_cols = self._columns(rests, np)
         self._entry_cost = np.array([cost_units[b] for b in hands_], dtype=np.int64)
 

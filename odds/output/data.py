@@ -27,7 +27,7 @@ from odds.core.errors import OddsError
 from odds.core.table import Column, Kind, Table, csv_rows, data_rows, fields_table, json_value
 from odds.core.version import __version__
 from odds.output.confidence import confidence_json
-from odds.output.json_document import document, json_text, version_table
+from odds.output.json_document import document, version_table
 from odds.output.provenance import Provenance, adjusted_title
 from odds.stats.analysis import Analysis
 from odds.stats.bet_tables import (
@@ -154,11 +154,6 @@ def to_json_data(analysis: Analysis, provenance: Provenance | None = None) -> di
     Markdown header shows, and ``command`` and ``overrides`` say how it was made.
     """
     return document(report_json_tables(analysis, provenance))
-
-
-def to_json(analysis: Analysis, provenance: Provenance | None = None) -> str:
-    """``--format json``: exact numbers as fraction strings, counts as integers."""
-    return json_text(report_json_tables(analysis, provenance))
 
 
 def provenance_table(analysis: Analysis, provenance: Provenance) -> Table:

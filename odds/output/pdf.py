@@ -34,6 +34,7 @@ from typing import Any
 
 from odds.core.errors import OddsError
 from odds.core.version import __version__
+from odds.output.terminal import table_cells
 from odds.stats.analysis import Analysis
 
 #: The document's date, fixed so the same inputs give the same bytes.
@@ -180,17 +181,9 @@ class _Table:
     rows: list[list[str]]
 
 
-def _cells(line: str) -> list[str]:
-    """The cells of a pipe-table row (``\\|`` inside a cell is not a border)."""
-    body = line.strip()
-    body = body[1:] if body.startswith("|") else body
-    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
-
-
 def _alignment(separator: str) -> list[str]:
     align = []
-    for cell in _cells(separator):
+    for cell in table_cells(separator):
         if cell.endswith(":") and not cell.startswith(":"):
             align.append("right")
         elif cell.startswith(":") and cell.endswith(":"):
@@ -219,11 +212,11 @@ def _blocks(lines: Sequence[str]) -> Iterator[tuple[str, Any]]:
             i += 1
             continue
         if line.startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]):
-            headers, align = _cells(line), _alignment(lines[i + 1])
+            headers, align = table_cells(line), _alignment(lines[i + 1])
             rows = []
             i += 2
             while i < len(lines) and lines[i].startswith("|"):
-                rows.append(_cells(lines[i]))
+                rows.append(table_cells(lines[i]))
                 i += 1
             yield "table", _Table(headers, align, rows)
             continue

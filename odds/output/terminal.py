@@ -195,7 +195,8 @@ def _longest_word(text: str) -> int:
     return max([0, *(width_of(w) for w in text.split(" "))])
 
 
-def _cells(line: str) -> list[str]:
+def table_cells(line: str) -> list[str]:
+    """The cells of a pipe-table row (``\\|`` inside a cell is not a border)."""
     body = line.strip()
     body = body[1:] if body.startswith("|") else body
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
@@ -204,9 +205,9 @@ def _cells(line: str) -> list[str]:
 
 def _fit_table(block: Sequence[str], width: int) -> list[str]:
     """A pipe table too wide for the window: wrapped, then split into parts if it must be."""
-    headers = _cells(block[0])
-    rights = [c.endswith(":") and not c.startswith(":") for c in _cells(block[1])]
-    rows = [_cells(line) for line in block[2:]]
+    headers = table_cells(block[0])
+    rights = [c.endswith(":") and not c.startswith(":") for c in table_cells(block[1])]
+    rows = [table_cells(line) for line in block[2:]]
     n = len(headers)
     rights = (rights + [False] * n)[:n]
     columns = [

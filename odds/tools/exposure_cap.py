@@ -345,12 +345,8 @@ def _monotone(trials: list[Trial], down: bool) -> str:
 def _over_text(trial: Trial, cap: Fraction, unit: str) -> str:
     return (
         f"a watching player {trial.figure_text()} units per {unit} per unit bet, over the cap "
-        f"{_cap_text(cap)}"
+        f"{short_number(cap)}"
     )
-
-
-def _cap_text(cap: Fraction) -> str:
-    return short_number(cap)
 
 
 # ---------------------------------------------------------------------------
@@ -378,7 +374,7 @@ def capped_text(c: Capped) -> str:
     basis = "per unit staked" if c.basis == "stake" else "per unit debited"
     lines = [
         "",
-        f"Exposure cap: a watching player wins at most {_cap_text(c.cap)} units per {c.unit} "
+        f"Exposure cap: a watching player wins at most {short_number(c.cap)} units per {c.unit} "
         f"per unit bet on bet {c.bet} (the figure odds exposure states).",
         f"Exposure: {_study_text(c)}.",
     ]
@@ -410,7 +406,7 @@ def capped_text(c: Capped) -> str:
                     str(t.rtp),
                     t.figure_text(),
                     *((str(t.exact),) if exact else ()),
-                    _cap_text(c.cap),
+                    short_number(c.cap),
                     "yes" if t.within else "no",
                     "chosen" if t is c.chosen else "",
                 )
@@ -432,7 +428,7 @@ def capped_text(c: Capped) -> str:
         lines.append(
             f"Chosen: {c.key} = {short_number(t.value)} ({kept}): RTP {percent(t.rtp, 4)} {basis} "
             f"(exact {t.rtp}); a watching player wins {t.figure_text()} units per {c.unit} per "
-            f"unit bet, within the cap {_cap_text(c.cap)}."
+            f"unit bet, within the cap {short_number(c.cap)}."
         )
         if t.exact is None and (t.high is None or t.high > c.cap):
             lines.append(

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from odds.engine import hands, joint_class_distribution, orbits
 from odds.engine import joint as joint_module
 from odds.engine.arrays import SmallHandsAfterOne, TwoAfterOne, nonzero
-from odds.engine.bruteforce import brute_force, ordering_factor
 from odds.engine.sequential import _partition_counts, sequential_steps, shape_classifier
+from tests.reference.ordered import brute_force, ordering_factor
 
 
 def _classifier(seed: int):

@@ -20,7 +20,7 @@ from odds.engine import (
     settle_distribution,
     triple_class_distribution,
 )
-from odds.engine.bruteforce import brute_force, ordering_factor
+from tests.reference.ordered import brute_force, ordering_factor
 
 
 def test_hand_weight_is_product_of_binomials():

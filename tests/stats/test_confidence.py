@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from decimal import Decimal
 from fractions import Fraction
 
-from odds.output.data import to_json
+from odds.output.data import to_json_data
 from odds.output.markdown_report import to_markdown
 from odds.stats.bets import (
     CONFIDENCE_LEVELS,
@@ -64,7 +63,7 @@ def test_every_report_has_ranges_and_vi(pok_deng_analysis):
     text = to_markdown(pok_deng_analysis)
     assert text.count("Confidence ranges of the observed return") == len(pok_deng_analysis.bets)
     assert "| 1,000,000 |" in text and "normal approximation" in text and "VI (90%)" in text
-    data = json.loads(to_json(pok_deng_analysis))
+    data = to_json_data(pok_deng_analysis)
     for bet in data["bets"]:
         ranges = bet["confidence_ranges"]["ranges"]
         assert [r["rounds"] for r in ranges] == [1_000, 10_000, 100_000, 1_000_000]

@@ -336,7 +336,6 @@ def analyse_infinite(
                 if distributions:
                     found = play.distribution(best, a, b)
                     result.distribution = {net: q for net, q in sorted(found.items()) if q}
-                    result.split_distribution_exact = best != SPLIT
                     if sum(found.values()) != 1 or _mean(found) != values[best]:
                         raise AssertionError(f"{a},{b} v {u}: the distribution is not the value")
                 hands.append(result)

@@ -183,18 +183,6 @@ class SplitHands(Generic[V]):
         )
 
 
-def hands_distribution(pair_cards: int, other_cards: int, limit: int) -> dict[int, Fraction]:
-    """P(the split ends with k hands) when resplitting up to ``limit`` hands.
-
-    >>> hands_distribution(2, 10, 3)
-    {2: Fraction(15, 22), 3: Fraction(7, 22)}
-    """
-    result: dict[int, Fraction] = {}
-    for completion, p in weighted_completions(pair_cards, other_cards, limit):
-        result[len(completion.hands)] = result.get(len(completion.hands), Fraction(0)) + p
-    return dict(sorted(result.items()))
-
-
 def split_value(value_of: Callable[[int], Fraction], limit: int) -> tuple[Fraction, int]:
     """The split's value and the number of hands it is best to stop at (2 … ``limit``).
 

@@ -40,7 +40,6 @@ class HandResult:
     p_dealer_blackjack: Fraction
     peek: bool = False
     distribution: dict[Fraction, Fraction] = field(default_factory=dict)
-    split_distribution_exact: bool = True
     split: SplitResult | None = None
 
     @property

@@ -273,7 +273,6 @@ def _initial(
         if best == SPLIT:
             assert split is not None
             result.distribution = _clean(split_distribution(play, rules, a, split, p_bj))
-            result.split_distribution_exact = False
         else:
             result.distribution = _clean(_single_distribution(play, rules, a, b, best, p_bj))
     return result

@@ -7,17 +7,11 @@ from fractions import Fraction
 
 from odds.core.numbers import decimal, percent
 from odds.core.table import Column, Kind, Table
-from odds.tools.audit.groups import GroupAudit, GroupTest
+from odds.tools.audit.groups import GroupAudit, GroupTest, p_text
 
 #: Group rows shown in the Markdown per dimension (the flagged ones, then the most
 #: extreme); JSON has every one.
 SHOWN = 30
-
-
-def _p(p: float) -> str:
-    if p == 0:
-        return "< 1e-300"
-    return f"{p:.4g}" if p >= 1e-4 else f"{p:.3e}"
 
 
 def _hold_range(test: GroupTest) -> str:
@@ -58,7 +52,7 @@ def group_lines(audit: GroupAudit, charts: Mapping[str, str] | None = None) -> l
                 percent(t.hold, 3),
                 percent(t.theoretical_hold, 3),
                 _hold_range(t),
-                _p(t.p),
+                p_text(t.p),
                 _verdict(t),
             )
             for t in shown
@@ -141,7 +135,8 @@ def finding_lines(audit: GroupAudit) -> list[str]:
             f"Finding: {where}: the return of {inline_text(t.bet)} is {percent(t.observed, 4)} "
             f"over {t.rounds:,} rounds against the exact {percent(t.rtp, 4)} (hold "
             f"{percent(t.hold, 3)}, theoretical {percent(t.theoretical_hold, 3)}): the players "
-            f"got {direction} than the game gives, p = {_p(t.p)} (Holm's level {t.threshold:.3g})."
+            f"got {direction} than the game gives, p = {p_text(t.p)} "
+            f"(Holm's level {t.threshold:.3g})."
         )
     for driver in audit.drivers:
         out.append(f"Finding: {inline_text(driver.text)}.")

@@ -198,23 +198,14 @@ def count_groups(
     reaches Python. ``money_sql`` selects the log's bets (``line, stake, paid,
     num, den, wrong``) for the settlement audit by group.
     """
-    import numpy as np
+    from odds.tools.audit.payouts import store_fractions
 
-    rows = [
-        (combo, bet.bet, (bet.net / bet.stake).numerator, (bet.net / bet.stake).denominator)
+    unit_nets = [
+        (combo, bet.bet, bet.net / bet.stake)
         for combo, settlement in settled.items()
         for bet in settlement.bets
     ]
-    combo_nets = {  # noqa: F841 - read by DuckDB's replacement scan below
-        "combo": np.array([r[0] for r in rows], dtype=np.int64),
-        "bet": np.array([r[1] for r in rows], dtype=object),
-        "num": np.array([r[2] for r in rows], dtype=np.int64),
-        "den": np.array([r[3] for r in rows], dtype=np.int64),
-    }
-    con.execute(
-        "CREATE OR REPLACE TABLE combo_nets AS "
-        "SELECT combo, bet::VARCHAR AS bet, num, den FROM combo_nets"
-    )
+    store_fractions(con, "combo_nets", unit_nets)
     tested = "kind IS NULL AND NOT extra"
     found: list[GroupCounts] = []
     drawn: list[GroupPath] = []
@@ -237,7 +228,7 @@ def count_groups(
             n, first, last = sizes[g]
             found.append(GroupCounts(dim.name, str(g), n, first, last, nets[g], money.get(g)))
         if paths:
-            scale = math.lcm(*(int(r[3]) for r in rows)) if rows else 1
+            scale = math.lcm(*(net.denominator for _, _, net in unit_nets)) if unit_nets else 1
             drawn += _paths(con, k, dim.name, tested, scale)
     return found, drawn
 
@@ -463,7 +454,7 @@ def drivers(
                     worst.group,
                     f"the return of {bet} is driven most by {dim} {worst.group}: "
                     f"{_pct(worst.observed)} over {worst.rounds:,} rounds against "
-                    f"{_pct(worst.rtp)} (p = {_p(worst.p)})",
+                    f"{_pct(worst.rtp)} (p = {p_text(worst.p)})",
                 )
             )
     if mis_settled:
@@ -492,7 +483,8 @@ def _pct(value: Fraction) -> str:
     return percent(value, 4)
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
+    """A p-value for people: four significant digits, or scientific below 1e-4."""
     if p == 0:
         return "< 1e-300"
     return f"{p:.4g}" if p >= 1e-4 else f"{p:.3e}"

@@ -25,7 +25,7 @@ The faults of :mod:`odds.tools.audit.faults` are planted the same way
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,13 +203,3 @@ def dealer_for(
     )
     decks = shoe.size // 52
     return IndependentDealer(name, types, tuple(game.positions), decks, faults=faults, **options)
-
-
-def coup_outcomes(count: int, seed: int) -> Iterator[tuple[int, int]]:
-    """(Player total, Banker total) of ``count`` coups from fresh 8-deck shoes (for checks)."""
-    rng = random.Random(seed)
-    cards = [c for c in range(52) for _ in range(8)]
-    for _ in range(count):
-        order = rng.sample(cards, 6)
-        draw = iter(order).__next__
-        yield baccarat_totals(*baccarat_coup(draw))

@@ -127,6 +127,10 @@ class Layout:
                 return table[name]
         raise KeyError(name)
 
+    def money_fields(self) -> list[tuple[int, str]]:
+        """(index in ``money``, staged field ``f1`` …) of every money column."""
+        return [(k, f"f{self.columns.index(m.column) + 1}") for k, m in enumerate(self.money)]
+
 
 def _canonical(name: str) -> str:
     return re.sub(r"\s+", "_", name.strip().lower())

@@ -35,8 +35,6 @@ from odds.runtime.progress import track
 from odds.tools.audit.faults import Faults
 from odds.tools.audit.layout import MAX_SEATS
 
-#: Columns that label a row without being a hand.
-LABEL_COLUMNS = ("shoe", "round", "position")
 #: The label columns ``odds simulate`` writes, before the hands.
 WRITTEN_LABELS = ("shoe", "round")
 #: Rows handed to DuckDB at a time when writing Parquet (each batch a part; see _write_parquet).

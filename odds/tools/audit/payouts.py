@@ -26,6 +26,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from odds.tools.audit.layout import Layout
+
 #: How amounts (stakes, payouts) are held in the database: exact decimals (64-bit, fast).
 AMOUNT = "DECIMAL(18, 6)"
 #: An amount as a log may write it (what fits AMOUNT exactly; no sign, no separators), in the
@@ -44,6 +46,30 @@ MAX_NAMED = 1000
 TOLERANCE = Decimal("0.005")
 #: Slices of the log, in file order, for the drift table.
 SLICES = 10
+
+
+def money_columns(layout: Layout) -> str:
+    """SQL: every money field as an exact decimal, ``m0``, ``m1`` … (NULL when empty; a text
+    that is not an amount is refused before, naming its line)."""
+    return "".join(
+        f", TRY_CAST(nullif(r.{f}, '') AS {AMOUNT}) AS m{k}" for k, f in layout.money_fields()
+    )
+
+
+def store_fractions(con: Any, name: str, rows: Sequence[tuple[int, str, Fraction]]) -> None:
+    """DuckDB table ``name`` (combo, bet, num, den): an exact fraction per combination and bet."""
+    import numpy as np
+
+    fractions_by_combo = {  # noqa: F841 - read by DuckDB's replacement scan below
+        "combo": np.array([combo for combo, _, _ in rows], dtype=np.int64),
+        "bet": np.array([bet for _, bet, _ in rows], dtype=object),
+        "num": np.array([f.numerator for _, _, f in rows], dtype=np.int64),
+        "den": np.array([f.denominator for _, _, f in rows], dtype=np.int64),
+    }
+    con.execute(
+        f"CREATE OR REPLACE TABLE {name} AS "
+        "SELECT combo, bet::VARCHAR AS bet, num, den FROM fractions_by_combo"
+    )
 
 
 @dataclass(frozen=True)
@@ -137,8 +163,6 @@ def audit_payouts(
     they are right (a few hundred groups, summed exactly here); the other keeps
     only the mis-settled bets, to name them.
     """
-    import numpy as np
-
     by_combo: dict[str, list[BetColumns]] = {}
     for column in columns:
         by_combo.setdefault(column.combo, []).append(column)
@@ -151,20 +175,10 @@ def audit_payouts(
         f"SELECT combo, arg_min(hands, line) FROM ({' UNION ALL '.join(parts)}) GROUP BY combo"
     ).fetchall()
     returns = unit_returns([(combo, tuple(h)) for combo, h in examples])
-    rows = [
-        (combo, bet, r.numerator, r.denominator)
-        for combo, bets in returns.items()
-        for bet, r in bets.items()
-    ]
-    unit_table = {  # noqa: F841 - read by DuckDB's replacement scan below
-        "combo": np.array([r[0] for r in rows], dtype=np.int64),
-        "bet": np.array([r[1] for r in rows], dtype=object),
-        "num": np.array([r[2] for r in rows], dtype=np.int64),
-        "den": np.array([r[3] for r in rows], dtype=np.int64),
-    }
-    con.execute(
-        "CREATE OR REPLACE TABLE unit_returns AS "
-        "SELECT combo, bet::VARCHAR AS bet, num, den FROM unit_table"
+    store_fractions(
+        con,
+        "unit_returns",
+        [(combo, bet, r) for combo, bets in returns.items() for bet, r in bets.items()],
     )
     (rows_in_log,) = con.execute("SELECT coalesce(max(line), 0) FROM final").fetchone()
     bets = bets_sql(columns, tolerance, int(rows_in_log))

@@ -63,7 +63,6 @@ from odds.tools.audit.integrity import Finding, shoe_findings
 from odds.tools.audit.layout import Layout
 from odds.tools.audit.logs import log_hand_sizes, round_cards
 from odds.tools.audit.payouts import (
-    AMOUNT,
     AMOUNT_PATTERN,
     AMOUNT_RULE,
     TOLERANCE,
@@ -71,6 +70,7 @@ from odds.tools.audit.payouts import (
     SettlementAudit,
     audit_payouts,
     bets_sql,
+    money_columns,
     round_label_sql,
 )
 from odds.tools.audit.results import read_results
@@ -88,6 +88,7 @@ from odds.tools.audit.sources import (
     malformed,
     resource_error,
     small_side_built,
+    sql_text,
     stage_log,
 )
 
@@ -311,7 +312,7 @@ class _Log:
     def dealt_shoes(self, limit: int, through: bool = True) -> tuple[ShoeLog | None, int]:
         """The log's shoes from the compact table (no second reading), and how many it has.
 
-        The rows :func:`odds.tools.audit.shoes.read_shoes` reads from the file (every
+        The rows a second reading of the file would give (``tests/reference/shoes.py``: every
         row but blank lines and rows of empty fields; malformed rows have stopped the
         audit already), in line order, their hands' texts from the hand table, turned
         into shoes by the same :func:`~odds.tools.audit.shoes.shoes_from_rows`. A log
@@ -539,7 +540,7 @@ class _Log:
                         WHEN {no_seat} THEN {c["seats"]}
                         WHEN {impossible} OR {joint} THEN {c["impossible"]}
                    END::UTINYINT AS why,
-                   {combo}::BIGINT AS combo, {hids}{labels}{self._money_columns()}{sizes}
+                   {combo}::BIGINT AS combo, {hids}{labels}{money_columns(self.layout)}{sizes}
             FROM rows r {joins}"""
         with small_side_built(self.con):  # the hand table is built, the log probes it
             self._query(sql, weight=45)
@@ -569,17 +570,6 @@ class _Log:
             per_row = size * (len(self.game.shared_positions) + len(self.seats))
         return bool(present) and per_row * rows > min(present)
 
-    def _amount(self, field: str) -> str:
-        """SQL: a money field as an exact decimal (NULL when empty; checked by _money_bad)."""
-        return f"TRY_CAST(nullif(r.{field}, '') AS {AMOUNT})"
-
-    def _money_fields(self) -> list[tuple[int, str]]:
-        """(index in layout.money, field) of every money column."""
-        return [
-            (k, f"f{self.layout.columns.index(m.column) + 1}")
-            for k, m in enumerate(self.layout.money)
-        ]
-
     def _money_bad(self) -> str:
         """SQL: some money field holds text that is not an amount (a negative amount included).
 
@@ -589,7 +579,7 @@ class _Log:
         of the bad ones (none: no question at all). A regular expression per
         field and row costs more than the rest of the row's reading.
         """
-        fields = self._money_fields()
+        fields = self.layout.money_fields()
         if not fields:
             return "false"
         texts = ", ".join(f"r.{f}" for _, f in fields)
@@ -601,11 +591,8 @@ class _Log:
         bad = sorted(t for (t,) in rows if not re.fullmatch(AMOUNT_PATTERN, t))
         if not bad:
             return "false"
-        listed = ", ".join(_sql_text(t) for t in bad)
+        listed = ", ".join(sql_text(t) for t in bad)
         return " OR ".join(f"r.{f} IN ({listed})" for _, f in fields)
-
-    def _money_columns(self) -> str:
-        return "".join(f", {self._amount(f)} AS m{k}" for k, f in self._money_fields())
 
     def _first_fatal(self) -> None:
         found = self._query(
@@ -1115,8 +1102,3 @@ def _overflow(items: str, shoe: Shoe[Any]) -> str:
         f"len(list_filter({items}, lambda y: y = x)) > {counts}[x + 1]))"
     )
     return f"(CASE WHEN len({items}) - len(list_distinct({items})) >= {fewest} THEN {exact} END)"
-
-
-def _sql_text(text: str) -> str:
-    """Text as an SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"

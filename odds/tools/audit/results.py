@@ -39,7 +39,6 @@ from odds.tools.audit.groups import Dimension, GroupCounts, GroupPath, check_gro
 from odds.tools.audit.layout import Layout, ResultColumn
 from odds.tools.audit.outcomes import NEEDS_CARDS, Cell, ResultsLog, Vocabulary
 from odds.tools.audit.payouts import (
-    AMOUNT,
     AMOUNT_PATTERN,
     AMOUNT_RULE,
     TOLERANCE,
@@ -47,9 +46,10 @@ from odds.tools.audit.payouts import (
     SettlementAudit,
     audit_payouts,
     bets_sql,
+    money_columns,
     round_label_sql,
 )
-from odds.tools.audit.sources import StagedLog, malformed, small_side_built
+from odds.tools.audit.sources import StagedLog, malformed, small_side_built, sql_text
 
 #: The empty text, as SQL.
 EMPTY = "''"
@@ -150,11 +150,6 @@ def _sources(layout: Layout, vocabulary: Vocabulary, label: str) -> tuple[list[S
 def _field_or_empty(field: str | None) -> str:
     """SQL: a row's field, or the empty text when the source has none."""
     return f"r.{field}" if field else "''"
-
-
-def _sql_text(text: str) -> str:
-    """Text as an SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _seat_number(seat: str) -> int:
@@ -299,15 +294,9 @@ class _ResultsLog:
         ).fetchone()
         return OddsError(f"{self.label} {self.unit} {line}, column {source.column}: {exc}")
 
-    def _money_fields(self) -> list[tuple[int, str]]:
-        return [
-            (k, f"f{self.layout.columns.index(m.column) + 1}")
-            for k, m in enumerate(self.layout.money)
-        ]
-
     def _check_money_texts(self) -> None:
         """A money field that is not an amount: a one-line error naming its line and column."""
-        fields = self._money_fields()
+        fields = self.layout.money_fields()
         if not fields:
             return
         texts = ", ".join(f for _, f in fields)
@@ -318,7 +307,7 @@ class _ResultsLog:
         bad = sorted(t for (t,) in found if not re.fullmatch(AMOUNT_PATTERN, t))
         if not bad:
             return
-        listed = ", ".join(_sql_text(t) for t in bad)
+        listed = ", ".join(sql_text(t) for t in bad)
         wrong = " OR ".join(f"{f} IN ({listed})" for _, f in fields)
         ((line, *amounts),) = self.con.execute(  # the first line with one, and its column
             f"SELECT line, {texts} FROM rows WHERE {self._ok()} AND ({wrong}) ORDER BY line LIMIT 1"
@@ -340,9 +329,7 @@ class _ResultsLog:
         cells = "".join(f", v{k}.cell AS c{k}" for k in range(len(self.sources)))
         labels = "".join(f", r.{self.col[name]} AS {name}" for name in self.labels)
         labels += "".join(f", {dim.sql} AS g{k}" for k, dim in enumerate(self.dims))
-        money = "".join(
-            f", TRY_CAST(nullif(r.{f}, '') AS {AMOUNT}) AS m{k}" for k, f in self._money_fields()
-        )
+        money = money_columns(self.layout)
         empty = " AND ".join(f"r.f{i} = ''" for i in range(1, self.width + 1))
         none = " AND ".join(f"v{k}.cell IS NULL" for k in range(len(self.sources))) or "true"
         with small_side_built(self.con):  # the value table is built, the log probes it

@@ -22,7 +22,6 @@ A failing test's finding names the shoe(s) and rounds driving it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from odds.games.base import Game
@@ -33,7 +32,6 @@ from odds.tools.audit.shoes import (
     DealtShoe,
     ShoeLog,
     ShoeTest,
-    read_shoes,
 )
 from odds.tools.audit.shuffle import shuffle_tests
 
@@ -61,30 +59,6 @@ class ShoeStudy:
         if test.p is not None and test.p.value == 0.0:
             return True
         return test.judged and test.p is not None and test.p.value < threshold
-
-
-def shoe_study(
-    game: Game,
-    config: Any,
-    log: Path,
-    columns: dict[str, str] | None = None,
-    encoding: str | None = None,
-    aware_rounds: int | None = None,
-) -> ShoeStudy | None:
-    """Every shoe-level test of a log, or None when its shoes are not dealt through.
-
-    ``aware_rounds`` bounds the rounds the shoe-aware tests evaluate (None: the
-    default of :func:`odds.tools.audit.shoe_tests.default_rounds`).
-    """
-    read = read_shoes(game, config, log, columns, encoding)
-    if read is None or not read.shoes:
-        return None
-    if read.rounds < MIN_ROUNDS_PER_SHOE * len(read.shoes):
-        return None
-    notes = []
-    if read.truncated:
-        notes.append(f"the shoe-level tests read the first {read.rows:,} rows of the log")
-    return run_tests(game, config, read.shoes, read.unit, tuple(notes), aware_rounds=aware_rounds)
 
 
 def study_of_shoes(
@@ -125,16 +99,14 @@ def run_tests(
     unit: str = "line",
     notes: tuple[str, ...] = (),
     aware: bool = True,
-    decide: float | None = None,
     aware_rounds: int | None = None,
 ) -> ShoeStudy:
     """The three families on shoes already read (what simulations call directly).
 
-    ``aware=False`` leaves out the shoe-aware tests (the slow ones); ``decide`` is the
-    power study's shortcut (:func:`odds.tools.audit.frequencies.frequency_tests`).
+    ``aware=False`` leaves out the shoe-aware tests (the slow ones).
     """
     shoe = game.shoe(config)
-    tests = frequency_tests(shoe, shoes, unit, decide)
+    tests = frequency_tests(shoe, shoes, unit)
     impossible: tuple[str, ...] = ()
     found = state_odds(game, config) if aware else None
     all_notes = list(notes)

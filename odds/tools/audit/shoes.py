@@ -4,7 +4,8 @@ The pooled tests of :mod:`odds.tools.audit.audit` need only counts; the
 shoe-level tests (:mod:`~odds.tools.audit.frequencies`,
 :mod:`~odds.tools.audit.shoe_tests`, :mod:`~odds.tools.audit.shuffle`) need
 each shoe's cards in the order the log shows them, round by round. This
-module reads them once, in line order, into :class:`DealtShoe` objects (type
+module turns the rows of the reader's one pass (:mod:`odds.tools.audit.reader`),
+in line order, into :class:`DealtShoe` objects (type
 indices of the game's shoe, a few bytes a card), and defines what every
 shoe-level test returns (:class:`ShoeTest`).
 
@@ -20,18 +21,15 @@ The work is bounded before it starts: at most :data:`MAX_ROWS` rows are read
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from odds.core.errors import OddsError
 from odds.core.shoe import Shoe
 from odds.games.base import Game
-from odds.runtime.inputs import InputFile
-from odds.runtime.progress import task, track
+from odds.runtime.progress import track
 from odds.stats.significance import PValue
-from odds.tools.audit.sources import database, stage_log
 
 #: The shoe-level tests read at most this many rows, whole shoes from the first (a longer log:
 #: the notes name the shoes tested; ``odds audit --shoe-rows``). About 3,000 baccarat shoes,
@@ -111,48 +109,6 @@ class ShoeTest:
         return None if self.p is None else self.p.value
 
 
-def read_shoes(
-    game: Game,
-    config: Any,
-    path: Path,
-    mapping: dict[str, str] | None = None,
-    encoding: str | None = None,
-    limit: int = MAX_ROWS,
-) -> ShoeLog | None:
-    """The log's shoes card by card, or None when it has no shoe column.
-
-    ``encoding`` is the text log's (``--encoding``), as the main reader got it. This
-    reads the file a second time; the audit takes its shoes from its own pass instead
-    (:mod:`odds.tools.audit.reader`), and this stays the plain reference to compare it
-    with (and what reads a log for the shoe studies alone).
-    """
-    with InputFile(path) as file, database() as db:
-        staged = stage_log(db, game, file, mapping, encoding)
-        layout = staged.layout
-        if "shoe" not in layout.labels:
-            return None
-        with task(f"reading the shoes of {path.name}") as update:
-            source, _ = staged.everything(lambda share: update(50 * share))
-        width = len(source.columns)
-        shoe_field = f"f{layout.labels['shoe'] + 1}"
-        empty = " AND ".join(f"f{i} = ''" for i in range(1, width + 1))
-        ok = f"NOT blank AND nf = {width} AND NOT bad_quotes AND NOT ({empty})"
-        ((rows_total, shoes_total),) = db.con.execute(
-            f"SELECT count(*), count(DISTINCT {shoe_field}) FROM ({source.relation()}) WHERE {ok}"
-        ).fetchall()
-        if rows_total < MIN_ROUNDS_PER_SHOE * max(1, shoes_total):
-            return ShoeLog((), source.unit, rows_total)  # not dealt through: nothing to read
-        fields = ", ".join(f"f{layout.hands[h] + 1}" for h in hand_columns(layout))
-        round_field = f"f{layout.labels['round'] + 1}" if "round" in layout.labels else "''"
-        sql = (
-            f"SELECT line, {shoe_field}, {round_field}, {fields} "
-            f"FROM ({source.relation()}) WHERE {ok} ORDER BY line LIMIT {limit + 1}"
-        )
-        return shoes_from_rows(
-            game, config, layout, _batches(db.con.execute(sql)), source.unit, limit
-        )
-
-
 def hand_columns(layout: Any) -> list[str]:
     """The hand columns in the header's order: a round's cards are read in this order."""
     return sorted(layout.hands, key=layout.hands.__getitem__)
@@ -170,10 +126,11 @@ def shoes_from_rows(
     """The shoes of rows ``(line, shoe, round, *hand texts)`` in line order, at most ``limit``.
 
     The hand texts are in :func:`hand_columns` order (``""``: no hand). This is
-    where every reading of a log's shoes ends: :func:`read_shoes` (its own pass
-    over the file) and the audit's reader (:mod:`odds.tools.audit.reader`, the
-    rows of its one pass), so both give the same shoes. ``total``, the rows to read when
-    known, gives the progress bar its end (and its estimate of the time left).
+    where every reading of a log's shoes ends: the audit's reader
+    (:mod:`odds.tools.audit.reader`, the rows of its one pass) and the tests' second
+    reading of the file (``tests/reference/shoes.py``), so both give the same shoes.
+    ``total``, the rows to read when known, gives the progress bar its end (and its
+    estimate of the time left).
     """
     shoe = game.shoe(config)
     hand_names = hand_columns(layout)
@@ -242,11 +199,6 @@ def _shoe_name(label: str, seen: dict[str, int]) -> str:
     """The label, or ``label (again, #2)`` when the log uses it for a second shoe."""
     seen[label] = seen.get(label, 0) + 1
     return label if seen[label] == 1 else f"{label} (again, #{seen[label]})"
-
-
-def _batches(result: Any) -> Iterator[tuple[Any, ...]]:
-    while batch := result.fetchmany(10_000):
-        yield from batch
 
 
 class _Parser:

@@ -340,7 +340,7 @@ def malformed(where: str, nf: int, width: int, bad_quotes: bool, open_quote: boo
 # Sources: both give a relation (line, nf, blank, bad_quotes, open_quote, f1 … fk)
 
 
-def _literal(text: str) -> str:
+def sql_text(text: str) -> str:
     """Text as an SQL string literal (a view cannot take parameters)."""
     return "'" + text.replace("'", "''") + "'"
 
@@ -373,7 +373,7 @@ class _CsvSource:
         sep = self.delimiter
         outside = {"\t": "\\t", "|": "\\|"}.get(sep, sep)
         regex = '("(?:[^"]|"")*"|[^' + sep + '"]*)' + outside
-        quoted = f"regexp_extract_all(text || {_literal(sep)}, {_literal(regex)}, 1)"
+        quoted = f"regexp_extract_all(text || {sql_text(sep)}, {sql_text(regex)}, 1)"
         fields = ", ".join(
             f"trim(CASE WHEN raw[{i}] LIKE '\"%' THEN replace(raw[{i}][2:-2], '\"\"', '\"') "
             f"ELSE raw[{i}] END, ' \t') AS f{i}"
@@ -381,7 +381,7 @@ class _CsvSource:
         )
         return f"""
             SELECT line, len(raw) AS nf, text IS NULL OR trim(text, ' \t') = '' AS blank,
-                   strpos(text, '"') > 0 AND array_to_string(raw, {_literal(sep)}) <> text
+                   strpos(text, '"') > 0 AND array_to_string(raw, {sql_text(sep)}) <> text
                        AS bad_quotes,
                    strpos(text, '"') > 0
                        AND (length(text) - length(replace(text, '"', ''))) % 2 = 1
@@ -389,11 +389,11 @@ class _CsvSource:
                    {fields}
             FROM (
                 SELECT line, text,
-                       CASE WHEN strpos(text, '"') = 0 THEN string_split(text, {_literal(sep)})
+                       CASE WHEN strpos(text, '"') = 0 THEN string_split(text, {sql_text(sep)})
                             ELSE {quoted} END AS raw
                 FROM (
                     SELECT row_number() OVER () AS line, text
-                    FROM read_csv({_literal(str(self.path))}, columns = {{'text': 'VARCHAR'}},
+                    FROM read_csv({sql_text(str(self.path))}, columns = {{'text': 'VARCHAR'}},
                                   header = false, delim = '\x01', quote = '', escape = '',
                                   comment = '', auto_detect = false, strict_mode = false,
                                   new_line = '\\n', encoding = 'utf-8',
@@ -424,6 +424,6 @@ class _ParquetSource:
         return f"""
             SELECT file_row_number + 1 AS line, {len(names)} AS nf, ({all_null}) AS blank,
                    false AS bad_quotes, false AS open_quote, {fields}
-            FROM read_parquet({_literal(str(self.path))}, file_row_number = true)
+            FROM read_parquet({sql_text(str(self.path))}, file_row_number = true)
             {where}
         """

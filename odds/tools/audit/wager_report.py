@@ -201,12 +201,12 @@ def wager_tables(audit: WagerAudit) -> list[Table]:
                 "bet": r.bet,
                 "wagers": r.wagers,
                 "shoes": r.shoes,
-                "staked": _fraction(r.staked),
-                "actual_net": None if r.actual is None else _fraction(r.actual),
-                "expected_net_top": _fraction(r.top),
-                "expected_net_states": _fraction(r.chosen),
-                "edge_captured": _fraction(r.edge),
-                "positive_share": _fraction(r.positive_share),
+                "staked": str(r.staked),
+                "actual_net": None if r.actual is None else str(r.actual),
+                "expected_net_top": str(r.top),
+                "expected_net_states": str(r.chosen),
+                "edge_captured": str(r.edge),
+                "positive_share": str(r.positive_share),
                 "chance_low": r.chance[0],
                 "chance_high": r.chance[1],
                 "p_value": r.p,
@@ -235,11 +235,11 @@ def wager_tables(audit: WagerAudit) -> list[Table]:
                 "account": t["account"],
                 "bets": t["bets"],
                 "wagers": t["wagers"],
-                "staked": _fraction(t["staked"]),
-                "actual_net": None if t["actual"] is None else _fraction(t["actual"]),
-                "expected_net_top": _fraction(t["top"]),
-                "expected_net_states": _fraction(t["chosen"]),
-                "positive_stake": _fraction(t["positive"]),
+                "staked": str(t["staked"]),
+                "actual_net": None if t["actual"] is None else str(t["actual"]),
+                "expected_net_top": str(t["top"]),
+                "expected_net_states": str(t["chosen"]),
+                "positive_stake": str(t["positive"]),
             }
             for t in account_totals(audit)
         ),
@@ -259,7 +259,3 @@ def _p(r: AccountBet) -> str:
 
 def _money(value: Fraction) -> str:
     return f"{float(value):,.2f}"
-
-
-def _fraction(value: Fraction) -> str:
-    return str(value)

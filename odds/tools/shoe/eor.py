@@ -61,16 +61,11 @@ class Count:
             root = (Decimal(q.numerator) / Decimal(q.denominator)).sqrt()
         return float(root) if self.slope >= 0 else -float(root)
 
-    def bets_at(self, true_count: Fraction | float) -> bool:
-        """Whether a player using this count bets at ``true_count``."""
-        if self.index is None or self.slope == 0:
-            return False
-        return true_count >= self.index if self.slope > 0 else true_count <= self.index
-
     def bets_at_ratio(self, numerator: int, denominator: int) -> bool:
-        """:meth:`bets_at` of ``numerator / denominator`` (``denominator`` > 0) by comparing
-        integers: a shoe simulation asks at every state of every shoe, and building each true
-        count as a Fraction cost more than the rest of the question."""
+        """Whether a player using this count bets at the true count ``numerator / denominator``
+        (``denominator`` > 0), by comparing integers: a shoe simulation asks at every state of
+        every shoe, and building each true count as a Fraction cost more than the rest of the
+        question."""
         if self.index is None or self.slope == 0:
             return False
         mine = numerator * self.index.denominator

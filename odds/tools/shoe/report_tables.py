@@ -329,10 +329,6 @@ def percent_interval(e: Estimate, digits: int = 4) -> str:
     return f"{one(shown.mean)} [{one(shown.low)}, {one(shown.high)}]"
 
 
-def _interval(e: Estimate, digits: int = 4, suffix: str = "") -> str:
-    return interval_text(e, digits, suffix)
-
-
 def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
     """Per round depth: shoes reaching it, and per bet the share positive and its mean edge."""
     bets = evaluator.bets
@@ -373,7 +369,7 @@ def depth_table(sim: SimulatedExposure, evaluator: StateEvaluator) -> Table:
 def _estimate_cells(key: str, estimate: Estimate, digits: int = 4) -> dict[str, Any]:
     """An estimate as Markdown text (``mean [low, high]``) and as JSON floats."""
     return {
-        f"{key}_text": _interval(estimate, digits),
+        f"{key}_text": interval_text(estimate, digits),
         key: estimate.mean,
         f"{key}_low": estimate.low,
         f"{key}_high": estimate.high,

@@ -49,13 +49,6 @@ def bankroll_for(mu: float, variance: float, risk: float) -> float:
     return -math.log(risk) * variance / (2 * mu)
 
 
-def risk_of_ruin(mu: float, variance: float, bankroll: float) -> float:
-    """R = exp(−2·μ·B / σ²) (diffusion approximation); 1 when μ ≤ 0."""
-    if mu <= 0:
-        return 1.0
-    return math.exp(-2 * mu * bankroll / variance)
-
-
 def n0(mu: float, variance: float) -> float:
     """N0 = σ² / μ²: periods until the expected win equals one standard deviation."""
     return math.inf if mu <= 0 else variance / mu**2

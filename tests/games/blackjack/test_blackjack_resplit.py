@@ -17,7 +17,7 @@ import pytest
 
 from odds.games.blackjack.actions import Action
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.resplit import hands_distribution, patterns
+from odds.games.blackjack.resplit import patterns, weighted_completions
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.shoes import family
 from odds.games.blackjack.splits import hand_value, values_by_limit
@@ -85,7 +85,10 @@ def test_second_card_sequences_equal_every_deal_of_the_shoe(pairs, others, limit
     for where in combinations(range(size), pairs):
         made[_hands_dealt([i in where for i in range(size)], limit)] += 1
     dealt = {hands: Fraction(n, comb(size, pairs)) for hands, n in sorted(made.items())}
-    assert hands_distribution(pairs, others, limit) == dealt
+    ended: Counter[int] = Counter()
+    for completion, p in weighted_completions(pairs, others, limit):
+        ended[len(completion.hands)] += p
+    assert dict(sorted(ended.items())) == dealt
     assert {p.hands for p in patterns(limit)} == set(range(2, limit + 1))
 
 

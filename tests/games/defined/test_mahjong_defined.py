@@ -30,10 +30,10 @@ from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
 from odds.core.table import json_value
 from odds.core.tiles import parse_tiles
-from odds.engine.bruteforce import brute_force, ordering_factor
 from odds.games.paytable import from_data, load
 from odds.output.data import bets_table
 from tests.paths import ROOT
+from tests.reference.ordered import brute_force, ordering_factor
 from tests.snapshots.take import exact
 
 GAME = "mahjong-28"

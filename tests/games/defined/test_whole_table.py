@@ -28,7 +28,7 @@ from odds.games.defined import seats, whole_table
 from odds.games.defined.seat_simulation import RoundSampler
 from odds.games.defined.whole_table import Stakes, WholeTable
 from odds.games.paytable import Paytable, from_data, load
-from odds.output.data import to_json
+from odds.output.data import to_json_data
 from odds.stats.chisquare import Cell, goodness_of_fit
 from tests.games.defined.test_reexpressed import with_shoe
 from tests.reference.whole_table import whole_table as reference_table
@@ -77,7 +77,7 @@ def exact(value: Any) -> Any:
 @pytest.mark.parametrize(("name", "override"), [("pok-deng", True), ("pok-deng-example9", False)])
 def test_every_exact_figure_of_the_coded_report(name: str, override: bool) -> None:
     coded = json.loads((SNAPSHOTS / f"{name}.json").read_text())
-    found = exact(json.loads(to_json(pok_deng(override=override).analysis())))
+    found = exact(to_json_data(pok_deng(override=override).analysis()))
     assert found["deals"] == coded["deals"]
     # (the example-9 reading is the definition less an outcome, which the coded bet lists
     # with no ways: options that switch outcomes are another step)

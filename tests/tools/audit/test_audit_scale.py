@@ -6,7 +6,7 @@ shoe integrity counts a shoe's cards without building its lists, a bit mask
 of each hand's types stands before the exact count of a round's cards, and
 ``final`` is a view when no round spans several rows. Each is checked here
 against the plain way on the same small log — the second reading of the file
-(:func:`odds.tools.audit.shoes.read_shoes`), the exact count alone — so an
+(:func:`tests.reference.shoes.read_shoes`), the exact count alone — so an
 optimisation cannot change a number unnoticed. The timings are not tests
 (``python -m odds.tools.audit.scale``).
 """
@@ -23,8 +23,7 @@ from odds.cli import main
 from odds.games.paytable import load
 from odds.tools.audit.audit import audit
 from odds.tools.audit.reader import read_log
-from odds.tools.audit.shoe_study import shoe_study
-from odds.tools.audit.shoes import read_shoes
+from tests.reference.shoes import read_shoes, shoe_study
 
 
 def _simulate(path: Path, game: str, rounds: int, *extra: str) -> Path:

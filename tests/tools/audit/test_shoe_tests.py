@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -25,7 +27,7 @@ from odds.games.paytable import TABLES, load_file
 from odds.tools.audit import power
 from odds.tools.audit.faults import Faults, riffle, stack_slug
 from odds.tools.audit.frequencies import frequency_tests
-from odds.tools.audit.independent_dealer import baccarat_totals, coup_outcomes, dealer_for
+from odds.tools.audit.independent_dealer import baccarat_coup, baccarat_totals, dealer_for
 from odds.tools.audit.shoe_study import run_tests
 from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
 from odds.tools.audit.shoes import DealtShoe, dealt_shoe
@@ -124,6 +126,16 @@ def test_the_independent_dealer_agrees_with_the_game(baccarat):
         assert len(cards["player"]) in (2, 3) and len(cards["banker"]) in (2, 3)
         # the game refuses a coup the tableau cannot deal, so settling it checks the drawing
         assert banker.event
+
+
+def coup_outcomes(count: int, seed: int) -> Iterator[tuple[int, int]]:
+    """(Player total, Banker total) of ``count`` coups from fresh 8-deck shoes (for checks)."""
+    rng = random.Random(seed)
+    cards = [c for c in range(52) for _ in range(8)]
+    for _ in range(count):
+        order = rng.sample(cards, 6)
+        draw = iter(order).__next__
+        yield baccarat_totals(*baccarat_coup(draw))
 
 
 def test_the_independent_dealer_deals_the_exact_odds(baccarat):
