@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 #: The most first deals (pairs of hands, after merging card types) walked one by one:
 #: estimated before starting, refused past it in one line.
-MAX_FIRST_DEALS = 250_000
+MAX_FIRST_DEALS = 20_000
 
 
 # ---------------------------------------------------------------------------

@@ -249,6 +249,9 @@ WHEN = 'when = { winner = "tie" }'
          'at = "continuation": the deal never goes on'),
         ("cards = 1\n\n[definition.compare]", "cards = 1\nseats = 2\n\n[definition.compare]",
          "seats"),
+        # Work estimated before it starts: three-card hands by rank, ~207,025 first deals.
+        ("cards = 1\n\n[definition.compare]", "cards = 3\n\n[definition.compare]",
+         "~207,025 pairs of 3-card hands from 13 card types, over the limit of 20,000"),
     ],
 )  # fmt: skip
 def test_a_continuation_it_cannot_deal_is_one_line(
