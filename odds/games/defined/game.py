@@ -103,11 +103,14 @@ class DefinedGame(Game[DefinedConfig]):
         )
 
     @cached_property
-    def shoe_state(self) -> DefinedShoeState:  # type: ignore[override]
+    def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]
         """``odds shoe``/``eor``/``exposure``/``audit``: made when first asked (a report never
-        asks, and the shoe-state modules are a few ms of every start to import)."""
+        asks, and the shoe-state modules are a few ms of every start to import). None for a
+        deal that goes on (not counted per shoe state yet: the commands say so in one line)."""
         from odds.games.defined.shoe_state import DefinedShoeState
 
+        if self.definition.continuation is not None:
+            return None
         return DefinedShoeState(self)
 
     def for_config(self, config: DefinedConfig) -> DefinedGame:

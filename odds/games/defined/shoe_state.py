@@ -119,8 +119,6 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
 
         definition = self.game.definition
         deal = definition.deal
-        if definition.continuation is not None:  # not counted per state yet
-            return False
         if deal.tableau is not None or polynomial_deal(definition):
             return True
         if ranking.has_exceptions(definition) or deal.draw_at_most:
@@ -135,11 +133,6 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         )
 
     def evaluator(self, config: DefinedConfig) -> StateEvaluator:
-        if self.game.definition.continuation is not None:
-            raise OddsError(
-                f"{self.game.name}: a deal that goes on ([definition.continuation]) is not "
-                "counted per shoe state yet (odds shoe, eor, exposure); odds report counts it"
-            )
         fast = fast_evaluator(self.game, config)
         if fast is not None:
             return fast
