@@ -10,7 +10,9 @@ What it shares is the vocabulary itself (:mod:`odds.games.defined.patterns` and 
 
 Ways are ordered: for hand deals, the engine's unordered ways times ``∏ size!`` (each
 hand's set weighted by its orders, which no hand feature reads);
-for tableau deals, ordered ways of the cards a round uses, extended to six cards.
+for tableau deals, ordered ways of the cards a round uses, extended to six cards. A deal that
+goes on (``[definition.continuation]``) deals its burns and continued cards one by one, each
+burned card explicitly, and a first deal that stops is extended by as many unseen cards.
 Probabilities are compared, exactly.
 """
 
@@ -26,7 +28,8 @@ from typing import Any
 from odds.core.cards import Card, Suit
 from odds.games.defined import patterns, ranking
 from odds.games.defined.game import DefinedGame
-from odds.games.defined.rounds import bet_needs, holds
+from odds.games.defined.rounds import bet_needs, holds, needs
+from odds.games.defined.schema import Condition
 
 
 def _round_key(
@@ -101,26 +104,83 @@ def _reads_action(game: DefinedGame, bet: Any) -> bool:
 Pending = dict[tuple[str, ...], dict[str, Counter[tuple[str, str]]]]
 
 
+def _inner_conditions(condition: Condition | None) -> list[Condition]:
+    """The conditions a condition puts on the continued deal (``continued = {…}``)."""
+    if condition is None:
+        return []
+    found = [condition.continued] if isinstance(condition.continued, Condition) else []
+    for part in (*condition.all, *condition.any):
+        found += _inner_conditions(part)
+    return found + _inner_conditions(condition.not_)
+
+
+def _reads_continued(condition: Condition | None) -> bool:
+    if condition is None:
+        return False
+    return (
+        condition.continued is not None
+        or any(_reads_continued(c) for c in (*condition.all, *condition.any))
+        or _reads_continued(condition.not_)
+    )
+
+
+def _key_of(game: DefinedGame, hands: dict[str, list[Card]], winner: bool, reads: Any) -> Any:
+    definition = game.definition
+    positions = definition.deal.positions
+    who = ranking.winner(definition, hands[positions[0]], hands[positions[1]]) if winner else None
+    return (who, *(patterns.view(hands[p], reads[p], definition) for p in positions))
+
+
 def _settle(
     game: DefinedGame,
     hands: dict[str, list[Card]],
     result: dict[str, Counter[str]],
     ways: int,
     pending: Pending | None = None,
+    more: Any = (),
 ) -> None:
-    decision = game.definition.decision
-    for bet in game.definition.bets:
-        if decision is not None and _reads_action(game, bet):
-            assert pending is not None
-            seen = tuple(sorted(str(c) for c in hands[decision.position]))
+    """``more``: a deal that may go on: the continued hands, or ``None`` when it stopped."""
+    definition = game.definition
+    decision = definition.decision
+    positions = definition.deal.positions
+    at_continuation = decision is not None and decision.at == "continuation"
+    for bet in definition.bets:
+        conditions = [o.when for o in bet.outcomes]
+        continued = more != () and (
+            any(_reads_continued(c) for c in conditions)
+            or (at_continuation and _reads_action(game, bet))
+        )
+
+        inner = [c for o in conditions for c in _inner_conditions(o)]
+
+        def key(
+            action: str | None = None,
+            bet: Any = bet,
+            continued: bool = continued,
+            inner: Any = inner,
+        ) -> Any:
+            found = _round_key(game, hands, bet, action)
+            if not continued:
+                return found
+            if more is None:
+                return (*found, None)
+            return (*found, _key_of(game, more, *needs(inner, positions)))
+
+        decides = decision is not None and _reads_action(game, bet)
+        if decides and not (at_continuation and more is None):
+            assert pending is not None and decision is not None
+            seen = (
+                tuple((p, tuple(sorted(str(c) for c in hands[p]))) for p in positions)
+                if at_continuation
+                else tuple(sorted(str(c) for c in hands[decision.position]))
+            )
             for action in decision.actions:
-                key = _round_key(game, hands, bet, action)
-                outcome = _outcome(game, bet, key, hands)
-                pending.setdefault(seen, {}).setdefault(action, Counter())[
+                outcome = _outcome(game, bet, key(action), hands)
+                pending.setdefault(seen, {}).setdefault(action, Counter())[  # type: ignore[arg-type]
                     bet.name, outcome.key
                 ] += ways
             continue
-        outcome = _outcome(game, bet, _round_key(game, hands, bet), hands)
+        outcome = _outcome(game, bet, key(), hands)
         result[bet.name][outcome.key] += ways
 
 
@@ -176,6 +236,8 @@ def brute_force(
                     if definition.deal.draws(p, patterns.points(hands[p], definition.shoe))
                 ]
                 return draw_thirds(hands, drawing, size * len(positions))
+            if definition.continuation is not None:
+                return go_on(hands)
             _settle(game, hands, result, orders, pending)
             return
         for hand in combinations(list(left), size):
@@ -186,6 +248,39 @@ def brute_force(
             dealt.pop()
             left.extend(hand)
             left.sort()
+
+    def go_on(hands: dict[str, list[Card]]) -> None:
+        """The first deal stops (extended by as many unseen cards as the continuation
+        deals), or goes on: each burned card, then each continued card, dealt one by one."""
+        continuation = definition.continuation
+        assert continuation is not None
+        dealt = continuation.burn + continuation.cards * len(positions)
+        when_winner, when_reads = needs([continuation.when], positions)
+        if not holds(continuation.when, _key_of(game, hands, when_winner, when_reads), definition):
+            ways = orders
+            for k in range(dealt):
+                ways *= len(left) - k
+            _settle(game, hands, result, ways, pending, more=None)
+            return
+        sequence: list[int] = []
+
+        def deal_next() -> None:
+            if len(sequence) == dealt:
+                after = sequence[continuation.burn :]  # the burned cards are never read
+                k = continuation.cards
+                more = {p: [cards[i] for i in after[j * k : (j + 1) * k]]
+                        for j, p in enumerate(positions)}  # fmt: skip
+                _settle(game, hands, result, orders, pending, more=more)
+                return
+            for i in list(left):
+                left.remove(i)
+                sequence.append(i)
+                deal_next()
+                sequence.pop()
+                left.append(i)
+                left.sort()
+
+        deal_next()
 
     def draw_thirds(hands: dict[str, list[Card]], drawing: list[str], used: int) -> None:
         """The threshold draws, one card to each drawing position in dealing order; every

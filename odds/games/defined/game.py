@@ -18,7 +18,15 @@ from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, deal_count, falling
 from odds.games.base import Game
-from odds.games.defined import counting, decisions, fair, patterns, ranking, seats
+from odds.games.defined import (
+    continuation,
+    counting,
+    decisions,
+    fair,
+    patterns,
+    ranking,
+    seats,
+)
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
@@ -57,6 +65,7 @@ class DefinedGame(Game[DefinedConfig]):
         self.family = family
         self._settling_cache: dict[DefinedConfig, Any] = {}
         deal = definition.deal
+        goes_on = definition.continuation
         self.__dict__.update(
             config_type=family.config_type if family is not None else DefinedConfig,
             stakes=stakes_feature(self),
@@ -66,34 +75,42 @@ class DefinedGame(Game[DefinedConfig]):
             # A dealer's hand first, as a log or ``settle`` lists the hand every seat meets.
             positions=(deal.positions[1], deal.positions[0]) if deal.dealer else deal.positions,
             bet_names=tuple(b.name for b in definition.bets),
-            hand_size=0 if deal.tableau or deal.draw_at_most else deal.cards,
+            hand_size=0 if deal.tableau or deal.draw_at_most or goes_on else deal.cards,
             log_hand_sizes=(
                 (2, 3)
                 if deal.tableau
                 else (deal.cards, deal.cards + 1)
                 if deal.draw_at_most
+                else (deal.cards, deal.cards + goes_on.cards)
+                if goes_on
                 else ()
             ),
-            # Only a drawing deal takes a varying number of cards (0: the hands' sizes).
+            # Only a drawing deal, or one that goes on, takes a varying number of cards (0:
+            # the hands' sizes).
             max_round_cards=(
-                6 if deal.tableau else definition.round_cards if deal.draw_at_most else 0
+                6 if deal.tableau else definition.round_cards if deal.draw_at_most or goes_on else 0
             ),
             # Every seat meets the same dealer hand: a log's rows of one round repeat it.
             shared_positions=(deal.positions[1],) if deal.dealer else (),
             hand_example=(
                 "two or three cards, e.g. '9d 7c'"
                 if deal.tableau
+                else continuation.hand_example(definition)
+                if goes_on
                 else f"{_number(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
 
     @cached_property
-    def shoe_state(self) -> DefinedShoeState:  # type: ignore[override]
+    def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]
         """``odds shoe``/``eor``/``exposure``/``audit``: made when first asked (a report never
-        asks, and the shoe-state modules are a few ms of every start to import)."""
+        asks, and the shoe-state modules are a few ms of every start to import). None for a
+        deal that goes on (not counted per shoe state yet: the commands say so in one line)."""
         from odds.games.defined.shoe_state import DefinedShoeState
 
+        if self.definition.continuation is not None:
+            return None
         return DefinedShoeState(self)
 
     def for_config(self, config: DefinedConfig) -> DefinedGame:
@@ -154,6 +171,8 @@ class DefinedGame(Game[DefinedConfig]):
         self, config: DefinedConfig, bet: BetDefinition, counts: Any = None
     ) -> dict[RoundKey, int]:
         """Ways per round key for one bet's reads (``counts``: another composition)."""
+        if continuation.counted_here(self, bet):  # a deal that goes on
+            return continuation.rounds(self, config, bet, counts)
         shoe = config.shoe.build()
         counts = shoe.counts if counts is None else counts
         if decisions.reads_action(self, bet):  # the rounds the strategy plays
@@ -219,8 +238,11 @@ class DefinedGame(Game[DefinedConfig]):
         for key, n in rounds.items():
             ways[self.settled_outcome(bet, key)] += n
         if full_shoe:
+            played = set()
+            if continuation.decides_here(definition) and continuation.counted_here(self, bet):
+                played = continuation.outcomes_played(self, config, bet)  # any action's
             for outcome in bet.outcomes:
-                if not ways[outcome.key] and not outcome.optional:
+                if not ways[outcome.key] and not outcome.optional and outcome.key not in played:
                     at = f" (line {outcome.line})" if outcome.line else ""
                     raise OddsError(
                         f"{definition.source}: definition.bets.{bet.name}{at}: "
@@ -359,7 +381,11 @@ class DefinedGame(Game[DefinedConfig]):
                     withholding=withheld(bet, payout_values(config)),
                 )
             )
-        if definition.decision is not None:
+        if continuation.decides_here(definition):
+            from odds.games.defined.continuation_tables import continuation_tables
+
+            tables += continuation_tables(self, config)
+        elif definition.decision is not None:
             from odds.games.defined.decision_tables import decision_tables
 
             tables += decision_tables(self, config, bets)
@@ -424,12 +450,13 @@ class DefinedGame(Game[DefinedConfig]):
             "joint classes)."
             + self._seats_text()
             + seats.counting_text(self.definition, len(shoe.types), shoe.size)
+            + continuation.counting_text(self, shoe.counts)
             + self._decision_text()
         )
 
     def _decision_text(self) -> str:
         decision = self.definition.decision
-        if decision is None:
+        if decision is None or decision.at != "deal":
             return ""
         bets = ", ".join(b.name for b in decisions.decision_bets(self))
         return (
@@ -468,6 +495,11 @@ class DefinedGame(Game[DefinedConfig]):
                 raise OddsError(
                     f"--actions {given!r}: the {decision.position} may "
                     f"{' or '.join(decision.actions)}"
+                )
+            if decision.at == "continuation" and best is None:
+                raise OddsError(
+                    f"--actions {given!r}: the deal does not go on, so the {decision.position} "
+                    "decides nothing"
                 )
             action = given.strip()
         key_of = self.round_key_of(held, action)
@@ -524,6 +556,8 @@ class DefinedGame(Game[DefinedConfig]):
             plays = self._check_tableau(held)
         elif definition.deal.draw_at_most:
             self._check_draws(held)
+        elif definition.continuation is not None:
+            plays = continuation.check_held(definition, held)
         config.shoe.build().check_holds(
             [c for p in definition.deal.positions for c in held[p]], "the round's cards"
         )
@@ -560,6 +594,8 @@ class DefinedGame(Game[DefinedConfig]):
         decision = self.definition.decision
         if decision is None:
             return None
+        if decision.at == "continuation":
+            return continuation.best_action(self, config, held)
         types = list(config.shoe.build().types)
         hand = tuple(sorted(types.index(card) for card in held[decision.position]))
         return self.solution(config).action_of(hand)
@@ -570,6 +606,8 @@ class DefinedGame(Game[DefinedConfig]):
         """A round's key per bet; ``action``: the deciding position's, for a decision."""
         definition = self.definition
         positions = definition.deal.positions
+        if definition.continuation is not None:
+            return continuation.round_key_of(self, held, action)
 
         def key_of(bet: BetDefinition) -> RoundKey:
             winner, reads = bet_needs(bet, positions)
@@ -615,6 +653,8 @@ class DefinedGame(Game[DefinedConfig]):
         """One round card by card (``odds simulate``): hands in turn, or by the tableau."""
         definition = self.definition
         tableau = definition.deal.tableau
+        if definition.continuation is not None:
+            return continuation.deal_round(definition, draw)
         if tableau is None and definition.deal.draw_at_most:
             size = definition.deal.cards
             hands = {p: [draw() for _ in range(size)] for p in definition.deal.positions}
@@ -746,6 +786,10 @@ class DefinedGame(Game[DefinedConfig]):
 
     def _describe_hand(self, cards: tuple[Any, ...]) -> str:
         definition = self.definition
+        size = definition.deal.cards
+        if definition.continuation is not None and len(cards) > size:
+            first = self._describe_hand(cards[:size])
+            return f"{first}; then {self._describe_hand(cards[size:])}"
         if definition.categories and definition.deal.tableau is None:
             index = patterns.category_of(cards, definition)
             name = definition.categories[index].label if index is not None else "no category"
@@ -782,6 +826,8 @@ class DefinedGame(Game[DefinedConfig]):
 
     def _label(self, cards: tuple[Any, ...]) -> str:
         definition = self.definition
+        if definition.continuation is not None and len(cards) > definition.deal.cards:
+            cards = cards[: definition.deal.cards]  # the first deal's class
         if definition.categories and definition.deal.tableau is None:
             index = patterns.category_of(cards, definition)
             return definition.categories[index].name if index is not None else "none"

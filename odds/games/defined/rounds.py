@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from odds.games.defined.continuation_schema import continued_holds
 from odds.games.defined.schema import BetDefinition, Condition, Definition, Outcome, cut_feature
 
 RoundKey = tuple[Any, ...]
@@ -72,12 +73,20 @@ def bet_needs(bet: BetDefinition, positions: Sequence[str]) -> tuple[bool, dict[
 def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:
     """Whether the condition holds for the round ``key``."""
     positions = definition.deal.positions
-    views = {p: dict(v) for p, v in zip(positions, key[1:], strict=True)}
-    return _holds(condition, key[0], views, definition)
+    n = len(positions)
+    views = {p: dict(v) for p, v in zip(positions, key[1 : 1 + n], strict=True)}
+    # A deal that goes on (odds.games.defined.continuation): its key's last part is the
+    # continued deal's key, or None when it did not go on.
+    continued = key[1 + n] if len(key) > 1 + n else None
+    return _holds(condition, key[0], views, definition, continued)
 
 
 def _holds(
-    condition: Condition, winner: Any, views: dict[str, dict[str, Any]], definition: Definition
+    condition: Condition,
+    winner: Any,
+    views: dict[str, dict[str, Any]],
+    definition: Definition,
+    continued: Any = None,
 ) -> bool:
     if condition.never:  # an optional outcome the paytable's options leave out
         return False
@@ -107,11 +116,25 @@ def _holds(
                 return False
         elif value not in wanted:
             return False
-    if not all(_holds(c, winner, views, definition) for c in condition.all):
+    if not all(_holds(c, winner, views, definition, continued) for c in condition.all):
         return False
-    if condition.any and not any(_holds(c, winner, views, definition) for c in condition.any):
+    if condition.any and not any(
+        _holds(c, winner, views, definition, continued) for c in condition.any
+    ):
         return False
-    return condition.not_ is None or not _holds(condition.not_, winner, views, definition)
+    if condition.not_ is not None and _holds(condition.not_, winner, views, definition, continued):
+        return False
+    # Last: the continued deal (a settled round may not give its cards; a condition that
+    # fails on the first deal, or on the action, never asks for them).
+    if condition.continued is not None:
+        if isinstance(condition.continued, bool):
+            if (continued is not None) != condition.continued:
+                return False
+        elif continued is None or not continued_holds(
+            condition.continued, continued, definition, holds
+        ):
+            return False
+    return True
 
 
 def round_text(key: RoundKey, definition: Definition) -> str:
@@ -119,10 +142,24 @@ def round_text(key: RoundKey, definition: Definition) -> str:
     parts = []
     if key[0] is not None:
         parts.append("tie" if key[0] == "tie" else f"{key[0]} wins")
-    for position, view in zip(definition.deal.positions, key[1:], strict=True):
-        shown = [_feature_text(name, value) for name, value in view if not name.startswith("_")]
+    n = len(definition.deal.positions)
+    for position, view in zip(definition.deal.positions, key[1 : 1 + n], strict=True):
+        shown = [
+            _feature_text(name, value)
+            for name, value in view
+            if not name.startswith("_") and value is not None
+        ]
         if shown:
             parts.append(f"{position} {', '.join(shown)}")
+    if len(key) > 1 + n:  # a deal that may go on
+        inner = key[1 + n]
+        parts.append(
+            "the deal does not go on"
+            if inner is None
+            else f"the deal goes on ({round_text(inner, definition)})"
+            if isinstance(inner, tuple)
+            else "the deal goes on"
+        )
     return "; ".join(parts) or "any round"
 
 

@@ -26,6 +26,12 @@ from typing import Any
 from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
 from odds.core.numbers import parse_rational, short_number
+from odds.games.defined.continuation_schema import (
+    CONTINUED,
+    DECISION_AT,
+    Continuation,
+    read_continuation,
+)
 from odds.games.defined.readings import (
     OptionDeclaration,
     Reading,
@@ -245,6 +251,9 @@ class Decision:
     line: int = field(default=0, compare=False)
     #: ``strategy``: a fixed (house or published) strategy, reported beside the optimal one.
     strategy: FixedStrategy | None = None
+    #: ``at = "continuation"``: the choice is made when the deal goes on, the first deal seen
+    #: (odds.games.defined.continuation); ``"deal"``: on the position's own hand.
+    at: str = "deal"
 
 
 @dataclass(frozen=True)
@@ -320,6 +329,9 @@ class Condition:
     #: Never holds: an ``optional`` outcome whose option test is false under this reading
     #: (reported with no ways, as a coded paytable lists it).
     never: bool = False
+    #: ``continued``: ``True``/``False`` (the deal went on or not), or a condition on the
+    #: continued deal (odds.games.defined.continuation); ``None``: not read.
+    continued: Any = None
 
 
 @dataclass(frozen=True)
@@ -349,6 +361,8 @@ class Definition:
     dealing: tuple[tuple[str, Any], ...] = ()
     #: ``[definition.decision]``: the action a position chooses, solved exactly.
     decision: Decision | None = None
+    #: ``[definition.continuation]``: the deal goes on after a condition (burns, new cards).
+    continuation: Continuation | None = None
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -363,7 +377,8 @@ class Definition:
             return 6
         if self.deal.draw_at_most:  # every hand extended by the card it may draw
             return (self.deal.cards + 1) * len(self.deal.positions)
-        return self.deal.cards * len(self.deal.positions)
+        more = self.continuation.dealt(len(self.deal.positions)) if self.continuation else 0
+        return self.deal.cards * len(self.deal.positions) + more
 
 
 # ---------------------------------------------------------------------------
@@ -371,7 +386,7 @@ class Definition:
 
 
 _TOP = ("base", "title", "rules", "shoe", "deal", "categories", "compare", "bets",
-        "options", "patches", "tiles", "dealing", "decision")  # fmt: skip
+        "options", "patches", "tiles", "dealing", "decision", "continuation")  # fmt: skip
 #: The most categories a definition may list: the work of counting grows with the square of
 #: their number (100 took 2.9 s, 3,000 took 67 s before this bound), so more is refused when
 #: the definition is read, before any hand is classified; the largest shipped game has 24.
@@ -553,7 +568,29 @@ def _read(
     categories = _categories(data.get("categories", []), where, reading)
     compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
     decision = _decision(data.get("decision"), deal, where) if "decision" in data else None
-    context = _Context(deal, categories, every, reading, shoe, decision)
+    context = _Context(deal, categories, every, reading, shoe, decision, "continuation" in data)
+    continuation = None
+    if "continuation" in data:
+        first = dataclasses.replace(
+            context,
+            decision=None,
+            continues=False,
+            no_action="the deal goes on or not by the first deal's cards; an action is "
+            "chosen after, and is read by a bet's outcomes",
+        )
+        continuation = read_continuation(
+            data["continuation"],
+            deal,
+            where,
+            lambda raw, at: _condition(raw, at, first, where, where.line("when")),
+            lambda value, at, low, high, line: _int(value, at, where, low, high, line),
+        )
+    if decision is not None and decision.at == "continuation" and continuation is None:
+        raise where.error(
+            "definition.decision",
+            'at = "continuation": the deal never goes on; add [definition.continuation]',
+            decision.line,
+        )
     bets = _bets(data.get("bets"), context, where)
     if decision is not None:
         _check_decided(decision, bets, where)
@@ -573,7 +610,7 @@ def _read(
     definition = Definition(
         title, shoe, deal, categories, compare, ties, bets, rules, where.source,
         category_order=order, options=reading.declarations, reading=reading, tiles=tiles,
-        dealing=tuple(dealing.items()), decision=decision,
+        dealing=tuple(dealing.items()), decision=decision, continuation=continuation,
     )  # fmt: skip
     check_vocabulary(definition, where)
     return definition
@@ -590,6 +627,10 @@ class _Context:
     reading: Reading
     shoe: ShoeRules | None = None
     decision: Decision | None = None
+    #: ``[definition.continuation]`` is given: conditions may read ``continued``.
+    continues: bool = False
+    #: Why no action may be read here (the continuation's ``when``, a continued deal).
+    no_action: str = ""
 
 
 def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
@@ -598,7 +639,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
     where_ = "definition.decision"
     if not isinstance(table, Mapping):
         raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
-    _known(table, ("position", "actions", "strategy"), where_, loc, line)
+    _known(table, ("position", "actions", "strategy", "at"), where_, loc, line)
     position = table.get("position")
     if position not in deal.positions:
         raise loc.error(
@@ -626,7 +667,21 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             "tableau, draw_at_most or seats yet)",
             line,
         )
-    return Decision(str(position), tuple(actions), line)
+    at = table.get("at", "deal")
+    if at not in DECISION_AT:
+        raise loc.error(
+            where_,
+            f'at: expected "deal" (on the own hand) or "continuation" (when the deal goes '
+            f"on), got {at!r}",
+            loc.line("at", line) or line,
+        )
+    if at == "continuation" and "strategy" in table:
+        raise loc.error(
+            where_,
+            'a fixed strategy is read on the own hand; at = "continuation" takes none yet',
+            line,
+        )
+    return Decision(str(position), tuple(actions), line, at=str(at))
 
 
 def _strategy(raw: Any, decision: Decision, context: _Context, loc: Locator) -> FixedStrategy:
@@ -1609,6 +1664,7 @@ def _condition(
     all_: list[Condition] = []
     any_: list[Condition] = []
     not_: Condition | None = None
+    continued: Any = None
     constant = True  # the conjunction of what the options decide
     for key, value in raw.items():
         if key in ("all", "any"):
@@ -1641,6 +1697,10 @@ def _condition(
             constant = reading.holds(key, value, f"{where_}.{key}", loc, line) and constant
         elif key == ACTION:
             tests.append(_action_test(value, f"{where_}.{key}", context, loc, line))
+        elif key == CONTINUED and context.continues:
+            continued = _continued(value, f"{where_}.{key}", context, loc, line)
+            if continued is None:  # a continued deal the reading makes impossible
+                constant = False
         elif key in ROUND_FEATURES:
             wanted = _feature_value("", key, value, f"{where_}.{key}", context, loc, line)
             constant = constant and not _emptied(key, value, wanted)
@@ -1668,12 +1728,30 @@ def _condition(
         else:
             known = (*ROUND_FEATURES, *deal.positions, *reading.sections, "all", "any", "not")
             known += (ACTION,) if context.decision is not None else ()
+            known += (CONTINUED,) if context.continues else ()
             raise loc.error(where_, f"unknown key {key!r} (known: {', '.join(known)})", line)
     if not constant:
         return False
-    if not (tests or all_ or any_ or not_):
+    if not (tests or all_ or any_ or not_ or continued is not None):
         return True
-    return Condition(tuple(tests), tuple(all_), tuple(any_), not_)
+    return Condition(tuple(tests), tuple(all_), tuple(any_), not_, continued=continued)
+
+
+def _continued(value: Any, where_: str, context: _Context, loc: Locator, line: int) -> Any:
+    """``continued = true``/``false``, or a condition on the continued deal (its winner and
+    its positions' new hands; no action); ``None`` when the condition can never hold under
+    this reading."""
+    if isinstance(value, bool):
+        return value
+    inner = dataclasses.replace(
+        context,
+        decision=None,
+        continues=False,
+        no_action="a condition on the continued deal reads its cards; put action = … beside "
+        "continued",
+    )
+    found = _condition(value, where_, inner, loc, line)
+    return True if found is True else None if found is False else found
 
 
 def _action_test(
@@ -1681,6 +1759,8 @@ def _action_test(
 ) -> tuple[str, str, frozenset[str]]:
     """``action = "play"`` (or a list): a test of the deciding position's chosen action."""
     decision = context.decision
+    if context.no_action:
+        raise loc.error(where_, context.no_action, line)
     if decision is None:
         raise loc.error(
             where_,
@@ -1930,6 +2010,14 @@ def condition_text(condition: Condition) -> str:
         parts.append("(" + " or ".join(condition_text(c) for c in condition.any) + ")")
     if condition.not_ is not None:
         parts.append(f"not ({condition_text(condition.not_)})")
+    if condition.continued is not None:
+        parts.append(
+            "the deal goes on"
+            if condition.continued is True
+            else "the deal does not go on"
+            if condition.continued is False
+            else f"the deal goes on: {condition_text(condition.continued)}"
+        )
     return ", ".join(parts) or "always"
 
 
