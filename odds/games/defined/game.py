@@ -91,9 +91,16 @@ class DefinedGame(Game[DefinedConfig]):
         )
 
     @cached_property
-    def shoe_state(self) -> DefinedShoeState:  # type: ignore[override]
+    def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]
         """``odds shoe``/``eor``/``exposure``/``audit``: made when first asked (a report never
-        asks, and the shoe-state modules are a few ms of every start to import)."""
+        asks, and the shoe-state modules are a few ms of every start to import).
+
+        None for an until-match deal: one round may take every card of the shoe, and a card
+        turned up with nothing left to match it would never end its round, so such a game
+        (Andar Bahar) deals a fresh deck every round and has no shoe states.
+        """
+        if self.definition.deal.until_match is not None:
+            return None
         from odds.games.defined.shoe_state import DefinedShoeState
 
         return DefinedShoeState(self)

@@ -165,20 +165,8 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
         shoe = config.shoe.build()
         types = shoe.types
         positions = " and ".join(definition.deal.positions)
-        until = definition.deal.until_match
         if definition.deal.tableau is not None:
             what = f"a coup by the tableau (four to six cards) to the {positions}, face up"
-        elif until is not None:
-            if not every_round_from_full_shoe(config.dealing):
-                raise OddsError(
-                    "an until-match deal may take every card of the shoe in one round: its "
-                    "shoe states are dealt from a fresh shoe every round ([dealing] "
-                    "reshuffle_every_round = true)"
-                )
-            what = (
-                f"the {until.card} and then cards to the {' and '.join(until.piles)} in turn "
-                f"until one matches its {until.match}, face up"
-            )
         else:
             cards = definition.deal.cards
             count = _WORDS[cards] if cards < len(_WORDS) else str(cards)
