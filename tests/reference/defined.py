@@ -52,9 +52,20 @@ def _round_key(
             # The comparison of two hands, exceptions (``beats``) first: the
             # vocabulary's rule, applied deal by deal (no correction of counts).
             who = ranking.winner(definition, hands[positions[0]], hands[positions[1]])
+    if definition.deal.until_match is not None:  # the pile holding the last card wins
+        until = definition.deal.until_match
+        dealt = sum(len(hands[p]) for p in until.piles)
+        first = _first_pile(until, hands[until.card][0])
+        second = next(p for p in until.piles if p != first)
+        who = (first if dealt % 2 else second) if winner else None
     views = []
     for p in positions:
-        if definition.deal.tableau is not None:
+        if definition.deal.until_match is not None:
+            found: dict[str, Any] = {"cards": len(hands[p])}
+            if p == definition.deal.until_match.card:
+                found |= {"rank": hands[p][0].rank, "suit": hands[p][0].suit}
+            views.append(tuple((n, found[n]) for n in sorted(reads[p])))
+        elif definition.deal.tableau is not None:
             cards = hands[p]
             two = patterns.points(cards[:2], definition.shoe)
             found = {
@@ -85,6 +96,14 @@ def _round_key(
         else:
             views.append(patterns.view(hands[p], reads[p], definition))
     return (who, *views)
+
+
+def _first_pile(until: Any, joker: Card) -> str:
+    """The pile dealt first: the one named, or the one named for the joker's colour."""
+    if isinstance(until.first, str):
+        return str(until.first)
+    black = joker.suit in (Suit.CLUBS, Suit.SPADES)
+    return str(dict(until.first)["black" if black else "red"])
 
 
 def _outcome(game: DefinedGame, bet: Any, key: tuple[Any, ...], hands: Any) -> Any:
@@ -338,7 +357,45 @@ def brute_force(
             left.append(i)
             left.sort()
 
-    if tableau is not None:
+    def deal_until_match() -> None:
+        """Every ordering of the cards: the first turned up, then the piles in turn from the
+        one the definition names (by the turned card's colour, when it says so) until a
+        card of the turned card's rank, suit or colour; each finished deal weighted by the
+        orders of the cards left undealt."""
+        until = definition.deal.until_match
+        assert until is not None
+
+        def same(a: Card, b: Card) -> bool:
+            if until.match == "rank":
+                return a.rank == b.rank
+            red = (Suit.HEARTS, Suit.DIAMONDS)
+            return a.suit == b.suit if until.match == "suit" else (a.suit in red) == (b.suit in red)
+
+        def walk(
+            joker: Card, order: list[str], piles: dict[str, list[Card]], left: list[int]
+        ) -> None:
+            dealt = sum(len(c) for c in piles.values())
+            for i in left:
+                card = cards[i]
+                pile = order[dealt % 2]
+                grown = {**piles, pile: [*piles[pile], card]}
+                others = [x for x in left if x != i]
+                if same(card, joker):
+                    hands = {until.card: [joker], **grown}
+                    _settle(game, hands, result, factorial(len(others)))
+                else:
+                    walk(joker, order, grown, others)
+
+        for j, joker in enumerate(cards):
+            first = _first_pile(until, joker)
+            order = [first, next(p for p in until.piles if p != first)]
+            walk(
+                joker, order, {p: [] for p in until.piles}, [i for i in range(len(cards)) if i != j]
+            )
+
+    if definition.deal.until_match is not None:
+        deal_until_match()
+    elif tableau is not None:
         deal_tableau([])
     else:
         deal_hands([])

@@ -437,6 +437,11 @@ def check_bounds(definition: Definition, types: int, shoe_size: int, joint: bool
         )
     if definition.deal.tableau is not None:
         return
+    if definition.deal.until_match is not None:
+        from odds.games.defined.until_match import check_work
+
+        check_work(definition, types, shoe_size)
+        return
     size = definition.deal.cards + bool(definition.deal.draw_at_most)
     hands_ = estimate_hands(types, size)
     if hands_ > MAX_HANDS:

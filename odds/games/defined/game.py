@@ -26,6 +26,7 @@ from odds.games.defined import (
     patterns,
     ranking,
     seats,
+    until_match,
 )
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
@@ -75,7 +76,9 @@ class DefinedGame(Game[DefinedConfig]):
             # A dealer's hand first, as a log or ``settle`` lists the hand every seat meets.
             positions=(deal.positions[1], deal.positions[0]) if deal.dealer else deal.positions,
             bet_names=tuple(b.name for b in definition.bets),
-            hand_size=0 if deal.tableau or deal.draw_at_most or goes_on else deal.cards,
+            hand_size=0
+            if deal.tableau or deal.draw_at_most or goes_on or deal.until_match
+            else deal.cards,
             log_hand_sizes=(
                 (2, 3)
                 if deal.tableau
@@ -97,6 +100,8 @@ class DefinedGame(Game[DefinedConfig]):
                 if deal.tableau
                 else continuation.hand_example(definition)
                 if goes_on
+                else "the cards in dealing order, e.g. '7h' or '2c 9d 7s'"
+                if deal.until_match
                 else f"{_number(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
@@ -105,8 +110,15 @@ class DefinedGame(Game[DefinedConfig]):
     @cached_property
     def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]
         """``odds shoe``/``eor``/``exposure``/``audit``: made when first asked (a report never
-        asks, and the shoe-state modules are a few ms of every start to import). None for a
-        deal that goes on (not counted per shoe state yet: the commands say so in one line)."""
+        asks, and the shoe-state modules are a few ms of every start to import).
+
+        None for a deal that goes on (not counted per shoe state yet: the commands say so in
+        one line), and for an until-match deal: one round may take every card of the shoe,
+        and a card turned up with nothing left to match it would never end its round, so such
+        a game (Andar Bahar) deals a fresh deck every round and has no shoe states.
+        """
+        if self.definition.deal.until_match is not None:
+            return None
         from odds.games.defined.shoe_state import DefinedShoeState
 
         if self.definition.continuation is not None:
@@ -218,6 +230,8 @@ class DefinedGame(Game[DefinedConfig]):
         if found is None:
             if self.definition.deal.tableau is not None:
                 found = counting.tableau_rounds(self.definition, types, counts, winner, reads)
+            elif self.definition.deal.until_match is not None:
+                found = until_match.rounds(self.definition, types, counts, winner, reads)
             else:
                 found = counting.hand_rounds(self.definition, types, counts, winner, reads)
             if len(cache) > 64:
@@ -352,7 +366,7 @@ class DefinedGame(Game[DefinedConfig]):
                 definition.categories[i].name if i is not None else "none": n
                 for i, n in found.items()
             }
-        elif definition.deal.tableau is None:
+        elif definition.deal.tableau is None and definition.deal.until_match is None:
             classifier = counting.classifier_for(definition, shoe.types)
             classes = class_distribution(
                 shoe.counts,
@@ -403,7 +417,7 @@ class DefinedGame(Game[DefinedConfig]):
             config,
             paytable,
             shoe=f"{shoe.description} ({shoe.size} cards)",
-            deals=self.deal_total(shoe.counts),
+            deals=self.deal_total(shoe.counts, shoe.types),
             counting=self.counting_text(shoe),
             bets=tuple(bets),
             tables=tuple(tables),
@@ -411,10 +425,14 @@ class DefinedGame(Game[DefinedConfig]):
             notes=notes,
         )
 
-    def deal_total(self, counts: Any) -> int:
+    def deal_total(self, counts: Any, types: Any = None) -> int:
+        """Every round's ways from ``counts`` (``types``: the shoe's card types, which an
+        until-match deal reads to know which cards match)."""
         deal = self.definition.deal
         if deal.tableau is not None:
             return falling(sum(counts), 6)
+        if deal.until_match is not None:
+            return until_match.deal_total(self.definition, types, counts)
         if deal.draw_at_most:
             from odds.games.defined.threshold import deal_total
 
@@ -424,6 +442,8 @@ class DefinedGame(Game[DefinedConfig]):
     def counting_text(self, shoe: Any) -> str:
         definition = self.definition
         deal = definition.deal
+        if deal.until_match is not None:
+            return until_match.counting_text(definition, shoe.types, shoe.counts)
         total = self.deal_total(shoe.counts)
         if deal.tableau is not None:
             return (
@@ -485,6 +505,8 @@ class DefinedGame(Game[DefinedConfig]):
     ) -> Settlement:
         definition = self.definition
         held, plays = self._checked_round(config, hands)
+        if definition.deal.until_match is not None:
+            plays = until_match.round_text(definition, held)
         action = best = self._best_action(config, held)
         given = hands.get("actions")
         if given is not None:  # ``odds settle --actions fold``: the action taken, checked
@@ -524,7 +546,9 @@ class DefinedGame(Game[DefinedConfig]):
                 SettledHand(
                     p,
                     " ".join(str(c) for c in held[p]),
-                    self._describe_hand(held[p])
+                    plays[p]
+                    if definition.deal.until_match is not None
+                    else self._describe_hand(held[p])
                     + (f" ({len(held[p])} cards); {plays[p]}" if p in plays else ""),
                     self._label(held[p]),
                 )
@@ -550,10 +574,18 @@ class DefinedGame(Game[DefinedConfig]):
         """A round's hands read and checked (the deal's drawing, what the shoe holds), with
         what each tableau position's drawing did."""
         definition = self.definition
-        held = {p: self.read_hand(config, hands, p) for p in definition.deal.positions}
+        until = definition.deal.until_match
+        held = {
+            p: ()  # a pile no card reached (the match was the first card dealt)
+            if until is not None and p in until.piles and hands.get(p, "").strip() in ("", "-")
+            else self.read_hand(config, hands, p)
+            for p in definition.deal.positions
+        }
         plays: dict[str, str] = {}
         if definition.deal.tableau is not None:
             plays = self._check_tableau(held)
+        elif definition.deal.until_match is not None:
+            until_match.checked_round(definition, held)
         elif definition.deal.draw_at_most:
             self._check_draws(held)
         elif definition.continuation is not None:
@@ -611,6 +643,10 @@ class DefinedGame(Game[DefinedConfig]):
 
         def key_of(bet: BetDefinition) -> RoundKey:
             winner, reads = bet_needs(bet, positions)
+            if definition.deal.until_match is not None:
+                joker = held[definition.deal.until_match.card][0]
+                dealt = sum(len(held[p]) for p in definition.deal.until_match.piles)
+                return until_match.round_key(definition, joker, dealt, winner, reads)
             who = None
             if winner:
                 if definition.deal.tableau is not None:
@@ -655,6 +691,8 @@ class DefinedGame(Game[DefinedConfig]):
         tableau = definition.deal.tableau
         if definition.continuation is not None:
             return continuation.deal_round(definition, draw)
+        if definition.deal.until_match is not None:
+            return until_match.deal_round(definition, draw)
         if tableau is None and definition.deal.draw_at_most:
             size = definition.deal.cards
             hands = {p: [draw() for _ in range(size)] for p in definition.deal.positions}

@@ -28,6 +28,10 @@ def analysis_tables(game: DefinedGame, config: DefinedConfig, shoe: Any) -> list
         from odds.games.defined.tableau_tables import tableau_tables
 
         return list(tableau_tables(definition, shoe.types, shoe.counts))
+    if definition.deal.until_match is not None:
+        from odds.games.defined.until_match import law_table
+
+        return [law_table(definition, shoe.types, shoe.counts)]
     from odds.games.defined import showdown_tables
 
     if showdown_tables.applies(definition):

@@ -35,7 +35,7 @@ def needs(
             elif name in ("margin", "total_points"):
                 for p in positions:
                     read[p].add("points")
-            elif name == "total_cards":
+            elif name in ("total_cards", "dealt"):
                 for p in positions:
                     read[p].add("cards")
             elif name == "highest_value":  # the coup's highest card, on every view
@@ -104,6 +104,8 @@ def _holds(
             value = sum(v["cards"] for v in views.values())
         elif name == "highest_value":
             value = max(v["_highest_value"] for v in views.values())
+        elif name == "dealt":  # after the card turned up first (an until-match deal's)
+            value = sum(v["cards"] for v in views.values()) - next(iter(views.values()))["cards"]
         elif name == "same_suit":
             suits = frozenset().union(*(v["_suits"] for v in views.values()))
             value = len(suits) == 1

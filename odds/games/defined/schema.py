@@ -77,7 +77,11 @@ COVER = "cover"
 #: Conditions on the whole round.
 ROUND_FEATURES = (
     "winner", "margin", "total_points", "total_cards", "same_suit", "identical", "highest_value",
+    "dealt",
 )  # fmt: skip
+#: What the card turned up first, and the match, may be: the class of cards that end an
+#: until-match deal (``[definition.deal.until_match] match``).
+MATCHES = ("rank", "suit", "colour")
 #: Position features that compare the hand with a reference hand by the definition's
 #: strength order (a dealer "qualifies with Q-high": ``at_least = "Q 3 2"``). Each is read as
 #: a feature named ``"<key>:<reference>"`` holding true or false, so the showdown plan counts
@@ -231,11 +235,34 @@ class Deal:
     #: (a log seats players against it; commands list it first, as the dealer's hand is
     #: dealt to the table once).
     dealer: bool = False
+    #: ``until_match``: one card turned up, then cards dealt alternately to the two piles
+    #: until one matches it (odds.games.defined.until_match); ``positions`` is then the
+    #: card's name and the two piles, in dealing order.
+    until_match: UntilMatch | None = None
 
     def draws(self, position: str, points: int) -> bool:
         """Whether ``position`` draws a card on its first cards' ``points``."""
         limit = dict(self.draw_at_most).get(position)
         return limit is not None and points <= limit
+
+
+@dataclass(frozen=True)
+class UntilMatch:
+    """``[definition.deal.until_match]``: a card turned up (``card``), then cards dealt to
+    the two piles in turn until one matches it by ``match``; the pile receiving it wins.
+
+    ``first`` is the pile dealt first: one pile, or per colour of the turned card
+    (``(("black", "andar"), ("red", "bahar"))``).
+    """
+
+    card: str
+    match: str
+    first: str | tuple[tuple[str, str], ...]
+    piles: tuple[str, str]
+
+    def first_pile(self, colour: str) -> str:
+        """The pile dealt first when the turned card is of this colour."""
+        return self.first if isinstance(self.first, str) else dict(self.first)[colour]
 
 
 @dataclass(frozen=True)
@@ -375,6 +402,8 @@ class Definition:
         """The most cards a counted round takes (every drawing position drawing)."""
         if self.deal.tableau:
             return 6
+        if self.deal.until_match is not None:  # the card turned up and at least one more
+            return 2
         if self.deal.draw_at_most:  # every hand extended by the card it may draw
             return (self.deal.cards + 1) * len(self.deal.positions)
         more = self.continuation.dealt(len(self.deal.positions)) if self.continuation else 0
@@ -567,6 +596,15 @@ def _read(
     every = _category_names(data.get("categories", []))
     categories = _categories(data.get("categories", []), where, reading)
     compare, ties, order = _compare(data.get("compare", {}), deal, categories, where)
+    if deal.until_match is not None:
+        for key in ("categories", "decision", "tiles"):
+            if data.get(key):
+                raise where.error(
+                    f"definition.{key}",
+                    "an until-match deal has no hands to class or decide on (its bets read "
+                    "the winning pile, the cards dealt and the turned card)",
+                    where.line(f"[[definition.{key}" if key == "categories" else key),
+                )
     decision = _decision(data.get("decision"), deal, where) if "decision" in data else None
     context = _Context(deal, categories, every, reading, shoe, decision, "continuation" in data)
     continuation = None
@@ -963,7 +1001,7 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
         )
     _known(
         table,
-        ("positions", "cards", "tableau", "seats", "draw_at_most"),
+        ("positions", "cards", "tableau", "seats", "draw_at_most", "until_match"),
         "definition.deal",
         loc,
         after,
@@ -1002,6 +1040,8 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
             f"{len(positions)} positions: definitions count one or two positions for now",
             line,
         )
+    if "until_match" in table:
+        return _until_match(table, tuple(positions), loc, after)
     tableau = None
     if "tableau" in table:
         if "draw_at_most" in table:
@@ -1026,6 +1066,59 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
     seats = _seats(table, positions, cards, loc, after)
     draws = _draw_at_most(table, positions, loc, after)
     return Deal(tuple(positions), cards, None, seats, draws, dealer="seats" in table)
+
+
+def _until_match(
+    table: Mapping[str, Any], piles: tuple[str, ...], loc: Locator, after: int
+) -> Deal:
+    """``until_match = { card = "joker", match = "rank", first = "andar" }``: the deal of
+    Andar Bahar (odds.games.defined.until_match counts it)."""
+    where_ = "definition.deal.until_match"
+    line = loc.line("until_match", after)
+    for key in ("cards", "tableau", "seats", "draw_at_most"):
+        if key in table:
+            raise loc.error(
+                f"definition.deal.{key}",
+                "an until-match deal deals one card, then cards in turn until one matches it; "
+                f"remove {key}",
+                loc.line(key, after),
+            )
+    raw = table["until_match"]
+    if not isinstance(raw, Mapping):
+        raise loc.error(
+            where_, 'expected a table such as { card = "joker", match = "rank", first = '
+            f'"{piles[0]}" }}', line,
+        )  # fmt: skip
+    _known(raw, ("card", "match", "first"), where_, loc, line)
+    if len(piles) != 2:
+        raise loc.error("definition.deal.positions", "an until-match deal deals to two piles", line)
+    card = raw.get("card", "")
+    if not isinstance(card, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", card):
+        raise loc.error(f"{where_}.card", 'expected the turned card\'s name, e.g. "joker"', line)
+    if card in piles or card in _RESERVED_POSITIONS:
+        raise loc.error(f"{where_}.card", f"{card!r} names a pile or a condition's key", line)
+    match = raw.get("match", "rank")
+    if match not in MATCHES:
+        raise loc.error(f"{where_}.match", f"{match!r} is not one of {', '.join(MATCHES)}", line)
+    first = raw.get("first")
+    chosen: str | tuple[tuple[str, str], ...]
+    if isinstance(first, str) and first in piles:
+        chosen = first
+    elif (
+        isinstance(first, Mapping)
+        and set(first) == {"black", "red"}
+        and all(v in piles for v in first.values())
+    ):
+        chosen = (("black", first["black"]), ("red", first["red"]))
+    else:
+        raise loc.error(
+            f"{where_}.first",
+            f"expected the pile dealt first ({' or '.join(piles)}), or one per colour of the "
+            f'{card}: {{ black = "{piles[0]}", red = "{piles[1]}" }}; got {first!r}',
+            line,
+        )
+    deal = UntilMatch(card, match, chosen, (piles[0], piles[1]))
+    return Deal((card, *piles), 1, None, until_match=deal)
 
 
 def _draw_at_most(
@@ -1702,6 +1795,7 @@ def _condition(
             if continued is None:  # a continued deal the reading makes impossible
                 constant = False
         elif key in ROUND_FEATURES:
+            _check_round_key(key, value, deal, f"{where_}.{key}", loc, line)
             wanted = _feature_value("", key, value, f"{where_}.{key}", context, loc, line)
             constant = constant and not _emptied(key, value, wanted)
             tests.append(("", key, wanted))
@@ -1713,6 +1807,9 @@ def _condition(
                     reference = _reference(wanted, f"{where_}.{key}.{feature}", context, loc, line)
                     tests.append((key, f"{feature}:{reference}", True))
                     continue
+                if deal.until_match is not None:
+                    _check_pile_feature(key, feature, deal.until_match, f"{where_}.{key}", loc,
+                                        line)  # fmt: skip
                 if feature not in POSITION_FEATURES:
                     raise loc.error(
                         f"{where_}.{key}",
@@ -1752,6 +1849,48 @@ def _continued(value: Any, where_: str, context: _Context, loc: Locator, line: i
     )
     found = _condition(value, where_, inner, loc, line)
     return True if found is True else None if found is False else found
+
+
+def _check_round_key(
+    key: str, value: Any, deal: Deal, where_: str, loc: Locator, line: int
+) -> None:
+    """What a round condition may read of an until-match deal (the winning pile and the cards
+    dealt), and ``dealt`` on no other deal."""
+    until = deal.until_match
+    if until is None:
+        if key == "dealt":
+            raise loc.error(
+                where_, "dealt: the cards dealt after the turned card of an until-match deal "
+                "(this deal deals fixed hands: read total_cards)", line,
+            )  # fmt: skip
+        return
+    if key not in ("winner", "dealt"):
+        raise loc.error(
+            where_,
+            f"{key}: an until-match deal's round reads winner and dealt (and each pile's "
+            f"cards, the {until.card}'s rank and suit)",
+            line,
+        )
+    if key == "winner":
+        for name in value if isinstance(value, list) else [value]:
+            if name not in until.piles:
+                raise loc.error(
+                    where_,
+                    f"unknown winner {name!r}: the pile that receives the match wins "
+                    f"({' or '.join(until.piles)}; there are no ties)",
+                    line,
+                )
+
+
+def _check_pile_feature(
+    position: str, feature: str, until: UntilMatch, where_: str, loc: Locator, line: int
+) -> None:
+    """A pile of an until-match deal is read by its cards' number, the turned card by its
+    rank and suit."""
+    allowed = ("rank", "suit") if position == until.card else ("cards",)
+    if feature not in allowed:
+        what = f"the {until.card} is read by" if position == until.card else "a pile is read by"
+        raise loc.error(where_, f"unknown key {feature!r}: {what} {' and '.join(allowed)}", line)
 
 
 def _action_test(
