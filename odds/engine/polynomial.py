@@ -956,6 +956,10 @@ def _factorials(hand: Sequence[int]) -> int:
     return result
 
 
+def _rational(value: Fraction | int) -> Fraction:
+    return value if isinstance(value, Fraction) else Fraction(value)
+
+
 def two_hand_polynomial(
     full: Sequence[int],
     size: int,
@@ -990,15 +994,15 @@ def two_hand_polynomial(
     index: dict[C, int] = {}
     classes = [index.setdefault(classify(hand), len(index)) for hand in all_hands]
     names = list(index)
-    table = [[list(payoff(x, y)) for y in names] for x in names]
-    scale = lcm(*(Fraction(v).denominator for row in table for cell in row for v in cell))
+    table = [[[_rational(v) for v in payoff(x, y)] for y in names] for x in names]
+    scale = lcm(*(v.denominator for row in table for cell in row for v in cell))
+    # Each net as an integer over the common denominator (integer arithmetic: a Fraction
+    # product per cell and bet was most of a Dragon Tiger audit's shoe law).
     matrix = [
-        [
-            [int(Fraction(table[x][y][b]) * scale) for y in range(len(names))]
-            for x in range(len(names))
-        ]
+        [[row[y][b].numerator * (scale // row[y][b].denominator) for y in range(len(names))]
+         for row in table]
         for b in range(len(bets))
-    ]
+    ]  # fmt: skip
     if factored is None:
         factored = types > 16
     multinomial = factorial(size) ** 2

@@ -63,14 +63,14 @@ def game_named(name: str) -> Game[Any]:
 def packaged_game(name: str) -> Game[Any] | None:
     """The game of ``odds`` called ``name`` (a package, or a definition in ``tables/``), found
     by its own package or file before every game is discovered; ``None`` if there is none."""
-    if name not in game_names():  # no game to find: compile none of them
-        return None
     found = _own_package(name)
     if found is None:
         from odds.games.defined.registry import table_game
 
         found = table_game(name)
-    return found if found is not None else games().get(name)
+    if found is None and name in game_names():  # an unknown name compiles no game
+        found = games().get(name)
+    return found
 
 
 def _own_package(name: str) -> Game[Any] | None:

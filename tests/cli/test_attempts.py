@@ -13,18 +13,38 @@ last is judged. Then optional expectations:
 
 A non-zero exit must explain itself: stderr is one line and holds no ``Traceback``.
 
+A plain ``odds …`` command (no shell syntax: no pipe, redirection, variable, glob or
+quoting of such characters) runs as ``odds`` would, in a child forked from this test
+process, with the package already imported: the same entry point
+(``odds.__main__.run``), arguments, folder, environment, standard streams (files),
+signal dispositions, warning filters and exit code, none of the computed caches, but not
+another interpreter's start and imports (about 0.15 s of CPU each, for some 400
+commands). Every other command, and so every pipe, redirection and Ctrl-C here, runs the
+installed ``odds`` through ``bash``.
+
 This file is self-contained so that any branch can copy it verbatim.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import faulthandler
+import functools
+import importlib
+import io
 import os
+import pkgutil
 import re
+import select
+import shlex
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,12 +116,138 @@ def _environment() -> dict[str, str]:
     return env
 
 
+#: Characters that make a command more than ``odds`` and its words: outside quotes (a pipe,
+#: a redirection, a glob…), or anywhere (what bash expands even in double quotes).
+UNQUOTED_SYNTAX = set("|&;<>()*?[]{}~!#\n")
+EXPANDED_SYNTAX = set("$`\\")
+
+
+def _plain_odds(command: str) -> list[str] | None:
+    """The arguments of ``odds ARGS`` when the command is nothing more; else ``None``."""
+    if EXPANDED_SYNTAX & set(command):
+        return None
+    quote = ""
+    for char in command:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in UNQUOTED_SYNTAX:
+            return None
+    args = shlex.split(command)
+    return args[1:] if args and args[0] == "odds" else None
+
+
+def _run_forked(
+    arguments: list[str], folder: Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """``odds ARGUMENTS`` in a forked child of this process (see the module's docstring)."""
+    import odds.__main__
+    from odds.core.caching import clear_caches
+
+    _import_once()
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        pid = os.fork()
+        if pid == 0:  # the child: from here on, only what ``odds`` itself would do
+            code = 1
+            try:
+                os.setsid()
+                os.chdir(folder)
+                os.environ.clear()
+                os.environ.update(_environment())
+                nothing = os.open(os.devnull, os.O_RDONLY)
+                for fd, target in ((0, nothing), (1, out.fileno()), (2, err.fileno())):
+                    os.dup2(target, fd)
+                _as_a_fresh_interpreter(arguments)
+                clear_caches()
+                odds.__main__.run()
+                code = 0
+            except SystemExit as exc:
+                if isinstance(exc.code, int) or exc.code is None:
+                    code = exc.code or 0
+                else:
+                    print(exc.code, file=sys.stderr)
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                with contextlib.suppress(BaseException):
+                    threading._shutdown()  # type: ignore[attr-defined]
+                    atexit._run_exitfuncs()
+                for stream in (sys.stdout, sys.stderr):
+                    with contextlib.suppress(BaseException):
+                        stream.flush()
+                os._exit(code)
+        watch = os.pidfd_open(pid)
+        try:
+            if not select.select([watch], [], [], timeout)[0]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail(f"timed out after {timeout:g} s (a hang): odds {shlex.join(arguments)}")
+        finally:
+            os.close(watch)
+        _, status = os.waitpid(pid, 0)
+        with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
+            os.killpg(pid, signal.SIGKILL)
+        code = os.waitstatus_to_exitcode(status)
+        texts = []
+        for stream in (out, err):
+            stream.seek(0)
+            texts.append(stream.read().decode("utf-8", errors="replace"))
+        command = shlex.join(["odds", *arguments])
+        # A child killed by a signal: what bash reports for it (128 + the signal's number).
+        return subprocess.CompletedProcess(command, 128 - code if code < 0 else code, *texts)
+
+
+@functools.cache
+def _import_once() -> None:
+    """Import every module of ``odds`` and the readers its commands load when used (DuckDB,
+    Parquet) here, once, rather than in every child: a child imports nothing on its own."""
+    import odds
+
+    for module in pkgutil.walk_packages(odds.__path__, "odds."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    for optional in ("duckdb", "pyarrow.parquet", "xlsxwriter"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(optional)
+
+
+def _as_a_fresh_interpreter(arguments: list[str]) -> None:
+    """What a new ``python`` starts with, where pytest's process differs: arguments, standard
+    streams on file descriptors 0-2, default signal dispositions and warning filters."""
+    sys.argv = ["odds", *arguments]
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(
+        open(2, "wb", buffering=0, closefd=False),  # noqa: SIM115
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
+    faulthandler.disable()
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGALRM):
+        signal.signal(number, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    warnings.resetwarnings()
+    for category in (ResourceWarning, ImportWarning, PendingDeprecationWarning):
+        warnings.filterwarnings("ignore", category=category)
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
+
+
 def _run(command: str, folder: Path, timeout: float) -> subprocess.CompletedProcess[str]:
     """``bash -c command`` in its own process group, killed whole on timeout.
 
     Output goes to files, not pipes: a background process the command started
     (a test server) would hold a pipe open and make the wait outlast the command.
+    A plain ``odds …`` command runs in a forked child instead (:func:`_run_forked`).
     """
+    arguments = _plain_odds(command)
+    if arguments is not None:
+        return _run_forked(arguments, folder, timeout)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen(
             ["bash", "-c", command],
