@@ -71,9 +71,12 @@ def reads_continued(condition: Condition | None) -> bool:
 
 
 def continued_needs(
-    conditions: Iterable[Condition | None], positions: Sequence[str]
+    conditions: Iterable[Condition | None], definition: Definition
 ) -> tuple[bool, dict[str, set[str]]]:
     """The winner and the features each position's continued hand is read by."""
+    continuation = definition.continuation
+    assert continuation is not None
+    positions = continuation.positions(definition.deal.positions)
     inner: list[Condition] = []
 
     def visit(condition: Condition | None) -> None:
@@ -133,7 +136,11 @@ def _sub_definition(definition: Definition) -> Definition:
     if found is None:
         continuation = definition.continuation
         assert continuation is not None
-        deal = dataclasses.replace(definition.deal, cards=continuation.cards)
+        deal = dataclasses.replace(
+            definition.deal,
+            positions=continuation.positions(definition.deal.positions),
+            cards=continuation.cards,
+        )
         found = dataclasses.replace(
             definition, deal=deal, bets=(), decision=None, continuation=None, classifiers={}
         )
@@ -147,8 +154,9 @@ def extension(definition: Definition, left: int) -> int:
     continuation = definition.continuation
     assert continuation is not None
     k = continuation.cards
-    hands_ = deal_count([left], [k] * len(definition.deal.positions))
-    return hands_ * comb(left - k * len(definition.deal.positions), continuation.burn)
+    n = len(continuation.positions(definition.deal.positions))
+    hands_ = deal_count([left], [k] * n)
+    return hands_ * comb(left - k * n, continuation.burn)
 
 
 def round_total(definition: Definition, counts: Sequence[int]) -> int:
@@ -275,7 +283,7 @@ def continued_rounds(
     if found is None:
         sub = _sub_definition(definition)
         size = sum(left)
-        dealt = continuation.cards * len(definition.deal.positions)
+        dealt = continuation.cards * len(sub.deal.positions)
         if size < dealt + continuation.burn:  # never on a whole shoe: the bounds are checked
             found = {}
         else:
@@ -302,7 +310,7 @@ def bet_rounds(
     positions = definition.deal.positions
     conditions = [o.when for o in bet.outcomes]
     winner, reads = needs(conditions, positions)
-    inner_winner, inner_reads = continued_needs(conditions, positions)
+    inner_winner, inner_reads = continued_needs(conditions, definition)
     level = merge_level(definition, winner, reads, inner_winner, inner_reads)
     merged, merged_counts = _merged(definition, types, counts, level)
     result: Counter[RoundKey] = Counter()
@@ -397,7 +405,7 @@ def solve(
     bets = decision_bets(game)
     conditions = [o.when for b in bets for o in b.outcomes]
     winner, reads = needs(conditions, positions)
-    inner_winner, inner_reads = continued_needs(conditions, positions)
+    inner_winner, inner_reads = continued_needs(conditions, definition)
     level = merge_level(definition, winner, reads, inner_winner, inner_reads)
     merged, merged_counts = _merged(definition, types, counts, level)
     outcomes = {(b.name, o.key): o for b in bets for o in b.outcomes}
@@ -522,9 +530,14 @@ def counting_text(game: DefinedGame, counts: Sequence[int]) -> str:
         if continuation.burn
         else ""
     )
+    to = (
+        f"{continuation.cards} card{'s' * (continuation.cards != 1)} to the {continuation.to}"
+        if continuation.to
+        else f"{continuation.cards} more to each position, compared as the first"
+    )
     text = (
         f" The deal goes on when {condition_text(continuation.when)}: {burns}"
-        f"{continuation.cards} more to each position, compared as the first. The bets that "
+        f"{to}. The bets that "
         f"read the continued deal ({', '.join(continued)}) are counted per first deal, the "
         "continued deal counted from the cards left; each round is extended to the whole "
         f"continuation, {round_total(definition, counts):,} ways in all. Burned cards are "
@@ -554,6 +567,11 @@ def hand_example(definition: Definition) -> str:
     continuation = definition.continuation
     assert continuation is not None
     size, more = definition.deal.cards, continuation.cards
+    if continuation.to:
+        return (
+            f"{size} card{'s' * (size > 1)}, e.g. '5h' (the {continuation.to}: {more} "
+            "when the deal goes on)"
+        )
     example = " ".join(["5h", "9c", "Kd", "2s", "7h", "Ac"][: size + more])
     return (
         f"{size} card{'s' * (size > 1)}, then {more} more when the deal goes on, e.g. '{example}'"
@@ -575,6 +593,11 @@ def _split(
     definition: Definition, held: Mapping[str, Sequence[Any]]
 ) -> tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]]:
     size = definition.deal.cards
+    continuation = definition.continuation
+    assert continuation is not None
+    if continuation.to:  # the continued cards are the new position's
+        first = {p: tuple(held[p]) for p in definition.deal.positions}
+        return first, {continuation.to: tuple(held.get(continuation.to, ()))}
     first = {p: tuple(cards[:size]) for p, cards in held.items()}
     more = {p: tuple(cards[size:]) for p, cards in held.items()}
     return first, more
@@ -590,21 +613,29 @@ def check_held(definition: Definition, held: Mapping[str, Sequence[Any]]) -> dic
     assert continuation is not None
     size, more = definition.deal.cards, continuation.cards
     for p, cards in held.items():
+        if continuation.to:
+            wanted = (0, more) if p == continuation.to else (size,)
+            if len(cards) not in wanted:
+                raise PositionError(
+                    p, f"{{position}} must be {' or '.join(map(str, wanted))} cards, got "
+                    f"{len(cards)}",
+                )  # fmt: skip
+            continue
         if len(cards) not in (size, size + more):
             raise PositionError(
                 p, f"{{position}} must be {size} or {size + more} cards, got {len(cards)}"
             )
     first, extra = _split(definition, held)
     went_on = goes_on(definition, first)
-    given = [p for p in held if extra[p]]
+    given = [p for p in extra if extra[p]]
     if not went_on and given:
         raise PositionError(
             given[0],
-            f"{{position}} holds {size + more} cards, but the deal does not go on after the "
-            f"first (it goes on when: {_when_text(definition)})",
+            f"{{position}} holds {len(held[given[0]])} cards, but the deal does not go on "
+            f"after the first (it goes on when: {_when_text(definition)})",
         )
-    if went_on and given and len(given) != len(held):
-        missing = next(p for p in held if not extra[p])
+    if went_on and given and len(given) != len(extra):
+        missing = next(p for p in extra if not extra[p])
         raise PositionError(
             missing, f"{{position}} needs its {more} continued card(s) as well: the deal goes on"
         )
@@ -661,11 +692,16 @@ def round_key_of(
             return (*key, None)
         if not all(more.values()):
             return (*key, NOT_DEALT)
-        inner_winner, inner_reads = continued_needs([o.when for o in bet.outcomes], positions)
-        inner_who = ranking.winner(definition, more[positions[0]], more[positions[1]])
+        inner_winner, inner_reads = continued_needs([o.when for o in bet.outcomes], definition)
+        inner_positions = tuple(more)
+        inner_who = (
+            ranking.winner(definition, more[positions[0]], more[positions[1]])
+            if inner_winner
+            else None
+        )
         inner = (
-            inner_who if inner_winner else None,
-            *(patterns.view(more[p], inner_reads[p], definition) for p in positions),
+            inner_who,
+            *(patterns.view(more[p], inner_reads[p], definition) for p in inner_positions),
         )
         return (*key, inner)
 
@@ -684,4 +720,6 @@ def deal_round(definition: Definition, draw: Callable[[], Any]) -> dict[str, tup
         return first
     for _ in range(continuation.burn):
         draw()
+    if continuation.to:
+        return {**first, continuation.to: tuple(draw() for _ in range(continuation.cards))}
     return {p: (*first[p], *(draw() for _ in range(continuation.cards))) for p in positions}

@@ -74,7 +74,11 @@ class DefinedGame(Game[DefinedConfig]):
             name=name,
             title=definition.title or name,
             # A dealer's hand first, as a log or ``settle`` lists the hand every seat meets.
-            positions=(deal.positions[1], deal.positions[0]) if deal.dealer else deal.positions,
+            positions=(deal.positions[1], deal.positions[0])
+            if deal.dealer
+            else (*deal.positions, goes_on.to)
+            if goes_on is not None and goes_on.to
+            else deal.positions,
             bet_names=tuple(b.name for b in definition.bets),
             hand_size=0
             if deal.tableau or deal.draw_at_most or goes_on or deal.until_match
@@ -553,6 +557,7 @@ class DefinedGame(Game[DefinedConfig]):
                     self._label(held[p]),
                 )
                 for p in self.positions  # the dealer's hand first, as commands list it
+                if p in held  # a continuation's own position, when the deal went on
             ),
             bets=tuple(settled),
         )
@@ -581,6 +586,9 @@ class DefinedGame(Game[DefinedConfig]):
             else self.read_hand(config, hands, p)
             for p in definition.deal.positions
         }
+        to = definition.continuation.to if definition.continuation is not None else None
+        if to and hands.get(to, "").strip() not in ("", "-"):  # dealt when the deal goes on
+            held[to] = self.read_hand(config, hands, to)
         plays: dict[str, str] = {}
         if definition.deal.tableau is not None:
             plays = self._check_tableau(held)
@@ -591,7 +599,7 @@ class DefinedGame(Game[DefinedConfig]):
         elif definition.continuation is not None:
             plays = continuation.check_held(definition, held)
         config.shoe.build().check_holds(
-            [c for p in definition.deal.positions for c in held[p]], "the round's cards"
+            [c for cards in held.values() for c in cards], "the round's cards"
         )
         return held, plays
 
