@@ -717,7 +717,8 @@ def deal_round(definition: Definition, draw: Callable[[], Any]) -> dict[str, tup
     positions = definition.deal.positions
     first = {p: tuple(draw() for _ in range(definition.deal.cards)) for p in positions}
     if not goes_on(definition, first):
-        return first
+        # A continuation's own position holds nothing (a log's empty cell).
+        return {**first, continuation.to: ()} if continuation.to else first
     for _ in range(continuation.burn):
         draw()
     if continuation.to:

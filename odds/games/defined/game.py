@@ -88,6 +88,8 @@ class DefinedGame(Game[DefinedConfig]):
                 if deal.tableau
                 else (deal.cards, deal.cards + 1)
                 if deal.draw_at_most
+                else tuple(sorted({0, deal.cards, goes_on.cards}))
+                if goes_on and goes_on.to  # the continuation's own position may be empty
                 else (deal.cards, deal.cards + goes_on.cards)
                 if goes_on
                 else ()
@@ -110,6 +112,14 @@ class DefinedGame(Game[DefinedConfig]):
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
+
+    def parse_hand(self, config: DefinedConfig, text: str) -> tuple[Any, ...]:
+        """A hand as written in a log; a continuation's own position (Red Dog's third card)
+        is empty ("" or "-") in a round whose deal stopped."""
+        continuation = self.definition.continuation
+        if continuation is not None and continuation.to and text.strip() in ("", "-"):
+            return ()
+        return super().parse_hand(config, text)
 
     @cached_property
     def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]

@@ -25,15 +25,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from odds.core.cards import STANDARD_DECK
+from odds.core.errors import OddsError
 from odds.core.numbers import read_toml
 from odds.games.defined.continuation import solution
 from odds.games.defined.game import DefinedGame
-from odds.games.paytable import TABLES, from_data, load
+from odds.games.paytable import TABLES, from_data, load, load_file
 from tests.reference import red_dog as reference
 
 ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -159,3 +161,65 @@ def test_settle_plays_the_raise() -> None:
         paytable.config, {"first": "9h", "second": "9c", "third": "9s"}, Fraction(100)
     ).bets[0]
     assert trips.returned == 1200
+
+
+@pytest.mark.parametrize(
+    ("hands", "message"),
+    [
+        ({"first": "3h", "second": "4c", "third": "9d"}, "the deal does not go on"),
+        ({"first": "3h", "second": "Jc"}, "give the third its 1 card"),
+        ({"first": "3h 5h", "second": "Jc", "third": "7d"}, "must be 1 cards"),
+    ],
+)
+def test_settle_refuses_a_round_the_deal_cannot_give(hands: dict[str, str], message: str) -> None:
+    paytable = load("red-dog")
+    with pytest.raises(OddsError) as error:
+        paytable.game.settle(paytable.config, hands, Fraction(100))
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+TEXT = (TABLES / "red-dog.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('to = "third"', 'to = "second"', "expected the name of a new position"),
+        ("when = { spread = 0 }, push", "when = { spread = 0, first = { between = true } }, push",
+         "between: reads a continued deal's card against the first deal's cards"),
+        ("cards = 1\n\n[definition.compare]", "cards = 2\n\n[definition.compare]",
+         "spread: the ranks strictly between two positions' one-card hands"),
+        ('times = 2, wagered = 2 },\n  { name = "raise-win-2"',
+         'times = 0, wagered = 2 },\n  { name = "raise-win-2"', "times: a number > 0"),
+        ("continued = { third = { matches = true } }",
+         'continued = { winner = "third", third = { matches = true } }',
+         "winner: the deal has one position (third)"),
+        # A raised loss of 2 without the raise at risk.
+        ("loses = 2, wagered = 2", "loses = 1, times = 2", "a bet cannot lose more than its stake"),
+    ],
+)  # fmt: skip
+def test_what_red_dog_adds_is_refused_in_one_line_where_it_cannot_be_read(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    assert old in TEXT
+    path = tmp_path / "dog.toml"
+    path.write_text(TEXT.replace(old, new, 1).replace('rules = "docs/rules/red-dog.md"', ""))
+    with pytest.raises(OddsError) as error:
+        load_file(path).analysis()
+    assert message in str(error.value), error.value
+    assert "\n" not in str(error.value)
+
+
+def test_a_simulated_log_audits_as_the_exact_odds(run: Any, tmp_path: Path) -> None:
+    """``odds simulate`` deals the third card only when the deal goes on (an empty cell
+    otherwise), and ``odds audit`` reads such a log against the optimal strategy's law."""
+    log = tmp_path / "dog.csv"
+    code, _, err = run("simulate", "red-dog", "--rounds", "400", "--seed", "5", "--output",
+                       str(log))  # fmt: skip
+    assert code == 0, err
+    rows = log.read_text().splitlines()
+    assert rows[0] == "shoe,round,first,second,third"
+    assert any(row.endswith(",") for row in rows[1:])  # a consecutive round: no third card
+    code, out, err = run("audit", "red-dog", "--log", str(log))
+    assert code == 0, err
+    assert "Overall verdict: PASS" in out
