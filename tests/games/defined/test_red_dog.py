@@ -105,6 +105,8 @@ def test_the_engine_raises_on_a_spread_of_seven_or_more(decks: int) -> None:
     assert {pair: a for pair, a in actions.items()} == {
         pair: "raise" if abs(pair[0] - pair[1]) - 1 >= 7 else "stand" for pair in actions
     }
+    note = _full(decks).analysis().report_table("strategy").note
+    assert "Read back by spread: stand on spread 1–6 and a pair; raise on spread 7–11." in note
 
 
 #: decks: the house edge per initial unit (exact, as computed), and as published.
