@@ -125,6 +125,8 @@ class FirstDeal:
     views: tuple[tuple[Any, ...], tuple[Any, ...]]
     goes_on: bool
     left: tuple[int, ...]  # the counts after the first deal
+    #: Whether the decision at the continuation is offered (``[definition.decision] when``).
+    offered: bool = True
 
 
 def _sub_definition(definition: Definition) -> Definition:
@@ -176,7 +178,9 @@ def merge_level(
     """How much of a card the whole round reads (0 value, 1 rank, 2 the card)."""
     continuation = definition.continuation
     assert continuation is not None
-    when_winner, when_reads = needs([continuation.when], definition.deal.positions)
+    when_winner, when_reads = needs(
+        [continuation.when, offered_condition(definition)], definition.deal.positions
+    )
     found = 0
     for w, r in ((winner, reads), (inner_winner, inner_reads), (when_winner, when_reads)):
         plain = {p: names - {ACTION} for p, names in r.items()}
@@ -210,6 +214,8 @@ def first_deals(
             f"from {len(types)} card types, over the limit of {MAX_FIRST_DEALS:,}"
         )
     when_winner, when_reads = needs([continuation.when], positions)
+    offered_when = offered_condition(definition)
+    offer_winner, offer_reads = needs([offered_when], positions)
     classifier = counting.classifier_for(definition, types)
     plain = {p: reads[p] - {ACTION} for p in positions}
     found = []
@@ -231,16 +237,39 @@ def first_deals(
                 ),
             )
             goes_on = holds(continuation.when, seen, definition)
+            offered = goes_on and (
+                offered_when is None
+                or holds(
+                    offered_when,
+                    (
+                        who if offer_winner else None,
+                        *(
+                            patterns.view(c, offer_reads[p], definition)
+                            for p, c in zip(positions, cards, strict=True)
+                        ),
+                    ),
+                    definition,
+                )
+            )
             views = tuple(
                 patterns.view(c, plain[p], definition)
                 for p, c in zip(positions, cards, strict=True)
             )
             found.append(
                 FirstDeal((one, two), w1 * w2, who if winner else None, views, goes_on,  # type: ignore[arg-type]
-                          tuple(left))
+                          tuple(left), offered)
             )  # fmt: skip
     definition.classifiers[cache_key] = tuple(found)
     return found
+
+
+def offered_condition(definition: Definition) -> Condition | None:
+    """The condition on the first deal under which the decision at the continuation is
+    offered (``[definition.decision] when``); ``None``: offered whenever the deal goes on."""
+    decision = definition.decision
+    if decision is None or decision.at != "continuation":
+        return None
+    return decision.when  # type: ignore[no-any-return]
 
 
 def check_goes_on(game: DefinedGame, config: DefinedConfig) -> None:
@@ -426,11 +455,15 @@ def solve(
     deals = first_deals(definition, merged, merged_counts, winner, reads)
     choices: list[Choice] = []
     went_on: list[tuple[FirstDeal, Choice, dict[RoundKey, int]]] = []
+    not_offered: list[tuple[FirstDeal, dict[RoundKey, int]]] = []
     classifier = counting.classifier_for(definition, merged)
     for deal in deals:
         if not deal.goes_on:
             continue
         inner = continued_rounds(definition, merged, deal.left, inner_winner, inner_reads)
+        if not deal.offered:  # the deal goes on with no choice: no action
+            not_offered.append((deal, inner))
+            continue
         total = sum(inner.values())
         evs = tuple(
             Fraction(sum(net(key_of(deal, a, k)) * n for k, n in inner.items()), total * len(bets))
@@ -457,6 +490,9 @@ def solve(
             action = actions[pick(choice)]
             for k, n in inner.items():
                 result[key_of(deal, action, k)] += deal.ways * n
+        for deal, inner in not_offered:
+            for k, n in inner.items():
+                result[key_of(deal, None, k)] += deal.ways * n
         check_total(result, round_total(definition, counts), "continued decision rounds")
         return dict(result)
 
@@ -548,8 +584,9 @@ def counting_text(game: DefinedGame, counts: Sequence[int]) -> str:
     if decides_here(definition):
         assert decision is not None
         bets = ", ".join(b.name for b in decision_bets(game))
+        offer = f" (where {condition_text(decision.when)})" if decision.when is not None else ""
         text += (
-            f" When the deal goes on the {decision.position} chooses "
+            f" When the deal goes on{offer} the {decision.position} chooses "
             f"{' or '.join(decision.actions)}, having seen the first deal: for each first "
             "deal that goes on, the action of greatest exact EV over every continued deal, "
             f"summed over the bets that read the action ({bets}; the first action listed on "
@@ -660,9 +697,21 @@ def best_action(
     not go on, nothing is decided)."""
     definition = game.definition
     first, _ = _split(definition, held)
-    if not goes_on(definition, first):
+    if not goes_on(definition, first) or not offered(definition, first):
         return None
     return solution(game, config).action_of(first, definition.deal.positions)
+
+
+def offered(definition: Definition, first: Mapping[str, Sequence[Any]]) -> bool:
+    """Whether the decision is offered on these first hands (``[definition.decision] when``)."""
+    condition = offered_condition(definition)
+    if condition is None:
+        return True
+    positions = definition.deal.positions
+    winner, reads = needs([condition], positions)
+    who = ranking.winner(definition, first[positions[0]], first[positions[1]]) if winner else None
+    key = (who, *(patterns.view(first[p], reads[p], definition) for p in positions))
+    return holds(condition, key, definition)
 
 
 def round_key_of(

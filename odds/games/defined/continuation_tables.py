@@ -22,7 +22,7 @@ from odds.core.table import Column, Kind, Table
 from odds.games.defined.continuation import always
 from odds.games.defined.continuation import solution as continued_solution
 from odds.games.defined.decision_tables import _figure_columns, figures
-from odds.games.defined.schema import BetDefinition, Decision
+from odds.games.defined.schema import BetDefinition, Decision, condition_text
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -71,13 +71,21 @@ def continuation_tables(game: DefinedGame, config: DefinedConfig) -> list[Table]
             Column(second, f"{second}'s first cards"),
             *((Column("spread", "spread"),) if spreads else ()),
             Column("ways", "ways", Kind.WAYS),
-            Column("share", "share of the deals that go on", Kind.PERCENT),
+            Column(
+                "share",
+                "share of the deals where the choice is offered"
+                if decision.when is not None
+                else "share of the deals that go on",
+                Kind.PERCENT,
+            ),
             *(Column(f"ev.{a}", f"EV if {a} (exact)", Kind.EXACT) for a in actions),
             Column("action", "optimal action"),
         ),
         rows=tuple(rows),
         note=(
-            f"Each first deal that goes on: the {decision.position} has seen it and chooses "
+            "Each first deal that goes on"
+            + (f" where {condition_text(decision.when)}" if decision.when is not None else "")
+            + f": the {decision.position} has seen it and chooses "
             f"{' or '.join(actions)}. EV per initial unit of the bets that read the action, "
             "one unit each, over every continued deal from the cards left (burned cards "
             "unseen: they change no probability), exact; the greatest is taken (the first "

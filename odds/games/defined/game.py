@@ -534,8 +534,9 @@ class DefinedGame(Game[DefinedConfig]):
                 )
             if decision.at == "continuation" and best is None:
                 raise OddsError(
-                    f"--actions {given!r}: the deal does not go on, so the {decision.position} "
-                    "decides nothing"
+                    f"--actions {given!r}: the {decision.position} decides nothing in this "
+                    "round (the deal does not go on"
+                    + (", or the choice is not offered here)" if decision.when else ")")
                 )
             action = given.strip()
         key_of = self.round_key_of(held, action)

@@ -282,6 +282,9 @@ class Decision:
     #: ``at = "continuation"``: the choice is made when the deal goes on, the first deal seen
     #: (odds.games.defined.continuation); ``"deal"``: on the position's own hand.
     at: str = "deal"
+    #: ``when``: with ``at = "continuation"``, a condition on the first deal: the choice is
+    #: offered only where it holds (Red Dog: no raise on a pair); ``None``: at every one.
+    when: Any = None
 
 
 @dataclass(frozen=True)
@@ -627,6 +630,26 @@ def _read(
             lambda raw, at: _condition(raw, at, first, where, where.line("when")),
             lambda value, at, low, high, line: _int(value, at, where, low, high, line),
         )
+    if decision is not None and continuation is not None and "when" in data["decision"]:
+        offered = _condition(
+            data["decision"]["when"],
+            "definition.decision.when",
+            dataclasses.replace(
+                context,
+                decision=None,
+                continues=False,
+                no_action="the choice is offered or not by the first deal's cards",
+            ),
+            where,
+            where.line("when", decision.line) or decision.line,
+        )
+        if offered is False:
+            raise where.error(
+                "definition.decision.when",
+                "the condition is never true under this reading: the choice is never offered",
+                decision.line,
+            )
+        decision = dataclasses.replace(decision, when=None if offered is True else offered)
     if continuation is not None:  # a condition on the continued deal reads its positions
         context = dataclasses.replace(
             context,
@@ -695,7 +718,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
     where_ = "definition.decision"
     if not isinstance(table, Mapping):
         raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
-    _known(table, ("position", "actions", "strategy", "at"), where_, loc, line)
+    _known(table, ("position", "actions", "strategy", "at", "when"), where_, loc, line)
     position = table.get("position")
     if position not in deal.positions:
         raise loc.error(
@@ -730,6 +753,13 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             f'at: expected "deal" (on the own hand) or "continuation" (when the deal goes '
             f"on), got {at!r}",
             loc.line("at", line) or line,
+        )
+    if "when" in table and at != "continuation":
+        raise loc.error(
+            where_,
+            "when: the choice is offered on a condition of the first deal, with at = "
+            '"continuation" (on the own hand every hand chooses)',
+            loc.line("when", line) or line,
         )
     if at == "continuation" and "strategy" in table:
         raise loc.error(

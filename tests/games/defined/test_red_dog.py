@@ -106,7 +106,7 @@ def test_the_engine_raises_on_a_spread_of_seven_or_more(decks: int) -> None:
         pair: "raise" if abs(pair[0] - pair[1]) - 1 >= 7 else "stand" for pair in actions
     }
     note = _full(decks).analysis().report_table("strategy").note
-    assert "Read back by spread: stand on spread 1–6 and a pair; raise on spread 7–11." in note
+    assert "Read back by spread: stand on spread 1–6; raise on spread 7–11." in note
 
 
 #: decks: the house edge per initial unit (exact, as computed), and as published.
@@ -171,6 +171,10 @@ def test_settle_plays_the_raise() -> None:
         ({"first": "3h", "second": "4c", "third": "9d"}, "the deal does not go on"),
         ({"first": "3h", "second": "Jc"}, "give the third its 1 card"),
         ({"first": "3h 5h", "second": "Jc", "third": "7d"}, "must be 1 cards"),
+        (
+            {"first": "9h", "second": "9c", "third": "4s", "actions": "raise"},
+            "the choice is not offered here",
+        ),
     ],
 )
 def test_settle_refuses_a_round_the_deal_cannot_give(hands: dict[str, str], message: str) -> None:
@@ -196,6 +200,9 @@ TEXT = (TABLES / "red-dog.toml").read_text()
         ("continued = { third = { matches = true } }",
          'continued = { winner = "third", third = { matches = true } }',
          "winner: the deal has one position (third)"),
+        ('at = "continuation"\n', 'at = "deal"\n', "when: the choice is offered on a condition"),
+        ('when = { not = { winner = "tie" } }', 'when = { action = "raise" }',
+         "the choice is offered or not by the first deal's cards"),
         # A raised loss of 2 without the raise at risk.
         ("loses = 2, wagered = 2", "loses = 1, times = 2", "a bet cannot lose more than its stake"),
     ],
