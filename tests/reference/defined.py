@@ -143,9 +143,16 @@ def _reads_continued(condition: Condition | None) -> bool:
     )
 
 
-def _key_of(game: DefinedGame, hands: dict[str, list[Card]], winner: bool, reads: Any) -> Any:
+def _key_of(
+    game: DefinedGame,
+    hands: dict[str, list[Card]],
+    winner: bool,
+    reads: Any,
+    positions: Sequence[str] | None = None,
+) -> Any:
+    """``positions``: the continued deal's (a continuation ``to`` a position of its own)."""
     definition = game.definition
-    positions = definition.deal.positions
+    positions = positions or definition.deal.positions
     who = ranking.winner(definition, hands[positions[0]], hands[positions[1]]) if winner else None
     return (who, *(patterns.view(hands[p], reads[p], definition) for p in positions))
 
@@ -183,10 +190,17 @@ def _settle(
                 return found
             if more is None:
                 return (*found, None)
-            return (*found, _key_of(game, more, *needs(inner, positions)))
+            assert definition.continuation is not None
+            inner_positions = definition.continuation.positions(positions)
+            return (*found, _key_of(game, more, *needs(inner, inner_positions), inner_positions))
 
         decides = decision is not None and _reads_action(game, bet)
-        if decides and not (at_continuation and more is None):
+        offered = True  # [definition.decision] when: the choice offered on the first deal
+        if at_continuation and decision is not None and decision.when is not None:
+            offered = holds(
+                decision.when, _key_of(game, hands, *needs([decision.when], positions)), definition
+            )
+        if decides and offered and not (at_continuation and more is None):
             assert pending is not None and decision is not None
             seen = (
                 tuple((p, tuple(sorted(str(c) for c in hands[p]))) for p in positions)
@@ -273,7 +287,7 @@ def brute_force(
         deals), or goes on: each burned card, then each continued card, dealt one by one."""
         continuation = definition.continuation
         assert continuation is not None
-        dealt = continuation.burn + continuation.cards * len(positions)
+        dealt = continuation.dealt(len(positions))
         when_winner, when_reads = needs([continuation.when], positions)
         if not holds(continuation.when, _key_of(game, hands, when_winner, when_reads), definition):
             ways = orders
@@ -288,7 +302,7 @@ def brute_force(
                 after = sequence[continuation.burn :]  # the burned cards are never read
                 k = continuation.cards
                 more = {p: [cards[i] for i in after[j * k : (j + 1) * k]]
-                        for j, p in enumerate(positions)}  # fmt: skip
+                        for j, p in enumerate(continuation.positions(positions))}  # fmt: skip
                 _settle(game, hands, result, orders, pending, more=more)
                 return
             for i in list(left):

@@ -71,9 +71,12 @@ def reads_continued(condition: Condition | None) -> bool:
 
 
 def continued_needs(
-    conditions: Iterable[Condition | None], positions: Sequence[str]
+    conditions: Iterable[Condition | None], definition: Definition
 ) -> tuple[bool, dict[str, set[str]]]:
     """The winner and the features each position's continued hand is read by."""
+    continuation = definition.continuation
+    assert continuation is not None
+    positions = continuation.positions(definition.deal.positions)
     inner: list[Condition] = []
 
     def visit(condition: Condition | None) -> None:
@@ -122,6 +125,8 @@ class FirstDeal:
     views: tuple[tuple[Any, ...], tuple[Any, ...]]
     goes_on: bool
     left: tuple[int, ...]  # the counts after the first deal
+    #: Whether the decision at the continuation is offered (``[definition.decision] when``).
+    offered: bool = True
 
 
 def _sub_definition(definition: Definition) -> Definition:
@@ -133,7 +138,11 @@ def _sub_definition(definition: Definition) -> Definition:
     if found is None:
         continuation = definition.continuation
         assert continuation is not None
-        deal = dataclasses.replace(definition.deal, cards=continuation.cards)
+        deal = dataclasses.replace(
+            definition.deal,
+            positions=continuation.positions(definition.deal.positions),
+            cards=continuation.cards,
+        )
         found = dataclasses.replace(
             definition, deal=deal, bets=(), decision=None, continuation=None, classifiers={}
         )
@@ -147,8 +156,9 @@ def extension(definition: Definition, left: int) -> int:
     continuation = definition.continuation
     assert continuation is not None
     k = continuation.cards
-    hands_ = deal_count([left], [k] * len(definition.deal.positions))
-    return hands_ * comb(left - k * len(definition.deal.positions), continuation.burn)
+    n = len(continuation.positions(definition.deal.positions))
+    hands_ = deal_count([left], [k] * n)
+    return hands_ * comb(left - k * n, continuation.burn)
 
 
 def round_total(definition: Definition, counts: Sequence[int]) -> int:
@@ -168,7 +178,9 @@ def merge_level(
     """How much of a card the whole round reads (0 value, 1 rank, 2 the card)."""
     continuation = definition.continuation
     assert continuation is not None
-    when_winner, when_reads = needs([continuation.when], definition.deal.positions)
+    when_winner, when_reads = needs(
+        [continuation.when, offered_condition(definition)], definition.deal.positions
+    )
     found = 0
     for w, r in ((winner, reads), (inner_winner, inner_reads), (when_winner, when_reads)):
         plain = {p: names - {ACTION} for p, names in r.items()}
@@ -202,6 +214,8 @@ def first_deals(
             f"from {len(types)} card types, over the limit of {MAX_FIRST_DEALS:,}"
         )
     when_winner, when_reads = needs([continuation.when], positions)
+    offered_when = offered_condition(definition)
+    offer_winner, offer_reads = needs([offered_when], positions)
     classifier = counting.classifier_for(definition, types)
     plain = {p: reads[p] - {ACTION} for p in positions}
     found = []
@@ -223,16 +237,39 @@ def first_deals(
                 ),
             )
             goes_on = holds(continuation.when, seen, definition)
+            offered = goes_on and (
+                offered_when is None
+                or holds(
+                    offered_when,
+                    (
+                        who if offer_winner else None,
+                        *(
+                            patterns.view(c, offer_reads[p], definition)
+                            for p, c in zip(positions, cards, strict=True)
+                        ),
+                    ),
+                    definition,
+                )
+            )
             views = tuple(
                 patterns.view(c, plain[p], definition)
                 for p, c in zip(positions, cards, strict=True)
             )
             found.append(
                 FirstDeal((one, two), w1 * w2, who if winner else None, views, goes_on,  # type: ignore[arg-type]
-                          tuple(left))
+                          tuple(left), offered)
             )  # fmt: skip
     definition.classifiers[cache_key] = tuple(found)
     return found
+
+
+def offered_condition(definition: Definition) -> Condition | None:
+    """The condition on the first deal under which the decision at the continuation is
+    offered (``[definition.decision] when``); ``None``: offered whenever the deal goes on."""
+    decision = definition.decision
+    if decision is None or decision.at != "continuation":
+        return None
+    return decision.when  # type: ignore[no-any-return]
 
 
 def check_goes_on(game: DefinedGame, config: DefinedConfig) -> None:
@@ -275,7 +312,7 @@ def continued_rounds(
     if found is None:
         sub = _sub_definition(definition)
         size = sum(left)
-        dealt = continuation.cards * len(definition.deal.positions)
+        dealt = continuation.cards * len(sub.deal.positions)
         if size < dealt + continuation.burn:  # never on a whole shoe: the bounds are checked
             found = {}
         else:
@@ -302,7 +339,7 @@ def bet_rounds(
     positions = definition.deal.positions
     conditions = [o.when for o in bet.outcomes]
     winner, reads = needs(conditions, positions)
-    inner_winner, inner_reads = continued_needs(conditions, positions)
+    inner_winner, inner_reads = continued_needs(conditions, definition)
     level = merge_level(definition, winner, reads, inner_winner, inner_reads)
     merged, merged_counts = _merged(definition, types, counts, level)
     result: Counter[RoundKey] = Counter()
@@ -397,7 +434,7 @@ def solve(
     bets = decision_bets(game)
     conditions = [o.when for b in bets for o in b.outcomes]
     winner, reads = needs(conditions, positions)
-    inner_winner, inner_reads = continued_needs(conditions, positions)
+    inner_winner, inner_reads = continued_needs(conditions, definition)
     level = merge_level(definition, winner, reads, inner_winner, inner_reads)
     merged, merged_counts = _merged(definition, types, counts, level)
     outcomes = {(b.name, o.key): o for b in bets for o in b.outcomes}
@@ -418,11 +455,15 @@ def solve(
     deals = first_deals(definition, merged, merged_counts, winner, reads)
     choices: list[Choice] = []
     went_on: list[tuple[FirstDeal, Choice, dict[RoundKey, int]]] = []
+    not_offered: list[tuple[FirstDeal, dict[RoundKey, int]]] = []
     classifier = counting.classifier_for(definition, merged)
     for deal in deals:
         if not deal.goes_on:
             continue
         inner = continued_rounds(definition, merged, deal.left, inner_winner, inner_reads)
+        if not deal.offered:  # the deal goes on with no choice: no action
+            not_offered.append((deal, inner))
+            continue
         total = sum(inner.values())
         evs = tuple(
             Fraction(sum(net(key_of(deal, a, k)) * n for k, n in inner.items()), total * len(bets))
@@ -449,6 +490,9 @@ def solve(
             action = actions[pick(choice)]
             for k, n in inner.items():
                 result[key_of(deal, action, k)] += deal.ways * n
+        for deal, inner in not_offered:
+            for k, n in inner.items():
+                result[key_of(deal, None, k)] += deal.ways * n
         check_total(result, round_total(definition, counts), "continued decision rounds")
         return dict(result)
 
@@ -522,9 +566,14 @@ def counting_text(game: DefinedGame, counts: Sequence[int]) -> str:
         if continuation.burn
         else ""
     )
+    to = (
+        f"{continuation.cards} card{'s' * (continuation.cards != 1)} to the {continuation.to}"
+        if continuation.to
+        else f"{continuation.cards} more to each position, compared as the first"
+    )
     text = (
         f" The deal goes on when {condition_text(continuation.when)}: {burns}"
-        f"{continuation.cards} more to each position, compared as the first. The bets that "
+        f"{to}. The bets that "
         f"read the continued deal ({', '.join(continued)}) are counted per first deal, the "
         "continued deal counted from the cards left; each round is extended to the whole "
         f"continuation, {round_total(definition, counts):,} ways in all. Burned cards are "
@@ -535,8 +584,9 @@ def counting_text(game: DefinedGame, counts: Sequence[int]) -> str:
     if decides_here(definition):
         assert decision is not None
         bets = ", ".join(b.name for b in decision_bets(game))
+        offer = f" (where {condition_text(decision.when)})" if decision.when is not None else ""
         text += (
-            f" When the deal goes on the {decision.position} chooses "
+            f" When the deal goes on{offer} the {decision.position} chooses "
             f"{' or '.join(decision.actions)}, having seen the first deal: for each first "
             "deal that goes on, the action of greatest exact EV over every continued deal, "
             f"summed over the bets that read the action ({bets}; the first action listed on "
@@ -554,6 +604,11 @@ def hand_example(definition: Definition) -> str:
     continuation = definition.continuation
     assert continuation is not None
     size, more = definition.deal.cards, continuation.cards
+    if continuation.to:
+        return (
+            f"{size} card{'s' * (size > 1)}, e.g. '5h' (the {continuation.to}: {more} "
+            "when the deal goes on)"
+        )
     example = " ".join(["5h", "9c", "Kd", "2s", "7h", "Ac"][: size + more])
     return (
         f"{size} card{'s' * (size > 1)}, then {more} more when the deal goes on, e.g. '{example}'"
@@ -575,6 +630,11 @@ def _split(
     definition: Definition, held: Mapping[str, Sequence[Any]]
 ) -> tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]]:
     size = definition.deal.cards
+    continuation = definition.continuation
+    assert continuation is not None
+    if continuation.to:  # the continued cards are the new position's
+        first = {p: tuple(held[p]) for p in definition.deal.positions}
+        return first, {continuation.to: tuple(held.get(continuation.to, ()))}
     first = {p: tuple(cards[:size]) for p, cards in held.items()}
     more = {p: tuple(cards[size:]) for p, cards in held.items()}
     return first, more
@@ -590,21 +650,29 @@ def check_held(definition: Definition, held: Mapping[str, Sequence[Any]]) -> dic
     assert continuation is not None
     size, more = definition.deal.cards, continuation.cards
     for p, cards in held.items():
+        if continuation.to:
+            wanted = (0, more) if p == continuation.to else (size,)
+            if len(cards) not in wanted:
+                raise PositionError(
+                    p, f"{{position}} must be {' or '.join(map(str, wanted))} cards, got "
+                    f"{len(cards)}",
+                )  # fmt: skip
+            continue
         if len(cards) not in (size, size + more):
             raise PositionError(
                 p, f"{{position}} must be {size} or {size + more} cards, got {len(cards)}"
             )
     first, extra = _split(definition, held)
     went_on = goes_on(definition, first)
-    given = [p for p in held if extra[p]]
+    given = [p for p in extra if extra[p]]
     if not went_on and given:
         raise PositionError(
             given[0],
-            f"{{position}} holds {size + more} cards, but the deal does not go on after the "
-            f"first (it goes on when: {_when_text(definition)})",
+            f"{{position}} holds {len(held[given[0]])} cards, but the deal does not go on "
+            f"after the first (it goes on when: {_when_text(definition)})",
         )
-    if went_on and given and len(given) != len(held):
-        missing = next(p for p in held if not extra[p])
+    if went_on and given and len(given) != len(extra):
+        missing = next(p for p in extra if not extra[p])
         raise PositionError(
             missing, f"{{position}} needs its {more} continued card(s) as well: the deal goes on"
         )
@@ -629,9 +697,21 @@ def best_action(
     not go on, nothing is decided)."""
     definition = game.definition
     first, _ = _split(definition, held)
-    if not goes_on(definition, first):
+    if not goes_on(definition, first) or not offered(definition, first):
         return None
     return solution(game, config).action_of(first, definition.deal.positions)
+
+
+def offered(definition: Definition, first: Mapping[str, Sequence[Any]]) -> bool:
+    """Whether the decision is offered on these first hands (``[definition.decision] when``)."""
+    condition = offered_condition(definition)
+    if condition is None:
+        return True
+    positions = definition.deal.positions
+    winner, reads = needs([condition], positions)
+    who = ranking.winner(definition, first[positions[0]], first[positions[1]]) if winner else None
+    key = (who, *(patterns.view(first[p], reads[p], definition) for p in positions))
+    return holds(condition, key, definition)
 
 
 def round_key_of(
@@ -661,11 +741,16 @@ def round_key_of(
             return (*key, None)
         if not all(more.values()):
             return (*key, NOT_DEALT)
-        inner_winner, inner_reads = continued_needs([o.when for o in bet.outcomes], positions)
-        inner_who = ranking.winner(definition, more[positions[0]], more[positions[1]])
+        inner_winner, inner_reads = continued_needs([o.when for o in bet.outcomes], definition)
+        inner_positions = tuple(more)
+        inner_who = (
+            ranking.winner(definition, more[positions[0]], more[positions[1]])
+            if inner_winner
+            else None
+        )
         inner = (
-            inner_who if inner_winner else None,
-            *(patterns.view(more[p], inner_reads[p], definition) for p in positions),
+            inner_who,
+            *(patterns.view(more[p], inner_reads[p], definition) for p in inner_positions),
         )
         return (*key, inner)
 
@@ -681,7 +766,10 @@ def deal_round(definition: Definition, draw: Callable[[], Any]) -> dict[str, tup
     positions = definition.deal.positions
     first = {p: tuple(draw() for _ in range(definition.deal.cards)) for p in positions}
     if not goes_on(definition, first):
-        return first
+        # A continuation's own position holds nothing (a log's empty cell).
+        return {**first, continuation.to: ()} if continuation.to else first
     for _ in range(continuation.burn):
         draw()
+    if continuation.to:
+        return {**first, continuation.to: tuple(draw() for _ in range(continuation.cards))}
     return {p: (*first[p], *(draw() for _ in range(continuation.cards))) for p in positions}

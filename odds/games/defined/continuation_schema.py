@@ -16,6 +16,7 @@ on), ``false`` (it did not), or a condition on the continued deal's hands (``{ w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,10 +36,17 @@ class Continuation:
     burn: int
     cards: int
     line: int = field(default=0, compare=False)
+    #: ``to = "third"``: the continued cards go to this one new position (Red Dog's third
+    #: card), not to each position; ``None``: to each position.
+    to: str | None = None
 
     def dealt(self, positions: int) -> int:
         """The cards the continuation takes from the shoe (burns included)."""
-        return self.burn + self.cards * positions
+        return self.burn + self.cards * (1 if self.to else positions)
+
+    def positions(self, first: tuple[str, ...]) -> tuple[str, ...]:
+        """The positions of the continued deal: ``to``, or the first deal's."""
+        return (self.to,) if self.to else first
 
 
 def read_continuation(
@@ -57,9 +65,9 @@ def read_continuation(
         raise loc.error(
             where_, 'expected a table: when = { winner = "tie" }, burn = 3, cards = 1', line
         )
-    unknown = [k for k in table if k not in ("when", "burn", "cards")]
+    unknown = [k for k in table if k not in ("when", "burn", "cards", "to")]
     if unknown:
-        raise loc.error(where_, f"unknown key {unknown[0]!r} (known: when, burn, cards)", line)
+        raise loc.error(where_, f"unknown key {unknown[0]!r} (known: when, burn, cards, to)", line)
     if deal.tableau is not None or deal.draw_at_most or deal.seats > 1 or len(deal.positions) != 2:
         raise loc.error(
             where_,
@@ -82,7 +90,17 @@ def read_continuation(
         )
     burn = number(table.get("burn", 0), f"{where_}.burn", 0, 52, loc.line("burn", line) or line)
     cards = number(table.get("cards"), f"{where_}.cards", 1, 26, loc.line("cards", line) or line)
-    return Continuation(when, burn, cards, line)
+    to = table.get("to")
+    if to is not None and (
+        not isinstance(to, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", to) or to in deal.positions
+    ):
+        raise loc.error(
+            f"{where_}.to",
+            f"expected the name of a new position (lower-case, not one of "
+            f"{', '.join(deal.positions)}), got {to!r}",
+            loc.line("to", line) or line,
+        )
+    return Continuation(when, burn, cards, line, to)
 
 
 #: A settled round whose deal went on but whose continued cards were not given (``odds
@@ -98,8 +116,27 @@ def continued_holds(condition: Any, continued: Any, definition: Any, holds: Any)
         from odds.core.errors import OddsError
 
         raise OddsError(
-            "the deal goes on and a bet reads the continued deal: give each position "
-            f"{definition.deal.cards + definition.continuation.cards} cards (its first "
-            f"{definition.deal.cards}, then its next {definition.continuation.cards})"
+            "the deal goes on and a bet reads the continued deal: "
+            + (
+                f"give the {definition.continuation.to} its {definition.continuation.cards} card(s)"
+                if definition.continuation.to
+                else "give each position "
+                f"{definition.deal.cards + definition.continuation.cards} cards (its first "
+                f"{definition.deal.cards}, then its next {definition.continuation.cards})"
+            )
         )
     return bool(holds(condition, continued, definition))
+
+
+#: Features of a continued position's card read against the first deal (Red Dog's third
+#: card): ``between``, its rank strictly between the first deal's lowest and highest card by
+#: the rank order; ``matches``, its rank that of a card of the first deal.
+AGAINST_FIRST = ("between", "matches")
+
+
+def against_first(name: str, rank: Any, first_ranks: Any, order: Any) -> bool:
+    """``between``/``matches`` of a continued card of ``rank`` (``order``: a rank's order)."""
+    if name == "matches":
+        return rank in first_ranks
+    orders = [order(r) for r in first_ranks]
+    return bool(min(orders) < order(rank) < max(orders))

@@ -22,7 +22,7 @@ from odds.core.table import Column, Kind, Table
 from odds.games.defined.continuation import always
 from odds.games.defined.continuation import solution as continued_solution
 from odds.games.defined.decision_tables import _figure_columns, figures
-from odds.games.defined.schema import BetDefinition, Decision
+from odds.games.defined.schema import BetDefinition, Decision, condition_text
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -44,11 +44,13 @@ def continuation_tables(game: DefinedGame, config: DefinedConfig) -> list[Table]
     actions = decision.actions
     first, second = game.definition.deal.positions
     total = sum(c.ways for c in solution.choices)
+    spreads = _spreads(game, solution)
     rows = []
-    for choice in solution.choices:
+    for index, choice in enumerate(solution.choices):
         row: dict[str, Any] = {
             first: choice.cards[0],
             second: choice.cards[1],
+            **({"spread": _spread_text(spreads[index])} if spreads else {}),
             "ways": choice.ways,
             "share": Fraction(choice.ways, total),
             "action": actions[choice.action],
@@ -67,19 +69,33 @@ def continuation_tables(game: DefinedGame, config: DefinedConfig) -> list[Table]
         columns=(
             Column(first, f"{first}'s first cards"),
             Column(second, f"{second}'s first cards"),
+            *((Column("spread", "spread"),) if spreads else ()),
             Column("ways", "ways", Kind.WAYS),
-            Column("share", "share of the deals that go on", Kind.PERCENT),
+            Column(
+                "share",
+                "share of the deals where the choice is offered"
+                if decision.when is not None
+                else "share of the deals that go on",
+                Kind.PERCENT,
+            ),
             *(Column(f"ev.{a}", f"EV if {a} (exact)", Kind.EXACT) for a in actions),
             Column("action", "optimal action"),
         ),
         rows=tuple(rows),
         note=(
-            f"Each first deal that goes on: the {decision.position} has seen it and chooses "
+            "Each first deal that goes on"
+            + (f" where {condition_text(decision.when)}" if decision.when is not None else "")
+            + f": the {decision.position} has seen it and chooses "
             f"{' or '.join(actions)}. EV per initial unit of the bets that read the action, "
             "one unit each, over every continued deal from the cards left (burned cards "
             "unseen: they change no probability), exact; the greatest is taken (the first "
             "listed on equal EVs), none typed in. Ways: first deals, the continuation not "
             f"counted. The smallest margin of the optimal action: {fraction_text(margin)}."
+            + (
+                _by_spread(spreads, [actions[c.action] for c in solution.choices])
+                if spreads
+                else ""
+            )
         ),
     )
     played = [("optimal (computed)", solution.rounds)]
@@ -109,3 +125,57 @@ def continuation_tables(game: DefinedGame, config: DefinedConfig) -> list[Table]
             ),
         ),
     ]
+
+
+def _spreads(game: DefinedGame, solution: Any) -> list[int | None]:
+    """Each first deal's spread (the ranks strictly between its two one-card hands; None for
+    a pair) when the bets that read the action read ``spread``; [] otherwise."""
+    definition = game.definition
+    if definition.deal.cards != 1 or not any(
+        _reads_spread(o.when) for b in solution.bets for o in b.outcomes
+    ):
+        return []
+    order = definition.shoe.order
+    found: list[int | None] = []
+    for choice in solution.choices:
+        one, two = (order(solution.types[hand[0]].rank) for hand in choice.hands)
+        found.append(abs(one - two) - 1 if one != two else None)
+    return found
+
+
+def _reads_spread(condition: Any) -> bool:
+    if condition is None:
+        return False
+    return (
+        any(name == "spread" for position, name, _ in condition.tests if not position)
+        or any(_reads_spread(c) for c in (*condition.all, *condition.any))
+        or _reads_spread(condition.not_)
+    )
+
+
+def _spread_text(spread: int | None) -> str:
+    return "none (a pair)" if spread is None else str(spread)
+
+
+def _by_spread(spreads: list[int | None], actions: list[str]) -> str:
+    """The strategy read back by spread ("raise on spread 7–11; stand on spread 1–6"), when
+    every first deal of one spread takes one action."""
+    taken: dict[int | None, set[str]] = {}
+    for spread, action in zip(spreads, actions, strict=True):
+        taken.setdefault(spread, set()).add(action)
+    if any(len(a) > 1 for a in taken.values()):
+        return " The action is not one per spread: it depends on the cards, not the spread alone."
+    parts = []
+    for action in dict.fromkeys(actions):
+        numbers = sorted(s for s, a in taken.items() if s is not None and action in a)
+        runs: list[str] = []
+        for n in numbers:
+            if runs and int(runs[-1].split("–")[-1]) == n - 1:
+                runs[-1] = f"{runs[-1].split('–')[0]}–{n}"
+            else:
+                runs.append(str(n))
+        where = [f"spread {', '.join(runs)}"] if runs else []
+        if None in taken and action in taken[None]:
+            where.append("a pair")
+        parts.append(f"{action} on {' and '.join(where)}")
+    return " Read back by spread: " + "; ".join(sorted(parts, reverse=True)) + "."

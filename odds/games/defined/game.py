@@ -74,7 +74,11 @@ class DefinedGame(Game[DefinedConfig]):
             name=name,
             title=definition.title or name,
             # A dealer's hand first, as a log or ``settle`` lists the hand every seat meets.
-            positions=(deal.positions[1], deal.positions[0]) if deal.dealer else deal.positions,
+            positions=(deal.positions[1], deal.positions[0])
+            if deal.dealer
+            else (*deal.positions, goes_on.to)
+            if goes_on is not None and goes_on.to
+            else deal.positions,
             bet_names=tuple(b.name for b in definition.bets),
             hand_size=0
             if deal.tableau or deal.draw_at_most or goes_on or deal.until_match
@@ -84,6 +88,8 @@ class DefinedGame(Game[DefinedConfig]):
                 if deal.tableau
                 else (deal.cards, deal.cards + 1)
                 if deal.draw_at_most
+                else tuple(sorted({0, deal.cards, goes_on.cards}))
+                if goes_on and goes_on.to  # the continuation's own position may be empty
                 else (deal.cards, deal.cards + goes_on.cards)
                 if goes_on
                 else ()
@@ -106,6 +112,14 @@ class DefinedGame(Game[DefinedConfig]):
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
+
+    def parse_hand(self, config: DefinedConfig, text: str) -> tuple[Any, ...]:
+        """A hand as written in a log; a continuation's own position (Red Dog's third card)
+        is empty ("" or "-") in a round whose deal stopped."""
+        continuation = self.definition.continuation
+        if continuation is not None and continuation.to and text.strip() in ("", "-"):
+            return ()
+        return super().parse_hand(config, text)
 
     @cached_property
     def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]
@@ -520,8 +534,9 @@ class DefinedGame(Game[DefinedConfig]):
                 )
             if decision.at == "continuation" and best is None:
                 raise OddsError(
-                    f"--actions {given!r}: the deal does not go on, so the {decision.position} "
-                    "decides nothing"
+                    f"--actions {given!r}: the {decision.position} decides nothing in this "
+                    "round (the deal does not go on"
+                    + (", or the choice is not offered here)" if decision.when else ")")
                 )
             action = given.strip()
         key_of = self.round_key_of(held, action)
@@ -553,6 +568,7 @@ class DefinedGame(Game[DefinedConfig]):
                     self._label(held[p]),
                 )
                 for p in self.positions  # the dealer's hand first, as commands list it
+                if p in held  # a continuation's own position, when the deal went on
             ),
             bets=tuple(settled),
         )
@@ -581,6 +597,9 @@ class DefinedGame(Game[DefinedConfig]):
             else self.read_hand(config, hands, p)
             for p in definition.deal.positions
         }
+        to = definition.continuation.to if definition.continuation is not None else None
+        if to and hands.get(to, "").strip() not in ("", "-"):  # dealt when the deal goes on
+            held[to] = self.read_hand(config, hands, to)
         plays: dict[str, str] = {}
         if definition.deal.tableau is not None:
             plays = self._check_tableau(held)
@@ -591,7 +610,7 @@ class DefinedGame(Game[DefinedConfig]):
         elif definition.continuation is not None:
             plays = continuation.check_held(definition, held)
         config.shoe.build().check_holds(
-            [c for p in definition.deal.positions for c in held[p]], "the round's cards"
+            [c for cards in held.values() for c in cards], "the round's cards"
         )
         return held, plays
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from odds.games.defined.continuation_schema import continued_holds
+from odds.games.defined.continuation_schema import AGAINST_FIRST, against_first, continued_holds
 from odds.games.defined.schema import BetDefinition, Condition, Definition, Outcome, cut_feature
 
 RoundKey = tuple[Any, ...]
@@ -29,9 +29,14 @@ def needs(
         nonlocal winner
         for position, name, _ in condition.tests:
             if position:
-                read[position].add(name)
+                # A continued card read against the first deal: its rank (the first deal's
+                # ranks are read by the outer condition, below).
+                read[position].add("rank" if name in AGAINST_FIRST else name)
             elif name == "winner":
                 winner = True
+            elif name == "spread":  # the ranks between the two cards
+                for p in positions:
+                    read[p].add("rank")
             elif name in ("margin", "total_points"):
                 for p in positions:
                     read[p].add("points")
@@ -51,11 +56,23 @@ def needs(
             visit(part)
         if condition.not_ is not None:
             visit(condition.not_)
+        if isinstance(condition.continued, Condition) and _reads_against(condition.continued):
+            for p in positions:  # the first deal's ranks, for between / matches
+                read[p].add("rank")
 
     for condition in conditions:
         if condition is not None:
             visit(condition)
     return winner, read
+
+
+def _reads_against(condition: Condition) -> bool:
+    """Whether a condition on the continued deal reads a card against the first deal."""
+    return (
+        any(name in AGAINST_FIRST for position, name, _ in condition.tests if position)
+        or any(_reads_against(c) for c in (*condition.all, *condition.any))
+        or (condition.not_ is not None and _reads_against(condition.not_))
+    )
 
 
 def bet_needs(bet: BetDefinition, positions: Sequence[str]) -> tuple[bool, dict[str, set[str]]]:
@@ -98,6 +115,9 @@ def _holds(
         elif name == "margin":
             scores = [v["points"] for v in views.values()]
             value = abs(scores[0] - scores[1]) if len(scores) == 2 else 0
+        elif name == "spread":  # the ranks strictly between two cards; a pair has none
+            orders = [definition.shoe.order(v["rank"]) for v in views.values()]
+            value = abs(orders[0] - orders[1]) - 1 if orders[0] != orders[1] else None
         elif name == "total_points":
             value = sum(v["points"] for v in views.values())
         elif name == "total_cards":
@@ -133,10 +153,30 @@ def _holds(
             if (continued is not None) != condition.continued:
                 return False
         elif continued is None or not continued_holds(
-            condition.continued, continued, definition, holds
+            condition.continued,
+            continued,
+            definition,
+            lambda inner, key, _: _continued_holds(inner, key, definition, views),
         ):
             return False
     return True
+
+
+def _continued_holds(
+    condition: Condition, key: RoundKey, definition: Definition, first: dict[str, dict[str, Any]]
+) -> bool:
+    """A condition on the continued deal's key, its positions' cards read against the first
+    deal's (``between``, ``matches``) where it asks."""
+    continuation = definition.continuation
+    assert continuation is not None
+    positions = continuation.positions(definition.deal.positions)
+    views = {p: dict(v) for p, v in zip(positions, key[1 : 1 + len(positions)], strict=True)}
+    if _reads_against(condition):
+        ranks = [v["rank"] for v in first.values()]
+        for view in views.values():
+            for name in AGAINST_FIRST:
+                view[name] = against_first(name, view["rank"], ranks, definition.shoe.order)
+    return _holds(condition, key[0], views, definition)
 
 
 def round_text(key: RoundKey, definition: Definition) -> str:
@@ -178,6 +218,7 @@ def _feature_text(name: str, value: Any) -> str:
 def net_of(outcome: Outcome, payouts: Mapping[str, Fraction]) -> Fraction:
     """The outcome's net per unit staked: its number or named payout, less any commission."""
     net = payouts[outcome.net] if isinstance(outcome.net, str) else outcome.net
+    net *= outcome.times
     if outcome.loses_named:
         return -net
     commission = (

@@ -27,6 +27,7 @@ from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
 from odds.core.numbers import parse_rational, short_number
 from odds.games.defined.continuation_schema import (
+    AGAINST_FIRST,
     CONTINUED,
     DECISION_AT,
     Continuation,
@@ -77,7 +78,7 @@ COVER = "cover"
 #: Conditions on the whole round.
 ROUND_FEATURES = (
     "winner", "margin", "total_points", "total_cards", "same_suit", "identical", "highest_value",
-    "dealt",
+    "dealt", "spread",
 )  # fmt: skip
 #: What the card turned up first, and the match, may be: the class of cards that end an
 #: until-match deal (``[definition.deal.until_match] match``).
@@ -281,6 +282,9 @@ class Decision:
     #: ``at = "continuation"``: the choice is made when the deal goes on, the first deal seen
     #: (odds.games.defined.continuation); ``"deal"``: on the position's own hand.
     at: str = "deal"
+    #: ``when``: with ``at = "continuation"``, a condition on the first deal: the choice is
+    #: offered only where it holds (Red Dog: no raise on a pair); ``None``: at every one.
+    when: Any = None
 
 
 @dataclass(frozen=True)
@@ -325,6 +329,9 @@ class Outcome:
     #: stake (a raise after a decision: Three Card Poker's Play makes it 2); ``net`` is then
     #: the net result per initial unit, and a loss may reach ``wagered``.
     wagered: Fraction = Fraction(1)
+    #: ``times = k``: the settlement is k times the amount ``pays``/``loses`` gives (a win
+    #: paid on a raised stake: Red Dog's ``pays = "spread_1", times = 2, wagered = 2``).
+    times: Fraction = Fraction(1)
 
 
 @dataclass(frozen=True)
@@ -623,6 +630,35 @@ def _read(
             lambda raw, at: _condition(raw, at, first, where, where.line("when")),
             lambda value, at, low, high, line: _int(value, at, where, low, high, line),
         )
+    if decision is not None and continuation is not None and "when" in data["decision"]:
+        offered = _condition(
+            data["decision"]["when"],
+            "definition.decision.when",
+            dataclasses.replace(
+                context,
+                decision=None,
+                continues=False,
+                no_action="the choice is offered or not by the first deal's cards",
+            ),
+            where,
+            where.line("when", decision.line) or decision.line,
+        )
+        if offered is False:
+            raise where.error(
+                "definition.decision.when",
+                "the condition is never true under this reading: the choice is never offered",
+                decision.line,
+            )
+        decision = dataclasses.replace(decision, when=None if offered is True else offered)
+    if continuation is not None:  # a condition on the continued deal reads its positions
+        context = dataclasses.replace(
+            context,
+            continued_deal=dataclasses.replace(
+                deal,
+                positions=continuation.positions(deal.positions),
+                cards=continuation.cards,
+            ),
+        )
     if decision is not None and decision.at == "continuation" and continuation is None:
         raise where.error(
             "definition.decision",
@@ -669,6 +705,11 @@ class _Context:
     continues: bool = False
     #: Why no action may be read here (the continuation's ``when``, a continued deal).
     no_action: str = ""
+    #: The continued deal's positions and cards (``continuation.to``: one new position).
+    continued_deal: Deal | None = None
+    #: The first deal, in a condition on the continued deal: its cards may be read against
+    #: the first deal's (``between``, ``matches``).
+    first_deal: Deal | None = None
 
 
 def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
@@ -677,7 +718,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
     where_ = "definition.decision"
     if not isinstance(table, Mapping):
         raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
-    _known(table, ("position", "actions", "strategy", "at"), where_, loc, line)
+    _known(table, ("position", "actions", "strategy", "at", "when"), where_, loc, line)
     position = table.get("position")
     if position not in deal.positions:
         raise loc.error(
@@ -712,6 +753,13 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             f'at: expected "deal" (on the own hand) or "continuation" (when the deal goes '
             f"on), got {at!r}",
             loc.line("at", line) or line,
+        )
+    if "when" in table and at != "continuation":
+        raise loc.error(
+            where_,
+            "when: the choice is offered on a condition of the first deal, with at = "
+            '"continuation" (on the own hand every hand chooses)',
+            loc.line("when", line) or line,
         )
     if at == "continuation" and "strategy" in table:
         raise loc.error(
@@ -1585,12 +1633,13 @@ def _check_losses(
         return
     for outcome in outcomes:
         stake = outcome.wagered
-        if isinstance(outcome.net, Fraction) and -outcome.net > stake + withholding:
+        lost = -outcome.net * outcome.times if isinstance(outcome.net, Fraction) else 0
+        if lost > stake + withholding:
             raise loc.error(
                 where_,
-                f"loses {-outcome.net}: a bet cannot lose more than its stake plus its "
+                f"loses {lost}: a bet cannot lose more than its stake plus its "
                 f"withholding ({stake + withholding}); add withholding = "
-                f"{-outcome.net - stake}, or wagered = {-outcome.net} where a raise puts "
+                f"{lost - stake}, or wagered = {lost} where a raise puts "
                 "more at risk",
                 outcome.line,
             )
@@ -1618,6 +1667,7 @@ def _outcome(
             "commission",
             "optional",
             "wagered",
+            "times",
         ),
         where_,
         loc,
@@ -1680,7 +1730,16 @@ def _outcome(
                 f"{raw['wagered']!r}",
                 line,
             )
-    return Outcome(key, label, when, net, commission, line, named_loss, optional, wagered)
+    times = Fraction(1)
+    if "times" in raw:
+        times = _number(raw["times"], f"{where_}.times", loc, line)
+        if times <= 0 or kind == "push":
+            raise loc.error(
+                where_,
+                f"times: a number > 0 that multiplies pays or loses, got {raw['times']!r}",
+                line,
+            )
+    return Outcome(key, label, when, net, commission, line, named_loss, optional, wagered, times)
 
 
 def _commission(
@@ -1810,6 +1869,11 @@ def _condition(
                 if deal.until_match is not None:
                     _check_pile_feature(key, feature, deal.until_match, f"{where_}.{key}", loc,
                                         line)  # fmt: skip
+                if feature in AGAINST_FIRST:
+                    tests.append((key, feature, _against_first(feature, wanted, context,
+                                                               f"{where_}.{key}.{feature}", loc,
+                                                               line)))  # fmt: skip
+                    continue
                 if feature not in POSITION_FEATURES:
                     raise loc.error(
                         f"{where_}.{key}",
@@ -1842,6 +1906,8 @@ def _continued(value: Any, where_: str, context: _Context, loc: Locator, line: i
         return value
     inner = dataclasses.replace(
         context,
+        deal=context.continued_deal or context.deal,
+        first_deal=context.deal,
         decision=None,
         continues=False,
         no_action="a condition on the continued deal reads its cards; put action = … beside "
@@ -1851,11 +1917,38 @@ def _continued(value: Any, where_: str, context: _Context, loc: Locator, line: i
     return True if found is True else None if found is False else found
 
 
+def _against_first(
+    feature: str, value: Any, context: _Context, where_: str, loc: Locator, line: int
+) -> bool:
+    """``between``/``matches``: a continued one-card hand read against the first deal's
+    one-card hands (Red Dog's third card)."""
+    first = context.first_deal
+    if first is None or first.cards != 1 or context.deal.cards != 1:
+        raise loc.error(
+            where_,
+            f"{feature}: reads a continued deal's card against the first deal's cards, one "
+            "card each (inside continued = { … })",
+            line,
+        )
+    if not isinstance(value, bool):
+        raise loc.error(where_, f"expected true or false, got {value!r}", line)
+    return value
+
+
 def _check_round_key(
     key: str, value: Any, deal: Deal, where_: str, loc: Locator, line: int
 ) -> None:
     """What a round condition may read of an until-match deal (the winning pile and the cards
-    dealt), and ``dealt`` on no other deal."""
+    dealt), ``dealt`` on no other deal, ``spread`` of two one-card hands, ``winner`` of two
+    positions."""
+    if key == "spread" and (
+        deal.cards != 1 or len(deal.positions) != 2 or deal.tableau or deal.until_match
+    ):
+        raise loc.error(
+            where_, "spread: the ranks strictly between two positions' one-card hands", line
+        )
+    if key == "winner" and len(deal.positions) == 1:
+        raise loc.error(where_, f"winner: the deal has one position ({deal.positions[0]})", line)
     until = deal.until_match
     if until is None:
         if key == "dealt":
@@ -2014,6 +2107,8 @@ def _feature_value(
         if not isinstance(value, bool):
             raise loc.error(where_, f"expected true or false, got {value!r}", line)
         return value
+    if feature == "spread" and isinstance(value, Mapping) and "max" not in value:
+        value = {**value, "max": 12}  # at most the 11 ranks between a 2 and an ace
     if feature == "winner":
         names = value if isinstance(value, list) else [value]
         for name in names:
