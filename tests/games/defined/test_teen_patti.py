@@ -28,6 +28,7 @@ from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -134,3 +135,29 @@ def test_settle_pays_three_aces_the_bonus_whatever_the_dealer_holds(run: Any) ->
     # Three of a kind beats a straight flush in Teen Patti: both win, and the bonus 10.
     assert [c.strip() for c in rows["ante-play"].split("|")][2:6] == ["100", "200", "400", "+200"]
     assert [c.strip() for c in rows["ante-bonus"].split("|")][2:6] == ["100", "0", "1000", "+1000"]
+
+
+def test_a_rider_without_a_decision_adds_its_pays_to_its_carrier(tmp_path: Path) -> None:
+    """Teen Patti 20-20's Player A with a bonus of 2 on A's three of a kind riding on it: the
+    carrier's section is Player A's outcomes split by the bonus, its EV Player A's plus the
+    bonus's (2 × 52 / 22,100 per unit), its wager Player A's alone; counted from the rounds
+    both read (no decision)."""
+    from odds.games.paytable import TABLES, load_file
+
+    text = (TABLES / "teen-patti-2020.toml").read_text(encoding="utf-8")
+    text += (
+        '\n[[definition.bets]]\nname = "a-bonus"\nrides_on = "player-a"\noutcomes = [\n'
+        '  { name = "trips", when = { a = { category = ["three-aces", "trips"] } }, pays = 2 },\n'
+        '  { name = "none", otherwise = true, push = true },\n]\n'
+    )
+    path = tmp_path / "tp.toml"
+    path.write_text(text, encoding="utf-8")
+    analysis = load_file(path).analysis()
+    plain = load("teen-patti-2020").analysis().bet("player-a")
+    carrier, bonus = analysis.bet("player-a"), analysis.bet("a-bonus")
+    assert bonus.ev == Fraction(2 * 52, 22100) and bonus.rides_on == "Player A"
+    assert carrier.ev == plain.ev + bonus.ev
+    assert carrier.average_wager == 1 and carrier.stats.total == plain.stats.total
+    with_bonus = sum(o.ways for o in carrier.outcomes if "; A Bonus: " in o.event)
+    assert with_bonus == next(o.ways for o in bonus.outcomes if o.net == 2)
+    assert [r["bet"] for r in analysis.report_table("summary").rows][:2] == ["Player A", "Player B"]
