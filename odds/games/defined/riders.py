@@ -112,12 +112,15 @@ def carried_outcomes(
     definition = game.definition
     riders = riders_of(definition, bet)
     group = (bet, *riders)
-    if continuation.decides_here(definition) or any(
-        continuation.counted_here(game, b) for b in group
+    if (
+        continuation.decides_here(definition)
+        or any(continuation.counted_here(game, b) for b in group)
+        or definition.deal.seats > 1
     ):
         raise OddsError(
             f"{definition.source}: definition.bets.{riders[0].name} (line {riders[0].line}): "
-            "rides_on: a bet riding on another's stake is not counted with a continuation yet"
+            "rides_on: a bet riding on another's stake is not counted with a continuation or "
+            "seats yet"
         )
     if decisions.reads_action(game, bet):  # the decision's rounds read every rider too
         rounds = game.solution(config).rounds

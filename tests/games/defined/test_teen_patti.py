@@ -161,3 +161,22 @@ def test_a_rider_without_a_decision_adds_its_pays_to_its_carrier(tmp_path: Path)
     with_bonus = sum(o.ways for o in carrier.outcomes if "; A Bonus: " in o.event)
     assert with_bonus == next(o.ways for o in bonus.outcomes if o.net == 2)
     assert [r["bet"] for r in analysis.report_table("summary").rows][:2] == ["Player A", "Player B"]
+
+
+def test_a_rider_with_seats_is_refused_in_one_line(tmp_path: Path) -> None:
+    from odds.core.errors import OddsError
+    from odds.games.paytable import TABLES, load_file
+
+    text = (TABLES / "teen-patti-2020.toml").read_text(encoding="utf-8")
+    text = text.replace("cards = 3\n", "cards = 3\nseats = 2\n", 1)
+    text += (
+        '\n[[definition.bets]]\nname = "a-bonus"\nrides_on = "player-a"\noutcomes = [\n'
+        '  { name = "trips", when = { b = { category = "trips" } }, pays = 2 },\n'
+        '  { name = "none", otherwise = true, push = true },\n]\n'
+    )
+    path = tmp_path / "tp.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OddsError) as caught:
+        load_file(path).analysis()
+    assert "not counted with a continuation or seats yet" in str(caught.value)
+    assert "\n" not in str(caught.value)
