@@ -83,6 +83,17 @@ def stakes(bets: Sequence[BetDefinition]) -> int:
     return sum(b.rides_on is None for b in bets)
 
 
+def with_riders(definition: Definition, values: list[Fraction]) -> list[Fraction]:
+    """Per bet (the definition's order), a carrier's value with its riders' added: an EV or
+    a net per unit of the carrier's stake is the carrier's plus each rider's (linear)."""
+    index = {b.name: i for i, b in enumerate(definition.bets)}
+    found = list(values)
+    for i, bet in enumerate(definition.bets):
+        if bet.rides_on is not None:
+            found[index[bet.rides_on]] += values[i]
+    return found
+
+
 def carrier_title(definition: Definition, bet: BetDefinition) -> str | None:
     """The title of the bet ``bet`` rides on (None: it has a stake of its own)."""
     if bet.rides_on is None:

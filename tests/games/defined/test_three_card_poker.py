@@ -522,3 +522,15 @@ def test_settle_pays_the_bonus_on_the_ante_and_debits_nothing_for_it(run: Any) -
     assert code == 0
     line = next(row for row in out.splitlines() if row.startswith("| ante-bonus"))
     assert [c.strip() for c in line.split("|")][2:6] == ["100", "0", "500", "+500"]
+
+
+def test_a_shoe_state_values_the_ante_with_its_bonus() -> None:
+    """``odds shoe``, ``eor`` and ``exposure`` value a carrier with its riders, as its report
+    section does (EV is linear: the Ante and Play's plus the Ante Bonus's)."""
+    from odds.games.defined.shoe_state import DefinedEvaluator
+
+    paytable = load("three-card-poker")
+    assert isinstance(paytable.game, DefinedGame)
+    evs = DefinedEvaluator(paytable.game, paytable.config).evs(paytable.config.shoe.build().counts)
+    assert evs["ante-play"] == BEFORE["ev"] == full().bet("ante-play").ev
+    assert evs["ante-bonus"] == Fraction(292, 5525)
