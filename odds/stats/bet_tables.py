@@ -62,7 +62,7 @@ def outcome_table(bet: Bet) -> Table:
 def summary_table(analysis: Analysis) -> Table:
     """Every bet's exact EV, house edge, RTPs, hit frequency, SD and volatility index."""
     rows = []
-    for bet in analysis.bets:
+    for bet in staked(analysis):
         s = bet.stats
         rows.append(
             {
@@ -90,14 +90,30 @@ def summary_table(analysis: Analysis) -> Table:
             Column("volatility_index", "VI (90%)", Kind.APPROXIMATE),
         ),
         rows=tuple(rows),
-        note=favours_player_note(analysis),
+        note=" ".join(n for n in (favours_player_note(analysis), riders_note(analysis)) if n),
+    )
+
+
+def staked(analysis: Analysis) -> list[Bet]:
+    """The bets with a stake of their own (a bet riding on another's is in that one's row)."""
+    return [bet for bet in analysis.bets if bet.rides_on is None]
+
+
+def riders_note(analysis: Analysis) -> str:
+    """One line naming the bets paid on another's stake ("" when none)."""
+    riding = [f"{bet.title} (on {bet.rides_on})" for bet in analysis.bets if bet.rides_on]
+    if not riding:
+        return ""
+    return (
+        f"Paid on another bet's stake, with no stake of its own: {', '.join(riding)}; each is "
+        "included in the row of the bet it rides on, and has its own section below."
     )
 
 
 def favours_player_note(analysis: Analysis) -> str:
     """One line naming the bets whose EV is positive ("" when none): a negative house edge is
     a designer's right, but a report must not leave it to the reader to spot (issue 35, F14)."""
-    favoured = [bet.title for bet in analysis.bets if bet.stats.ev > 0]
+    favoured = [bet.title for bet in staked(analysis) if bet.stats.ev > 0]
     if not favoured:
         return ""
     names = ", ".join(favoured)
@@ -110,7 +126,7 @@ def favours_player_note(analysis: Analysis) -> str:
 def top_award_table(analysis: Analysis) -> Table:
     """Per bet: the largest win per unit staked, its ways and how rare it is ("1 in N")."""
     rows = []
-    for bet in analysis.bets:
+    for bet in staked(analysis):
         top = max(o.net for o in bet.outcomes if o.ways)
         ways = sum(o.ways for o in bet.outcomes if o.net == top)
         p = Fraction(ways, bet.stats.total)

@@ -47,6 +47,10 @@ class Bet:
     description: str
     outcomes: tuple[Outcome, ...]
     withholding: Fraction = Fraction(0)
+    #: The title of the bet it is paid on, with no stake of its own (a bonus riding on
+    #: another bet's stake: Three Card Poker's Ante Bonus): its figures are per unit of that
+    #: stake, and that bet's own figures include it.
+    rides_on: str | None = None
 
     def __post_init__(self) -> None:
         total = sum(o.ways for o in self.outcomes)

@@ -17,6 +17,10 @@ qualifies with Q-high or better (a hand at least Q-3-2 high card). Fold: the Ant
 Play (a Play wager equal to the Ante): the dealer does not qualify, the Ante wins 1 and the
 Play pushes; the dealer qualifies, both win 1, push, or both lose. The Ante Bonus pays 1
 (straight), 4 (three of a kind), 5 (straight flush) per Ante whenever the player plays.
+
+Teen Patti (docs/rules/teen-patti.md, :data:`TEEN_PATTI`) is the same game but for the hand
+order, three of a kind above a straight flush, and an Ante Bonus that may pay three aces
+otherwise than the other threes of a kind: :class:`Rules` says which.
 """
 
 from __future__ import annotations
@@ -34,7 +38,38 @@ RANK_OF.update({str(n): n for n in range(2, 10)})
 SUIT_OF = {"c": 0, "d": 1, "h": 2, "s": 3}
 
 STRAIGHT_FLUSH, TRIPS, STRAIGHT, FLUSH, PAIR, HIGH = 6, 5, 4, 3, 2, 1
-BONUS = {STRAIGHT_FLUSH: 5, TRIPS: 4, STRAIGHT: 1}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What differs between the games counted here: whether three of a kind ranks above a
+    straight flush (Teen Patti), and the Ante Bonus per Ante by the player's hand (``three
+    aces`` paid apart when given)."""
+
+    trips_over_straight_flush: bool = False
+    straight_flush: int = 5
+    trips: int = 4
+    three_aces: int | None = None
+    straight: int = 1
+
+    def bonus(self, hand: tuple[Card, ...]) -> int:
+        category = key(hand)[0]
+        if category == TRIPS and hand[0][0] == 14 and self.three_aces is not None:
+            return self.three_aces
+        return {STRAIGHT_FLUSH: self.straight_flush, TRIPS: self.trips,
+                STRAIGHT: self.straight}.get(category, 0)  # fmt: skip
+
+    def strength(self, hand: tuple[Card, ...]) -> tuple[int, tuple[int, ...]]:
+        """The hand's key in this game's order."""
+        category, ranks = key(hand)
+        if self.trips_over_straight_flush and category in (TRIPS, STRAIGHT_FLUSH):
+            category = STRAIGHT_FLUSH if category == TRIPS else TRIPS
+        return (category, ranks)
+
+
+THREE_CARD_POKER = Rules()
+#: Teen Patti's order; its Ante Bonus as tables/teen-patti.toml gives it by default.
+TEEN_PATTI = Rules(trips_over_straight_flush=True, three_aces=4)
 
 
 def card(code: str) -> Card:
@@ -90,10 +125,12 @@ class Result:
         return Fraction(sum(w * n for (_, w), n in self.outcomes.items()), self.deals)
 
 
-def play_net(player: tuple[Card, ...], dealer: tuple[Card, ...]) -> int:
+def play_net(
+    player: tuple[Card, ...], dealer: tuple[Card, ...], rules: Rules = THREE_CARD_POKER
+) -> int:
     """Net per Ante when the player plays (two units at risk)."""
-    mine, theirs = key(player), key(dealer)
-    bonus = BONUS.get(mine[0], 0)
+    mine, theirs = rules.strength(player), rules.strength(dealer)
+    bonus = rules.bonus(player)
     if theirs < QUALIFIES:
         return 1 + bonus  # the Ante wins, the Play pushes
     if mine > theirs:
@@ -119,7 +156,9 @@ def pair_or_better(hand: tuple[Card, ...]) -> bool:
     return key(hand)[0] >= PAIR
 
 
-def enumerate_game(deck: Sequence[Card], strategy: Strategy | None = None) -> Result:
+def enumerate_game(
+    deck: Sequence[Card], strategy: Strategy | None = None, rules: Rules = THREE_CARD_POKER
+) -> Result:
     """Every player hand, the best action by exact EV (or the ``strategy``'s), every dealer
     hand from the rest."""
     outcomes: Counter[tuple[Fraction, int]] = Counter()
@@ -127,7 +166,7 @@ def enumerate_game(deck: Sequence[Card], strategy: Strategy | None = None) -> Re
     deals = 0
     for player in combinations(deck, 3):
         rest = [c for c in deck if c not in player]
-        nets = Counter(play_net(player, dealer) for dealer in combinations(rest, 3))
+        nets = Counter(play_net(player, dealer, rules) for dealer in combinations(rest, 3))
         nets = Counter({Fraction(net): n for net, n in nets.items()})
         hands = sum(nets.values())
         deals += hands

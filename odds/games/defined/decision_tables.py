@@ -30,6 +30,7 @@ from odds.core.numbers import fraction_text
 from odds.core.table import Column, Kind, Table
 from odds.games.defined.decisions import Run, Solution, mixed_strengths, strategy_runs
 from odds.games.defined.options import payout_values
+from odds.games.defined.riders import stakes
 from odds.games.defined.rounds import net_of
 from odds.stats.bets import Bet, sqrt_decimal
 
@@ -174,7 +175,7 @@ def together(
         for bet in solution.bets:
             outcome = outcomes[bet.name, game.settled_outcome(bet, key)]
             net += net_of(outcome, payouts)
-            wagered += outcome.wagered
+            wagered += outcome.wagered if bet.rides_on is None else 0  # a rider: no stake
         found[net, wagered] += n
     return dict(found)
 
@@ -184,7 +185,7 @@ def figures(game: DefinedGame, config: DefinedConfig, solution: Solution) -> dic
     house edge per initial unit, average total wager, element of risk, hit frequency, push,
     SD per initial unit, and each action's share of the ways (``action.<name>``)."""
     joint = together(game, config, solution)
-    units = len(solution.bets)
+    units = stakes(solution.bets)
     total = sum(joint.values())
     ev = Fraction(sum(net * n for (net, _), n in joint.items()), total * units)
     wager = Fraction(sum(w * n for (_, w), n in joint.items()), total * units)
@@ -221,9 +222,10 @@ def _figure_columns(actions: Sequence[str]) -> tuple[Column, ...]:
 
 
 def together_table(game: DefinedGame, config: DefinedConfig, solution: Solution) -> Table:
-    units = len(solution.bets)
+    units = stakes(solution.bets)
+    riding = [b.title for b in solution.bets if b.rides_on is not None]
     row: dict[str, Any] = {
-        "bets": " + ".join(b.title for b in solution.bets),
+        "bets": " + ".join(b.title for b in solution.bets if b.rides_on is None),
         **figures(game, config, solution),
     }
     ev, wager, risk = row["ev"], row["average_wager"], -row["element_of_risk"]
@@ -233,8 +235,14 @@ def together_table(game: DefinedGame, config: DefinedConfig, solution: Solution)
         columns=(Column("bets", "bets"), *_figure_columns(solution.decision.actions)),
         rows=(row,),
         note=(
-            f"One initial unit on each bet that reads the action ({units}); a decision may add "
-            "stakes (an outcome's `wagered`). House edge per initial unit = −EV = "
+            f"One initial unit on each bet that reads the action ({units})"
+            + (
+                f", and {', '.join(riding)} paid on its stake with no stake of its own (`rides_on`)"
+                if riding
+                else ""
+            )
+            + "; a decision may add stakes (an outcome's `wagered`). House edge per initial "
+            "unit = −EV = "
             f"{fraction_text(-ev)}; average total wager = {fraction_text(wager)} initial "
             f"units; element of risk = house edge ÷ average total wager = "
             f"{fraction_text(-risk)} (the house's advantage per unit wagered in all). Hit "

@@ -83,13 +83,16 @@ class Solution:
 
 
 def decision_bets(game: DefinedGame) -> tuple[BetDefinition, ...]:
-    """The bets that read the action (settled by the decision)."""
+    """The bets that read the action (settled by the decision), and the bets riding on
+    them."""
     positions = game.definition.deal.positions
-    return tuple(
-        bet
+    reading = {
+        bet.name
         for bet in game.definition.bets
         if any(ACTION in r for r in needs((o.when for o in bet.outcomes), positions)[1].values())
-    )
+    }
+    # A bet riding on one of them is played with it (odds.games.defined.riders).
+    return tuple(b for b in game.definition.bets if b.name in reading or b.rides_on in reading)
 
 
 def reads_action(game: DefinedGame, bet: BetDefinition) -> bool:

@@ -25,6 +25,7 @@ from odds.games.defined import (
     fair,
     patterns,
     ranking,
+    riders,
     seats,
     until_match,
 )
@@ -399,14 +400,18 @@ class DefinedGame(Game[DefinedConfig]):
                 BetOutcome(e.label, e.net, ways[e.key], wagered[e.key])
                 for e in self.events(config, bet)
             )
+            if riders.riders_of(definition, bet):  # the carrier is paid its riders too
+                outcomes = riders.carried_outcomes(self, config, bet)
             bets.append(
                 Bet(
                     bet.name,
                     bet.title,
                     _stake_sentence(withheld(bet, payout_values(config)))
+                    + (riders.rider_sentence(bet, definition) if bet.rides_on else "")
                     + (bet.description or _describe(bet, config)),
                     outcomes,
                     withholding=withheld(bet, payout_values(config)),
+                    rides_on=riders.carrier_title(definition, bet),
                 )
             )
         if continuation.decides_here(definition):
@@ -553,8 +558,9 @@ class DefinedGame(Game[DefinedConfig]):
             if action is not None and decisions.reads_action(self, bet):
                 chosen = "the optimal action" if action == best else f"the optimal is to {best}"
                 why = f"{definition.decision.position} {action}s ({chosen}); {why}"  # type: ignore[union-attr]
-            # A raise puts more at risk: the outcome's wagered stakes are debited.
-            debited = stake * (outcome.wagered + share)
+            # A raise puts more at risk: the outcome's wagered stakes are debited; a bet
+            # riding on another's stake debits nothing of its own.
+            debited = stake * (outcome.wagered + share) if bet.rides_on is None else Fraction(0)
             settled.append(settled_bet(bet.name, event, stake, debited, why))
         return Settlement(
             hands=tuple(

@@ -350,6 +350,9 @@ class BetDefinition:
     #: ``fair_payout = true``: the report gives the payout of its one paying outcome that
     #: makes the bet even (odds.games.defined.fair).
     fair_payout: bool = False
+    #: ``rides_on = "ante-play"``: paid on that bet's stake whatever that bet's result (Three
+    #: Card Poker's Ante Bonus), with no stake of its own (odds.games.defined.riders).
+    rides_on: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1523,7 +1526,7 @@ def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, .
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
         known = ("name", "title", "description", "outcomes", "withholding", "per_hand", "if",
-                 "fair_payout")  # fmt: skip
+                 "fair_payout", "rides_on")  # fmt: skip
         _known(item, known, where_, loc, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
@@ -1540,6 +1543,9 @@ def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, .
     if not found:
         raise loc.error("definition.bets", "no bet is offered under this paytable's options",
                         loc.line("bets"))  # fmt: skip
+    from odds.games.defined.riders import check_riders
+
+    check_riders(found, loc)
     return tuple(found)
 
 
@@ -1593,8 +1599,11 @@ def _bet(
             f"{fair!r} with {len(paying)}",
             loc.line("fair_payout", line) or line,
         )
+    rides_on = item.get("rides_on")
+    if rides_on is not None and not isinstance(rides_on, str):
+        raise loc.error(where_, f"rides_on: expected a bet's name, got {rides_on!r}", line)
     return BetDefinition(
-        name, title, description, tuple(outcomes), line, withholding, per_hand, fair
+        name, title, description, tuple(outcomes), line, withholding, per_hand, fair, rides_on
     )
 
 

@@ -48,6 +48,7 @@ from odds.games.dealing import (
 )
 from odds.games.defined import counting, ranking
 from odds.games.defined.options import DefinedConfig
+from odds.games.defined.riders import with_riders
 from odds.games.defined.rounds import RoundKey, bet_needs
 from odds.games.defined.schema import Definition, Tableau
 from odds.games.defined.seats import has_whole_table
@@ -83,15 +84,19 @@ class DefinedEvaluator(StateEvaluator):
     def evs(self, counts: Sequence[int]) -> dict[str, Fraction]:
         counts = self.check(counts)
         game, config = self.game, self.config
-        found = {}
+        found = []
         for bet in game.definition.bets:
             ways = game.settle_rounds(config, bet, game.rounds(config, bet, counts), False)
             total = sum(ways.values())
-            found[bet.name] = sum(
-                (Fraction(ways[e.key], total) * e.net for e in game.events(config, bet)),
-                Fraction(0),
+            found.append(
+                sum(
+                    (Fraction(ways[e.key], total) * e.net for e in game.events(config, bet)),
+                    Fraction(0),
+                )
             )
-        return found
+        # A carrier is valued with the bets riding on its stake, as its report section is.
+        found = with_riders(game.definition, found)
+        return {bet.name: ev for bet, ev in zip(game.definition.bets, found, strict=True)}
 
     def forget(self) -> None:
         self.game.__dict__.pop("_rounds_cache", None)
@@ -340,7 +345,8 @@ def _build_hands_polynomial(
         nonlocal unsettled
         keys = settle(a, b)
         unsettled = unsettled or None in keys
-        return [Fraction(0) if k is None else net[k] for k, net in zip(keys, nets, strict=True)]
+        found = [Fraction(0) if k is None else net[k] for k, net in zip(keys, nets, strict=True)]
+        return with_riders(definition, found)
 
     names_of_bets = [bet.name for bet in definition.bets]
     shoe = config.shoe.build()

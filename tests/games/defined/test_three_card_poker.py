@@ -193,7 +193,7 @@ def test_at_most_is_the_negation_of_the_next_hand_up(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    assert text.count('not = { dealer = { at_least = "Q 3 2" } }') == 4
+    assert text.count('not = { dealer = { at_least = "Q 3 2" } }') == 1
     found = load_file(path).analysis()
     assert found.bet("ante-play").ev == full().bet("ante-play").ev
     assert _row(found, "decision") == _row(full(), "decision")
@@ -435,3 +435,102 @@ def test_a_strategy_combines_its_conditions(tmp_path: Path, condition: str) -> N
     assert solution.fixed is not None
     assert solution.fixed.choice.tolist() == solution.choice.tolist()
     assert solution.fixed.rounds == solution.rounds
+
+
+# ---------------------------------------------------------------------------
+# The Ante Bonus as a bet of its own, riding on the Ante's stake (``rides_on``)
+
+#: reports/three-card-poker.md before the Ante Bonus became its own bet (it was written
+#: into sixteen Ante and Play outcomes, one per player category and result): every figure
+#: must be the same.
+BEFORE = {
+    "ev": -Fraction(686689, 20358520),
+    "average_wager": Fraction(370, 221),
+    "element_of_risk": Fraction(686689, 34084400),
+    "hit_frequency": "44.9127%",
+    "push": "0.0612%",
+    "sd": "1.639253",
+    "action.play": "67.4208%",
+}
+
+
+def test_the_ante_bonus_riding_on_the_ante_leaves_every_figure_as_it_was() -> None:
+    analysis = full()
+    row = _row(analysis, "decision")
+    assert row["bets"] == "Ante and Play (with the Ante Bonus)"  # the rider adds no stake
+    assert row["ev"] == BEFORE["ev"] and row["average_wager"] == BEFORE["average_wager"]
+    assert row["element_of_risk"] == BEFORE["element_of_risk"]
+    assert f"{float(row['hit_frequency']):.4%}" == BEFORE["hit_frequency"]
+    assert f"{float(row['push']):.4%}" == BEFORE["push"]
+    assert f"{float(row['sd']):.6f}" == BEFORE["sd"]
+    assert f"{float(row['action.play']):.4%}" == BEFORE["action.play"]
+    # The carrier's own section: the Ante and Play with its bonus, as before.
+    bet = analysis.bet("ante-play")
+    assert (bet.ev, bet.average_wager, bet.element_of_risk) == (
+        BEFORE["ev"], BEFORE["average_wager"], BEFORE["element_of_risk"])  # fmt: skip
+    assert f"{float(bet.stats.sd):.6f}" == BEFORE["sd"]
+    assert sum(o.ways for o in bet.outcomes) == 407170400
+    # The rider's section: the bonus per Ante, every straight or better being played.
+    bonus = analysis.bet("ante-bonus")
+    ways = {o.event: o.ways for o in bonus.outcomes}
+    assert ways["plays with a straight flush"] == 48 * 18424
+    assert ways["plays with three of a kind"] == 52 * 18424
+    assert ways["plays with a straight"] == 720 * 18424
+    assert bonus.ev == Fraction(5 * 48 + 4 * 52 + 720, 22100) == Fraction(292, 5525)
+    assert bonus.rides_on == "Ante and Play (with the Ante Bonus)"
+    assert analysis.bet("pair-plus").ev == Fraction(-402, 5525)
+    summary = analysis.report_table("summary")
+    assert [r["bet"] for r in summary.rows] == ["Ante and Play (with the Ante Bonus)", "Pair Plus"]
+    assert "Ante Bonus (on Ante and Play" in summary.note
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('rides_on = "ante-play"', 'rides_on = "ante"',
+         "rides_on: 'ante' is not another bet (bets: ante-play, pair-plus)"),
+        ('rides_on = "ante-play"', 'rides_on = "ante-bonus"', "'ante-bonus' is not another bet"),
+        ('otherwise = true, push = true', 'otherwise = true, loses = 1',
+         "outcome 'none': a bet riding on 'ante-play' has no stake of its own"),
+        ('pays = 1 },\n  { name = "none"', 'pays = 1, wagered = 2 },\n  { name = "none"',
+         "so it pays or pushes (no loses, no wagered)"),
+        ('rides_on = "ante-play"', 'rides_on = 3', "rides_on: expected a bet's name, got 3"),
+    ],
+)  # fmt: skip
+def test_a_riders_mistakes_are_refused_in_one_line(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    with pytest.raises(OddsError) as caught:
+        load_file(_with(tmp_path, old, new))
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_rider_on_a_rider_is_refused(tmp_path: Path) -> None:
+    text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
+    path = tmp_path / "tcp.toml"
+    riding = text.replace('name = "pair-plus"', 'name = "pair-plus"\nrides_on = "ante-bonus"')
+    riding = riding.replace("otherwise = true, loses = 1", "otherwise = true, push = true")
+    path.write_text(riding, encoding="utf-8")
+    with pytest.raises(OddsError, match="'ante-bonus' itself rides on 'ante-play'"):
+        load_file(path)
+
+
+def test_settle_pays_the_bonus_on_the_ante_and_debits_nothing_for_it(run: Any) -> None:
+    code, out, _ = run("settle", "three-card-poker", "--player", "Qh Jh Kh", "--dealer",
+                       "2c 5d 9s")  # fmt: skip
+    assert code == 0
+    line = next(row for row in out.splitlines() if row.startswith("| ante-bonus"))
+    assert [c.strip() for c in line.split("|")][2:6] == ["100", "0", "500", "+500"]
+
+
+def test_a_shoe_state_values_the_ante_with_its_bonus() -> None:
+    """``odds shoe``, ``eor`` and ``exposure`` value a carrier with its riders, as its report
+    section does (EV is linear: the Ante and Play's plus the Ante Bonus's)."""
+    from odds.games.defined.shoe_state import DefinedEvaluator
+
+    paytable = load("three-card-poker")
+    assert isinstance(paytable.game, DefinedGame)
+    evs = DefinedEvaluator(paytable.game, paytable.config).evs(paytable.config.shoe.build().counts)
+    assert evs["ante-play"] == BEFORE["ev"] == full().bet("ante-play").ev
+    assert evs["ante-bonus"] == Fraction(292, 5525)
