@@ -92,16 +92,20 @@ def _suit_groups(grid: Mapping[Any, Mapping[Suit, int]]) -> list[tuple[Suit, int
     return [(found[0], len(found)) for found in groups.values()]
 
 
-def _multisets(caps: Sequence[int], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:
+def _multisets(caps: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
     """Every multiset of ``size`` with at most ``caps[i]`` of index i, as counts."""
-    if start == len(caps):
-        if size == 0:
+    room = [sum(caps[i:]) for i in range(len(caps) + 1)]  # what the later indices can hold
+
+    def walk(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        if start == len(caps):
             yield ()
-        return
-    room = sum(caps[start + 1 :])
-    for k in range(max(0, size - room), min(caps[start], size) + 1):
-        for rest in _multisets(caps, size - k, start + 1):
-            yield (k, *rest)
+            return
+        for k in range(max(0, left - room[start + 1]), min(caps[start], left) + 1):
+            for rest in walk(start + 1, left - k):
+                yield (k, *rest)
+
+    if size <= room[0]:
+        yield from walk(0, size)
 
 
 def class_ways(
@@ -149,55 +153,84 @@ def category_ways(
 ) -> dict[int | None, int]:
     """Hands per category index (the strongest category of any ``best`` of the cards)."""
     ranks = _ranks(_grid(types, counts))
+    classes = _ClassCategories(definition)
     result: dict[int | None, int] = {}
     for (held, part), ways in class_ways(definition, types, counts).items():
-        index = class_category(definition, ranks, held, part)
+        index = classes.category(ranks, held, part)
         result[index] = result.get(index, 0) + ways
     return result
 
 
-def class_category(
-    definition: Definition, ranks: Sequence[Any], held: tuple[int, ...], part: Any
-) -> int | None:
-    """The category of a class: the strongest of its ``best``-card parts, each classed by
-    its ranks and whether it lies in the suited part (kept on the definition)."""
-    from odds.games.defined import patterns
+class _ClassCategories:
+    """Each class's category, the strongest of its ``best``-card parts.
 
-    cache = definition.__dict__.setdefault("_best_of_classes", {})
-    key = (tuple(r for r, n in zip(ranks, held, strict=True) for _ in range(n)), part and
-           tuple(r for r, n in zip(ranks, part, strict=True) for _ in range(n)))  # fmt: skip
-    found = cache.get(key, _MISSING)
-    if found is not _MISSING:
-        return found  # type: ignore[no-any-return]
-    cards = representative(key[0], key[1])
-    shapes = definition.__dict__.setdefault("_best_of_shapes", {})
-    best: int | None = None
-    for sub in combinations(cards, definition.deal.best):
-        shape = (tuple(sorted(c.rank.value for c in sub)), len({c.suit for c in sub}) == 1)
-        index = shapes.get(shape, _MISSING)
-        if index is _MISSING:
-            index = shapes[shape] = patterns.category_of(sub, definition)
-        if index is not None and (best is None or definition.level(index) > definition.level(best)):
-            best = index
-    cache[key] = best
-    return best
+    A class's cards are placed in rank order; each ``best``-card part is a bit mask of
+    places. A part inside the suited cards is suited; any other part holds a card of
+    another suit. A part's category depends on its ranks and on that alone (its *shape*),
+    classified once per shape by the definition's patterns; a rank multiset's unsuited
+    parts are classified once for all its suited parts. Kept on the definition (every
+    composition of ``odds shoe``/``eor`` asks the same classes again).
+    """
+
+    def __init__(self, definition: Definition) -> None:
+        self.definition = definition
+        self.size, self.best = definition.deal.cards, definition.deal.best
+        self.parts = [
+            (sum(1 << i for i in places), places)
+            for places in combinations(range(self.size), self.best)
+        ]
+        kept = definition.__dict__.setdefault("_best_of", {})
+        self.classes: dict[Any, int | None] = kept.setdefault("classes", {})
+        self.shapes: dict[Any, int] = kept.setdefault("shapes", {})
+        self.unsuited: dict[Any, list[tuple[int, int]]] = kept.setdefault("unsuited", {})
+
+    def level(self, ranks: tuple[Any, ...], suited: bool) -> int:
+        """The strength of a part's category (0: no category describes it)."""
+        key = (ranks, suited)
+        found = self.shapes.get(key)
+        if found is None:
+            from odds.games.defined import patterns
+
+            cards = [Card(r, _SUITS[0 if suited else i % 4]) for i, r in enumerate(ranks)]
+            index = patterns.category_of(cards, self.definition)
+            found = self.shapes[key] = 0 if index is None else self.definition.level(index)
+        return found
+
+    def category(
+        self, ranks: Sequence[Any], held: tuple[int, ...], part: tuple[int, ...] | None
+    ) -> int | None:
+        placed = tuple(r for r, n in zip(ranks, held, strict=True) for _ in range(n))
+        key = (placed, None if part is None else tuple(zip(ranks, part, strict=True)))
+        if key in self.classes:
+            return self.classes[key]
+        unsuited = self.unsuited.get(placed)
+        if unsuited is None:  # every part's unsuited strength, strongest first
+            unsuited = self.unsuited[placed] = sorted(
+                ((self.level(tuple(placed[i] for i in places), False), mask)
+                 for mask, places in self.parts),
+                reverse=True,
+            )  # fmt: skip
+        suited_mask = 0
+        if part is not None:  # the suited cards: the first of each rank's places
+            start = 0
+            for n, f in zip(held, part, strict=True):
+                suited_mask |= ((1 << f) - 1) << start
+                start += n
+        best = next((lv for lv, mask in unsuited if mask & ~suited_mask), 0)
+        for mask, places in self.parts:
+            if not mask & ~suited_mask:  # inside the suited cards
+                best = max(best, self.level(tuple(placed[i] for i in places), True))
+        found = self.classes[key] = self._index(best)
+        return found
+
+    def _index(self, level: int) -> int | None:
+        if not level:
+            return None
+        categories = self.definition.categories
+        return next(i for i in range(len(categories)) if self.definition.level(i) == level)
 
 
-_MISSING = object()
 _SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-
-
-def representative(held: Sequence[Any], suited: Sequence[Any] | None) -> list[Card]:
-    """Cards of a class: the suited part in one suit, every other card spread over the other
-    suits in turn (fewer than ``best`` in any one, since 2·best > cards)."""
-    rest = list(held)
-    cards = []
-    for rank in suited or ():
-        rest.remove(rank)
-        cards.append(Card(rank, _SUITS[0]))
-    others = _SUITS[1:] if suited else _SUITS
-    cards += [Card(rank, others[i % len(others)]) for i, rank in enumerate(rest)]
-    return cards
 
 
 def rounds(
