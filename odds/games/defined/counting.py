@@ -442,6 +442,8 @@ def check_bounds(definition: Definition, types: int, shoe_size: int, joint: bool
 
         check_work(definition, types, shoe_size)
         return
+    if definition.deal.best:  # counted by classes (odds.games.defined.best_of)
+        return
     size = definition.deal.cards + bool(definition.deal.draw_at_most)
     hands_ = estimate_hands(types, size)
     if hands_ > MAX_HANDS:
@@ -492,6 +494,10 @@ def hand_rounds(
     reads: Mapping[str, set[str]],
 ) -> dict[RoundKey, int]:
     """Unordered ways per round key (hands unordered inside, ordered between positions)."""
+    if definition.deal.best:  # the best k of the hand's cards, counted by classes
+        from odds.games.defined import best_of
+
+        return best_of.rounds(definition, types, counts, reads)
     if definition.deal.draw_at_most:
         # Card types merged by value or rank where the bet reads no more (exact).
         level = threshold.detail(definition, winner, reads)
@@ -783,6 +789,10 @@ def category_distribution(
     definition: Definition, types: Sequence[Card], counts: Sequence[int]
 ) -> dict[int | None, int]:
     """Ways per category index of one hand (``None``: a hand no category describes)."""
+    if definition.deal.best:
+        from odds.games.defined import best_of
+
+        return best_of.category_ways(definition, types, counts)
     if definition.deal.draw_at_most:
         level = threshold.detail(definition, False, {"": {"category"}})
         merged, merged_counts = threshold.merged_types(definition, types, counts, level)

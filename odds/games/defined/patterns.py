@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 from odds.core.cards import Card, Rank, Suit
@@ -70,7 +71,7 @@ def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
 
 def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: ShoeRules) -> bool:
     ranks: Counter[Any] = Counter()
-    if any(key in ("same_rank", "ranks", "pair_rank") for key, _ in pattern):
+    if any(key in ("same_rank", "ranks", "pair_rank", "rank_counts") for key, _ in pattern):
         ranks = Counter(c.rank for c in cards)
     for key, value in pattern:
         if key == "not":
@@ -97,6 +98,8 @@ def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: 
             ok = Counter(value) == ranks
         elif key == "pair_rank":
             ok = any(n >= 2 and r in value for r, n in ranks.items())
+        elif key == "rank_counts":
+            ok = tuple(sorted(ranks.values(), reverse=True)) == value
         elif key == "cards":
             ok = len(cards) == value
         else:  # pragma: no cover - the schema refuses other keys
@@ -117,6 +120,8 @@ def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
     cache = definition.__dict__.setdefault("_categories_of_hands", {})
     key = tuple(cards)
     found = cache.get(key, _UNKNOWN)
+    if found is _UNKNOWN and 0 < definition.deal.best < len(cards):
+        found = _best_category(cards, definition)
     if found is _UNKNOWN:
         found = next(
             (i for i, c in enumerate(definition.categories) if matches(cards, c, definition.shoe)),
@@ -125,6 +130,17 @@ def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
         if len(cache) < _HANDS_KEPT:
             cache[key] = found
     return found
+
+
+def _best_category(cards: Sequence[Card], definition: Definition) -> int | None:
+    """A best-of hand's category (``[definition.deal] best = k``): the strongest category,
+    by the definition's order, of any k of its cards (odds.games.defined.best_of)."""
+    best: int | None = None
+    for sub in combinations(cards, definition.deal.best):
+        index = category_of(sub, definition)
+        if index is not None and (best is None or definition.level(index) > definition.level(best)):
+            best = index
+    return best
 
 
 #: Hands whose category one definition keeps (a bound on memory, not a cache policy).
@@ -180,6 +196,8 @@ def strength(
     if definition.tiles is not None:
         found: tuple[Any, ...] = _tiles().strength(cards, definition, index)
         return found
+    if 0 < definition.deal.best < len(cards):  # the strongest of its best-k hands
+        return max(strength(sub, definition) for sub in combinations(cards, definition.deal.best))
     key: list[Any] = []
     for part in definition.compare:
         if part == "category":

@@ -26,6 +26,8 @@ from typing import Any
 from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
 from odds.core.numbers import parse_rational, short_number
+from odds.games.defined.best_of_schema import check_definition as check_best
+from odds.games.defined.best_of_schema import read_best
 from odds.games.defined.continuation_schema import (
     AGAINST_FIRST,
     CONTINUED,
@@ -52,7 +54,7 @@ SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.
 #: Hand patterns a category may combine (every key must hold).
 PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
-    "pair_rank", "suited", "cards", "any", "same_colour", "not", "tiles",
+    "pair_rank", "suited", "cards", "any", "same_colour", "not", "tiles", "rank_counts",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
@@ -240,6 +242,9 @@ class Deal:
     #: until one matches it (odds.games.defined.until_match); ``positions`` is then the
     #: card's name and the two piles, in dealing order.
     until_match: UntilMatch | None = None
+    #: ``best = k``: the hand is read by the best k of its cards (0: all of them;
+    #: odds.games.defined.best_of counts it by classes).
+    best: int = 0
 
     def draws(self, position: str, points: int) -> bool:
         """Whether ``position`` draws a card on its first cards' ``points``."""
@@ -690,6 +695,8 @@ def _read(
         dealing=tuple(dealing.items()), decision=decision, continuation=continuation,
     )  # fmt: skip
     check_vocabulary(definition, where)
+    if deal.best:
+        check_best(definition, where, SUIT_TIEBREAKS, pattern_keys)
     return definition
 
 
@@ -1052,7 +1059,7 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
         )
     _known(
         table,
-        ("positions", "cards", "tableau", "seats", "draw_at_most", "until_match"),
+        ("positions", "cards", "tableau", "seats", "draw_at_most", "until_match", "best"),
         "definition.deal",
         loc,
         after,
@@ -1091,6 +1098,12 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
             f"{len(positions)} positions: definitions count one or two positions for now",
             line,
         )
+    if "best" in table and ("until_match" in table or "tableau" in table):
+        raise loc.error(
+            "definition.deal.best",
+            "a best-of hand is dealt by cards, not by a tableau or until_match",
+            loc.line("best", after),
+        )
     if "until_match" in table:
         return _until_match(table, tuple(positions), loc, after)
     tableau = None
@@ -1116,7 +1129,8 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
     cards = _int(table.get("cards"), "definition.deal.cards", loc, 1, 26, loc.line("cards", after))
     seats = _seats(table, positions, cards, loc, after)
     draws = _draw_at_most(table, positions, loc, after)
-    return Deal(tuple(positions), cards, None, seats, draws, dealer="seats" in table)
+    best = read_best(table, positions, cards, loc, after)  # odds.games.defined.best_of
+    return Deal(tuple(positions), cards, None, seats, draws, dealer="seats" in table, best=best)
 
 
 def _until_match(
@@ -1416,6 +1430,20 @@ def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -
         return tuple(_rank(r, where_, loc, line) for r in value)
     if key == "not":  # a hand that does not have every key of this pattern
         return _pattern(value, where_, loc, line)
+    if key == "rank_counts":  # the cards of each rank, most first: [3, 2] a full house
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(
+                isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 26 for n in value
+            )
+        ):
+            raise loc.error(
+                where_,
+                f"expected the cards of each rank, most first (e.g. [3, 2]), got {value!r}",
+                line,
+            )
+        return tuple(sorted(value, reverse=True))
     raise AssertionError(key)  # pragma: no cover
 
 

@@ -251,6 +251,8 @@ def pattern_text(definition: Definition, category: Category) -> str:
             parts.append(f"a pair of {_listed([_symbol(r) for r in value])}")
         elif key == "cards":
             parts.append(f"{_number(value)} cards")
+        elif key == "rank_counts":
+            parts.append(f"cards per rank {'-'.join(str(n) for n in value)}")
         else:  # pragma: no cover - the schema refuses other keys
             parts.append(f"{key} = {value}")
     return ", ".join(parts)
