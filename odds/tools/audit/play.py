@@ -1,0 +1,209 @@
+"""A player's decisions in a log: the action column ``odds simulate`` writes, and the audit's
+finding about play.
+
+A game with a player decision (``[definition.decision]``) is dealt and settled under a
+strategy: the optimal one the engine solves, or the definition's fixed one
+(:meth:`odds.games.defined.game.DefinedGame.playing`). ``odds simulate`` writes the action
+taken each round in the column ``action`` (empty where the round never reaches the
+decision). ``odds audit`` reads it back (:func:`read_play`): the strategy the log's actions
+follow is the one they depart from least (the optimal one on a tie), the dealing is tested
+against that strategy's outcome law, and the rounds whose action differs are a finding about
+play — named, with what the departures won or cost exactly (each settled by its recorded
+action) — never a fault of the dealing.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from odds.core.errors import OddsError
+from odds.core.table import Column, Kind, Table, fields_table
+from odds.games.base import Game
+
+#: The log column holding the action taken (``odds simulate`` writes it).
+ACTION_COLUMN = "action"
+#: The departures named one by one (the rest are counted).
+NAMED = 10
+
+
+def strategies(game: Game[Any]) -> tuple[str, ...]:
+    """The strategies a game's rounds may be played by (none without a decision)."""
+    names = getattr(game, "strategy_names", None)
+    return tuple(names()) if names is not None else ()
+
+
+def with_actions(
+    game: Game[Any], config: Any, rows: Iterator[dict[str, str]]
+) -> Iterator[dict[str, str]]:
+    """Each dealt round with the action the game's strategy takes (``action``; empty where
+    nothing is decided)."""
+    for row in rows:
+        action = game.round_action(config, {p: row[p] for p in game.positions})  # type: ignore[attr-defined]
+        yield {**row, ACTION_COLUMN: action or ""}
+
+
+@dataclass(frozen=True)
+class Play:
+    """What the log's actions say: the strategy they follow and the rounds that depart."""
+
+    strategy: str
+    decided: int  # rounds that reach the decision
+    departures: int  # rounds whose recorded action is not the strategy's
+    named: tuple[tuple[str, str, str], ...]  # (round, recorded, strategy's) for the first ones
+    #: Net of the bets that read the action over the departures, per initial unit: as
+    #: recorded minus as the strategy plays (negative: the departures cost the player).
+    cost: Fraction
+    #: Departures against each strategy (the one followed has the fewest).
+    against: tuple[tuple[str, int], ...]
+
+    def text(self) -> str:
+        """The finding in words (the audit's section on play)."""
+        against = "; ".join(f"{name}: {n:,}" for name, n in self.against)
+        lines = [
+            f"The log records the action taken in {self.decided:,} decided rounds. They follow "
+            f"the {self.strategy} strategy most closely (rounds played otherwise, per "
+            f"strategy: {against}). The dealing tests above use its outcome law: the cards' "
+            "frequencies do not depend on decisions, and each round's bets are settled by the "
+            "strategy's action, so a round played otherwise is no fault of the dealing.",
+            "",
+        ]
+        if not self.departures:
+            lines.append(f"Every recorded action is the {self.strategy} strategy's.")
+            return "\n".join(lines)
+        shown = "; ".join(f"{r} ({a}, not {b})" for r, a, b in self.named)
+        more = f" and {self.departures - len(self.named):,} more" if self.departures > NAMED else ""
+        lines.append(
+            f"Play finding (not a fault of the dealing): {self.departures:,} rounds were played "
+            f"otherwise than the {self.strategy} strategy: {shown}{more}. Settled by their "
+            f"recorded actions, the bets that read the action netted {_signed(self.cost)} "
+            "initial units against what the strategy's actions net on the same cards (exact)."
+        )
+        return "\n".join(lines)
+
+
+def _signed(value: Fraction) -> str:
+    text = str(value.numerator) if value.denominator == 1 else f"{value} (≈ {float(value):.4f})"
+    return f"+{text}" if value > 0 else text
+
+
+def read_play(
+    game: Game[Any], config: Any, log: Path, columns: Mapping[str, str] | None
+) -> Play | None:
+    """The log's actions against each strategy (``None``: no decision, or no action column).
+
+    Reads a CSV (``.gz`` too) or JSON log of one row per round; the hands and the action by
+    their column names (``--columns`` maps them). A recorded action that is not one of the
+    game's, or one where the round reaches no decision, is a one-line error naming the row.
+    """
+    names = strategies(game)
+    if not names:
+        return None
+    mapping = {theirs: ours for ours, theirs in (columns or {}).items()}
+    rows = _rows(log, mapping)
+    first = next(rows, None)
+    if first is None or ACTION_COLUMN not in first:
+        return None
+    played = {name: game.playing(name) for name in names}  # type: ignore[attr-defined]
+    decision = game.definition.decision  # type: ignore[attr-defined]
+    seen: list[tuple[str, dict[str, str], str, dict[str, str | None]]] = []
+    memo: dict[tuple[str, ...], dict[str, str | None]] = {}
+    for number, row in enumerate(_chain(first, rows), start=2):
+        hands = {p: row.get(p, "") or "" for p in game.positions}
+        recorded = (row.get(ACTION_COLUMN) or "").strip()
+        key = tuple(hands[p] for p in game.positions)
+        taken = memo.get(key)
+        if taken is None:
+            taken = memo[key] = {n: g.round_action(config, hands) for n, g in played.items()}
+        label = _round_label(row, number)
+        if recorded and recorded not in decision.actions:
+            raise OddsError(
+                f"{log}: round {label}: action {recorded!r} is not one of "
+                f"{', '.join(decision.actions)}"
+            )
+        if recorded and taken[names[0]] is None:
+            raise OddsError(f"{log}: round {label}: action {recorded!r} where nothing is decided")
+        seen.append((label, hands, recorded, taken))
+    against = tuple(
+        (n, sum(1 for _, _, r, t in seen if t[n] is not None and r != t[n])) for n in names
+    )
+    strategy = min(against, key=lambda pair: pair[1])[0]
+    game = played[strategy]
+    departing = [
+        (label, h, r, t[strategy])
+        for label, h, r, t in seen
+        if t[strategy] is not None and r != t[strategy]
+    ]
+    cost = sum(
+        (
+            _net(game, config, h, r) - _net(game, config, h, s)
+            for _, h, r, s in departing
+            if r and s
+        ),
+        Fraction(0),
+    )
+    named = tuple((label, r or "none recorded", s or "") for label, _, r, s in departing[:NAMED])
+    decided = sum(1 for _, _, _, t in seen if t[strategy] is not None)
+    return Play(strategy, decided, len(departing), named, cost, against)
+
+
+def _net(game: Any, config: Any, hands: Mapping[str, str], action: str) -> Fraction:
+    """The net of the bets that read the action, one initial unit each, under ``action``."""
+    from odds.games.defined.decisions import decision_bets
+
+    reading = {b.name for b in decision_bets(game)}
+    settled = game.settle(config, {**hands, "actions": action}, Fraction(1))
+    return sum((b.net for b in settled.bets if b.bet in reading), Fraction(0))
+
+
+def _round_label(row: Mapping[str, str], line: int) -> str:
+    labels = [f"{k} {row[k]}" for k in ("shoe", "round") if row.get(k)]
+    return " ".join(labels) if labels else f"line {line}"
+
+
+def _chain(first: dict[str, str], rest: Iterator[dict[str, str]]) -> Iterator[dict[str, str]]:
+    yield first
+    yield from rest
+
+
+def _rows(log: Path, mapping: Mapping[str, str]) -> Iterator[dict[str, str]]:
+    """The log's rows as dicts, its columns renamed by ``--columns``."""
+    name = log.name.lower()
+    if name.endswith(".parquet"):
+        raise OddsError(f"{log}: the actions of a Parquet log are not read yet; give it as CSV")
+    opener: Any = gzip.open if name.endswith(".gz") else open
+    with opener(log, "rt", encoding="utf-8-sig", newline="") as handle:
+        text: io.TextIOBase = handle
+        if name.endswith((".json", ".json.gz")):
+            items: Sequence[Any] = json.load(text)
+            for item in items:
+                yield {mapping.get(k, k): "" if v is None else str(v) for k, v in item.items()}
+            return
+        for row in csv.DictReader(text):
+            yield {mapping.get(k.strip(), k.strip()): (v or "") for k, v in row.items() if k}
+
+
+def play_table(play: Play) -> Table:
+    """``odds audit --format json``: the play finding, exact."""
+    return fields_table(
+        "play",
+        "Play: the recorded actions against the strategy",
+        [
+            (Column("strategy", "strategy followed"), play.strategy),
+            (Column("decided", "decided rounds", Kind.WAYS), play.decided),
+            (Column("departures", "rounds played otherwise", Kind.WAYS), play.departures),
+            (Column("named", "the first rounds played otherwise", Kind.DATA),
+             [{"round": r, "recorded": a, "strategy": b} for r, a, b in play.named]),
+            (Column("net", "their net against the strategy's (initial units)", Kind.EXACT),
+             play.cost),
+            (Column("against", "rounds played otherwise, per strategy", Kind.DATA),
+             dict(play.against)),
+        ],
+    )  # fmt: skip
