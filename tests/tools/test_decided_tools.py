@@ -195,6 +195,14 @@ def test_surrendering_every_war_is_named_with_its_exact_net(run, tmp_path: Path)
     assert Fraction(found["net"]) == sum(Fraction(-1, 2) - war_net(r) for r in ties)
 
 
+def test_a_parquet_log_is_read_with_its_actions(run, tmp_path: Path) -> None:
+    log = tmp_path / "war.parquet"
+    run("simulate", "casino-war", "--rounds", "300", "--seed", "9", "-o", str(log))
+    code, found = _audit(run, "casino-war", log)
+    assert code == 0 and found["strategy"] == "optimal"
+    assert found["decided"] > 0 and found["departures"] == 0
+
+
 def test_an_action_the_game_has_not_is_one_line(run, tmp_path: Path) -> None:
     log = tmp_path / "war.csv"
     run("simulate", "casino-war", "--rounds", "50", "--seed", "9", "-o", str(log))

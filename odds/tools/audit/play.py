@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import csv
 import gzip
-import io
-import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -99,59 +98,91 @@ def read_play(
 ) -> Play | None:
     """The log's actions against each strategy (``None``: no decision, or no action column).
 
-    Reads a CSV (``.gz`` too) or JSON log of one row per round; the hands and the action by
-    their column names (``--columns`` maps them). A recorded action that is not one of the
-    game's, or one where the round reaches no decision, is a one-line error naming the row.
+    Reads a CSV (``.gz`` too) or Parquet log of one row per round, streamed; the hands and the
+    action by their column names (``--columns`` maps them). A recorded action that is not one
+    of the game's, or one where the round reaches no decision, is a one-line error naming the
+    row. A row whose cards cannot be read is left to the audit's reader, which rejects it.
     """
     names = strategies(game)
     if not names:
         return None
-    mapping = {theirs: ours for ours, theirs in (columns or {}).items()}
+    mapping = {canonical(theirs): ours for ours, theirs in (columns or {}).items()}
     rows = _rows(log, mapping)
     first = next(rows, None)
     if first is None or ACTION_COLUMN not in first:
         return None
     played = {name: game.playing(name) for name in names}  # type: ignore[attr-defined]
-    decision = game.definition.decision  # type: ignore[attr-defined]
-    seen: list[tuple[str, dict[str, str], str, dict[str, str | None]]] = []
-    memo: dict[tuple[str, ...], dict[str, str | None]] = {}
+    actions = game.definition.decision.actions  # type: ignore[attr-defined]
+    tally = {name: _Tally() for name in names}
+    memo: dict[tuple[str, ...], dict[str, str | None] | None] = {}
     for number, row in enumerate(_chain(first, rows), start=2):
         hands = {p: row.get(p, "") or "" for p in game.positions}
-        recorded = (row.get(ACTION_COLUMN) or "").strip()
         key = tuple(hands[p] for p in game.positions)
-        taken = memo.get(key)
-        if taken is None:
-            taken = memo[key] = {n: g.round_action(config, hands) for n, g in played.items()}
+        if key not in memo:
+            if len(memo) > MEMO:
+                memo.clear()
+            memo[key] = _taken(played, config, hands)
+        taken = memo[key]
+        if taken is None:  # cards the reader rejects (and names)
+            continue
+        recorded = (row.get(ACTION_COLUMN) or "").strip()
         label = _round_label(row, number)
-        if recorded and recorded not in decision.actions:
+        if recorded and recorded not in actions:
             raise OddsError(
-                f"{log}: round {label}: action {recorded!r} is not one of "
-                f"{', '.join(decision.actions)}"
+                f"{log}: round {label}: action {recorded!r} is not one of {', '.join(actions)}"
             )
         if recorded and taken[names[0]] is None:
             raise OddsError(f"{log}: round {label}: action {recorded!r} where nothing is decided")
-        seen.append((label, hands, recorded, taken))
-    against = tuple(
-        (n, sum(1 for _, _, r, t in seen if t[n] is not None and r != t[n])) for n in names
-    )
+        for name, found in tally.items():
+            found.add(played[name], config, hands, label, recorded, taken[name])
+    against = tuple((name, found.departures) for name, found in tally.items())
     strategy = min(against, key=lambda pair: pair[1])[0]
-    game = played[strategy]
-    departing = [
-        (label, h, r, t[strategy])
-        for label, h, r, t in seen
-        if t[strategy] is not None and r != t[strategy]
-    ]
-    cost = sum(
-        (
-            _net(game, config, h, r) - _net(game, config, h, s)
-            for _, h, r, s in departing
-            if r and s
-        ),
-        Fraction(0),
-    )
-    named = tuple((label, r or "none recorded", s or "") for label, _, r, s in departing[:NAMED])
-    decided = sum(1 for _, _, _, t in seen if t[strategy] is not None)
-    return Play(strategy, decided, len(departing), named, cost, against)
+    found = tally[strategy]
+    return Play(strategy, found.decided, found.departures, tuple(found.named), found.cost, against)
+
+
+#: Distinct rounds whose actions are remembered before the memo starts again.
+MEMO = 100_000
+
+
+def _taken(
+    played: Mapping[str, Any], config: Any, hands: Mapping[str, str]
+) -> dict[str, str | None] | None:
+    """Each strategy's action in a round (``None``: cards the game cannot read)."""
+    try:
+        return {name: game.round_action(config, hands) for name, game in played.items()}
+    except OddsError:
+        return None
+
+
+@dataclass
+class _Tally:
+    """One strategy against the log's actions, as the rows stream by."""
+
+    decided: int = 0
+    departures: int = 0
+    named: list[tuple[str, str, str]] = field(default_factory=list)
+    cost: Fraction = Fraction(0)
+
+    def add(
+        self,
+        game: Any,
+        config: Any,
+        hands: Mapping[str, str],
+        label: str,
+        recorded: str,
+        wanted: str | None,
+    ) -> None:
+        if wanted is None:
+            return
+        self.decided += 1
+        if recorded == wanted:
+            return
+        self.departures += 1
+        if len(self.named) < NAMED:
+            self.named.append((label, recorded or "none recorded", wanted))
+        if recorded:
+            self.cost += _net(game, config, hands, recorded) - _net(game, config, hands, wanted)
 
 
 def _net(game: Any, config: Any, hands: Mapping[str, str], action: str) -> Fraction:
@@ -161,6 +192,11 @@ def _net(game: Any, config: Any, hands: Mapping[str, str], action: str) -> Fract
     reading = {b.name for b in decision_bets(game)}
     settled = game.settle(config, {**hands, "actions": action}, Fraction(1))
     return sum((b.net for b in settled.bets if b.bet in reading), Fraction(0))
+
+
+def canonical(name: str) -> str:
+    """A column name as the audit's layout reads it: lower case, spaces as underscores."""
+    return re.sub(r"\s+", "_", name.strip().lower())
 
 
 def _round_label(row: Mapping[str, str], line: int) -> str:
@@ -174,20 +210,48 @@ def _chain(first: dict[str, str], rest: Iterator[dict[str, str]]) -> Iterator[di
 
 
 def _rows(log: Path, mapping: Mapping[str, str]) -> Iterator[dict[str, str]]:
-    """The log's rows as dicts, its columns renamed by ``--columns``."""
+    """The log's rows as dicts, its columns named as the layout reads them and renamed by
+    ``--columns``: CSV (``.gz`` too) or Parquet (read by DuckDB), as the audit reads logs."""
     name = log.name.lower()
+
+    def named(items: Iterable[tuple[str, Any]]) -> dict[str, str]:
+        found = {}
+        for column, value in items:
+            if column:
+                column = canonical(column)
+                found[mapping.get(column, column)] = "" if value is None else str(value)
+        return found
+
     if name.endswith(".parquet"):
-        raise OddsError(f"{log}: the actions of a Parquet log are not read yet; give it as CSV")
+        yield from (named(items) for items in _parquet(log))
+        return
     opener: Any = gzip.open if name.endswith(".gz") else open
     with opener(log, "rt", encoding="utf-8-sig", newline="") as handle:
-        text: io.TextIOBase = handle
-        if name.endswith((".json", ".json.gz")):
-            items: Sequence[Any] = json.load(text)
-            for item in items:
-                yield {mapping.get(k, k): "" if v is None else str(v) for k, v in item.items()}
-            return
-        for row in csv.DictReader(text):
-            yield {mapping.get(k.strip(), k.strip()): (v or "") for k, v in row.items() if k}
+        for row in csv.DictReader(handle):
+            yield named(row.items())
+
+
+def _parquet(log: Path) -> Iterator[list[tuple[str, Any]]]:
+    """A Parquet log's rows, through a link whose name DuckDB cannot read as a pattern."""
+    import os
+    import tempfile
+
+    import duckdb
+
+    from odds.tools.audit.sources import sql_text
+
+    with tempfile.TemporaryDirectory() as folder:
+        safe = Path(folder) / "log.parquet"
+        os.symlink(log.resolve(), safe)
+        con = duckdb.connect()
+        try:
+            cursor = con.execute(f"SELECT * FROM read_parquet({sql_text(str(safe))})")
+            names = [d[0] for d in cursor.description]
+            while batch := cursor.fetchmany(10_000):
+                for values in batch:
+                    yield list(zip(names, values, strict=True))
+        finally:
+            con.close()
 
 
 def play_table(play: Play) -> Table:
