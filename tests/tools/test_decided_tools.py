@@ -22,7 +22,15 @@ import pytest
 
 from odds.games.paytable import TABLES, load
 from odds.tools.solve import solve
-from tests.reference.three_card_poker import HIGH, at_least, key, play_net
+from tests.reference.three_card_poker import (
+    FLUSH,
+    HIGH,
+    PAIR,
+    QUALIFIES,
+    at_least,
+    key,
+    play_net,
+)
 
 SUITS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 WAR_RANKS = {"A": 14, "K": 13, "Q": 12, "J": 11}
@@ -172,8 +180,6 @@ def test_a_fold_the_strategy_plays_is_a_finding_about_play(run, tmp_path: Path) 
     ]
     lost = sum(-1 - play_net(_cards(r["player"]), _cards(r["dealer"])) for r in folded)
     assert Fraction(found["net"]) == lost
-    code, out, _ = run("audit", "three-card-poker", "--log", str(log))
-    assert "Play finding (not a fault of the dealing): 12 rounds" in out
 
 
 def test_surrendering_every_war_is_named_with_its_exact_net(run, tmp_path: Path) -> None:
@@ -193,6 +199,9 @@ def test_surrendering_every_war_is_named_with_its_exact_net(run, tmp_path: Path)
         return 1 if mine >= theirs else -2
 
     assert Fraction(found["net"]) == sum(Fraction(-1, 2) - war_net(r) for r in ties)
+    code, out, _ = run("audit", "casino-war", "--log", str(log))
+    assert code == 0
+    assert f"Play finding (not a fault of the dealing): {len(ties)} rounds" in out
 
 
 def test_a_parquet_log_is_read_with_its_actions(run, tmp_path: Path) -> None:
@@ -248,8 +257,40 @@ def test_solve_reoptimises_the_war_at_every_payout(run) -> None:
     assert code == 1 and "96.3023%" in err
 
 
+#: A reduced deck for the solve of a decision on the deal: four ranks of four suits (no
+#: straight), 560 player hands against 455 dealer hands each, walked by the plain reference.
+SOLVE_RANKS = ("3", "7", "Q", "K")
+
+
+def _plain_ev(deck: list[tuple[int, int]], play_win: Fraction) -> tuple[Fraction, set]:
+    """EV per Ante of Ante and Play with the Play win (flush, pair or high card beating a
+    qualifying dealer) paying ``play_win``, each hand's action re-chosen by exact EV (play on
+    a tie), and the hands played: tests/reference/three_card_poker.py's rules, walked."""
+    total, played = Fraction(0), set()
+    hands = list(combinations(deck, 3))
+    for player in hands:
+        mine = key(player)
+        rest = [c for c in deck if c not in player]
+        nets = []
+        for dealer in combinations(rest, 3):
+            net = play_net(player, dealer)
+            if mine[0] in (FLUSH, PAIR, HIGH) and key(dealer) >= QUALIFIES and mine > key(dealer):
+                net = play_win  # the outcome the payout names (2 in the published table)
+            nets.append(net)
+        play = Fraction(sum(nets), len(nets))
+        if play >= -1:
+            played.add(player)
+        total += max(play, Fraction(-1))
+    return total / len(hands), played
+
+
 def test_solve_moves_the_three_card_poker_threshold(run, tmp_path: Path) -> None:
-    """The Play win as a payout: at 85% the optimal strategy is no longer Q-6-4."""
+    """The Play win as a payout, on a reduced deck: the strategy at the solution is another
+    than at the published payout, and the plain walk re-choosing every hand's action gives
+    the target exactly there, as report --set does."""
+    from odds.core.cards import STANDARD_DECK
+    from tests.reference.three_card_poker import reduced_deck
+
     text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
     win = (
         'winner = "player", player = { category = ["flush", "pair", "high-card"] }, '
@@ -258,14 +299,22 @@ def test_solve_moves_the_three_card_poker_threshold(run, tmp_path: Path) -> None
     assert text.count(win) == 1
     text = text.replace(win, win.replace("pays = 2", 'pays = "play_win"'))
     text = text.replace("pair = 1\n", "pair = 1\nplay_win = 2\n", 1)
+    counts = ", ".join(f'"{c.code}" = {int(c.code[:-1] in SOLVE_RANKS)}' for c in STANDARD_DECK)
+    text = text.replace("[shoe]\ndecks = 1\n", f"[shoe]\ndecks = 1\ncounts = {{ {counts} }}\n", 1)
     path = tmp_path / "play-win.toml"
     path.write_text(text, encoding="utf-8")
-    target = Fraction(85, 100)
+    target = Fraction(9, 10)
     solution = solve(load(str(path)), "ante-play", "payouts.play_win", target)
     (root,) = solution.solutions
     value = Fraction(int(root.p), int(root.q))
-    assert solution.strategy == "play Q-6-5 or better, fold Q-6-4 and below"
+    assert solution.strategy == "play K-Q-7 or better, fold K-Q-3 and below"
     assert _rtp_by_report(run, str(path), f"payouts.play_win={value}", "ante-play") == target
+    deck = reduced_deck(SOLVE_RANKS)
+    ev, played = _plain_ev(deck, value)
+    assert 1 + ev == target
+    published_ev, published = _plain_ev(deck, Fraction(2))
+    assert 1 + published_ev == _rtp_by_report(run, str(path), "payouts.play_win=2", "ante-play")
+    assert played < published  # fewer hands played: the strategy was re-optimised
 
 
 # -- verify -----------------------------------------------------------------
