@@ -292,7 +292,7 @@ def audit(
         alpha = alpha / 2
     if shoe_rows < 0:
         raise OddsError(f"--shoe-rows must be 0 or more, got {shoe_rows}")
-    play = read_play(paytable.game, paytable.config, log, columns)
+    play = read_play(paytable.game, paytable.config, log, columns, encoding)
     if play is not None:  # the dealing is tested under the strategy the actions follow
         game = paytable.game.playing(play.strategy)  # type: ignore[attr-defined]
         paytable = dataclasses.replace(paytable, game=game)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import gzip
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -94,20 +94,33 @@ def _signed(value: Fraction) -> str:
 
 
 def read_play(
-    game: Game[Any], config: Any, log: Path, columns: Mapping[str, str] | None
+    game: Game[Any],
+    config: Any,
+    log: Path,
+    columns: Mapping[str, str] | None,
+    encoding: str | None = None,
 ) -> Play | None:
     """The log's actions against each strategy (``None``: no decision, or no action column).
 
     Reads a CSV (``.gz`` too) or Parquet log of one row per round, streamed; the hands and the
     action by their column names (``--columns`` maps them). A recorded action that is not one
     of the game's, or one where the round reaches no decision, is a one-line error naming the
-    row. A row whose cards cannot be read is left to the audit's reader, which rejects it.
+    row. A row whose cards cannot be read, or a log that cannot be decoded, is left to the
+    audit's reader, which names it.
     """
     names = strategies(game)
     if not names:
         return None
     mapping = {canonical(theirs): ours for ours, theirs in (columns or {}).items()}
-    rows = _rows(log, mapping)
+    try:
+        return _read_play(game, config, log, _rows(log, mapping, encoding), names)
+    except (UnicodeDecodeError, csv.Error):
+        return None
+
+
+def _read_play(
+    game: Game[Any], config: Any, log: Path, rows: Iterator[dict[str, str]], names: Sequence[str]
+) -> Play | None:
     first = next(rows, None)
     if first is None or ACTION_COLUMN not in first:
         return None
@@ -209,9 +222,14 @@ def _chain(first: dict[str, str], rest: Iterator[dict[str, str]]) -> Iterator[di
     yield from rest
 
 
-def _rows(log: Path, mapping: Mapping[str, str]) -> Iterator[dict[str, str]]:
+def _rows(
+    log: Path, mapping: Mapping[str, str], encoding: str | None = None
+) -> Iterator[dict[str, str]]:
     """The log's rows as dicts, its columns named as the layout reads them and renamed by
-    ``--columns``: CSV (``.gz`` too) or Parquet (read by DuckDB), as the audit reads logs."""
+    ``--columns``: CSV (``.gz`` too; its separator sniffed from the header, in ``encoding``)
+    or Parquet (read by DuckDB), as the audit reads logs."""
+    from odds.tools.audit.sources import sniff_delimiter
+
     name = log.name.lower()
 
     def named(items: Iterable[tuple[str, Any]]) -> dict[str, str]:
@@ -226,8 +244,17 @@ def _rows(log: Path, mapping: Mapping[str, str]) -> Iterator[dict[str, str]]:
         yield from (named(items) for items in _parquet(log))
         return
     opener: Any = gzip.open if name.endswith(".gz") else open
-    with opener(log, "rt", encoding="utf-8-sig", newline="") as handle:
-        for row in csv.DictReader(handle):
+    if encoding is None:  # UTF-16 tells itself, as the reader finds it (odds.runtime.inputs)
+        with opener(log, "rb") as raw:
+            first = raw.read(8)
+        if first.startswith((b"\xff\xfe", b"\xfe\xff")):
+            encoding = "utf-16"
+        elif b"\x00" in first:
+            encoding = "utf-16-le" if first[1:2] == b"\x00" else "utf-16-be"
+    with opener(log, "rt", encoding=encoding or "utf-8-sig", newline="") as handle:
+        header = handle.readline()
+        handle.seek(0)
+        for row in csv.DictReader(handle, delimiter=sniff_delimiter(header)):
             yield named(row.items())
 
 
