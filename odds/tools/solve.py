@@ -320,14 +320,35 @@ def _decided_root(
                 f"bet {bet}: with a player's decision, {key} is solved where the RTP rises "
                 "linearly with it; here it does not"
             )
+        below = _shape_rtp(shape, basis) < target
         roots = _real_roots(sympy.Eq(rtp, _rational(target)), x) if slope else []
-        if not roots or not roots[0].is_Rational:
+        if roots and roots[0].is_Rational and _accepted(evaluator, key, roots[0]):
+            value = Fraction(int(roots[0].p), int(roots[0].q))
+            continue
+        if not below:  # flat above the target, or its root refused below: none reaches it
             return None, value, shape
-        found = Fraction(int(roots[0].p), int(roots[0].q))
-        if found == value or not _accepted(evaluator, key, roots[0]):
+        # Below the target, on a strategy whose line is flat or whose root the paytable
+        # refuses: a strategy of larger values may still reach it; climb to one that does.
+        higher = _climb(evaluator, bet, key, basis, target, value)
+        if higher is None:
             return None, value, shape
-        value = found
+        value = higher
     raise OddsError(f"bet {bet}: the optimal strategy changed {MAX_STRATEGIES} times; not solved")
+
+
+def _climb(
+    evaluator: Evaluator, bet: str, key: str, basis: str, target: Fraction, value: Fraction
+) -> Fraction | None:
+    """A larger value whose optimal RTP reaches the target, by doubling steps (1, 2, 4 …
+    units more) within the entry's bounds; ``None`` when none does up to 2^40 more."""
+    for power in range(41):
+        higher = value + 2**power
+        shapes = evaluator.shapes({key: higher})
+        if shapes is None:
+            return None  # past what the paytable accepts
+        if _shape_rtp(shapes[bet], basis) >= target:
+            return higher
+    return None
 
 
 def _solve_decided(

@@ -19,9 +19,11 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+import sympy
 
 from odds.games.paytable import TABLES, load
 from odds.tools.solve import solve
+from odds.tools.variants import variant
 from tests.reference.three_card_poker import (
     FLUSH,
     HIGH,
@@ -252,6 +254,14 @@ def test_solve_reoptimises_the_war_at_every_payout(run) -> None:
     assert "96.3023% at payouts.war_win = 0" in low.achievable
     frozen = f"payouts.war_win={Fraction(285661, 425040)}"
     assert _rtp_by_report(run, "casino-war", frozen, "main") == 1 - Fraction(23, 622)
+    # From war_win = 0, where surrendering is optimal and the RTP is flat in the payout, the
+    # solve climbs to a value where the war pays, then falls to the same answer.
+    flat = variant(casino_war, {"payouts.war_win": "0"})
+    high = solve(flat, "main", "payouts.war_win", Fraction(97, 100))
+    assert (
+        high.solutions == solve(casino_war, "main", "payouts.war_win", Fraction(97, 100)).solutions
+    )
+    assert high.solutions[0] == sympy.Rational(3278311, 3400320)
     code, _, err = run("solve", "casino-war", "--bet", "main", "--target-rtp", "96%",
                        "--vary", "payouts.war_win")  # fmt: skip
     assert code == 1 and "96.3023%" in err
