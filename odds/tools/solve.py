@@ -304,7 +304,8 @@ def _decided_root(
     solve the line of the strategy optimal at the current value, re-optimise there — end
     after one step at or above the target and then fall to the root, changing strategy each
     time, so they stop after finitely many. A strategy whose line is flat above the target
-    means no value reaches it (every value returns at least that much)."""
+    means no value reaches it (every value returns at least that much); one flat below it is
+    left by climbing (:func:`_climb`) to a larger value that reaches it."""
     x = symbol_for(key)
     value = start
     for _ in range(MAX_STRATEGIES):
