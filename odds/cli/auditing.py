@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from enum import StrEnum
 from fractions import Fraction
@@ -395,6 +396,16 @@ def simulate(
             "random rounds (blind: an honest account).",
         ),
     ] = False,
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy",
+            metavar="NAME",
+            help="A game with a player decision: play this strategy (optimal, the default, or "
+            "the definition's fixed one, e.g. q-6-4); the log's action column says what was "
+            "played.",
+        ),
+    ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
 ) -> None:
@@ -412,6 +423,13 @@ def simulate(
     check_count(rounds, "--rounds", MAX_ROUNDS, "a log of 10^9 rounds is tens of gigabytes")
     check_seed(seed)
     paytable = load_paytable(game, decks, settings)
+    from odds.tools.audit.play import strategies
+
+    decided = bool(strategies(paytable.game))
+    if strategy is not None:
+        if not decided:
+            raise OddsError(f"--strategy {strategy}: {paytable.game.name} has no player decision")
+        paytable = dataclasses.replace(paytable, game=paytable.game.playing(strategy))  # type: ignore[attr-defined]
     if out is not None:
         from odds.runtime.atomic import check_output_path
 
@@ -450,7 +468,16 @@ def simulate(
         raise OddsError("--counted and --counter-at-random describe the accounts of --wagers")
     rows = deal_rounds(paytable.game, paytable.config, rounds, seed, depth, seats, faults)
     fields = None
-    if seats or operator or stakes or results_only:
+    operated = seats or operator or stakes or results_only
+    if decided and not operated:  # the action taken each round, for the audit to read
+        from odds.tools.audit.logs import WRITTEN_LABELS
+        from odds.tools.audit.play import ACTION_COLUMN, with_actions
+
+        rows = with_actions(paytable.game, paytable.config, rows)
+        fields = [*WRITTEN_LABELS, *paytable.game.positions, ACTION_COLUMN]
+    elif strategy is not None:
+        raise OddsError("--strategy writes a log of one row per round with its action")
+    if operated:
         from odds.tools.audit.logs import operator_log
 
         bets = [b.name for b in paytable.bet_analysis().bets] if stakes else []

@@ -85,8 +85,14 @@ def symbol_for(key: str) -> sympy.Symbol:
     return sympy.Symbol(key)
 
 
-def _same_events(shapes: Sequence[BetShape], bet: str, key: str) -> None:
-    if any(s.events != shapes[0].events for s in shapes):
+def _same_events(shapes: Sequence[BetShape], bet: str, key: str, ways: bool = True) -> None:
+    """The events (and their ways, unless a decision re-optimised at each value moves them)
+    are the same at every sample."""
+    if ways:
+        found = [s.events for s in shapes]
+    else:
+        found = [tuple(label for label, _ in s.events) for s in shapes]  # type: ignore[misc]
+    if any(f != found[0] for f in found):
         raise OddsError(
             f"bet {bet}: its events or their ways change with {key}; "
             "the EV is not a polynomial in that entry"
@@ -94,12 +100,14 @@ def _same_events(shapes: Sequence[BetShape], bet: str, key: str) -> None:
 
 
 def univariate(
-    evaluator: Evaluator, bet: str, key: str
+    evaluator: Evaluator, bet: str, key: str, same_ways: bool = True
 ) -> tuple[list[sympy.Expr], sympy.Expr, list[Fraction]]:
     """Each event's net and the debited amount of ``bet`` as exact polynomials in ``key``.
 
     Returns (nets, debited, the sample values used). Fits degree 1, 2 …
-    through the first points and confirms the fit at one more value.
+    through the first points and confirms the fit at one more value. ``same_ways`` False:
+    a bet a player's decision settles, whose events' ways move with the strategy optimal at
+    each value (their nets do not).
     """
     x = symbol_for(key)
     points: list[tuple[Fraction, BetShape]] = []
@@ -118,7 +126,7 @@ def univariate(
                 raise OddsError(f"bet {bet} disappears when {key} = {value}")
             points.append((value, shapes[bet]))
         shapes_seen = [s for _, s in points]
-        _same_events(shapes_seen, bet, key)
+        _same_events(shapes_seen, bet, key, same_ways)
         fit, check = points[: degree + 1], points[degree + 1]
         nets = [
             _interpolate([(v, s.nets[i]) for v, s in fit], x) for i in range(len(points[0][1].nets))
@@ -182,6 +190,10 @@ class Solution:
     practical: tuple[tuple[Fraction, Fraction], ...]  # (value, exact RTP)
     refused: tuple[sympy.Expr, ...] = ()
     achievable: str = ""
+    #: A bet a player's decision settles: the optimal strategy at the solution (at the
+    #: current value when there is none), re-optimised there; the formulas are its.
+    strategy: str = ""
+    strategy_at: Fraction | None = None  # the value of the entry it is optimal at
 
     @property
     def symbol(self) -> sympy.Symbol:
@@ -198,9 +210,12 @@ def solve(
     if basis == "debited" and not found.withholding:
         basis = "stake"  # the same figure when nothing is withheld
     evaluator = Evaluator(paytable)
-    nets, debited, _ = univariate(evaluator, bet, key)
+    decided = _decided(paytable, bet)
+    nets, debited, _ = univariate(evaluator, bet, key, same_ways=not decided)
     x = symbol_for(key)
     events = tuple((o.event, o.ways) for o in found.outcomes)
+    if decided:  # the strategy re-optimised at every value tried (odds.games.defined)
+        return _solve_decided(evaluator, bet, key, nets, basis, current, target_rtp)
     ev = ev_expression(events, nets)
     if _at(ev, x, current) != found.stats.ev:  # pragma: no cover - an interpolation bug
         raise AssertionError("the EV formula does not reproduce the analysis")
@@ -241,6 +256,148 @@ def solve(
         refused,
         achievable,
     )
+
+
+def _decided(paytable: Paytable, bet: str) -> bool:
+    """Whether a player's decision settles ``bet`` (its strategy depends on the payouts)."""
+    definition = getattr(paytable.game, "definition", None)
+    if definition is None or getattr(definition, "decision", None) is None:
+        return False
+    from odds.games.defined.decisions import decision_bets
+
+    return any(b.name == bet for b in decision_bets(paytable.game))  # type: ignore[arg-type]
+
+
+#: Strategies a decided solve may pass through before giving up (each step changes it).
+MAX_STRATEGIES = 64
+
+
+def _strategy_rtp(shape: BetShape, nets: Sequence[sympy.Expr], basis: str) -> sympy.Expr:
+    """The RTP formula of the strategy a shape was settled under (its ways, the nets)."""
+    ev = ev_expression(shape.events, nets)
+    debited = _rational(shape.debited)
+    return sympy.expand(1 + ev if basis == "stake" else (debited + ev) / debited)
+
+
+def _shape_rtp(shape: BetShape, basis: str) -> Fraction:
+    """The exact RTP at one value, the strategy re-optimised there."""
+    total = sum(w for _, w in shape.events)
+    ev = Fraction(sum(w * n for (_, w), n in zip(shape.events, shape.nets, strict=True)), total)
+    return 1 + ev if basis == "stake" else (shape.debited + ev) / shape.debited
+
+
+def _decided_root(
+    evaluator: Evaluator,
+    bet: str,
+    key: str,
+    nets: Sequence[sympy.Expr],
+    basis: str,
+    target: Fraction,
+    start: Fraction,
+) -> tuple[Fraction | None, Fraction, BetShape]:
+    """The value of ``key`` at which the bet, played by the strategy optimal there, returns
+    ``target`` exactly (``None``: no value the paytable accepts), the last value tried and
+    its shape (the strategy optimal there).
+
+    The optimal RTP is the greatest of the strategies' RTPs, each linear in a payout: convex
+    and, a payout only adding to what the player may win, rising. Newton's steps on it —
+    solve the line of the strategy optimal at the current value, re-optimise there — end
+    after one step at or above the target and then fall to the root, changing strategy each
+    time, so they stop after finitely many. A strategy whose line is flat above the target
+    means no value reaches it (every value returns at least that much); one flat below it is
+    left by climbing (:func:`_climb`) to a larger value that reaches it."""
+    x = symbol_for(key)
+    value = start
+    for _ in range(MAX_STRATEGIES):
+        shapes = evaluator.shapes({key: value})
+        assert shapes is not None
+        shape = shapes[bet]
+        if _shape_rtp(shape, basis) == target:
+            return value, value, shape
+        rtp = _strategy_rtp(shape, nets, basis)
+        slope = sympy.diff(rtp, x)
+        if slope.free_symbols or slope < 0:
+            raise OddsError(
+                f"bet {bet}: with a player's decision, {key} is solved where the RTP rises "
+                "linearly with it; here it does not"
+            )
+        below = _shape_rtp(shape, basis) < target
+        roots = _real_roots(sympy.Eq(rtp, _rational(target)), x) if slope else []
+        if roots and roots[0].is_Rational and _accepted(evaluator, key, roots[0]):
+            value = Fraction(int(roots[0].p), int(roots[0].q))
+            continue
+        if not below:  # flat above the target, or its root refused below: none reaches it
+            return None, value, shape
+        # Below the target, on a strategy whose line is flat or whose root the paytable
+        # refuses: a strategy of larger values may still reach it; climb to one that does.
+        higher = _climb(evaluator, bet, key, basis, target, value)
+        if higher is None:
+            return None, value, shape
+        value = higher
+    raise OddsError(f"bet {bet}: the optimal strategy changed {MAX_STRATEGIES} times; not solved")
+
+
+def _climb(
+    evaluator: Evaluator, bet: str, key: str, basis: str, target: Fraction, value: Fraction
+) -> Fraction | None:
+    """A larger value whose optimal RTP reaches the target, by doubling steps (1, 2, 4 …
+    units more) within the entry's bounds; ``None`` when none does up to 2^40 more."""
+    for power in range(41):
+        higher = value + 2**power
+        shapes = evaluator.shapes({key: higher})
+        if shapes is None:
+            return None  # past what the paytable accepts
+        if _shape_rtp(shapes[bet], basis) >= target:
+            return higher
+    return None
+
+
+def _solve_decided(
+    evaluator: Evaluator,
+    bet: str,
+    key: str,
+    nets: Sequence[sympy.Expr],
+    basis: str,
+    current: Fraction,
+    target_rtp: Fraction,
+) -> Solution:
+    """:func:`solve` for a bet a player's decision settles: the strategy re-optimised at
+    every value, and named at the solution."""
+    x = symbol_for(key)
+    root, last, shape = _decided_root(evaluator, bet, key, nets, basis, target_rtp, current)
+    fair, _, _ = _decided_root(evaluator, bet, key, nets, "stake", Fraction(1), current)
+    rtp = _strategy_rtp(shape, nets, basis)
+    ev = sympy.expand(rtp - 1) if basis == "stake" else ev_expression(shape.events, nets)
+    solutions = () if root is None else (_rational(root),)
+    practical = []
+    if root is not None:
+        near = {Fraction(math.floor(root)), Fraction(math.ceil(root)),
+                Fraction(math.floor(root * 2), 2), Fraction(math.ceil(root * 2), 2)}  # fmt: skip
+        for v in sorted(near):
+            shapes = evaluator.shapes({key: v})
+            if shapes is not None:
+                practical.append((v, _shape_rtp(shapes[bet], basis)))
+    achievable = ""
+    if root is None:
+        low = next((Fraction(b) for b in entry_bounds(evaluator.paytable.config, key)
+                    if b is not None), None)  # fmt: skip
+        at = evaluator.shapes({key: low}) if low is not None else None
+        if at is not None:
+            from odds.core.numbers import percent
+
+            where = "per unit staked" if basis == "stake" else "per unit debited"
+            achievable = (
+                f"RTP {where} {percent(_shape_rtp(at[bet], basis), 4)} at {key} = {low} "
+                f"(the strategy optimal there), never falling as {key} grows"
+            )
+    at_solution = variant(evaluator.paytable, {key: str(last)})
+    from odds.games.defined.decision_tables import strategy_line
+
+    strategy = strategy_line(at_solution.game, at_solution.config)  # type: ignore[arg-type]
+    del x
+    return Solution(bet, key, basis, current, target_rtp, ev, rtp, solutions,
+                    () if fair is None else (_rational(fair),), tuple(practical), (), achievable,
+                    strategy, last)  # fmt: skip
 
 
 def _accepted(evaluator: Evaluator, key: str, root: sympy.Expr) -> bool:
@@ -322,6 +479,15 @@ def solution_text(solution: Solution) -> str:
         f"RTP {basis} = {formula_text(solution.rtp)}",
         "",
     ]
+    if solution.strategy:
+        at = "the solution" if solution.solutions else f"{solution.key} = {solution.strategy_at}"
+        lines[1:1] = [
+            "",
+            "A player's decision settles this bet: the strategy is re-optimised at every value "
+            f"tried. The optimal strategy at {at}: {solution.strategy}. The formulas below are "
+            "that strategy's (they hold while it stays optimal); every RTP stated is exact, "
+            "under the strategy optimal at its value.",
+        ]
     if solution.solutions:
         for root in solution.solutions:
             lines.append(
@@ -484,6 +650,11 @@ def solution_tables(solution: Solution) -> list[Table]:
             (Column("rtp", "RTP"), formula_text(solution.rtp)),
             (Column("solutions", "solutions", roots), [sympy.sstr(r) for r in solution.solutions]),
             (Column("break_even", "break-even", roots), [sympy.sstr(r) for r in solution.fair]),
+            *(
+                [(Column("strategy", "optimal strategy at the solution"), solution.strategy)]
+                if solution.strategy
+                else []
+            ),
         ],
     )
     practical = Table(

@@ -119,14 +119,17 @@ def bet_value(bet: Bet, basis: str, kind: str) -> Fraction:
     if basis == "wagered":
         rtp = 1 - bet.element_of_risk
     else:
-        rtp = stats.rtp if basis == "stake" else stats.rtp_debited
+        rtp = stats.rtp if basis in ("stake", "initial") else stats.rtp_debited
     return rtp if kind == "rtp" else 1 - rtp
 
 
 BASES = {
     "stake": "per unit staked",
     "debited": "per unit debited",
-    "wagered": "per unit wagered (element of risk)",
+    # A decision adds stakes (a Play wager, a raise): the house edge is per initial wager,
+    # the element of risk per unit of everything wagered; both named, as published.
+    "initial": "per initial wager (house edge)",
+    "wagered": "per total wager (element of risk)",
 }
 
 
@@ -153,8 +156,12 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
             dealt = (tuple(bet.distribution().items()), bet.debited)
             repeats = dealt in seen.setdefault(bet.name, set())
             seen[bet.name].add(dealt)
-            bases: tuple[str, ...] = ("stake", "debited") if bet.withholding else ("stake",)
-            bases += ("wagered",) if bet.average_wager != 1 else ()
+            raised = bet.average_wager != 1  # a decision adds stakes
+            first = "initial" if raised else "stake"
+            bases: tuple[str, ...] = (first, "debited") if bet.withholding else (first,)
+            bases += ("wagered",) if raised else ()
+            if raised and index == 0:
+                notes.append(decided_note(bet))
             for basis in bases:
                 exact = bet_value(bet, basis, claim.kind)
                 checks.append(
@@ -163,6 +170,17 @@ def verify(paytable: Paytable, claim: Claim, bet_name: str | None) -> tuple[list
                     )
                 )
     return checks, notes
+
+
+def decided_note(bet: Bet) -> str:
+    """A bet whose decision adds stakes: its house edge per initial wager and its element of
+    risk, both named (a published figure may be either)."""
+    return (
+        f"{bet.name}: a decision adds stakes (average total wager "
+        f"{float(bet.average_wager):.6f} initial units): house edge per initial wager "
+        f"{percent(1 - bet.stats.rtp, 4)}, element of risk (per total wager) "
+        f"{percent(bet.element_of_risk, 4)}; a published figure may state either"
+    )
 
 
 #: Exit status of ``odds verify`` for each verdict.

@@ -343,3 +343,32 @@ def threshold_table(solution: Solution, texts: _HandTexts) -> Table:
             "the level's hands, exact in JSON."
         ),
     )
+
+
+def strategy_line(game: DefinedGame, config: DefinedConfig) -> str:
+    """The optimal strategy under this paytable in one line, from the computation (``odds
+    solve`` names the one at its solution): the hand-order runs of a decision on the deal
+    ("play Q-6-4 or better, fold Q-6-3 and below"), or each action's share of the first
+    deals that go on."""
+    decision = game.definition.decision
+    assert decision is not None
+    if decision.at != "continuation":
+        solution = game.solution(config)
+        texts = _HandTexts(game, config.shoe.build().types, solution)
+        return describe_runs(strategy_runs(solution), texts)
+    from odds.games.defined.continuation import solution as continued
+
+    choices = continued(game, config).choices
+    taken: dict[int, list[str]] = {}
+    for choice in choices:
+        taken.setdefault(choice.action, []).append("/".join(choice.cards))
+    if len(taken) == 1:
+        return f"{decision.actions[next(iter(taken))]} whenever the deal goes on"
+    parts = []
+    for action, deals in sorted(taken.items()):
+        shown = ", ".join(deals[:6]) + (", …" if len(deals) > 6 else "")
+        parts.append(
+            f"{decision.actions[action]} on {len(deals)} of the {len(choices)} first deals "
+            f"that go on ({shown})"
+        )
+    return "; ".join(parts)

@@ -70,7 +70,9 @@ class Solution:
 
     def action_of(self, hand: tuple[int, ...]) -> str:
         """The best action for a hand (card types, sorted)."""
-        index = self.__dict__.setdefault("_index", {h: i for i, h in enumerate(self.hands)})
+        index = self.__dict__.get("_index")
+        if index is None:  # built once (setdefault would build it on every call)
+            index = self.__dict__["_index"] = {h: i for i, h in enumerate(self.hands)}
         return self.decision.actions[int(self.choice[index[hand]])]
 
     def strategy(self) -> dict[tuple[int, ...], int]:

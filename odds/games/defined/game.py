@@ -229,7 +229,47 @@ class DefinedGame(Game[DefinedConfig]):
             if len(cache) > 8:
                 cache.clear()
             cache[key] = found
+        if counts == own and self.__dict__.get("plays") is not None:
+            assert found.fixed is not None  # checked by :meth:`playing`
+            return found.fixed  # the fixed strategy is the one played (odds simulate, audit)
         return found
+
+    def playing(self, strategy: str | None) -> DefinedGame:
+        """This game with the definition's fixed strategy ``strategy`` (its name) played
+        instead of the optimal one: its bets, settlements and rounds under that strategy
+        (``odds simulate --strategy``, an audit of a log that follows it). ``None`` or
+        ``"optimal"``: the game itself. An unknown name is a one-line error."""
+        decision = self.definition.decision
+        if strategy is None or strategy == "optimal":
+            return self
+        if decision is None:
+            raise OddsError(f"--strategy {strategy}: {self.name} has no player decision")
+        names = self.strategy_names()
+        if strategy not in names or decision.at != "deal":
+            raise OddsError(
+                f"--strategy {strategy}: {self.name}'s strategies are {', '.join(names)}"
+            )
+        played = object.__new__(DefinedGame)
+        # the attributes __init__ sets, not what was counted under the optimal strategy
+        made = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        played.__dict__.update({k: v for k, v in made.items() if k != "shoe_state"})
+        played.__dict__.update(_settling_cache={}, plays=strategy)
+        return played
+
+    def strategy_names(self) -> tuple[str, ...]:
+        """The strategies a round may be played by: ``optimal`` (the engine's) and the
+        definition's fixed one, when it gives one at the deal (none without a decision)."""
+        decision = self.definition.decision
+        if decision is None:
+            return ()
+        fixed = decision.strategy if decision.at == "deal" else None
+        return ("optimal", *((fixed.name,) if fixed is not None else ()))
+
+    def round_action(self, config: DefinedConfig, hands: Mapping[str, str]) -> str | None:
+        """The action the strategy played takes in a round given as hand texts (``None``:
+        no decision, or the round never reaches it)."""
+        held, _ = self._checked_round(config, hands)
+        return self._best_action(config, held)
 
     def _rounds(
         self, types: Any, counts: tuple[int, ...], winner: bool, reads: dict[str, set[str]]

@@ -28,6 +28,7 @@ are named in the notes as not run.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -47,6 +48,7 @@ from odds.stats.chisquare import Cell, GoodnessOfFit, goodness_of_fit
 from odds.stats.significance import PValue, chi_square_p, return_p, tarone
 from odds.tools.audit.counts import LogCounts, SettledGroup
 from odds.tools.audit.groups import GroupAudit, drivers, evaluate_groups
+from odds.tools.audit.play import Play, read_play
 from odds.tools.audit.procedure import (
     INDEPENDENT,
     Dealing,
@@ -153,6 +155,9 @@ class AuditResult:
     wagers: WagerAudit | None = None  # --wagers (odds.tools.audit.wager_test): α/2 each
     #: The dealing procedure the null assumes (odds.tools.audit.procedure).
     dealing: Dealing = field(default_factory=lambda: Dealing(INDEPENDENT, ""))
+    #: A game with a player decision whose log records the actions (odds.tools.audit.play):
+    #: the strategy they follow and the rounds played otherwise, a finding about play.
+    play: Play | None = None
 
     @property
     def rows(self) -> int:
@@ -287,6 +292,10 @@ def audit(
         alpha = alpha / 2
     if shoe_rows < 0:
         raise OddsError(f"--shoe-rows must be 0 or more, got {shoe_rows}")
+    play = read_play(paytable.game, paytable.config, log, columns, encoding)
+    if play is not None:  # the dealing is tested under the strategy the actions follow
+        game = paytable.game.playing(play.strategy)  # type: ignore[attr-defined]
+        paytable = dataclasses.replace(paytable, game=game)
     counts = read_log(
         paytable.game, paytable.config, log, columns, by, paths, encoding, shoe_rows, shoes_dealt
     )
@@ -382,6 +391,7 @@ def audit(
         groups=group_audit,
         wagers=wager_audit,
         dealing=dealing,
+        play=play,
     )
 
 

@@ -146,6 +146,8 @@ def audit_text(result: AuditResult, charts: Mapping[str, str] | None = None) -> 
         from odds.tools.audit.wager_report import wager_lines
 
         out += wager_lines(result.wagers)
+    if result.play is not None:  # a decision's actions (odds.tools.audit.play)
+        out += ["## Play: the recorded actions against the strategy", "", result.play.text(), ""]
     for note in result.notes:
         out.append(f"Note: {_text(note)}")
     if result.mis_settled:
@@ -475,6 +477,10 @@ def audit_tables(result: AuditResult) -> list[Table]:
         from odds.tools.audit.wager_report import wager_tables
 
         tables += wager_tables(result.wagers)
+    if result.play is not None:  # a decision's actions (odds.tools.audit.play)
+        from odds.tools.audit.play import play_table
+
+        tables.append(play_table(result.play))
     return [*tables, verdict]
 
 
