@@ -16,7 +16,14 @@ from odds.core.cards import Card
 from odds.core.errors import OddsError, PositionError
 from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
-from odds.engine import class_distribution, deal_count, falling
+from odds.engine import (
+    DealtMoments,
+    card_moments,
+    class_distribution,
+    deal_count,
+    dealt_moments,
+    falling,
+)
 from odds.games.base import Game
 from odds.games.defined import (
     continuation,
@@ -438,6 +445,21 @@ class DefinedGame(Game[DefinedConfig]):
 
             return deal_total(self.definition, counts)
         return deal_count(counts, [deal.cards] * len(deal.positions))
+
+    def dealt_moments(self, config: DefinedConfig) -> DealtMoments | None:
+        """A tableau deal's per-round law of the cards it takes: the moments of each value's
+        count from the tableau's own ordered-deal polynomial, split into card types
+        hypergeometrically (the tableau reads only values: which 0-valued card a coup
+        took is a uniform choice among the shoe's; :func:`odds.engine.card_moments`).
+        Other drawing deals (``draw_at_most``, a continuation, until a match): None."""
+        tableau = self.definition.deal.tableau
+        if tableau is None:
+            return None
+        shoe = self.shoe(config)
+        values = counting.value_counts(self.definition, shoe.types, shoe.counts)
+        moments = dealt_moments(counting.tableau_polynomial(tableau), values)
+        group_of = [self.definition.shoe.values[card.rank] % 10 for card in shoe.types]
+        return card_moments(moments, group_of, shoe.counts)
 
     def counting_text(self, shoe: Any) -> str:
         definition = self.definition
