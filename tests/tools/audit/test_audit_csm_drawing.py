@@ -173,3 +173,19 @@ def test_too_few_rounds_are_not_tested():
     (ranks, _) = drawing_frequency_tests(shoe, law, [DealtShoe("s", rounds)])
     assert ranks.p is None
     assert f"not enough rounds ({MIN_ROUNDS - 1}; at least {MIN_ROUNDS}" in ranks.detail
+
+
+def test_the_calibration_command_measures_the_drawing_tests_and_the_uniform_null():
+    from odds.tools.audit.csm_alarms import calibration, calibration_lines
+
+    found = calibration("baccarat", 2, 200, seed=5)
+    assert found is not None
+    assert set(found) == {
+        RANK,
+        SUIT,
+        "rank frequencies, pooled over rounds, if uniform",
+        "suit frequencies, pooled over rounds, if uniform",
+    }
+    assert all(len(ps) == 2 and all(0 <= p <= 1 for p in ps) for ps in found.values())
+    assert calibration("pok-deng", 1, 10, seed=5) is None  # never draws: no drawing law
+    assert len(calibration_lines(["pok-deng"], 1, 10, seed=5)) == 2  # the header alone
