@@ -170,15 +170,31 @@ def value_coups(counts: list[int]) -> dict[tuple[tuple[int, ...], tuple[int, ...
 PlainCard = tuple[int, int]  # (rank 1..13, suit 0..3)
 
 
+def threshold(limits: tuple[int, ...]) -> Callable[[Callable[[], int]], tuple[list[int], ...]]:
+    """A threshold draw written plainly: each hand two cards, then one more on ``limits[i]``
+    points or fewer (values as baccarat's: 10 and faces 0)."""
+
+    def deal(draw: Callable[[], int]) -> tuple[list[int], ...]:
+        hands = [[draw(), draw()] for _ in limits]
+        for hand, limit in zip(hands, limits, strict=True):
+            if sum(hand) % 10 <= limit:
+                hand.append(draw())
+        return tuple(hands)
+
+    return deal
+
+
 def dealt_card_moments(
     composition: dict[PlainCard, int],
+    deal: Callable[[Callable[[], int]], tuple[list[int], ...]] = coup,
 ) -> tuple[dict[PlainCard, Fraction], dict[tuple[PlainCard, PlainCard], Fraction]]:
-    """The exact mean and covariance of each card's count among the cards one coup deals from
-    ``composition`` (``(rank, suit)`` -> copies), enumerating every ordered deal of cards
-    (not values) with the drawing rule of :func:`coup`: a sequence of ``k`` cards is dealt
-    in ``∏ copies left`` of the ``N (N-1) … (N-k+1)`` orders of ``k`` cards. Checks that the
-    deals' probabilities add up to 1. No polynomial and no split into values: the ranks and
-    suits are dealt as cards."""
+    """The exact mean and covariance of each card's count among the cards one round deals
+    from ``composition`` (``(rank, suit)`` -> copies), enumerating every ordered deal of cards
+    (not values) with the drawing rule of ``deal`` (:func:`coup`, baccarat's, or a
+    :func:`threshold` draw; it asks ``draw()`` for each card's value): a sequence of ``k``
+    cards is dealt in ``∏ copies left`` of the ``N (N-1) … (N-k+1)`` orders of ``k`` cards.
+    Checks that the deals' probabilities add up to 1. No polynomial and no split into
+    values: the ranks and suits are dealt as cards."""
     cards = sorted(composition)
     size = sum(composition.values())
     # Per number of cards dealt: the ways, and their sums of each count and product of counts.
@@ -198,9 +214,9 @@ def dealt_card_moments(
                 short = True
                 return 0
 
-        player, banker = coup(draw)
+        hands = deal(draw)
         k = len(dealt)
-        if not short and len(player) + len(banker) == k:
+        if not short and sum(len(hand) for hand in hands) == k:
             mass[k] = mass.get(k, 0) + ways
             held: dict[tuple[int, int], int] = {}
             for card in dealt:

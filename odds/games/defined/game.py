@@ -447,17 +447,26 @@ class DefinedGame(Game[DefinedConfig]):
         return deal_count(counts, [deal.cards] * len(deal.positions))
 
     def dealt_moments(self, config: DefinedConfig) -> DealtMoments | None:
-        """A tableau deal's per-round law of the cards it takes: the moments of each value's
-        count from the tableau's own ordered-deal polynomial, split into card types
-        hypergeometrically (the tableau reads only values: which 0-valued card a coup
+        """A drawing deal's per-round law of the cards it takes: the moments of each value's
+        count from the deal's own ordered-deal polynomial (a tableau's, or a threshold
+        draw's, :func:`odds.games.defined.threshold.deal_polynomial`), split into card
+        types hypergeometrically (the draws read only values: which 0-valued card a round
         took is a uniform choice among the shoe's; :func:`odds.engine.card_moments`).
-        Other drawing deals (``draw_at_most``, a continuation, until a match): None."""
-        tableau = self.definition.deal.tableau
-        if tableau is None:
+        Other drawing deals (a continuation, until a match, seats): None."""
+        deal = self.definition.deal
+        if deal.tableau is not None:
+            polynomial = counting.tableau_polynomial(deal.tableau)
+        elif deal.draw_at_most and deal.seats == 1 and deal.until_match is None:
+            from odds.games.defined.threshold import deal_polynomial
+
+            polynomial = deal_polynomial(self.definition)
+        else:
+            return None
+        if self.definition.continuation is not None:
             return None
         shoe = self.shoe(config)
         values = counting.value_counts(self.definition, shoe.types, shoe.counts)
-        moments = dealt_moments(counting.tableau_polynomial(tableau), values)
+        moments = dealt_moments(polynomial, values)
         group_of = [self.definition.shoe.values[card.rank] % 10 for card in shoe.types]
         return card_moments(moments, group_of, shoe.counts)
 

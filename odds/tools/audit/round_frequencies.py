@@ -20,7 +20,8 @@ sample: how many cards a coup takes depends on their values (a coup with a third
 holds more small cards), so the ranks' counts are not hypergeometric. The game gives the
 exact per-round law of the cards it deals from the full shoe by its first two moments
 (:meth:`odds.games.base.Game.dealt_moments`: baccarat's from its tableau's ordered-deal
-polynomial, the values' counts split into ranks and suits hypergeometrically). Over
+polynomial, a threshold draw's from its own, the values' counts split into ranks and
+suits hypergeometrically). Over
 ``R`` independent rounds the pooled count vector ``T`` of a grouping (ranks, suits) has
 mean ``R·μ`` and covariance ``R·Σ`` exactly (``μ``, ``Σ``: one round's), and the test is
 the quadratic form ``(T − Rμ)ᵀ (RΣ)⁻ (T − Rμ)`` (``⁻``: a generalised inverse, exact in

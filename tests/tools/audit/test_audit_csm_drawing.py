@@ -189,3 +189,56 @@ def test_the_calibration_command_measures_the_drawing_tests_and_the_uniform_null
     assert all(len(ps) == 2 and all(0 <= p <= 1 for p in ps) for ps in found.values())
     assert calibration("pok-deng", 1, 10, seed=5) is None  # never draws: no drawing law
     assert len(calibration_lines(["pok-deng"], 1, 10, seed=5)) == 2  # the header alone
+
+
+#: A threshold draw (``draw_at_most``): two cards each, the player draws on 3 or fewer, the
+#: dealer on 4 or fewer (the definition of tests/games/defined/test_reexpressed.py, one bet).
+THRESHOLD = """game = "third-card"
+[payouts]
+win = 1
+[definition]
+[definition.shoe]
+decks = 1
+values = { A = 1, "10" = 0, J = 0, Q = 0, K = 0 }
+[definition.deal]
+positions = ["player", "dealer"]
+cards = 2
+draw_at_most = { player = 3, dealer = 4 }
+[[definition.categories]]
+name = "points"
+pattern = { any = true }
+tiebreak = ["points"]
+[[definition.bets]]
+name = "player"
+outcomes = [
+  { when = { winner = "player" }, pays = "win" },
+  { when = { winner = "tie" }, push = true },
+  { when = { winner = "dealer" }, loses = 1 },
+]
+"""
+
+
+def test_a_threshold_draws_card_law_is_every_ordered_deal_of_cards():
+    """draw_at_most: the law from its own ordered-deal polynomial, split into cards, against
+    every ordered deal of the reduced shoe's cards with the plain threshold rule."""
+    from odds.core.cards import STANDARD_DECK
+    from odds.core.numbers import read_toml
+    from odds.games.paytable import from_data
+
+    data = read_toml(THRESHOLD, "t")
+    copies = {c.code: 0 for c in STANDARD_DECK}
+    for (rank, suit), n in REDUCED.items():
+        card = next(c for c in STANDARD_DECK if (c.rank.value, c.suit.value) == (rank, suit))
+        copies[card.code] = n
+    data["shoe"] = {"decks": 1, "counts": copies}
+    paytable = from_data(data, "t")
+    law = paytable.game.dealt_moments(paytable.config)
+    assert law is not None
+    mean, covariance = plain.dealt_card_moments(REDUCED, plain.threshold((3, 4)))
+    shoe = paytable.game.shoe(paytable.config)
+    key = [(c.rank.value, c.suit.value) for c in shoe.types]
+    for j, a in enumerate(key):
+        assert law.mean[j] == mean.get(a, 0), a
+        for k, b in enumerate(key):
+            assert law.covariance[j][k] == covariance.get((a, b), 0), (a, b)
+    assert 4 < sum(law.mean) < 6
