@@ -42,7 +42,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar
 
 from odds.engine.polynomial import FallingPolynomial, falling
 
@@ -146,6 +148,127 @@ def _polynomial(
         length=length,
         groups=(tuple(range(len(keys))),),
     )
+
+
+@dataclass(frozen=True)
+class DealtMoments:
+    """The exact per-round law of the cards one deal takes, by its first two moments.
+
+    ``mean[j]`` is the expected number of cards of type ``j`` one deal takes and
+    ``covariance[j][k]`` the covariance of two types' counts, both exact.
+    """
+
+    mean: tuple[Fraction, ...]
+    covariance: tuple[tuple[Fraction, ...], ...]
+
+
+def dealt_moments(polynomial: FallingPolynomial[Any], counts: Sequence[int]) -> DealtMoments:
+    """The mean and covariance of the counts of each type one deal takes from ``counts``.
+
+    ``polynomial`` is an :func:`ordered_deal_polynomial`: each row is a multiset ``m``
+    of the types a finished deal took (before its extension to the longest deal), with
+    ``K[m]`` orders (its coefficients over every outcome). From ``N`` cards, ``m`` is
+    dealt with probability ``K[m] · ∏_t (c_t)_{m_t} / (N)_{|m|}``; the rows' masses
+    are added over the common denominator ``(N)_L`` and asserted to add up to 1 (every
+    order of every deal counted once). The moments are sums over the rows: no draws.
+
+    >>> two = ordered_deal_polynomial(_TwoCards(), 2, 2)  # two cards of two types
+    >>> law = dealt_moments(two, (1, 1))  # one card of each: both always dealt
+    >>> [str(x) for x in law.mean], [str(x) for row in law.covariance for x in row]
+    (['1', '1'], ['0', '0', '0', '0'])
+    """
+    if not polynomial.extended:
+        raise ValueError("dealt_moments needs an ordered deal's (extended) polynomial")
+    types = polynomial.types
+    size = sum(counts)
+    length = polynomial.length
+    mass = 0
+    first = [0] * types
+    second = [[0] * types for _ in range(types)]
+    for row, orders in zip(
+        polynomial.exponents.tolist(), polynomial.coefficients.sum(axis=1).tolist(), strict=True
+    ):
+        dealt = sum(row)
+        weight = int(orders) * falling(size - dealt, length - dealt)
+        for t, m in enumerate(row):
+            if m:
+                weight *= falling(counts[t], m)
+        if not weight:
+            continue
+        mass += weight
+        taken = [(t, m) for t, m in enumerate(row) if m]
+        for t, m in taken:
+            first[t] += weight * m
+            for u, n in taken:
+                second[t][u] += weight * m * n
+    total = falling(size, length)
+    if mass != total:  # pragma: no cover - a counting slip, not input
+        raise AssertionError(f"the deal's law adds up to {Fraction(mass, total)}, not 1")
+    mean = tuple(Fraction(x, total) for x in first)
+    covariance = tuple(
+        tuple(Fraction(second[t][u], total) - mean[t] * mean[u] for u in range(types))
+        for t in range(types)
+    )
+    return DealtMoments(mean, covariance)
+
+
+def card_moments(
+    moments: DealtMoments, group_of: Sequence[int], counts: Sequence[int]
+) -> DealtMoments:
+    """Moments over finer types (cards) from the moments over the groups a deal reads.
+
+    A procedure that reads only each card's group (baccarat's value: 10, J, Q and K are
+    all 0) cannot tell apart the cards of one group, so given that a deal took ``m_v``
+    cards of group ``v`` (holding ``C_v`` cards), which ones it took is a uniform sample:
+    multivariate hypergeometric within each group, independent across groups. With
+    ``p_j = c_j / C_v`` for a type ``j`` of group ``v``:
+
+    * ``E[y_j] = p_j E[m_v]``;
+    * ``Cov(y_j, y_k) = p_j p_k Cov(m_v, m_w)`` (the groups' counts), plus, when ``j``
+      and ``k`` share the group ``v``, ``E[m_v (C_v − m_v)] / (C_v − 1) · p_j (δ_jk − p_k)``
+      (the hypergeometric split's own covariance, averaged over ``m_v``).
+
+    >>> law = DealtMoments((Fraction(1),), ((Fraction(0),),))  # always one card of one group
+    >>> split = card_moments(law, (0, 0), (1, 1))  # the group holds two types, one card each
+    >>> split.mean, split.covariance[0]
+    ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 4), Fraction(-1, 4)))
+    """
+    groups = len(moments.mean)
+    holds = [0] * groups
+    for count, group in zip(counts, group_of, strict=True):
+        holds[group] += count
+    share = [
+        Fraction(c, holds[g]) if holds[g] else Fraction(0)
+        for c, g in zip(counts, group_of, strict=True)
+    ]
+    mean = tuple(share[j] * moments.mean[g] for j, g in enumerate(group_of))
+    within = []  # E[m_v (C_v − m_v)] / (C_v − 1): the split's spread, per group
+    for v in range(groups):
+        square = moments.covariance[v][v] + moments.mean[v] ** 2
+        spread = holds[v] * moments.mean[v] - square
+        within.append(spread / (holds[v] - 1) if holds[v] > 1 else Fraction(0))
+    covariance = []
+    for j, v in enumerate(group_of):
+        line = []
+        for k, w in enumerate(group_of):
+            value = share[j] * share[k] * moments.covariance[v][w]
+            if v == w:
+                value += within[v] * share[j] * ((j == k) - share[k])
+            line.append(value)
+        covariance.append(tuple(line))
+    return DealtMoments(mean, tuple(covariance))
+
+
+class _TwoCards:
+    """Two cards, whatever they are (the doctests' procedure)."""
+
+    start = 0
+
+    def step(self, state: int, card_type: int) -> int:
+        return state + 1
+
+    def outcome(self, state: int) -> str | None:
+        return "done" if state == 2 else None
 
 
 def group_counts(counts: Sequence[int], group_of: Sequence[int], groups: int) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from odds.core.cards import parse_cards
 from odds.core.errors import PositionError
@@ -28,6 +28,9 @@ from odds.games.features import (
     StrengthFeature,
 )
 from odds.stats.analysis import Analysis
+
+if TYPE_CHECKING:
+    from odds.engine.drawing import DealtMoments
 
 ConfigT = TypeVar("ConfigT")
 
@@ -177,6 +180,15 @@ class Game(ABC, Generic[ConfigT]):
         return []
 
     # -- hooks for tools that read or deal whole rounds (odds audit, odds simulate) --
+
+    def dealt_moments(self, config: ConfigT) -> DealtMoments | None:
+        """The exact mean and covariance of each shoe type's count among the cards one
+        drawing round deals from the full shoe (``odds audit`` under a continuous shuffle).
+
+        None (the default) for a game whose rounds never draw (each round a uniform
+        sample of the shoe) or whose drawing deal is not counted this way yet.
+        """
+        return None
 
     def shoe(self, config: ConfigT) -> Shoe[Any]:
         """The composition one round is dealt from.

@@ -165,3 +165,91 @@ def value_coups(counts: list[int]) -> dict[tuple[tuple[int, ...], tuple[int, ...
 
     walk([], 1, list(counts))
     return found
+
+
+PlainCard = tuple[int, int]  # (rank 1..13, suit 0..3)
+
+
+def threshold(limits: tuple[int, ...]) -> Callable[[Callable[[], int]], tuple[list[int], ...]]:
+    """A threshold draw written plainly: each hand two cards, then one more on ``limits[i]``
+    points or fewer (values as baccarat's: 10 and faces 0)."""
+
+    def deal(draw: Callable[[], int]) -> tuple[list[int], ...]:
+        hands = [[draw(), draw()] for _ in limits]
+        for hand, limit in zip(hands, limits, strict=True):
+            if sum(hand) % 10 <= limit:
+                hand.append(draw())
+        return tuple(hands)
+
+    return deal
+
+
+def dealt_card_moments(
+    composition: dict[PlainCard, int],
+    deal: Callable[[Callable[[], int]], tuple[list[int], ...]] = coup,
+) -> tuple[dict[PlainCard, Fraction], dict[tuple[PlainCard, PlainCard], Fraction]]:
+    """The exact mean and covariance of each card's count among the cards one round deals
+    from ``composition`` (``(rank, suit)`` -> copies), enumerating every ordered deal of cards
+    (not values) with the drawing rule of ``deal`` (:func:`coup`, baccarat's, or a
+    :func:`threshold` draw; it asks ``draw()`` for each card's value): a sequence of ``k``
+    cards is dealt in ``∏ copies left`` of the ``N (N-1) … (N-k+1)`` orders of ``k`` cards.
+    Checks that the deals' probabilities add up to 1. No polynomial and no split into
+    values: the ranks and suits are dealt as cards."""
+    cards = sorted(composition)
+    size = sum(composition.values())
+    # Per number of cards dealt: the ways, and their sums of each count and product of counts.
+    mass: dict[int, int] = {}
+    first: dict[tuple[int, tuple[int, int]], int] = {}
+    second: dict[tuple[int, tuple[int, int], tuple[int, int]], int] = {}
+
+    def walk(dealt: list[tuple[int, int]], ways: int, left: dict[tuple[int, int], int]) -> None:
+        values = iter(value(rank) for rank, _ in dealt)
+        short = False
+
+        def draw() -> int:
+            nonlocal short
+            try:
+                return next(values)
+            except StopIteration:
+                short = True
+                return 0
+
+        hands = deal(draw)
+        k = len(dealt)
+        if not short and sum(len(hand) for hand in hands) == k:
+            mass[k] = mass.get(k, 0) + ways
+            held: dict[tuple[int, int], int] = {}
+            for card in dealt:
+                held[card] = held.get(card, 0) + 1
+            for a, m in held.items():
+                first[k, a] = first.get((k, a), 0) + ways * m
+                for b, n in held.items():
+                    second[k, a, b] = second.get((k, a, b), 0) + ways * m * n
+            return
+        for card in cards:
+            copies = left[card]
+            if copies:
+                left[card] -= 1
+                walk([*dealt, card], ways * copies, left)
+                left[card] += 1
+
+    walk([], 1, dict(composition))
+
+    def orders(k: int) -> int:
+        result = 1
+        for i in range(k):
+            result *= size - i
+        return result
+
+    assert sum(Fraction(w, orders(k)) for k, w in mass.items()) == 1
+    mean = {
+        a: sum((Fraction(first.get((k, a), 0), orders(k)) for k in mass), Fraction(0))
+        for a in cards
+    }
+    covariance = {
+        (a, b): sum((Fraction(second.get((k, a, b), 0), orders(k)) for k in mass), Fraction(0))
+        - mean[a] * mean[b]
+        for a in cards
+        for b in cards
+    }
+    return mean, covariance

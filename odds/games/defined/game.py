@@ -16,7 +16,14 @@ from odds.core.cards import Card
 from odds.core.errors import OddsError, PositionError
 from odds.core.settlement import SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
-from odds.engine import class_distribution, deal_count, falling
+from odds.engine import (
+    DealtMoments,
+    card_moments,
+    class_distribution,
+    deal_count,
+    dealt_moments,
+    falling,
+)
 from odds.games.base import Game
 from odds.games.defined import (
     continuation,
@@ -497,6 +504,30 @@ class DefinedGame(Game[DefinedConfig]):
 
             return deal_total(self.definition, counts)
         return deal_count(counts, [deal.cards] * len(deal.positions))
+
+    def dealt_moments(self, config: DefinedConfig) -> DealtMoments | None:
+        """A drawing deal's per-round law of the cards it takes: the moments of each value's
+        count from the deal's own ordered-deal polynomial (a tableau's, or a threshold
+        draw's, :func:`odds.games.defined.threshold.deal_polynomial`), split into card
+        types hypergeometrically (the draws read only values: which 0-valued card a round
+        took is a uniform choice among the shoe's; :func:`odds.engine.card_moments`).
+        Other drawing deals (a continuation, until a match, seats): None."""
+        deal = self.definition.deal
+        if deal.tableau is not None:
+            polynomial = counting.tableau_polynomial(deal.tableau)
+        elif deal.draw_at_most and deal.seats == 1 and deal.until_match is None:
+            from odds.games.defined.threshold import deal_polynomial
+
+            polynomial = deal_polynomial(self.definition)
+        else:
+            return None
+        if self.definition.continuation is not None:
+            return None
+        shoe = self.shoe(config)
+        values = counting.value_counts(self.definition, shoe.types, shoe.counts)
+        moments = dealt_moments(polynomial, values)
+        group_of = [self.definition.shoe.values[card.rank] % 10 for card in shoe.types]
+        return card_moments(moments, group_of, shoe.counts)
 
     def counting_text(self, shoe: Any) -> str:
         definition = self.definition

@@ -15,17 +15,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from math import comb, prod
 from typing import TYPE_CHECKING, Any
 
+from odds.core.caching import cached
 from odds.core.cards import Card
 from odds.core.errors import OddsError
 from odds.engine import (
+    DealPolynomial,
     check_total,
     class_distribution,
     deal_count,
     group_counts,
     joint_class_distribution,
+    ordered_deal_polynomial,
 )
 from odds.games.defined import patterns
 from odds.games.defined.rounds import RoundKey
@@ -201,3 +205,50 @@ def finished_hand(definition: Definition, position: str, cards: Sequence[Card]) 
     size = definition.deal.cards
     points = patterns.points(cards[:size], definition.shoe)
     return size + definition.deal.draws(position, points)
+
+
+@dataclass(frozen=True)
+class ThresholdProcedure:
+    """A threshold deal card by card over the ten values (mod 10), for the law of the cards
+    one round takes (:meth:`odds.games.defined.game.DefinedGame.dealt_moments`): each
+    position's first ``cards`` cards, then one more when they have ``limits[i]`` points
+    or fewer (``None``: never), position after position. The table deals the first cards
+    of every position before the draws, but the order changes which card goes where, not
+    the law of the hands: every sequence of distinct cards is equally likely at any
+    places of the shoe, and each draw reads only its own position's first cards.
+
+    States ``(position, its cards so far, its points)``; a finished round is ``"dealt"``.
+    """
+
+    cards: int
+    limits: tuple[int | None, ...]
+
+    @property
+    def start(self) -> tuple[int, int, int]:
+        return (0, 0, 0)
+
+    def step(self, state: tuple[int, int, int], value: int) -> tuple[int, int, int]:
+        position, held, points = state
+        held, points = held + 1, (points + value) % 10
+        limit = self.limits[position]
+        if held < self.cards or (held == self.cards and limit is not None and points <= limit):
+            return (position, held, points)
+        return (position + 1, 0, 0)
+
+    def outcome(self, state: tuple[int, int, int]) -> str | None:
+        return "dealt" if state[0] == len(self.limits) else None
+
+
+@cached(maxsize=16)
+def threshold_polynomial(cards: int, limits: tuple[int | None, ...]) -> DealPolynomial[Any]:
+    """Every threshold round's ordered ways as a polynomial in the ten value counts (cached):
+    what :func:`odds.engine.dealt_moments` reads for the law of the cards a round takes."""
+    procedure = ThresholdProcedure(cards, limits)
+    return ordered_deal_polynomial(procedure, 10, (cards + 1) * len(limits))
+
+
+def deal_polynomial(definition: Definition) -> DealPolynomial[Any]:
+    """A threshold definition's :func:`threshold_polynomial`."""
+    deal = definition.deal
+    limits = tuple(dict(deal.draw_at_most).get(p) for p in deal.positions)
+    return threshold_polynomial(deal.cards, limits)

@@ -396,17 +396,29 @@ def audit(
 
 
 def _round_study(paytable: Paytable, counts: LogCounts) -> ShoeStudy | None:
-    """Under a continuous shuffle, the rank and suit frequencies of a game whose rounds never
-    draw, over independent rounds from the full shoe (:mod:`odds.tools.audit.round_frequencies`);
-    None for a drawing game, whose per-round law is not built (a note says so)."""
-    from odds.tools.audit.round_frequencies import round_frequency_tests
+    """Under a continuous shuffle, the rank and suit frequencies over independent rounds from
+    the full shoe (:mod:`odds.tools.audit.round_frequencies`): in a game whose rounds never
+    draw, each round a uniform sample; in a drawing game, against the exact per-round law of
+    the cards it deals (:meth:`odds.games.base.Game.dealt_moments`). None for a drawing game
+    whose law is not built (a note says so)."""
+    from odds.tools.audit.round_frequencies import (
+        drawing_frequency_tests,
+        round_frequency_tests,
+    )
     from odds.tools.audit.shoe_study import ShoeStudy
 
     read = counts.shoes
     game = paytable.game
-    if read is None or not read.shoes or game.max_round_cards or counts.results is not None:
+    if read is None or not read.shoes or counts.results is not None:
         return None
-    tests = round_frequency_tests(game.shoe(paytable.config), read.shoes)
+    shoe = game.shoe(paytable.config)
+    if game.max_round_cards:
+        moments = game.dealt_moments(paytable.config)
+        if moments is None:
+            return None
+        tests = drawing_frequency_tests(shoe, moments, read.shoes)
+    else:
+        tests = round_frequency_tests(shoe, read.shoes)
     notes: tuple[str, ...] = ()
     if read.truncated:
         last = read.shoes[-1].rounds[-1].line

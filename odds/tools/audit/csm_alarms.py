@@ -13,6 +13,12 @@ were flagged and by which test: with the option the claim is at most α of them;
 it, the contrast (a session cannot be a shoe: shoe integrity flags it).
 
     python -m odds.tools.audit.csm_alarms --logs 50 --rounds 2000
+
+``--calibrate N`` measures, besides, the rank and suit tests of a drawing game alone over
+``N`` more seeded honest logs (no full audit: the rounds dealt, then tested against the
+law of the cards the drawing deals, :func:`odds.tools.audit.round_frequencies.
+drawing_frequency_tests`): how many p-values fall below 5% and 1%, against the ``N·5%``
+and ``N·1%`` a calibrated test gives.
 """
 
 from __future__ import annotations
@@ -116,6 +122,62 @@ def table(
     return "\n".join(lines)
 
 
+def calibration(game: str, logs: int, rounds: int, seed: int) -> dict[str, list[float]] | None:
+    """The p-values of a drawing game's rank and suit tests over ``logs`` honest logs, by
+    test: against the law of the cards the drawing deals, and (``… if uniform``) against
+    the wrong null of a uniform sample of the shoe per round size; None for a game
+    without a drawing law."""
+    from odds.core.cards import parse_cards
+    from odds.games.paytable import load
+    from odds.tools.audit.logs import deal_rounds
+    from odds.tools.audit.round_frequencies import drawing_frequency_tests, round_frequency_tests
+    from odds.tools.audit.shoes import DealtRound, DealtShoe
+
+    paytable = load(game)
+    law = paytable.game.dealt_moments(paytable.config)
+    if law is None:
+        return None
+    positions = paytable.game.positions
+    shoe = paytable.game.shoe(paytable.config)
+    index = {card: j for j, card in enumerate(shoe.types)}
+    found: dict[str, list[float]] = {}
+    for k in range(logs):
+        rows = deal_rounds(paytable.game, paytable.config, rounds, seed + k)
+        cards = (parse_cards(" ".join(row[p] for p in positions)) for row in rows)
+        dealt = [
+            DealtShoe(
+                "log",
+                tuple(
+                    DealtRound(n, str(n), tuple(index[c] for c in hand))
+                    for n, hand in enumerate(cards)
+                ),
+            )
+        ]
+        for test in drawing_frequency_tests(shoe, law, dealt):
+            found.setdefault(test.name, []).append(test.p.value if test.p else 1.0)
+        for test in round_frequency_tests(shoe, dealt):
+            found.setdefault(f"{test.name}, if uniform", []).append(test.p.value if test.p else 1.0)
+    return found
+
+
+def calibration_lines(games: Sequence[str], logs: int, rounds: int, seed: int) -> list[str]:
+    """The Markdown table of :func:`calibration` for the drawing games among ``games``."""
+    lines = [
+        "| game | test | logs | p < 5% (expected) | p < 1% (expected) | mean p |",
+        "|:--|:--|--:|:--|:--|--:|",
+    ]
+    for game in games:
+        found = calibration(game, logs, rounds, seed)
+        for name, ps in (found or {}).items():
+            below5 = sum(p < 0.05 for p in ps)
+            below1 = sum(p < 0.01 for p in ps)
+            lines.append(
+                f"| {game} | {name} | {len(ps)} | {below5} ({len(ps) * 0.05:g}) | {below1} "
+                f"({len(ps) * 0.01:g}) | {sum(ps) / len(ps):.3f} |"
+            )
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(GAMES), help="games, comma-separated")
@@ -125,9 +187,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=1, help="the first log's seed")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument(
+        "--calibrate", type=int, default=0, help="honest logs for the drawing frequency tests alone"
+    )
     args = parser.parse_args(argv)
     start = time.process_time()
     games = [g for g in args.games.split(",") if g]
+    if args.calibrate:
+        print(
+            f"Measured with `python -m odds.tools.audit.csm_alarms --games {args.games} "
+            f"--calibrate {args.calibrate} --rounds {args.rounds} --seed {args.seed}`: the rank "
+            "and suit tests of a drawing game alone, on honest CSM logs.\n"
+        )
+        print("\n".join(calibration_lines(games, args.calibrate, args.rounds, args.seed)))
+        print(f"\n(CPU {time.process_time() - start:.1f} s)", file=sys.stderr)
+        return 0
     print(
         f"Measured with `python -m odds.tools.audit.csm_alarms --logs {args.logs} --rounds "
         f"{args.rounds} --session {args.session} --seed {args.seed}`: honest logs, every round "

@@ -20,14 +20,15 @@ JSON (``method.dealing``):
 * ``independent`` — a log without a ``shoe`` column: rounds are read as independent
   deals from the full shoe (the off-the-top tests), as they always were.
 
-Under ``continuous`` the per-shoe frequency tests become tests over rounds in a game
-whose rounds never draw (each round a uniform sample of the full shoe:
-:mod:`odds.tools.audit.round_frequencies`). In a drawing game (baccarat's third cards)
-the cards one round deals are not distributed like the shoe's composition — a round
-with a third card holds more small cards — so the pooled rank count of ``R`` rounds has
-mean ``R·E[x]`` and covariance ``R·Cov(x)`` from the exact per-round moments of the
-dealt cards, which are not computed here. Testing them against the shoe's composition
-would be a wrong null (an honest CSM fails it), so they are skipped with a note.
+Under ``continuous`` the per-shoe frequency tests become tests over rounds
+(:mod:`odds.tools.audit.round_frequencies`): in a game whose rounds never draw each round
+is a uniform sample of the full shoe; in a drawing game (baccarat's third cards) the cards
+one round deals are not distributed like the shoe's composition — a round with a third
+card holds more small cards — so the pooled count of ``R`` rounds is tested against mean
+``R·E[x]`` and covariance ``R·Cov(x)``, the exact per-round moments of the dealt cards
+(:meth:`odds.games.base.Game.dealt_moments`: a tableau's, a threshold draw's). A drawing
+deal whose law is not built (a continuation) is never tested against the shoe's
+composition, a wrong null an honest CSM fails: its frequencies are skipped with a note.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def continuous_notes(shoe_column: bool, wagers: bool, frequencies: bool = False)
             notes.append(
                 "continuous shuffle: rank and suit frequencies not tested: their null is the law "
                 "of the cards one round deals (in a drawing game not the shoe's composition: a "
-                "round with a third card holds more small cards), not built yet"
+                "round with a third card holds more small cards), not built yet for this deal"
             )
         notes.append(
             "continuous shuffle: the shoe-aware and shuffle tests not run: no shoe state to "

@@ -159,9 +159,12 @@ def read_log(
         log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
         log.paths, log.shoes_dealt = paths, shoes_dealt
         counts = log.counts()
-        # Under a continuous shuffle a game whose rounds never draw still has its rounds read
-        # card by card: their rank and suit counts (odds.tools.audit.round_frequencies).
-        dealt = "shoe" in log.col and (shoes_dealt or not game.max_round_cards)
+        # Under a continuous shuffle the rounds are still read card by card, for their rank
+        # and suit counts (odds.tools.audit.round_frequencies), when the game's rounds never
+        # draw or the law of the cards its drawing deals is known.
+        dealt = "shoe" in log.col and (
+            shoes_dealt or not game.max_round_cards or game.dealt_moments(config) is not None
+        )
         shoes, in_log = log.dealt_shoes(shoe_rows, shoes_dealt) if dealt else (None, 0)
         return dataclasses.replace(
             counts, size=digest.size, sha256=digest.sha256, shoes=shoes, shoes_in_log=in_log

@@ -16,8 +16,19 @@ over its standard deviation), as the per-shoe pooled test's; its p-value is
 Bonferroni over the groups, each group's tail from its exact law: ``Σ_g P(|z_g| ≥ t)``.
 
 In a drawing game (baccarat's third cards) the cards of one round are not a uniform
-sample — a coup with a third card holds more small cards — and their per-round law
-is not built here: the audit skips these tests there, with a note.
+sample: how many cards a coup takes depends on their values (a coup with a third card
+holds more small cards), so the ranks' counts are not hypergeometric. The game gives the
+exact per-round law of the cards it deals from the full shoe by its first two moments
+(:meth:`odds.games.base.Game.dealt_moments`: baccarat's from its tableau's ordered-deal
+polynomial, a threshold draw's from its own, the values' counts split into ranks and
+suits hypergeometrically). Over
+``R`` independent rounds the pooled count vector ``T`` of a grouping (ranks, suits) has
+mean ``R·μ`` and covariance ``R·Σ`` exactly (``μ``, ``Σ``: one round's), and the test is
+the quadratic form ``(T − Rμ)ᵀ (RΣ)⁻ (T − Rμ)`` (``⁻``: a generalised inverse, exact in
+fractions) against χ² with ``rank(Σ)`` degrees of freedom, from :data:`MIN_ROUNDS`
+rounds on (the multivariate central limit of a sum of independent rounds). A deviation
+outside the covariance's span (a linear constraint every round keeps, broken) cannot
+happen: p = 0. The detail names the most deviant group (``z_g = (T_g − Rμ_g)/√(RΣ_gg)``).
 """
 
 from __future__ import annotations
@@ -29,12 +40,22 @@ from fractions import Fraction
 from typing import Any
 
 from odds.core.shoe import Shoe
+from odds.engine import DealtMoments
+from odds.stats.chisquare import chi2_sf
 from odds.stats.significance import PValue
 from odds.tools.audit.frequencies import MIN_CARDS, Grouping, groupings
 from odds.tools.audit.shoes import DealtShoe, ShoeTest
 
 #: The p-value method of these tests.
 METHOD = "exact law per group (hypergeometric per round, convolved), Bonferroni over the groups"
+#: The p-value method of the drawing game's test.
+DRAWING_METHOD = (
+    "quadratic form in the exact per-round mean and covariance of the cards a drawing round "
+    "deals, χ² with rank(Σ) degrees of freedom"
+)
+#: Fewer rounds than this: the drawing game's test says "not enough rounds" (χ² is its
+#: large-sample law).
+MIN_ROUNDS = 100
 
 
 def round_frequency_tests(shoe: Shoe[Any], shoes: Sequence[DealtShoe]) -> list[ShoeTest]:
@@ -123,3 +144,112 @@ def _two_sided(law: Any, mean: float, sd: float, t: float) -> float:
     reach = t * sd - 1e-9 * max(1.0, t * sd)
     far = np.abs(np.arange(len(law)) - mean) >= reach
     return float(law[far].sum())
+
+
+def drawing_frequency_tests(
+    shoe: Shoe[Any], moments: DealtMoments, shoes: Sequence[DealtShoe]
+) -> list[ShoeTest]:
+    """The pooled test of every grouping over independent drawing rounds, against the
+    per-round law of the cards dealt (``moments``, over the shoe's types)."""
+    rounds = [r.cards for s in shoes for r in s.rounds]
+    return [_drawing_test(shoe, grouping, moments, rounds) for grouping in groupings(shoe)]
+
+
+def _drawing_test(
+    shoe: Shoe[Any],
+    grouping: Grouping,
+    moments: DealtMoments,
+    rounds: Sequence[tuple[int, ...]],
+) -> ShoeTest:
+    g = len(grouping.labels)
+    of = grouping.of_type
+    holds = [0] * g
+    for kind, count in enumerate(shoe.counts):
+        holds[of[kind]] += count
+    present = [k for k in range(g) if holds[k] > 0]
+    mean = [Fraction(0)] * g
+    covariance = [[Fraction(0)] * g for _ in range(g)]
+    for j, row in enumerate(moments.covariance):
+        mean[of[j]] += moments.mean[j]
+        for k, value in enumerate(row):
+            if value:
+                covariance[of[j]][of[k]] += value
+    seen = [0] * g
+    for cards in rounds:
+        for card in cards:
+            seen[of[card]] += 1
+    n = len(rounds)
+    name = f"{grouping.kind} frequencies, pooled over drawing rounds"
+    if n < MIN_ROUNDS or len(present) < 2:
+        why = f"not enough rounds ({n:,}; at least {MIN_ROUNDS} for the χ² law)"
+        return ShoeTest(name, 0.0, None, None, why)
+    shown = [k for k in range(g) if seen[k] and not holds[k]]
+    deviation = [seen[k] - n * mean[k] for k in present]
+    form, rank, outside = quadratic_form(
+        [[covariance[j][k] for k in present] for j in present], deviation
+    )
+    statistic = float(form / n)
+    z = {
+        k: float(d) / math.sqrt(n * float(covariance[k][k])) if covariance[k][k] else 0.0
+        for k, d in zip(present, deviation, strict=True)
+    }
+    worst = max(present, key=lambda k: abs(z[k]))
+    label = grouping.labels[worst]
+    expected = float(n * mean[worst])
+    where = (
+        f"{seen[worst]:,} seen against {expected:,.1f} expected over {n:,} rounds "
+        f"(z = {z[worst]:+.2f})"
+    )
+    if outside or shown:
+        p = PValue(0.0, "impossible", 0.0)
+        statistic = math.inf
+    else:
+        p = PValue(chi2_sf(statistic, rank), DRAWING_METHOD, 0.0)
+    detail = (
+        f"χ² = {statistic:,.2f} on {rank} df against the cards the drawing deals, round by "
+        f"round from the full shoe; most deviant {grouping.kind}: {label}, {where}"
+    )
+    finding = (
+        f"{grouping.kind} frequencies unlike the cards the drawing deals from the full shoe "
+        f"(χ² = {statistic:,.2f} on {rank} df); most deviant: {grouping.kind} {label}, "
+        f"{'more' if z[worst] > 0 else 'less'} common: {where}"
+    )
+    return ShoeTest(name, statistic, rank, p, detail, finding)
+
+
+def quadratic_form(
+    covariance: Sequence[Sequence[Fraction]], deviation: Sequence[Fraction]
+) -> tuple[Fraction, int, bool]:
+    """``dᵀ Σ⁻ d`` for a covariance matrix ``Σ`` (positive semi-definite), exactly: its
+    value, ``rank(Σ)``, and whether ``d`` leaves the span of ``Σ`` (then no generalised
+    inverse gives a finite form that the law can reach: the deviation is impossible).
+
+    Symmetric elimination, each pivot the largest remaining diagonal; what is left when
+    every remaining diagonal is 0 is the null space (of a PSD matrix: all 0).
+
+    >>> two, nothing = Fraction(2), Fraction(0)
+    >>> quadratic_form([[two, nothing], [nothing, nothing]], [two, nothing])
+    (Fraction(2, 1), 1, False)
+    >>> quadratic_form([[two, nothing], [nothing, nothing]], [two, two])[2]  # off the span
+    True
+    """
+    a = [list(row) for row in covariance]
+    d = list(deviation)
+    left = list(range(len(d)))
+    form = Fraction(0)
+    rank = 0
+    while left:
+        i = max(left, key=lambda k: a[k][k])
+        pivot = a[i][i]
+        if pivot <= 0:
+            break
+        left.remove(i)
+        rank += 1
+        form += d[i] * d[i] / pivot
+        for j in left:
+            factor = a[j][i] / pivot
+            if factor:
+                d[j] -= factor * d[i]
+                for k in left:
+                    a[j][k] -= factor * a[i][k]
+    return form, rank, any(d[k] for k in left)

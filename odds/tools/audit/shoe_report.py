@@ -28,6 +28,17 @@ CONTINUOUS_METHOD = (
     "its p-value Bonferroni over the groups. Judged in the same Tarone family as the tests above."
 )
 
+DRAWING_METHOD = (
+    "Method: the rounds are independent, but how many cards a round takes depends on their "
+    "values (the drawing), so its cards are not a uniform sample of the shoe. The exact law of "
+    "the cards one round deals from the full shoe — the mean and covariance of each card's "
+    "count, from the game's own ordered-deal count (each value's count; ranks and suits split "
+    "within a value hypergeometrically) — gives the counts summed over R rounds mean R·μ and "
+    "covariance R·Σ exactly; each grouping (ranks, suits) is tested with the quadratic form "
+    "(T − Rμ)ᵀ(RΣ)⁻(T − Rμ) against χ² with rank(Σ) degrees of freedom. Judged in the same "
+    "Tarone family as the tests above."
+)
+
 
 def shoe_lines(
     result: AuditResult,
@@ -57,7 +68,9 @@ def shoe_lines(
             "",
             f"{study.rounds:,} rounds, each dealt from the full shoe (a continuous shuffle).",
             "",
-            CONTINUOUS_METHOD,
+            DRAWING_METHOD
+            if any(t.name.endswith("drawing rounds") for t in study.tests)
+            else CONTINUOUS_METHOD,
             "",
         ]
     rows = [
