@@ -35,8 +35,12 @@ from typing import Any
 from odds.core.caching import cached
 from odds.stats.chisquare import chi2_sf
 
-#: From this many rounds on, the large-sample approximations are used.
+#: From this many rounds on, the large-sample approximations are used ...
 ASYMPTOTIC_FROM = 10_000
+#: ... for a bet's return, only where each of its results is expected this many times: a
+#: long-shot payout (1000 to 1 once in 100,000 rounds) leaves the total far from normal at
+#: 10,000 rounds, and an honest 6-Card Bonus log was flagged three times too often.
+NORMAL_FROM_EXPECTED = 5
 #: Simulated logs per Monte Carlo p-value (p-values come in steps of 1/20,000).
 DRAWS = 19_999
 #: The base seed of every Monte Carlo p-value: the same log always gets the same p-values.
@@ -142,7 +146,7 @@ def return_ps(
     mean = sum((net * p for net, p in distribution), Fraction(0))
     centred = np.array([float(net - mean) for net, _ in distribution])
     deviation = np.abs(counts @ centred)
-    if n >= ASYMPTOTIC_FROM:
+    if _normal_holds(distribution, n):
         variance = float(sum((p * (net - mean) ** 2 for net, p in distribution), Fraction(0)))
         if variance == 0:
             return PValues(np.where(deviation == 0, 1.0, 0.0), NORMAL, 0.0)
@@ -165,6 +169,14 @@ def return_ps(
     simulated = _null_return(name, n, probabilities, tuple(centred[i] for i in possible))
     values = _exceeding(simulated, deviation)
     return PValues(values, MONTE_CARLO, max(floor, 1 / (DRAWS + 1)))
+
+
+def _normal_holds(distribution: Sequence[tuple[Fraction, Fraction]], n: int) -> bool:
+    """Whether the normal approximation is used for the total of ``n`` rounds: from
+    :data:`ASYMPTOTIC_FROM` rounds on, where every possible result is expected at least
+    :data:`NORMAL_FROM_EXPECTED` times."""
+    rarest = min((p for _, p in distribution if p > 0), default=Fraction(1))
+    return n >= ASYMPTOTIC_FROM and n * rarest >= NORMAL_FROM_EXPECTED
 
 
 #: The exact distribution of a sum of nets is computed when it has at most this many values.
@@ -351,7 +363,7 @@ def return_range(
     possible = tuple((net, p) for net, p in distribution if p > 0)
     if len(possible) < 2:
         return 0.0, EXACT
-    if n < ASYMPTOTIC_FROM:
+    if not _normal_holds(possible, n):
         exact = _sum_table(possible, n)
         if exact is not None:
             table, scale = exact

@@ -5,6 +5,7 @@ Each test names the item of the issue it covers; each failed before its fix.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
@@ -113,6 +114,15 @@ def test_an_encoding_without_suit_symbols_is_no_traceback():
     assert "9d 7c" in done.stdout
 
 
+def _children(pid: int) -> list[str]:
+    """The process ids of ``pid``'s children (Linux's /proc; none once it has ended)."""
+    found: list[str] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += task.read_text().split()
+    return found
+
+
 def test_ctrl_c_on_reports_exits_with_130_and_no_worker_traceback():
     process = subprocess.Popen(
         [sys.executable, "-m", "odds", "reports", "--check"],
@@ -121,7 +131,12 @@ def test_ctrl_c_on_reports_exits_with_130_and_no_worker_traceback():
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(1.5)
+    # Ctrl-C once the reports are being built by the workers (on a loaded machine a fixed
+    # delay could fall in the interpreter's own start, before odds runs at all).
+    deadline = time.monotonic() + 60
+    while not _children(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, (out, err)

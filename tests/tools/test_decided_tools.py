@@ -25,9 +25,7 @@ from odds.games.paytable import TABLES, load
 from odds.tools.solve import solve
 from odds.tools.variants import variant
 from tests.reference.three_card_poker import (
-    FLUSH,
     HIGH,
-    PAIR,
     QUALIFIES,
     at_least,
     key,
@@ -273,9 +271,10 @@ SOLVE_RANKS = ("3", "7", "Q", "K")
 
 
 def _plain_ev(deck: list[tuple[int, int]], play_win: Fraction) -> tuple[Fraction, set]:
-    """EV per Ante of Ante and Play with the Play win (flush, pair or high card beating a
-    qualifying dealer) paying ``play_win``, each hand's action re-chosen by exact EV (play on
-    a tie), and the hands played: tests/reference/three_card_poker.py's rules, walked."""
+    """EV per Ante of Ante and Play with the Ante Bonus riding on it, the win (any hand beating
+    a qualifying dealer) paying ``play_win`` in place of 2, each hand's action re-chosen by
+    exact EV (play on a tie), and the hands played: tests/reference/three_card_poker.py's
+    rules, walked."""
     total, played = Fraction(0), set()
     hands = list(combinations(deck, 3))
     for player in hands:
@@ -283,9 +282,9 @@ def _plain_ev(deck: list[tuple[int, int]], play_win: Fraction) -> tuple[Fraction
         rest = [c for c in deck if c not in player]
         nets = []
         for dealer in combinations(rest, 3):
-            net = play_net(player, dealer)
-            if mine[0] in (FLUSH, PAIR, HIGH) and key(dealer) >= QUALIFIES and mine > key(dealer):
-                net = play_win  # the outcome the payout names (2 in the published table)
+            net = play_net(player, dealer)  # the Ante Bonus included
+            if key(dealer) >= QUALIFIES and mine > key(dealer):
+                net += play_win - 2  # the outcome the payout names (2 in the published table)
             nets.append(net)
         play = Fraction(sum(nets), len(nets))
         if play >= -1:
@@ -303,8 +302,8 @@ def test_solve_moves_the_three_card_poker_threshold(run, tmp_path: Path) -> None
 
     text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
     win = (
-        'winner = "player", player = { category = ["flush", "pair", "high-card"] }, '
-        'dealer = { at_least = "Q 3 2" } }, pays = 2, wagered = 2 },'
+        'when = { action = "play", winner = "player", dealer = { at_least = "Q 3 2" } }, '
+        "pays = 2, wagered = 2 },"
     )
     assert text.count(win) == 1
     text = text.replace(win, win.replace("pays = 2", 'pays = "play_win"'))

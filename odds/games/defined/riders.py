@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from odds.core.errors import OddsError
 from odds.engine import check_total
@@ -33,44 +33,6 @@ if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
     from odds.games.defined.options import DefinedConfig
     from odds.games.defined.schema import BetDefinition, Definition
-
-
-def check_riders(bets: Sequence[BetDefinition], loc: Any) -> None:
-    """Each ``rides_on`` names another bet offered, not itself a rider; a rider has no stake
-    (no ``loses``, ``wagered``, ``withholding`` or ``per_hand``), and a carrier is counted
-    over whole deals (no ``per_hand``). One line each, naming the key's line."""
-    names = {b.name: b for b in bets}
-    for bet in bets:
-        if bet.rides_on is None:
-            continue
-        where = f"definition.bets.{bet.name}"
-        line = loc.line("rides_on", bet.line) or bet.line
-        carrier = names.get(bet.rides_on)
-        if carrier is None or carrier is bet:
-            others = ", ".join(n for n in names if n != bet.name) or "none"
-            raise loc.error(
-                where, f"rides_on: {bet.rides_on!r} is not another bet (bets: {others})", line
-            )
-        if carrier.rides_on is not None:
-            raise loc.error(
-                where,
-                f"rides_on: {carrier.name!r} itself rides on {carrier.rides_on!r}; a bonus "
-                "rides on a bet with a stake",
-                line,
-            )
-        if carrier.per_hand:
-            raise loc.error(where, f"rides_on: {carrier.name!r} is counted per_hand", line)
-        if bet.per_hand or bet.withholding != 0:
-            raise loc.error(where, "rides_on: a rider has no per_hand or withholding", line)
-        for outcome in bet.outcomes:
-            loses = outcome.loses_named or (isinstance(outcome.net, Fraction) and outcome.net < 0)
-            if loses or outcome.wagered != 1:
-                raise loc.error(
-                    where,
-                    f"outcome {outcome.key!r}: a bet riding on {carrier.name!r} has no stake of "
-                    "its own, so it pays or pushes (no loses, no wagered)",
-                    outcome.line,
-                )
 
 
 def riders_of(definition: Definition, bet: BetDefinition) -> tuple[BetDefinition, ...]:

@@ -1571,10 +1571,46 @@ def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, .
     if not found:
         raise loc.error("definition.bets", "no bet is offered under this paytable's options",
                         loc.line("bets"))  # fmt: skip
-    from odds.games.defined.riders import check_riders
-
-    check_riders(found, loc)
+    _check_riders(found, loc)
     return tuple(found)
+
+
+def _check_riders(bets: Sequence[BetDefinition], loc: Locator) -> None:
+    """Each ``rides_on`` names another bet offered, not itself a rider; a rider has no stake
+    (no ``loses``, ``wagered``, ``withholding`` or ``per_hand``), and a carrier is counted
+    over whole deals (no ``per_hand``). One line each, naming the key's line."""
+    names = {b.name: b for b in bets}
+    for bet in bets:
+        if bet.rides_on is None:
+            continue
+        where = f"definition.bets.{bet.name}"
+        line = loc.line("rides_on", bet.line) or bet.line
+        carrier = names.get(bet.rides_on)
+        if carrier is None or carrier is bet:
+            others = ", ".join(n for n in names if n != bet.name) or "none"
+            raise loc.error(
+                where, f"rides_on: {bet.rides_on!r} is not another bet (bets: {others})", line
+            )
+        if carrier.rides_on is not None:
+            raise loc.error(
+                where,
+                f"rides_on: {carrier.name!r} itself rides on {carrier.rides_on!r}; a bonus "
+                "rides on a bet with a stake",
+                line,
+            )
+        if carrier.per_hand:
+            raise loc.error(where, f"rides_on: {carrier.name!r} is counted per_hand", line)
+        if bet.per_hand or bet.withholding != 0:
+            raise loc.error(where, "rides_on: a rider has no per_hand or withholding", line)
+        for outcome in bet.outcomes:
+            loses = outcome.loses_named or (isinstance(outcome.net, Fraction) and outcome.net < 0)
+            if loses or outcome.wagered != 1:
+                raise loc.error(
+                    where,
+                    f"outcome {outcome.key!r}: a bet riding on {carrier.name!r} has no stake of "
+                    "its own, so it pays or pushes (no loses, no wagered)",
+                    outcome.line,
+                )
 
 
 def _bet(

@@ -15,6 +15,7 @@ from odds.stats.significance import (
     DRAWS,
     EXACT_SUM,
     MONTE_CARLO,
+    NORMAL_FROM_EXPECTED,
     SUM_PRECISION,
 )
 from odds.tools.audit.audit import NOT_ROUNDS, AuditResult, FitTest, ReturnTest
@@ -85,7 +86,9 @@ def method_text(result: AuditResult) -> str:
         "Method: Pearson chi-square goodness of fit against the exact probabilities "
         f"({MERGE_RULE}), and the observed return per unit staked against the exact RTP. "
         f"P-values: from {ASYMPTOTIC_FROM:,} rounds on, the chi-square and normal "
-        "approximations; below that, never an approximation: the exact distribution of a "
+        f"approximations (the normal one where each result of the bet is expected at least "
+        f"{NORMAL_FROM_EXPECTED} times); otherwise never an approximation: the exact "
+        "distribution of a "
         "bet's total (binomial for two outcomes) and, for a chi-square over three or more "
         f"cells, a seeded Monte Carlo of {DRAWS:,} logs drawn from the exact distribution. "
         "Rounds are treated as independent deals from the "

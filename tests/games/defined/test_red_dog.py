@@ -227,8 +227,10 @@ def test_a_simulated_log_audits_as_the_exact_odds(run: Any, tmp_path: Path) -> N
                        str(log))  # fmt: skip
     assert code == 0, err
     rows = log.read_text().splitlines()
-    assert rows[0] == "shoe,round,first,second,third"
-    assert any(row.endswith(",") for row in rows[1:])  # a consecutive round: no third card
+    assert rows[0] == "shoe,round,first,second,third,action"  # the action taken, if any
+    cells = [row.split(",") for row in rows[1:]]
+    assert any(not third for *_, third, _ in cells)  # a consecutive round: no third card
+    assert {action for *_, action in cells} <= {"", "raise", "stand"}
     code, out, err = run("audit", "red-dog", "--log", str(log))
     assert code == 0, err
     assert "Overall verdict: PASS" in out

@@ -119,6 +119,7 @@ def test_the_check_fails_with_large_sample_approximations_at_every_size(monkeypa
     paytable = load_file(next(p for p in TABLES if p.stem == "pok-deng"))
     analysis = paytable.analysis()
     monkeypatch.setattr(significance, "ASYMPTOTIC_FROM", 1)
+    monkeypatch.setattr(significance, "NORMAL_FROM_EXPECTED", 0)
     found = rejections(paytable, analysis, 1, LOGS, ALPHA, seed=1)
     assert found > _allowed(LOGS, ALPHA)
 
