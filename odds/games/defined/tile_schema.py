@@ -23,6 +23,7 @@ from dataclasses import dataclass, make_dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.core.frozen import FrozenMap
 from odds.core.options import build, option, section, to_plain
@@ -88,14 +89,15 @@ class TileSetOptions:
     removed: tuple[str, ...] = option((), "Tiles already out of the set (a partly dealt set).")
 
     def build(self) -> Shoe[Tile]:
-        """The tile set as a shoe, each tile with its places in both orders."""
-        return tile_shoe(
-            self.copies,
-            self.points,
-            self.names,
-            self.removed,
-            self.pair_order,
-            self.single_order,
+        """The tile set as a shoe, each tile with its places in both orders (built once per
+        set: shoes are immutable, and settling a round asks for it every time)."""
+        return _tile_shoe(
+            tuple(self.copies.items()),  # in order: the order is the shoe's types' order
+            FrozenMap(self.points),
+            FrozenMap(self.names),
+            tuple(self.removed),
+            tuple(self.pair_order),
+            tuple(self.single_order),
         )
 
     @property
@@ -103,6 +105,18 @@ class TileSetOptions:
         """No composition beside the set itself (what a card shoe's ``counts`` overrides):
         the checks of impossible categories and outcomes apply unless tiles are removed."""
         return FrozenMap({})
+
+
+@cached(maxsize=64)
+def _tile_shoe(
+    copies: tuple[tuple[str, int], ...],
+    points: FrozenMap[str, Fraction],
+    names: FrozenMap[str, str],
+    removed: tuple[str, ...],
+    pair_order: tuple[str, ...],
+    single_order: tuple[str, ...],
+) -> Shoe[Tile]:
+    return tile_shoe(dict(copies), points, names, removed, pair_order, single_order)
 
 
 @dataclass(frozen=True)

@@ -36,18 +36,20 @@ def _audit(capsys, log: Path, *extra: str, game: str = "pok-deng") -> tuple[int,
 
 
 def test_a_seated_csv_log_joins_the_hand_table_not_the_log(capsys, tmp_path, monkeypatch):
-    """50,000 five-seat rounds within 100 MB: the hash tables hold hands, not log rows.
+    """20,000 five-seat rounds within 75 MB: the hash tables hold hands, not log rows.
 
     The scaled-down issue: at 400 MB the 200,000-round log ran out (peak 476 MiB, exit 2);
-    with the sides as written it passes in 394 MiB. At 100 MB the old plan fails already
-    at 50,000 rounds (measured: exit 4 on the old join order, 0 now).
+    with the sides as written it passes in 394 MiB. At 75 MB the old plan fails already
+    at 20,000 rounds (measured with ``small_side_built`` a no-op: exit 4 at 75 and 85 MB,
+    0 at 100 MB; the plan as written: 0 at 64 and 75 MB, 4 at 60 MB. At 50,000 rounds and
+    100 MB, as this test was: old 4, new 0).
     """
     log = tmp_path / "s.csv"
-    _simulate(log, 50_000, "--seats", "5")
-    monkeypatch.setattr(sources, "MEMORY_LIMIT", "100MB")
+    _simulate(log, 20_000, "--seats", "5")
+    monkeypatch.setattr(sources, "MEMORY_LIMIT", "75MB")
     code, result, err = _audit(capsys, log)
     assert err == "" and code == 0 and result is not None
-    assert result["verdict"] == "PASS" and result["rounds"] == 50_000
+    assert result["verdict"] == "PASS" and result["rounds"] == 20_000
 
 
 def test_running_out_of_memory_is_exit_4_not_bad_input(capsys, tmp_path, monkeypatch):
@@ -145,16 +147,26 @@ def test_numbers_on_the_command_line_are_ascii_digits_too(capsys, args, needle):
 # -- item 4: blank lines: trailing ones are not rows; inner ones are named, never evidence -
 
 
-def _honest(tmp_path: Path) -> Path:
-    log = tmp_path / "honest.csv"
+@pytest.fixture(scope="module")
+def honest_bytes(tmp_path_factory) -> bytes:
+    """An honest 300-round, two-seat log with stakes, simulated once for the module."""
+    log = tmp_path_factory.mktemp("honest") / "honest.csv"
     _simulate(log, 300, "--seats", "2", "--stakes")
+    return log.read_bytes()
+
+
+@pytest.fixture
+def honest(tmp_path, honest_bytes) -> Path:
+    """A fresh copy of the honest log for one test to alter."""
+    log = tmp_path / "honest.csv"
+    log.write_bytes(honest_bytes)
     return log
 
 
 @pytest.mark.parametrize("tail", ["\n", "\n\n\n", "  \n\t\n", "\r\n"])
-def test_blank_lines_at_the_end_are_not_rows(capsys, tmp_path, tail):
+def test_blank_lines_at_the_end_are_not_rows(capsys, honest, tail):
     """An exporter's last empty line flagged an honest log (exit 1); now it passes."""
-    log = _honest(tmp_path)
+    log = honest
     data = log.read_bytes()
     if tail == "\r\n":  # a CRLF file ending in an empty CRLF line
         data = data.replace(b"\n", b"\r\n")
@@ -165,8 +177,8 @@ def test_blank_lines_at_the_end_are_not_rows(capsys, tmp_path, tail):
     assert result["log_bytes"] == len(data + tail.encode())  # every byte read is named
 
 
-def test_a_blank_line_inside_is_a_named_row_and_the_verdict_inconclusive(capsys, tmp_path):
-    log = _honest(tmp_path)
+def test_a_blank_line_inside_is_a_named_row_and_the_verdict_inconclusive(capsys, honest):
+    log = honest
     lines = log.read_text(encoding="utf-8").splitlines()
     log.write_text("\n".join([*lines[:5], "", *lines[5:]]) + "\n\n", encoding="utf-8")
     code, result, err = _audit(capsys, log)
@@ -176,8 +188,8 @@ def test_a_blank_line_inside_is_a_named_row_and_the_verdict_inconclusive(capsys,
     assert err.startswith("INCONCLUSIVE: 1 row(s) not rounds (1 blank line)")
 
 
-def test_the_markdown_says_the_blank_line_is_no_evidence(capsys, tmp_path):
-    log = _honest(tmp_path)
+def test_the_markdown_says_the_blank_line_is_no_evidence(capsys, honest):
+    log = honest
     lines = log.read_text(encoding="utf-8").splitlines()
     log.write_text("\n".join([*lines[:5], "", *lines[5:]]) + "\n", encoding="utf-8")
     capsys.readouterr()
@@ -188,9 +200,9 @@ def test_the_markdown_says_the_blank_line_is_no_evidence(capsys, tmp_path):
     assert "Finding:" not in out and "Overall verdict: INCONCLUSIVE: rows that are not" in out
 
 
-def test_a_blank_line_does_not_hide_evidence(capsys, tmp_path):
+def test_a_blank_line_does_not_hide_evidence(capsys, honest):
     """A mis-settled bet still flags a log that also has a blank line."""
-    log = _honest(tmp_path)
+    log = honest
     lines = log.read_text(encoding="utf-8").splitlines()
     paid = lines[0].split(",").index("paid_player_1")
     n = next(n for n, line in enumerate(lines[1:], 1) if line.split(",")[paid])
@@ -231,9 +243,9 @@ def test_a_line_break_inside_quotes_says_so(capsys, tmp_path):
     assert "wrong number of fields" not in err
 
 
-def test_lf_and_crlf_may_mix(capsys, tmp_path):
+def test_lf_and_crlf_may_mix(capsys, honest):
     """The guide now says what the reader does: LF and CRLF lines are both line ends."""
-    log = _honest(tmp_path)
+    log = honest
     lines = log.read_text(encoding="utf-8").splitlines()
     text = "".join(line + ("\r\n" if n % 2 else "\n") for n, line in enumerate(lines))
     log.write_bytes(text.encode())

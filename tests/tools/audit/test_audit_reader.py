@@ -19,6 +19,7 @@ import pytest
 from odds.cli import main
 from odds.core.errors import OddsError
 from odds.games.paytable import load
+from odds.stats.significance import ASYMPTOTIC_FROM
 from odds.tools.audit.audit import audit
 from odds.tools.audit.reader import read_log
 from tests.reference.audit import reference_audit
@@ -30,20 +31,23 @@ def _simulate(path: Path, game: str, rounds: int, seed: int, *extra: str) -> Non
 
 
 @pytest.fixture(scope="module")
-def log20k(tmp_path_factory):
+def log10k(tmp_path_factory):
+    """The smallest log whose p-values are the large-sample ones the reference computes
+    (ASYMPTOTIC_FROM rounds; below it the audit's are exact and differ by design)."""
     path = tmp_path_factory.mktemp("logs") / "rounds.csv"
-    _simulate(path, "pok-deng", 20_000, 2024)
+    _simulate(path, "pok-deng", ASYMPTOTIC_FROM, 2024)
     return path
 
 
-def test_same_verdict_and_statistics_as_reading_row_by_row(pok_deng, log20k):
-    new = audit(pok_deng, log20k)
-    old = reference_audit(pok_deng, log20k)
+def test_same_verdict_and_statistics_as_reading_row_by_row(pok_deng, log10k):
+    new = audit(pok_deng, log10k)
+    old = reference_audit(pok_deng, log10k)
     assert (new.rows, new.rounds, new.rejected) == (old.rows, old.rounds, 0)
+    assert new.rounds == ASYMPTOTIC_FROM
     assert {t.name: (t.fit.statistic, t.fit.df) for t in new.fits} == {
         name: (statistic, df) for name, (statistic, df, _) in old.fits.items()
     }
-    for test in new.fits:  # 20,000 rounds: the chi-square approximation, as before
+    for test in new.fits:  # 10,000 rounds: the chi-square approximation, as before
         assert test.p.value == pytest.approx(old.fits[test.name][2], rel=1e-9)
     for test in new.returns:
         observed, z, p = old.returns[test.bet]
@@ -52,10 +56,17 @@ def test_same_verdict_and_statistics_as_reading_row_by_row(pok_deng, log20k):
     assert new.verdict == "PASS"
 
 
-def test_same_rejections_as_reading_row_by_row(tmp_path):
-    one_deck = load("pok-deng", ["shoe.decks=1"])
-    path = tmp_path / "eight-decks.csv"
+@pytest.fixture(scope="module")
+def log2000(tmp_path_factory):
+    """A 2,000-round log of the 8-deck game (rejections against one deck, progress)."""
+    path = tmp_path_factory.mktemp("log2000") / "rounds.csv"
     _simulate(path, "pok-deng", 2000, 1)
+    return path
+
+
+def test_same_rejections_as_reading_row_by_row(log2000):
+    one_deck = load("pok-deng", ["shoe.decks=1"])
+    path = log2000
     new = read_log(one_deck.game, one_deck.config, path)
     old = reference_audit(one_deck, path)
     assert new.rejected_kinds == {"impossible": len(old.rejected)} and len(old.rejected) > 100
@@ -64,17 +75,17 @@ def test_same_rejections_as_reading_row_by_row(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def csv3000(tmp_path_factory, pok_deng):
+def csv1000(tmp_path_factory, pok_deng):
     """The CSV log the gzip and Parquet copies are held to, and its audit (once for both)."""
-    csv_path = tmp_path_factory.mktemp("csv3000") / "a.csv"
-    _simulate(csv_path, "pok-deng", 3000, 5)
+    csv_path = tmp_path_factory.mktemp("csv1000") / "a.csv"
+    _simulate(csv_path, "pok-deng", 1000, 5)  # the same log in each format: any size does
     return csv_path, audit(pok_deng, csv_path)
 
 
 @pytest.mark.parametrize("suffix", [".csv.gz", ".parquet"])
-def test_gzip_and_parquet_logs_give_the_same_counts(tmp_path, pok_deng, csv3000, suffix):
-    (csv_path, a), other = csv3000, tmp_path / f"a{suffix}"
-    _simulate(other, "pok-deng", 3000, 5)
+def test_gzip_and_parquet_logs_give_the_same_counts(tmp_path, pok_deng, csv1000, suffix):
+    (csv_path, a), other = csv1000, tmp_path / f"a{suffix}"
+    _simulate(other, "pok-deng", 1000, 5)
     if suffix == ".csv.gz":
         assert gzip.decompress(other.read_bytes()) == csv_path.read_bytes()
     b = audit(pok_deng, other)
@@ -90,10 +101,9 @@ def _audit_json(capsys, log: Path, *extra: str) -> tuple[int, dict]:
     return code, json.loads(capsys.readouterr().out)
 
 
-def test_impossible_rows_flag_the_log(capsys, tmp_path):
+def test_impossible_rows_flag_the_log(capsys, log2000):
     """Issue 11.2: rows a 1-deck shoe cannot hold are a finding, never a PASS."""
-    path = tmp_path / "eight-decks.csv"
-    _simulate(path, "pok-deng", 2000, 1)
+    path = log2000
     code, result = _audit_json(capsys, path, "--decks", "1")
     assert code == 1 and result["verdict"] == "FLAGGED"
     assert result["rejected_kinds"] == {"impossible": result["rejected_total"]}
@@ -217,16 +227,14 @@ def test_too_few_rounds_to_test_anything_is_inconclusive(capsys, tmp_path):
     assert "Overall verdict: INCONCLUSIVE" in out
 
 
-def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, tmp_path):
+def test_audit_shows_progress_on_a_terminal_and_nothing_in_a_pipe(capsys, log2000):
     import io
 
     from rich.console import Console
 
     from odds.runtime.progress import reporting
 
-    log = tmp_path / "rounds.csv"  # the bar shows with no delay: a small log does
-    _simulate(log, "pok-deng", 2000, 2024)
-    capsys.readouterr()
+    log = log2000  # the bar shows with no delay: a small log does
     screen = io.StringIO()
     with reporting(Console(file=screen, force_terminal=True, width=80), delay=0):
         assert main(["audit", "pok-deng", "--log", str(log)]) == 0

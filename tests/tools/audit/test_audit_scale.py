@@ -46,10 +46,9 @@ def _figures(study):
 
 def test_the_shoe_tests_from_the_one_pass_are_those_of_a_second_reading(shoe_log):
     paytable = load("baccarat")
-    counts = read_log(paytable.game, paytable.config, shoe_log)
+    result = audit(paytable, shoe_log)  # its counts are the reader's one pass
     again = read_shoes(paytable.game, paytable.config, shoe_log)
-    assert counts.shoes == again and len(again.shoes) >= 10
-    result = audit(paytable, shoe_log)
+    assert result.counts.shoes == again and len(again.shoes) >= 10
     reference = shoe_study(paytable.game, paytable.config, shoe_log)
     assert result.shoes is not None and reference is not None
     assert _figures(result.shoes) == _figures(reference)
@@ -73,9 +72,16 @@ def test_a_cap_on_the_shoe_rows_keeps_whole_shoes_and_names_them(shoe_log):
     assert none.shoes is None and any("--shoe-rows 0" in n for n in none.notes)
 
 
-def test_shoe_integrity_without_lists_finds_what_the_lists_find(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def seated_log(tmp_path_factory):
+    """A seated Pok Deng log (300 rounds, five seats), simulated once for the module."""
+    folder = tmp_path_factory.mktemp("seated")
+    return _simulate(folder / "seated.csv", "pok-deng", 300, "--seats", "5")
+
+
+def test_shoe_integrity_without_lists_finds_what_the_lists_find(seated_log, monkeypatch):
     """A seated Pok Deng log read as one deck: overfull shoes and rows, by both ways."""
-    path = _simulate(tmp_path / "seated.csv", "pok-deng", 300, "--seats", "5")
+    path = seated_log
     one_deck = load("pok-deng", ["shoe.decks=1"])
     fast = read_log(one_deck.game, one_deck.config, path)
     plain_findings = integrity.shoe_findings
@@ -106,10 +112,12 @@ def _doctored(path: Path) -> Path:
     return doctored
 
 
-def test_shoe_integrity_shortcuts_name_the_same_shoes(tmp_path, monkeypatch):
+def test_shoe_integrity_shortcuts_name_the_same_shoes(seated_log, tmp_path, monkeypatch):
     """One row a round: the shoes' counts without grouping by round, the reuse check skipped
     only when every shoe fills its lines; against the plain grouping and walk."""
-    path = _doctored(_simulate(tmp_path / "seated.csv", "pok-deng", 300, "--seats", "5"))
+    copy = tmp_path / "seated.csv"
+    copy.write_bytes(seated_log.read_bytes())
+    path = _doctored(copy)
     paytable = load("pok-deng")
     fast = read_log(paytable.game, paytable.config, path)
     plain_findings = integrity.shoe_findings
