@@ -9,7 +9,9 @@ for the type checker only and are not counted.
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +83,42 @@ def test_the_architecture_page_lists_every_module():
     """Regenerate with ``python -m tests.project.import_graph`` after adding a module."""
     page = (ROOT / "docs" / "guides" / "architecture.md").read_text("utf-8")
     assert page == page_with_modules(page, ROOT / "odds")
+
+
+def _imports_of_tests(folder: Path) -> list[str]:
+    """Every import of ``tests`` (or a module under it) by a module of the package folder,
+    under ``if TYPE_CHECKING:`` too: an installed ``odds`` has no ``tests``."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            found += [
+                f"{path.relative_to(folder.parent).as_posix()}:{node.lineno} imports {name}"
+                for name in names
+                if name == "tests" or name.startswith("tests.")
+            ]
+    return found
+
+
+def test_the_package_imports_nothing_of_the_tests():
+    """The docs' measurement scripts (``tests/measure/``) and every test may import ``odds``;
+    ``odds`` imports none of them."""
+    assert _imports_of_tests(ROOT / "odds") == []
+
+
+def test_an_import_of_the_tests_is_caught(tmp_path):
+    package = tmp_path / "odds"
+    (package / "tools").mkdir(parents=True)
+    (package / "tools" / "power.py").write_text(
+        "import os\nfrom .. import core\n\ndef f():\n    from tests.measure import power\n"
+    )
+    (package / "cli.py").write_text("import tests.measure.scale as scale\n")
+    assert _imports_of_tests(package) == [
+        "odds/cli.py:1 imports tests.measure.scale",
+        "odds/tools/power.py:5 imports tests.measure",
+    ]

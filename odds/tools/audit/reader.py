@@ -94,7 +94,7 @@ from odds.tools.audit.sources import (
 
 #: How the compact table is stored. Written once and read by a handful of queries, it costs
 #: more to compress (DuckDB analyses every column of every segment) than it saves: a third of
-#: the time of writing it, measured on a seated Pok Deng log (python -m odds.tools.audit.scale).
+#: the time of writing it, measured on a seated Pok Deng log (python -m tests.measure.scale).
 LOG_COMPRESSION = "uncompressed"
 #: Rejected rows named by line in the result (all are counted).
 MAX_LISTED = 1000

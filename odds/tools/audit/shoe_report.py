@@ -17,7 +17,8 @@ METHOD = (
     "shoe's cards against every order of the same cards (serial correlation of ranks, runs of "
     "high and low cards, pairs of the previous shoe kept). P-values of the frequency tests are "
     "exact (Monte Carlo from the hypergeometric law) below 10,000 cards; the others are "
-    "large-sample (their false-alarm rates are measured: python -m odds.tools.audit.power). "
+    "large-sample (their false-alarm rates are measured: the docs of odds audit, Power and "
+    "false alarms). "
     "They are judged in the same Tarone family as the tests above."
 )
 

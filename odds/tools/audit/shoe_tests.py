@@ -23,7 +23,7 @@ rule). ``O − E`` is a sum of martingale differences (each step's ``p_i`` is
 fixed before it is dealt), so ``Q`` is χ² with (events − 1) degrees of
 freedom for many rounds whatever the dependence between the rounds of a shoe;
 the false-alarm rate at 1 to 10,000 rounds is measured
-(:mod:`odds.tools.audit.power`, the table in ``docs/commands/audit.md``).
+(:mod:`tests.measure.power`, the table in ``docs/commands/audit.md``).
 An event whose exact probability in its state is 0 (a pair when the cards
 seen leave none) makes the test fail outright, naming the round.
 

@@ -5,7 +5,7 @@ equally likely. Three statistics are compared with their exact mean and
 variance over those orders (a permutation null, computed in integers from the
 shoe's own cards), summed over shoes and standardised (normal p-values: each
 is a sum over hundreds of card pairs per shoe; the false-alarm rate is
-measured, :mod:`odds.tools.audit.power`):
+measured, :mod:`tests.measure.power`):
 
 * **serial correlation** of ranks (A = 1 … K = 13; a tile's index):
   ``Σ x_i x_{i+1}`` over consecutive cards. A stacked slug (cards put together

@@ -81,7 +81,7 @@ def database() -> Iterator[Database]:
         spill.mkdir()
         # A database file in the private folder, not an in-memory one: the tables of a
         # 10-million-row log (gigabytes) are then evicted to disk within MEMORY_LIMIT, where
-        # in-memory tables stayed resident (7 GB measured by python -m odds.tools.audit.scale).
+        # in-memory tables stayed resident (7 GB measured by python -m tests.measure.scale).
         con = duckdb.connect(str(folder / "audit.duckdb"), config={"enable_external_access": True})
         try:
             con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")

@@ -23,7 +23,7 @@ account that bets late in every shoe, whatever the cards, from being named:
 within a shoe a late round's EV is spread wider than an early one's (fewer
 cards left), so moving late wagers to early rounds changes ``T``'s spread and
 names such a bettor (measured: in more than half of 100 honest logs of 10
-shoes, by ``python -m odds.tools.audit.wager_power --within-shoe``).
+shoes, by ``python -m tests.measure.wager_power --within-shoe``).
 
 **The null, and how a pattern is moved.** Null hypothesis: in each shoe the
 account's stake on a bet in a round is ``ρ(d)``, where ``d`` is the depth (cards
@@ -99,7 +99,7 @@ CHUNK = 250
 #: The seed of the permutations: the same log always gives the same p-values.
 SEED = 20_370
 #: How a wager pattern is moved onto another shoe (:func:`_targets`, :func:`_moves`): the test's
-#: own, and the others the power study can measure (``python -m odds.tools.audit.wager_power
+#: own, and the others the power study can measure (``python -m tests.measure.wager_power
 #: --mapping``).
 MAPPINGS = ("bound", "dealt", "next", "reverse")
 MAPPING = MAPPINGS[0]

@@ -176,7 +176,7 @@ def test_too_few_rounds_are_not_tested():
 
 
 def test_the_calibration_command_measures_the_drawing_tests_and_the_uniform_null():
-    from odds.tools.audit.csm_alarms import calibration, calibration_lines
+    from tests.measure.csm_alarms import calibration, calibration_lines
 
     found = calibration("baccarat", 2, 200, seed=5)
     assert found is not None

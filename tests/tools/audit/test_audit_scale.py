@@ -8,7 +8,7 @@ of each hand's types stands before the exact count of a round's cards, and
 against the plain way on the same small log — the second reading of the file
 (:func:`tests.reference.shoes.read_shoes`), the exact count alone — so an
 optimisation cannot change a number unnoticed. The timings are not tests
-(``python -m odds.tools.audit.scale``).
+(``python -m tests.measure.scale``).
 """
 
 from __future__ import annotations

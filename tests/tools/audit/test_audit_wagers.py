@@ -24,9 +24,9 @@ GAME = "baccarat-ez"
 def logs(tmp_path_factory):
     """An EZ Baccarat log of 20 shoes from the dealer written apart from the games, and its
     wagers: five accounts, the counter counting Dragon 7, and the same counter blind."""
-    from odds.tools.audit.independent_dealer import dealer_for
     from odds.tools.audit.wager_logs import wager_rows, write_wagers
-    from odds.tools.audit.wager_power import logged_from_shoes
+    from tests.measure.independent_dealer import dealer_for
+    from tests.measure.wager_power import logged_from_shoes
 
     paytable = load(GAME)
     game, config = paytable.game, paytable.config
@@ -321,7 +321,7 @@ def test_simulate_wagers_needs_shoes_dealt_through(run, tmp_path):
 @pytest.fixture(scope="module")
 def valued():
     """Twenty EZ Baccarat shoes from the dealer written apart from the games, valued."""
-    from odds.tools.audit.independent_dealer import dealer_for
+    from tests.measure.independent_dealer import dealer_for
 
     paytable = load(GAME)
     game, config = paytable.game, paytable.config

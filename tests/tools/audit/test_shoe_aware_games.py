@@ -21,11 +21,11 @@ import pytest
 
 from odds.core.overrides import decks_override
 from odds.games.paytable import TABLES, load_file
-from odds.tools.audit import power
 from odds.tools.audit.faults import Faults
-from odds.tools.audit.independent_dealer import dealer_for
 from odds.tools.audit.shoe_tests import aware_tests, default_rounds, evaluate_rounds, state_odds
 from odds.tools.audit.shoes import DealtRound, DealtShoe
+from tests.measure import power
+from tests.measure.independent_dealer import dealer_for
 from tests.reference import pok_deng as reference
 
 

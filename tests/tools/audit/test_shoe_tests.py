@@ -4,7 +4,7 @@ The permutation moments of the shuffle statistics and the hypergeometric means
 are checked against brute force over every order (or every draw) of small
 multisets; the independent dealer's tableau against the game's settlement;
 the faults of ``odds simulate`` end to end, each caught and named. All runs
-are small and seeded (the full power table is ``python -m odds.tools.audit.power``).
+are small and seeded (the full power table is ``python -m tests.measure.power``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,8 @@ import pytest
 
 from odds.core.overrides import decks_override
 from odds.games.paytable import TABLES, load_file
-from odds.tools.audit import power
 from odds.tools.audit.faults import Faults, riffle, stack_slug
 from odds.tools.audit.frequencies import frequency_tests
-from odds.tools.audit.independent_dealer import baccarat_coup, baccarat_totals, dealer_for
 from odds.tools.audit.shoe_study import run_tests
 from odds.tools.audit.shoe_tests import aware_tests, evaluate_rounds, state_odds
 from odds.tools.audit.shoes import DealtShoe, dealt_shoe
@@ -37,6 +35,8 @@ from odds.tools.audit.shuffle import (
     serial_moments,
     shuffle_tests,
 )
+from tests.measure import power
+from tests.measure.independent_dealer import baccarat_coup, baccarat_totals, dealer_for
 
 
 def _orders(values):

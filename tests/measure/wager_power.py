@@ -1,8 +1,8 @@
-"""Power and false alarms of the wager test, measured: ``python -m odds.tools.audit.wager_power``.
+"""Power and false alarms of the wager test, measured: ``python -m tests.measure.wager_power``.
 
 Each simulated log deals ``--shoes`` shoes of the game (a seeded shuffle, dealt
 to the cut card's depth, by the dealer written apart from the games:
-:mod:`odds.tools.audit.independent_dealer`; ``--dealer simulate`` for ``odds
+:mod:`tests.measure.independent_dealer`; ``--dealer simulate`` for ``odds
 simulate``'s) and writes the wagers of :mod:`odds.tools.audit.wager_logs`:
 four honest accounts, the counter, and the same counter betting at random
 (as many counted wagers in each shoe, at rounds drawn at random). Every log is
@@ -16,7 +16,7 @@ or below 1%, 5%, 10%: a false-alarm rate of 0.5% cannot be seen in a few dozen l
 shape of the p-values can); ``--mapping`` measures the ways of moving a pattern onto
 another shoe that the test does not use (:mod:`odds.tools.audit.wager_test`).
 
-    python -m odds.tools.audit.wager_power baccarat-ez --logs 40 --shoes 10 --p-values
+    python -m tests.measure.wager_power baccarat-ez --logs 40 --shoes 10 --p-values
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ ANY_HONEST = "any honest account"
 def deal_shoes(game: Any, config: Any, shoes: int, seed: int, dealer: str) -> list[LoggedRound]:
     """``shoes`` whole shoes dealt to the cut card (the procedure's depth, else 96%).
 
-    ``dealer`` ``independent`` deals them by :mod:`odds.tools.audit.independent_dealer`,
+    ``dealer`` ``independent`` deals them by :mod:`tests.measure.independent_dealer`,
     written apart from the games (its own cards, shuffle and tableau: a bug in the games'
     dealing cannot hide in both the logs and the valuation); ``simulate`` as ``odds
     simulate`` does.
@@ -68,7 +68,7 @@ def deal_shoes(game: Any, config: Any, shoes: int, seed: int, dealer: str) -> li
     last = getattr(procedure, "last_start", None)
     depth = Fraction(last, shoe.size) if last else Fraction(96, 100)
     if dealer == "independent":
-        from odds.tools.audit.independent_dealer import dealer_for
+        from tests.measure.independent_dealer import dealer_for
 
         dealt = dealer_for(game, config, penetration=float(depth)).shoes(shoes, seed)
         return logged_from_shoes(game, config, dealt)
@@ -222,7 +222,7 @@ def p_table(p_values: dict[tuple[int, str, str], list[float]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m odds.tools.audit.wager_power",
+        prog="python -m tests.measure.wager_power",
         description="Power and false alarms of odds audit --wagers, on simulated logs.",
     )
     parser.add_argument("game", help="a game or paytable with a shoe-state engine (baccarat-ez)")

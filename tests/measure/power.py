@@ -1,8 +1,8 @@
 """The audit's power and false-alarm rates, measured by seeded simulation.
 
-``python -m odds.tools.audit.power [--reps N] [--quick]`` prints the tables
+``python -m tests.measure.power [--reps N] [--quick]`` prints the tables
 ``docs/commands/audit.md`` shows (Markdown on stdout; progress with an ETA on
-a terminal). Every log is dealt by :mod:`odds.tools.audit.independent_dealer`
+a terminal). Every log is dealt by :mod:`tests.measure.independent_dealer`
 (not by ``odds simulate``), with the faults of :mod:`odds.tools.audit.faults`,
 and judged by the audit's own test functions (the statistics the audit runs
 once it has read a log; no CSV round trip, so thousands of logs take minutes).
@@ -49,8 +49,8 @@ from typing import Any
 from odds.games.paytable import TABLES, Paytable, load_file
 from odds.runtime.progress import track
 from odds.tools.audit.faults import Faults
-from odds.tools.audit.independent_dealer import dealer_for
 from odds.tools.audit.shoes import DealtRound, DealtShoe
+from tests.measure.independent_dealer import dealer_for
 
 ALPHA = 0.01
 #: The share of logs a fault must be flagged in.
@@ -412,7 +412,7 @@ def fault_table(reps: int, seed: int, quick: bool) -> list[str]:
     k = audit_tests(bac)
     threshold = ALPHA / k
     out = [
-        f"Measured with `python -m odds.tools.audit.power --reps {reps} --seed {seed}"
+        f"Measured with `python -m tests.measure.power --reps {reps} --seed {seed}"
         f"{' --quick' if quick else ''}`: baccarat, 8 decks, cut card at 80%, α = {ALPHA:g}; "
         f"each test at α/K = {threshold:.3g} (K = {k}, the tests of a full audit).",
         "",
@@ -689,7 +689,7 @@ def _alarm_row(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m odds.tools.audit.power", description=__doc__.split("\n\n")[0]
+        prog="python -m tests.measure.power", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--reps", type=int, default=100, help="logs per size (default 100)")
     parser.add_argument("--seed", type=int, default=1)

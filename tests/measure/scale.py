@@ -1,6 +1,6 @@
 """How long ``odds audit`` takes on a large operator log, and how much memory: a command to run.
 
-``python -m odds.tools.audit.scale --rows 10000000`` measures the audit of a
+``python -m tests.measure.scale --rows 10000000`` measures the audit of a
 10-million-row operator log (Parquet; ``--csv``: the same rows as a CSV file, as
 operators export them) on this machine:
 

@@ -1,6 +1,6 @@
 """False alarms on honest logs of a continuous shuffling machine, measured.
 
-``python -m odds.tools.audit.csm_alarms``.
+``python -m tests.measure.csm_alarms``.
 
 A CSM deals every round from the full shoe; its log's ``shoe`` column, when it has one,
 is a session (a dealer's shift, a table's hour), not a shoe. Each simulated log deals
@@ -12,7 +12,7 @@ log read as shoes dealt through). The table gives, per game and procedure, how m
 were flagged and by which test: with the option the claim is at most α of them; without
 it, the contrast (a session cannot be a shoe: shoe integrity flags it).
 
-    python -m odds.tools.audit.csm_alarms --logs 50 --rounds 2000
+    python -m tests.measure.csm_alarms --logs 50 --rounds 2000
 
 ``--calibrate N`` measures, besides, the rank and suit tests of a drawing game alone over
 ``N`` more seeded honest logs (no full audit: the rounds dealt, then tested against the
@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = [g for g in args.games.split(",") if g]
     if args.calibrate:
         print(
-            f"Measured with `python -m odds.tools.audit.csm_alarms --games {args.games} "
+            f"Measured with `python -m tests.measure.csm_alarms --games {args.games} "
             f"--calibrate {args.calibrate} --rounds {args.rounds} --seed {args.seed}`: the rank "
             "and suit tests of a drawing game alone, on honest CSM logs.\n"
         )
@@ -203,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n(CPU {time.process_time() - start:.1f} s)", file=sys.stderr)
         return 0
     print(
-        f"Measured with `python -m odds.tools.audit.csm_alarms --logs {args.logs} --rounds "
+        f"Measured with `python -m tests.measure.csm_alarms --logs {args.logs} --rounds "
         f"{args.rounds} --session {args.session} --seed {args.seed}`: honest logs, every round "
         f"dealt from the full shoe, labelled in sessions of {args.session} rounds; "
         f"α = {args.alpha}.\n"
