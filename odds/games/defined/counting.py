@@ -461,6 +461,25 @@ def check_bounds(definition: Definition, types: int, shoe_size: int, joint: bool
             )
 
 
+def by_rank_where_large(
+    definition: Definition,
+    types: Sequence[Card],
+    counts: Sequence[int],
+    winner: bool,
+    reads: Mapping[str, set[str]],
+) -> tuple[Sequence[Card], Sequence[int]]:
+    """The card types merged by rank (or by value) where the hands by card would be past
+    :data:`MAX_HANDS` and nothing counted reads a suit (exact: a hand's ways are then a
+    product of binomials over its ranks). Five cards from one deck are ~3.8 million hands
+    by card, 6,188 by rank (Bull Bull). Smaller deals keep their card types."""
+    held = [i for i, n in enumerate(counts) if n]
+    if estimate_hands(len(held), definition.deal.cards) <= MAX_HANDS:
+        return types, counts
+    level = threshold.detail(definition, winner, reads)
+    kept = [types[i] for i in held], [counts[i] for i in held]
+    return threshold.merged_types(definition, *kept, max(level, 1))
+
+
 def plan(definition: Definition, winner: bool, reads: Mapping[str, set[str]]) -> str:
     """The counting plan for a bet reading these features (see the module docstring)."""
     positions = definition.deal.positions
@@ -507,9 +526,10 @@ def hand_rounds(
         names = set().union(*reads.values())
         symmetries = _symmetries(classifier, names) if level == 2 else []
         return threshold.threshold_rounds(classifier, merged_counts, winner, reads, symmetries)
+    types, counts = by_rank_where_large(definition, types, counts, winner, reads)
     classifier = classifier_for(definition, types)
     how = plan(definition, winner, reads)
-    check_bounds(definition, len(types), sum(counts), how == "joint")
+    check_bounds(definition, sum(1 for n in counts if n), sum(counts), how == "joint")
     positions = definition.deal.positions
     size = definition.deal.cards
     total = deal_count(counts, [size] * len(positions))
@@ -797,6 +817,8 @@ def category_distribution(
         level = threshold.detail(definition, False, {"": {"category"}})
         merged, merged_counts = threshold.merged_types(definition, types, counts, level)
         return threshold.category_distribution(classifier_for(definition, merged), merged_counts)
+    types, counts = by_rank_where_large(definition, types, counts, False, {"": {"category"}})
+    check_bounds(definition, sum(1 for n in counts if n), sum(counts), False)
     classifier = classifier_for(definition, types)
     classifier.prime([hand for hand, _ in hands(counts, definition.deal.cards)])
     return class_distribution(counts, definition.deal.cards, classifier.category)

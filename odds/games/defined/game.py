@@ -164,7 +164,11 @@ class DefinedGame(Game[DefinedConfig]):
             if bet.per_hand:
                 _check_per_hand(self.definition, bet)
         shoe = config.shoe.build()
-        counting.check_bounds(self.definition, len(shoe.types), shoe.size, joint=False)
+        _, counts = counting.by_rank_where_large(
+            self.definition, shoe.types, shoe.counts, True, {"": {"category"}}
+        )
+        held = sum(1 for n in counts if n)
+        counting.check_bounds(self.definition, held, shoe.size, joint=False)
 
     def _check_named(self, payouts: Mapping[str, Fraction]) -> None:
         """Every payout an outcome names is given, and every one given is named."""

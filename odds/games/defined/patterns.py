@@ -35,6 +35,13 @@ def points(cards: Sequence[Card], shoe: ShoeRules) -> int:
     return sum(shoe.values[c.rank] for c in cards) % 10
 
 
+def subset_points(cards: Sequence[Card], size: int, shoe: ShoeRules) -> set[int]:
+    """The points (values mod 10) of every ``size`` of the cards: a Bull Bull hand's three
+    cards whose values sum to a multiple of 10 are a subset with 0 points."""
+    values = sorted(shoe.values[c.rank] for c in cards)
+    return {sum(sub) % 10 for sub in combinations(values, size)}
+
+
 def sequence_high(cards: Sequence[Card], shoe: ShoeRules) -> int | None:
     """The top order of a sequence (consecutive ranks by the rank order), ``None`` if not one.
 
@@ -102,6 +109,13 @@ def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: 
             ok = tuple(sorted(ranks.values(), reverse=True)) == value
         elif key == "cards":
             ok = len(cards) == value
+        elif key == "value_total":
+            ok = sum(shoe.values[c.rank] for c in cards) in value
+        elif key == "value_max":
+            ok = max(shoe.values[c.rank] for c in cards) <= value
+        elif key == "subset_points":
+            size, wanted = value
+            ok = subset_points(cards, size, shoe) & wanted != set()
         else:  # pragma: no cover - the schema refuses other keys
             raise AssertionError(key)
         if not ok:

@@ -55,6 +55,7 @@ SUIT_LETTERS: dict[str, Suit] = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.
 PATTERN_KEYS = (
     "same_rank", "sequence", "flush", "faces", "faces_at_least", "points", "ranks",
     "pair_rank", "suited", "cards", "any", "same_colour", "not", "tiles", "rank_counts",
+    "subset_points", "value_total", "value_max",
 )  # fmt: skip
 #: Tie-breaks within a category, and keys of a comparison (``top_cards`` and
 #: ``sequence_suits``: odds.games.defined.orders).
@@ -1420,8 +1421,19 @@ def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -
         return value
     if key in ("same_rank", "faces", "faces_at_least", "cards"):
         return _int(value, where_, loc, 0, 26, line)
-    if key == "points":
+    if key in ("points", "value_total"):  # value_total: the values' sum itself, not mod 10
         return _points(value, where_, loc, line)
+    if key == "value_max":  # every card's value at most this
+        return _int(value, where_, loc, 0, 99, line)
+    if key == "subset_points":  # some k of the cards have these points (a Bull: 3 cards, 0)
+        if not isinstance(value, Mapping) or set(value) != {"cards", "points"}:
+            raise loc.error(
+                where_, f"expected {{ cards = k, points = … }} (e.g. a Bull: {{ cards = 3, "
+                f"points = 0 }}), got {value!r}", line)  # fmt: skip
+        return (
+            _int(value["cards"], f"{where_}.cards", loc, 1, 26, line),
+            _points(value["points"], f"{where_}.points", loc, line),
+        )
     if key == "tiles":
         return tile_codes(value, where_, loc, line)
     if key in ("ranks", "pair_rank"):

@@ -28,7 +28,12 @@ from typing import Any
 from odds.core.cards import Card, hand_text
 from odds.core.table import Column, Kind, Table
 from odds.games.defined import patterns, ranking
-from odds.games.defined.counting import HandClassifier, classifier_for, showdown_count
+from odds.games.defined.counting import (
+    HandClassifier,
+    by_rank_where_large,
+    classifier_for,
+    showdown_count,
+)
 from odds.games.defined.schema import Category, Definition
 
 
@@ -75,7 +80,21 @@ def showdown_classes(
     """The showdown of every first hand, with its category and class (see the module doc)."""
     import numpy as np
 
+    dealt = [card for card, n in zip(types, counts, strict=True) for _ in range(n)]
+    types, counts = by_rank_where_large(definition, types, counts, True, {"": {"category"}})
     classifier = classifier_for(definition, types)
+    cards = classifier.cards
+    if len(types) < len(dealt) and len(set(dealt)) > len(types):  # merged by rank: real cards
+
+        def cards(hand: tuple[int, ...]) -> list[Card]:
+            left = list(dealt)  # each copy of a rank its next card of the shoe, in card order
+            found = []
+            for t in hand:
+                card = next(c for c in left if c.rank == types[t].rank)
+                left.remove(card)
+                found.append(card)
+            return found
+
     count = showdown_count(classifier, counts)
     resolved = resolved_counts(classifier, counts, count)
     labels: dict[str, int] = {}
@@ -95,7 +114,7 @@ def showdown_classes(
     weaker, equal, stronger = (np.array(column, dtype=count.ways.dtype) for column in resolved)
     return ShowdownClasses(
         count.hands,
-        classifier.cards,
+        cards,
         count.ways,
         count.rank,
         weaker,
@@ -253,6 +272,19 @@ def pattern_text(definition: Definition, category: Category) -> str:
             parts.append(f"{_number(value)} cards")
         elif key == "rank_counts":
             parts.append(f"cards per rank {'-'.join(str(n) for n in value)}")
+        elif key == "subset_points":
+            size, wanted = value
+            these = _listed([str(p) for p in sorted(wanted)])
+            parts.append(f"some {_number(size)} cards with {these} points")
+        elif key == "value_total":
+            totals = sorted(value)
+            ranged = len(totals) > 2 and totals == list(range(totals[0], totals[-1] + 1))
+            text = _listed([str(p) for p in totals])
+            if ranged:
+                text = f"at most {totals[-1]}" if totals[0] == 0 else f"{totals[0]}–{totals[-1]}"
+            parts.append(f"card values adding up to {text}")
+        elif key == "value_max":
+            parts.append(f"every card's value at most {value}")
         else:  # pragma: no cover - the schema refuses other keys
             parts.append(f"{key} = {value}")
     return ", ".join(parts)

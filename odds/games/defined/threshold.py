@@ -43,7 +43,7 @@ MAX_WORK = 40_000_000
 
 #: What a feature, pattern key or tie-break reads of a card: 0 its value, 1 its rank, 2 the
 #: card (its suit). The counting merges the card types as far as what is read allows.
-_VALUE_READS = ("points", "cards", "any", "equal")
+_VALUE_READS = ("points", "cards", "any", "equal", "subset_points", "value_total", "value_max")
 _RANK_READS = ("category", "pair", "faces", "faces_at_least", "rank", "same_rank", "sequence",
                "ranks", "pair_rank", "rank_counts", "high")  # fmt: skip
 _READS: dict[str, int] = {**dict.fromkeys(_VALUE_READS, 0), **dict.fromkeys(_RANK_READS, 1)}
