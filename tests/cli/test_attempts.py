@@ -143,7 +143,6 @@ def _run_forked(
 ) -> subprocess.CompletedProcess[str]:
     """``odds ARGUMENTS`` in a forked child of this process (see the module's docstring)."""
     import odds.__main__
-    from odds.core.caching import clear_caches
 
     _import_once()
 
@@ -160,7 +159,6 @@ def _run_forked(
                 for fd, target in ((0, nothing), (1, out.fileno()), (2, err.fileno())):
                     os.dup2(target, fd)
                 _as_a_fresh_interpreter(arguments)
-                clear_caches()
                 odds.__main__.run()
                 code = 0
             except SystemExit as exc:
@@ -203,8 +201,15 @@ def _run_forked(
 @functools.cache
 def _import_once() -> None:
     """Import every module of ``odds`` and the readers its commands load when used (DuckDB,
-    Parquet) here, once, rather than in every child: a child imports nothing on its own."""
+    Parquet) here, once, rather than in every child: a child imports nothing on its own.
+
+    Then this process forgets what earlier tests computed (as a new ``odds`` knows nothing)
+    and freezes its objects out of the cycle collector's reach: a child that freed or scanned
+    an inherited cache would copy every page of it (the suite's system time doubled)."""
+    import gc
+
     import odds
+    from odds.core.caching import clear_caches
 
     for module in pkgutil.walk_packages(odds.__path__, "odds."):
         if not module.name.endswith("__main__"):
@@ -212,6 +217,9 @@ def _import_once() -> None:
     for optional in ("duckdb", "pyarrow.parquet", "xlsxwriter"):
         with contextlib.suppress(ImportError):
             importlib.import_module(optional)
+    clear_caches()
+    gc.collect()
+    gc.freeze()
 
 
 def _as_a_fresh_interpreter(arguments: list[str]) -> None:

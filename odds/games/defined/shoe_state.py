@@ -130,6 +130,8 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             return False
         if len(deal.positions) == 2 and deal.cards in POLYNOMIAL_HAND_SIZES:
             return True  # one polynomial
+        if deal.cards > 3:  # five-card showdowns (Bull Bull): ~90 s of CPU per report
+            return False
         # the showdown evaluator: bets that each read the winner
         return (
             showdown_tables.applies(definition)
