@@ -95,6 +95,7 @@ class InfinitePlay:
     def __hash__(self) -> int:
         return self._hash
 
+    @cached  # a dozen totals, asked for by every hand that may stand or double
     def stand(self, total: int) -> Fraction:
         d = self.dealer
         value = d[BUST] - (0 if self.rules.peek else d[BLACKJACK])
@@ -124,6 +125,7 @@ class InfinitePlay:
                 value += p * self.best(hard + r + 1, aces or r == 0)
         return value
 
+    @cached
     def double(self, hard: int, aces: bool) -> Fraction:
         value = Fraction(0)
         for r, p in enumerate(P_RANK):
