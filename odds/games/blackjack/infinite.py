@@ -95,6 +95,7 @@ class InfinitePlay:
     def __hash__(self) -> int:
         return self._hash
 
+    @cached  # a dozen totals, asked for by every hand that may stand or double
     def stand(self, total: int) -> Fraction:
         d = self.dealer
         value = d[BUST] - (0 if self.rules.peek else d[BLACKJACK])
@@ -124,6 +125,7 @@ class InfinitePlay:
                 value += p * self.best(hard + r + 1, aces or r == 0)
         return value
 
+    @cached
     def double(self, hard: int, aces: bool) -> Fraction:
         value = Fraction(0)
         for r, p in enumerate(P_RANK):
@@ -168,13 +170,22 @@ class InfinitePlay:
         """P(net, and a dealer hand that is not a blackjack) for these final totals."""
         out: dict[Fraction, Fraction] = defaultdict(Fraction)
         for total, q in totals.items():
-            for o in range(BLACKJACK):
-                if total > 21 or o == BUST:
-                    net = -stake if total > 21 else stake
-                else:
-                    net = stake * ((total > 17 + o) - (total < 17 + o))
-                out[Fraction(net)] += q * self.dealer[o]
+            for net, p in self.total_nets(total, stake):
+                out[net] += q * p
         return out
+
+    @cached
+    def total_nets(self, total: int, stake: int) -> tuple[tuple[Fraction, Fraction], ...]:
+        """P(net, and a dealer hand that is not a blackjack) for one final total: the dealer's
+        outcomes summed by the net they give (in the order the nets first come)."""
+        out: dict[Fraction, Fraction] = defaultdict(Fraction)
+        for o in range(BLACKJACK):
+            if total > 21 or o == BUST:
+                net = -stake if total > 21 else stake
+            else:
+                net = stake * ((total > 17 + o) - (total < 17 + o))
+            out[Fraction(net)] += self.dealer[o]
+        return tuple(out.items())
 
     def hand_totals(self, action: Action, hard: int, aces: bool) -> tuple[dict[int, Fraction], int]:
         """A hand's final totals and stake after its first action (stand, hit or double)."""

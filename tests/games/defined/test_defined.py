@@ -4,6 +4,7 @@ one round settled, and one-line errors for bad definitions."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from odds.games import games
 from odds.games.defined import patterns
 from odds.games.defined.game import DefinedGame
 from odds.games.paytable import TABLES, from_data, load, load_file
-from tests.games.defined.reduced import defined, derived, pinned, reduced, shoe_for
+from tests.games.defined.reduced import defined, derived, pinned, reduced
 from tests.paths import ROOT
 from tests.reference.defined import brute_force
 
@@ -23,6 +24,18 @@ DEFINED = defined()
 
 #: Shoes chosen by hand (reduced_shoes.toml); every other definition's is derived from it.
 SHOES = pinned()
+
+
+@cache
+def derived_once(name: str) -> tuple[str, ...]:
+    """A definition's derived shoe, derived once for the tests that read it (the derivation
+    reads every hand of the full shoe: seconds for a game of three-card hands)."""
+    return tuple(derived(name))
+
+
+def shoe_of(name: str) -> list[str]:
+    """The shoe `reduced.shoe_for` gives, with the derivation shared among the tests."""
+    return SHOES.get(name) or list(derived_once(name))
 
 
 def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
@@ -40,7 +53,7 @@ def probabilities(paytable: Any) -> dict[str, dict[str, Fraction]]:
 @pytest.mark.parametrize("name", sorted({*DEFINED, *SHOES}))
 def test_every_bet_equals_the_plain_enumeration(name: str) -> None:
     """Every definition in tables/, on its pinned shoe or one derived from the definition."""
-    paytable, cards = reduced(name, shoe_for(name))
+    paytable, cards = reduced(name, shoe_of(name))
     assert probabilities(paytable) == brute_force(paytable.game, cards, paytable.config)
 
 
@@ -55,7 +68,7 @@ def test_a_derived_shoe_holds_every_category(name: str) -> None:
     game = load(name).game
     assert isinstance(game, DefinedGame)
     definition = game.definition
-    _, cards = reduced(name, derived(name))
+    _, cards = reduced(name, list(derived_once(name)))
     size = definition.deal.cards
     assert len(cards) <= 10
     hands = [list(h) for h in combinations(cards, size)]
