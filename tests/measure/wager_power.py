@@ -154,9 +154,11 @@ def study(
     dealer: str = "independent",
     mapping: str = MAPPING,
     p_values: dict[tuple[int, str, str], list[float]] | None = None,
-) -> list[tuple[int, str, int, int]]:
-    """Rows ``(shoes, account, named, logs)``: how often each account was named, and how
-    often any honest one was (the family's false-alarm rate, :data:`ANY_HONEST`).
+) -> list[tuple[int, str, int, int, int]]:
+    """Rows ``(shoes, account, named, beyond chance, logs)``: how often each account was named,
+    how often its test rejected (beyond chance, named or not: an account expecting to lose at
+    the states it chose is not named), and how often any honest one was named (the family's
+    false-alarm rate, :data:`ANY_HONEST`).
 
     ``p_values``, when given, collects every test's p-value by ``(shoes, account, bet)`` (the
     blind counter as :data:`BLIND`): naming at α/2 = 0.5% a log is too rare to see in a few
@@ -170,6 +172,7 @@ def study(
     table = []
     for length in lengths:
         named = dict.fromkeys([*ACCOUNTS, BLIND, ANY_HONEST], 0)
+        beyond = dict.fromkeys(named, 0)
         for i in range(logs):
             counting, blind = one_log(
                 paytable, length, seed + i, bet, alpha / 2, draws, within, dealer, mapping
@@ -182,23 +185,32 @@ def study(
                         p_values.setdefault((length, BLIND, r.bet), []).append(r.p)
             for account in {r.account for r in counting.named}:
                 named[account] += 1
+            for account in {r.account for r in counting.results if r.beyond_chance}:
+                beyond[account] += 1
             if any(r.account == COUNTER for r in blind.named):
                 named[BLIND] += 1
+            if any(r.account == COUNTER and r.beyond_chance for r in blind.results):
+                beyond[BLIND] += 1
             if any(r.account != COUNTER for r in counting.named) or blind.named:
                 named[ANY_HONEST] += 1
+            honest = [r for r in counting.results if r.account != COUNTER] + list(blind.results)
+            if any(r.beyond_chance for r in honest):
+                beyond[ANY_HONEST] += 1
         print(f"{length} shoes: done", file=sys.stderr)
-        table += [(length, account, n, logs) for account, n in named.items()]
+        table += [(length, account, n, beyond[account], logs) for account, n in named.items()]
     return table
 
 
-def markdown(rows: Sequence[tuple[int, str, int, int]], counted: str) -> str:
+def markdown(rows: Sequence[tuple[int, str, int, int, int]], counted: str) -> str:
     """The table as ``docs/commands/audit.md`` shows it."""
-    lines = ["| shoes | account | named | rate |", "|---:|:---|---:|---:|"]
-    for shoes, account, named, logs in rows:
+    lines = ["| shoes | account | named | rate | beyond chance |", "|---:|:---|---:|---:|---:|"]
+    for shoes, account, named, beyond, logs in rows:
         what = account
         if account == COUNTER:
             what = f"{account} (counts {counted})"
-        lines.append(f"| {shoes:,} | {what} | {named}/{logs} | {named / logs:.0%} |")
+        lines.append(
+            f"| {shoes:,} | {what} | {named}/{logs} | {named / logs:.0%} | {beyond}/{logs} |"
+        )
     return "\n".join(lines)
 
 

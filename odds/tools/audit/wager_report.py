@@ -31,7 +31,8 @@ def method_text(audit: WagerAudit) -> str:
         "valid for any pattern of depth fixed apart from the cards), seeded Monte Carlo "
         f"(seed {audit.seed}, up to {audit.draws:,} draws, stopped early at 20 exceedances), "
         f"Holm across {len(audit.results):,} account(s) and bet(s) at α = {audit.alpha:g} "
-        "(half the audit's α; the tests of the rounds have the other half)."
+        "(half the audit's α; the tests of the rounds have the other half). An account and bet "
+        "is named when its test rejects and its expected net at the states it chose is a gain."
     )
 
 
@@ -101,6 +102,12 @@ def wager_lines(audit: WagerAudit) -> list[str]:
         out += [markdown_table(("account", *headers[2:-1]), account_rows, 2), ""]
     for r in audit.named:
         out.append(f"Finding: {finding(r)}.")
+    for r in audit.losing:
+        out.append(
+            f"Note: account {r.account} bets {r.bet} with the shoe beyond chance (edge captured "
+            f"{float(r.edge):+.2%} of its stake, p = {_p(r)}) but expects to lose at the states "
+            f"it chose ({_money(r.chosen)}): not beating the game, not named."
+        )
     for note in audit.notes:
         out.append(f"Note: {note}")
     if log.rejected_total:
@@ -192,6 +199,7 @@ def wager_tables(audit: WagerAudit) -> list[Table]:
             Column("chance_high", "blind bettor's edge, 97.5%", Kind.APPROXIMATE),
             Column("p_value", "p-value", Kind.APPROXIMATE),
             Column("draws", "draws", Kind.WAYS),
+            Column("beyond_chance", "goes with the shoe beyond chance", Kind.FLAG),
             Column("named", "named", Kind.FLAG),
             Column("rounds", "the rounds that weigh most", Kind.LIST),
         ),
@@ -211,6 +219,7 @@ def wager_tables(audit: WagerAudit) -> list[Table]:
                 "chance_high": r.chance[1],
                 "p_value": r.p,
                 "draws": r.draws,
+                "beyond_chance": r.beyond_chance,
                 "named": r.named,
                 "rounds": list(r.weighing),
             }

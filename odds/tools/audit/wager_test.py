@@ -56,14 +56,20 @@ with the cards, and for an account whose pattern is the same in every shoe the
 permutations differ only at those edges. Both are kept (``mapping``) for the
 power study to measure.
 
-An account whose stakes follow its own results (a progression bettor) is not
-in the null: its results are the cards', so its stakes go with the state,
-weakly, and it does capture that (tiny) edge; the test does not claim to be
-exact for it. In EZ Baccarat its stakes change at most rounds, where the
-bound is conservative (its p-values near 1); in Pok Deng, whose rounds are all
-of four cards (every mapping the same, the permutation exact for the null), it
-was named in 2 of 50 logs of 10 shoes (``docs/commands/audit.md``). Its null
-needs its rule replayed on the other shoe's results: open.
+**Who is named.** An account and bet whose test Holm rejects *and* whose
+expected net at the states it chose is a gain: it bets with the shoe, and the
+shoe favours it there. One that goes with the shoe beyond chance but still
+expects to lose is noted, not named: it is not beating the game. That is what
+keeps an account whose stakes follow its own results (a martingale
+progression) from being named. It is outside the null (its results are the
+cards', so its stakes go with the state, weakly, and it captures that tiny
+edge: in Pok Deng, whose rounds are all of four cards and where the
+permutation is exact for the null, its p-value fell below Holm's threshold in
+2 of 50 logs of 10 shoes), but an edge of a few thousandths of a percent
+leaves it far below break-even on every bet with a house edge. Restricting the
+rejections to gains can only lower the false-alarm rate of the accounts in the
+null. An account that sizes its bets by results on a bet the shoe can turn
+positive would need its rule replayed on the other shoes' results: not done.
 
 P-values are seeded Monte Carlo: ``p = (1 + #{T* ≥ T}) / (1 + draws)``,
 stopped early once :data:`EXCEEDANCES` permuted statistics reach ``T``
@@ -136,7 +142,13 @@ class AccountBet:
     #: 95% range of T*/staked over the permutations: a blind bettor's edge (at its bound)
     chance: tuple[float, float]
     weighing: tuple[str, ...]  # the wagers that weigh most in the edge
-    named: bool = False
+    #: Holm rejects its test: its stakes go with the state's EV beyond chance
+    beyond_chance: bool = False
+
+    @property
+    def named(self) -> bool:
+        """Beyond chance *and* expecting to win at the states it chose (:func:`judge_wagers`)."""
+        return self.beyond_chance and self.chosen > 0
 
     @property
     def edge(self) -> Fraction:
@@ -163,6 +175,11 @@ class WagerAudit:
     @property
     def named(self) -> tuple[AccountBet, ...]:
         return tuple(r for r in self.results if r.named)
+
+    @property
+    def losing(self) -> tuple[AccountBet, ...]:
+        """Beyond chance, but expecting to lose at the states it chose: noted, not named."""
+        return tuple(r for r in self.results if r.beyond_chance and not r.named)
 
     @property
     def flagged(self) -> bool:
@@ -337,8 +354,8 @@ def judge_wagers(
             np.quantile(np.array(test.seen), [0.025, 0.975]) if test.seen else (test.t, test.t)
         )
         results.append(replace(row, p=test.p, draws=test.done, chance=(low / scale, high / scale)))
-    named = holm([r.p for r in results], alpha)
-    results = [replace(r, named=k) for r, k in zip(results, named, strict=True)]
+    rejected = holm([r.p for r in results], alpha)
+    results = [replace(r, beyond_chance=k) for r, k in zip(results, rejected, strict=True)]
     if n < 2 and results:
         notes.append("one shoe only: no other shoe to compare an account's pattern with")
     return WagerAudit(log, alpha, tuple(results), draws, seed, n, tuple(notes))

@@ -418,3 +418,38 @@ def test_every_mapping_reads_an_account_in_its_own_shoe_exactly(valued):
     for mapping in MAPPINGS:
         moves = _moves(values, wagers, _targets(values, "dragon-7", mapping), mapping, len(shoes))
         assert np.trace(moves) == pytest.approx(float(own), abs=1e-9), mapping
+
+
+def test_an_account_that_goes_with_the_shoe_but_expects_to_lose_is_noted_not_named(valued):
+    """Who is named: beyond chance *and* a gain at the states chosen. An account that bets the
+    Banker every round, fifty times as much whenever the shoe has raised the Banker's EV a
+    quarter of a percent above its top-of-shoe value, goes with the shoe beyond any chance (it
+    reads the cards), yet at a house edge of about 1% it expects to lose at the states it
+    chose: noted, never named — the case of a martingale, whose stakes follow its results and
+    so, weakly, the cards. The same ramp on Dragon 7 where the shoe turns it positive expects
+    to win there: named."""
+    from odds.tools.audit.wager_report import wager_lines
+    from odds.tools.audit.wager_test import judge_wagers
+    from odds.tools.audit.wagers import Wager, WagerLog
+
+    game, config, shoes, values = valued
+    wagers = []
+    for s, evs in enumerate(values.evs):
+        for r, state in enumerate(evs):
+            if state is None:
+                continue
+            for bet in ("banker", "dragon-7"):
+                floor = values.top[bet] + Fraction(1, 400) if bet == "banker" else 0
+                stake = 50 if state[bet] > floor else 1
+                wagers.append(Wager(len(wagers) + 2, s, r, f"ramp-{bet}", bet, Fraction(stake)))
+    log = WagerLog("ramp.csv", "line", len(wagers), tuple(wagers), (), {})
+    audit = judge_wagers(game, config, shoes, log, 0.005, draws=499, values=values)
+    by_bet = {r.bet: r for r in audit.results}
+    banker, dragon = by_bet["banker"], by_bet["dragon-7"]
+    assert banker.beyond_chance and banker.edge > 0 and banker.chosen < 0
+    assert not banker.named and audit.losing == (banker,)
+    assert dragon.beyond_chance and dragon.chosen > 0 and audit.named == (dragon,)
+    text = "\n".join(wager_lines(audit))
+    assert "Finding: account ramp-dragon-7 bets dragon-7" in text
+    assert "Note: account ramp-banker bets banker with the shoe beyond chance" in text
+    assert "not beating the game, not named." in text
