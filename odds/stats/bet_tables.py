@@ -189,9 +189,14 @@ def about_table(analysis: Analysis, command: str | None = None) -> Table:
     ]
     if command is not None:
         facts.append(("command", command))
+    return facts_table("about", "What was analysed", facts)
+
+
+def facts_table(key: str, title: str, facts: Sequence[tuple[str, str]]) -> Table:
+    """Facts one a row, as a field and its value."""
     return Table(
-        key="about",
-        title="What was analysed",
+        key=key,
+        title=title,
         columns=(Column("field", "field"), Column("value", "value")),
         rows=tuple({"field": k, "value": v} for k, v in facts),
     )
