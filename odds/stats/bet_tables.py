@@ -127,7 +127,7 @@ def top_award_table(analysis: Analysis) -> Table:
     """Per bet: the largest win per unit staked, its ways and how rare it is ("1 in N")."""
     rows = []
     for bet in staked(analysis):
-        top = max(o.net for o in bet.outcomes if o.ways)
+        top = bet.top_award
         ways = sum(o.ways for o in bet.outcomes if o.net == top)
         p = Fraction(ways, bet.stats.total)
         rows.append(
