@@ -371,7 +371,6 @@ def _solve_decided(
 ) -> Solution:
     """:func:`solve` for a bet a player's decision settles: the strategy re-optimised at
     every value, and named at the solution."""
-    x = symbol_for(key)
     root, last, shape = _decided_root(evaluator, bet, key, nets, basis, target_rtp, current)
     fair, _, _ = _decided_root(evaluator, bet, key, nets, "stake", Fraction(1), current)
     rtp = _strategy_rtp(shape, nets, basis)
@@ -402,7 +401,6 @@ def _solve_decided(
     from odds.games.defined.decision_tables import strategy_line
 
     strategy = strategy_line(at_solution.game, at_solution.config)  # type: ignore[arg-type]
-    del x
     return Solution(bet, key, basis, current, target_rtp, ev, rtp, solutions,
                     () if fair is None else (_rational(fair),), tuple(practical), (), achievable,
                     strategy, last)  # fmt: skip
