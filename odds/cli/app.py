@@ -256,8 +256,6 @@ def _stand_in_for_closed_streams() -> None:
     command that writes only a file (``--out``) runs as usual. A closed standard error
     just loses the messages.
     """
-    import os
-
     for fd, name in ((1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
@@ -285,8 +283,6 @@ def _command_text(argv: list[str]) -> str:
 
 
 def _is_closed_pipe(exc: BaseException | None) -> bool:
-    import errno
-
     return isinstance(exc, OSError) and exc.errno == errno.EPIPE
 
 
@@ -318,8 +314,6 @@ def _interrupted(exc: BaseException) -> int:
 
 def _is_output_error(exc: OSError) -> bool:
     """Whether writing standard output failed (a full disk, a closed pipe), not an input."""
-    import errno
-
     return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF) and exc.filename is None
 
 
@@ -330,8 +324,6 @@ def _stdout_closed_by_typer() -> bool:
 
 def _silence_stdout() -> None:
     """Point stdout at the null device so the interpreter's final flush cannot fail again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -480,13 +480,12 @@ def simulate(
     if operated:
         from odds.tools.audit.logs import operator_log
 
-        bets = [b.name for b in paytable.bet_analysis().bets] if stakes else []
+        bets = bet_names if stakes else []
         fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
         if results_only:
             from odds.tools.audit.logs import results_only as without_cards
 
-            names = [b.name for b in paytable.bet_analysis().bets]
-            fields, rows = without_cards(paytable.game, paytable.config, fields, rows, names)
+            fields, rows = without_cards(paytable.game, paytable.config, fields, rows, bet_names)
     written = None
     if wagers is not None:
         from odds.tools.audit.wager_logs import logged_rounds, wager_rows

@@ -21,8 +21,7 @@ from odds.cli.output import (
     printed_digits,
     write_json,
 )
-from odds.cli.report_output import CsvTableOpt
-from odds.core.errors import OddsError
+from odds.cli.report_output import CsvTableOpt, check_table_format
 from odds.core.table import Table
 
 
@@ -193,8 +192,7 @@ def sweep(
 
 def _check_table(table: str | None, format: TablesFormat, output: Path | None) -> None:
     """The format's own checks, before any work: --table is CSV's; a workbook is a file."""
-    if table is not None and format is not TablesFormat.csv:
-        raise OddsError("--table chooses one CSV table: give it with --format csv")
+    check_table_format(table, format is TablesFormat.csv)
     if format is TablesFormat.xlsx:
         from odds.cli.report_output import ReportFormat, check_report_output
 

@@ -55,7 +55,6 @@ def games(
 
 def _game_name(given: str) -> str:
     """The game named, or the game of the paytable named (``baccarat-ez`` → baccarat)."""
-    from odds.core.errors import OddsError
     from odds.games import game_named
     from odds.games.paytable import load
 

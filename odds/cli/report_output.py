@@ -74,8 +74,7 @@ def check_report_output(
     """A one-line error for an output that cannot be written, before any work is done."""
     from odds.runtime.atomic import check_output_path
 
-    if table is not None and format is not ReportFormat.csv:
-        raise OddsError("--table chooses one CSV table: give it with --format csv")
+    check_table_format(table, format is ReportFormat.csv)
     if format in BINARY:
         _check_installed(format)
         if output is None and _stdout_is_terminal():
@@ -109,6 +108,12 @@ def check_report_output(
     for given in inputs:
         if output.exists() and given.exists() and output.samefile(given):
             raise OddsError(f"--output {output} is one of this command's inputs ({given})")
+
+
+def check_table_format(table: str | None, csv: bool) -> None:
+    """``--table`` chooses one CSV table: a one-line error with another format."""
+    if table is not None and not csv:
+        raise OddsError("--table chooses one CSV table: give it with --format csv")
 
 
 def _check_installed(format: ReportFormat) -> None:

@@ -12,7 +12,7 @@ import typer
 from odds.cli.app import app
 from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, override_texts
 from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
-from odds.cli.report_output import CsvTableOpt
+from odds.cli.report_output import CsvTableOpt, check_table_format
 from odds.core.errors import OddsError
 from odds.core.table import Table
 
@@ -29,11 +29,6 @@ def _markdown(table: Table) -> str:
     from odds.output.markdown import table_section
 
     return "\n".join(table_section(table, 6))
-
-
-def _check_table(table: str | None, format: Format) -> None:
-    if table is not None and format is not Format.csv:
-        raise OddsError("--table chooses one CSV table: give it with --format csv")
 
 
 @app.command()
@@ -135,7 +130,7 @@ def eor(
     \b
     Example: odds eor dragon-tiger
     """
-    _check_table(csv_table, format)
+    check_table_format(csv_table, format is Format.csv)
     from odds.tools.shoe import questions
 
     paytable = load_paytable(game, decks, settings)
@@ -191,7 +186,7 @@ def exposure(
     \b
     Example: odds exposure mahjong-28-20
     """
-    _check_table(table, format)
+    check_table_format(table, format is Format.csv)
     from odds.tools.shoe import questions
     from odds.tools.shoe.risk import parse_risks
 

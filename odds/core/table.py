@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -206,7 +205,7 @@ def decimal_value(value: Any) -> float | None:
     if value is None or isinstance(value, bool | str):
         return None
     try:
-        return float(_exact(value))
+        return float(Fraction(value))
     except (TypeError, ValueError, OverflowError):
         return None
 
@@ -278,7 +277,7 @@ def cell_text(value: Any, column: Column, digits: int) -> str:
         return ", ".join(str(v) for v in value)
     if kind in (Kind.PROBABILITY, Kind.APPROXIMATE):
         text = grouped(
-            decimal(_exact(value), column.places if column.places is not None else digits)
+            decimal(Fraction(value), column.places if column.places is not None else digits)
         )
         return ("+" + text) if column.signed and value > 0 else text
     if kind is Kind.DATA:
@@ -308,12 +307,6 @@ def has_long_numbers(table: Table) -> bool:
     """Whether any Markdown cell of the table is a rounded long number."""
     rows = list(table.rows) + ([table.total] if table.total is not None else [])
     return any(is_long(row.get(c.key), c.kind) for row in rows for c in table.columns if c.markdown)
-
-
-def _exact(value: Any) -> Fraction:
-    if isinstance(value, Decimal | float):
-        return Fraction(value)
-    return Fraction(value)
 
 
 def json_cell(value: Any, kind: Kind) -> Any:

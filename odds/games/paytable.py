@@ -183,37 +183,26 @@ def from_data(data: Mapping[str, Any], source: str, text: str | None = None) -> 
     from odds.games.dealing import check_shuffle
 
     check_shuffle(data, source)
+    game: Game[Any]
     if "definition" in data:
-        return _defined(data, source, text)
-    name = data.get("game")
-    if name is None:
-        raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(game_names())})")
-    if not isinstance(name, str):
-        raise OddsError(f"{source}: game must be a string naming a game, got {name!r}")
-    game = game_named(name)
+        from odds.games.defined.registry import defined_game
+
+        game, sections = defined_game(data, source, text)
+    else:
+        name = data.get("game")
+        if name is None:
+            raise OddsError(f"{source}: missing 'game = \"…\"' (one of {', '.join(game_names())})")
+        if not isinstance(name, str):
+            raise OddsError(f"{source}: game must be a string naming a game, got {name!r}")
+        game = game_named(name)
+        sections = {k: v for k, v in data.items() if k not in _TOP_LEVEL}
     title = data.get("title", game.title)
     description = data.get("description", "")
     for key, value in (("title", title), ("description", description)):
         if not isinstance(value, str):
             raise OddsError(f"{source}: {key} must be a string")
-    sections = {k: v for k, v in data.items() if k not in _TOP_LEVEL}
     config = build(game.config_type, sections, "")
     game = game.for_config(config)  # a defined game: the game of this reading of its options
-    game.validate(config)
-    return Paytable(game, title, description, source, config, dict(data))
-
-
-def _defined(data: Mapping[str, Any], source: str, text: str | None) -> Paytable:
-    from odds.games.defined.registry import defined_game
-
-    game, sections = defined_game(data, source, text)
-    title = data.get("title", game.title)
-    description = data.get("description", "")
-    for key, value in (("title", title), ("description", description)):
-        if not isinstance(value, str):
-            raise OddsError(f"{source}: {key} must be a string")
-    config = build(game.config_type, sections, "")
-    game = game.for_config(config)
     game.validate(config)
     return Paytable(game, title, description, source, config, dict(data))
 

@@ -33,6 +33,7 @@ from odds.stats.analysis import Analysis
 from odds.stats.bet_tables import (
     analysis_tables,
     choose_table,
+    facts_table,
     outcome_table,
     top_award_table,
 )
@@ -168,23 +169,13 @@ def provenance_table(analysis: Analysis, provenance: Provenance) -> Table:
         ("command", provenance.command),
         *(("override", text) for text in provenance.overrides),
     ]
-    return Table(
-        key="provenance",
-        title="How this document was made",
-        columns=(Column("field", "field"), Column("value", "value")),
-        rows=tuple({"field": k, "value": v} for k, v in facts),
-    )
+    return facts_table("provenance", "How this document was made", facts)
 
 
 def report_tables(analysis: Analysis, provenance: Provenance | None = None) -> list[Table]:
-    """Every table of a report, in report order, each under a key unique in the report.
-
-    The summary, the top awards, the rules, one outcome table per bet, the
-    game's tables, then the tables of the sections after the bets (keyed
-    ``<section>.<table>``). CSV, the Excel workbook and
-    :meth:`odds.stats.analysis.Analysis.records` read the same list. With
-    ``provenance`` (a report made by hand), a first table says how it was made
-    (the command, the overrides).
+    """Every table of a report (:func:`odds.stats.bet_tables.analysis_tables`), which CSV, the
+    Excel workbook and :meth:`odds.stats.analysis.Analysis.records` read. With ``provenance``
+    (a report made by hand), a first table says how it was made (the command, the overrides).
     """
     tables = [] if provenance is None else [provenance_table(analysis, provenance)]
     return tables + analysis_tables(analysis)

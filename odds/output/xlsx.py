@@ -36,6 +36,7 @@ from typing import Any
 from odds.core.errors import OddsError
 from odds.core.numbers import fraction_text
 from odds.core.table import Table
+from odds.core.version import __version__
 from odds.output.data import report_tables
 from odds.output.xlsx_cells import (
     DOCUMENT_DATE,
@@ -85,20 +86,33 @@ def _xlsxwriter() -> Any:
     return xlsxwriter
 
 
-def _page_setup(book: Any, analysis: Analysis) -> None:
-    """Every sheet prints landscape, one page wide, headed by the paytable's digest and version."""
-    digest = (analysis.file_sha256 or analysis.options_sha256 or "")[:16]
-    title = analysis.title.replace("&", "&&")
-    if len(title) > 120:
-        title = title[:119] + "…"
-    header = f"&L&8{title}&R&8odds {_version()}   paytable SHA-256 {digest}…"
+def _workbook(properties: dict[str, Any]) -> tuple[Any, io.BytesIO]:
+    """A new workbook written to memory, with its properties and the fixed creation date."""
+    buffer = io.BytesIO()
+    book = _xlsxwriter().Workbook(buffer, TEXT_IS_TEXT)
+    book.set_properties({**properties, "created": DOCUMENT_DATE})
+    return book, buffer
+
+
+def _page_setup(book: Any, header: str | None = None) -> None:
+    """Every sheet prints landscape, one page wide; a report's sheets are headed by ``header``."""
     for sheet in book.worksheets():
         sheet.set_landscape()
         sheet.set_paper(9)  # A4
         sheet.fit_to_pages(1, 0)
-        sheet.set_margins(left=0.4, right=0.4, top=0.7, bottom=0.6)
-        sheet.set_header(header)
+        if header is not None:
+            sheet.set_margins(left=0.4, right=0.4, top=0.7, bottom=0.6)
+            sheet.set_header(header)
         sheet.set_footer("&L&8&A&R&8page &P of &N")
+
+
+def _report_header(analysis: Analysis) -> str:
+    """A report's page header: its title, the version and the paytable's digest."""
+    digest = (analysis.file_sha256 or analysis.options_sha256 or "")[:16]
+    title = analysis.title.replace("&", "&&")
+    if len(title) > 120:
+        title = title[:119] + "…"
+    return f"&L&8{title}&R&8odds {__version__}   paytable SHA-256 {digest}…"
 
 
 def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
@@ -106,17 +120,13 @@ def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
 
     ``command`` (the command line that made it) is stated on the rules sheet.
     """
-    xlsxwriter = _xlsxwriter()
-    buffer = io.BytesIO()
-    book = xlsxwriter.Workbook(buffer, TEXT_IS_TEXT)
-    book.set_properties(
+    book, buffer = _workbook(
         {
             "title": f"PAR sheet: {analysis.title}",
             "subject": f"{analysis.game}: {analysis.paytable}",
             "author": "odds",
             "comments": f"paytable SHA-256 {analysis.file_sha256 or 'none'}; "
             f"options SHA-256 {analysis.options_sha256 or 'none'}",
-            "created": DOCUMENT_DATE,
         }
     )
     formats = Formats(book)
@@ -135,7 +145,7 @@ def to_xlsx(analysis: Analysis, command: str | None = None) -> bytes:
             continue
         name = sheet_name(TABLE_PREFIX + table.key, taken)
         write_table(book.add_worksheet(name), table, formats)
-    _page_setup(book, analysis)
+    _page_setup(book, _report_header(analysis))
     book.close()
     return buffer.getvalue()
 
@@ -150,26 +160,19 @@ def tables_xlsx(
     (the same cells as a report's other tables). Byte-identical for the same
     inputs, like :func:`to_xlsx`.
     """
-    xlsxwriter = _xlsxwriter()
-    buffer = io.BytesIO()
-    book = xlsxwriter.Workbook(buffer, TEXT_IS_TEXT)
-    book.set_properties({"title": title, "author": "odds", "created": DOCUMENT_DATE})
+    book, buffer = _workbook({"title": title, "author": "odds"})
     formats = Formats(book)
     about = book.add_worksheet(ABOUT_SHEET)
     about.write_string(0, 0, cell_text(title), formats["title"])
     row = 2
-    for text in [*notes, *([f"Command: {command}"] if command else []), f"odds {_version()}"]:
+    for text in [*notes, *([f"Command: {command}"] if command else []), f"odds {__version__}"]:
         paragraph(about, row, text, 2, formats["wrap"], 160)
         row += 1
     about.set_column(0, 2, 60)
     taken = {ABOUT_SHEET}
     for table in tables:
         write_table(book.add_worksheet(sheet_name(table.key, taken)), table, formats)
-    for sheet in book.worksheets():
-        sheet.set_landscape()
-        sheet.set_paper(9)  # A4
-        sheet.fit_to_pages(1, 0)
-        sheet.set_footer("&L&8&A&R&8page &P of &N")
+    _page_setup(book)
     book.close()
     return buffer.getvalue()
 
@@ -380,43 +383,34 @@ def _write_figures(
     ways = f"{cell(first, _WAYS, True)}:{cell(last, _WAYS, True)}"
     z = z_value(VOLATILITY_LEVEL)
     sd_note = "" if bet.sd_is_exact else " (the outcome table merges dependent parts: approximate)"
-    entries: dict[str, tuple[str, Any, str, str]] = {
+    # key: (formula, "" for a typed value; value; its exact text, None for its fraction; format)
+    entries: dict[str, tuple[str, Any, str | None, str]] = {
         "total": (
             f"={cell(total_row, _WAYS, True)}",
             layout.scaled(stats.total),
             str(stats.total),
             "ways",
         ),
-        "ev": (
-            f"={cell(total_row, _RETURN, True)}",
-            stats.ev,
-            fraction_text(stats.ev),
-            "probability",
-        ),
-        "house_edge": (
-            f"=-{at('ev')}",
-            stats.house_edge,
-            fraction_text(stats.house_edge),
-            "pct",
-        ),
-        "rtp": (f"=1+{at('ev')}", stats.rtp, fraction_text(stats.rtp), "pct"),
-        "debited": ("", bet.debited, fraction_text(bet.debited), "number"),
+        "ev": (f"={cell(total_row, _RETURN, True)}", stats.ev, None, "probability"),
+        "house_edge": (f"=-{at('ev')}", stats.house_edge, None, "pct"),
+        "rtp": (f"=1+{at('ev')}", stats.rtp, None, "pct"),
+        "debited": ("", bet.debited, None, "number"),
         "rtp_debited": (
             f"=({at('debited')}+{at('ev')})/{at('debited')}",
             stats.rtp_debited,
-            fraction_text(stats.rtp_debited),
+            None,
             "pct",
         ),
         "hit_frequency": (
             f'=SUMIF({pays},">0",{ways})/{at("total")}',
             stats.hit_frequency,
-            fraction_text(stats.hit_frequency),
+            None,
             "pct",
         ),
         "push_probability": (
             f'=SUMIF({pays},"=0",{ways})/{at("total")}',
             stats.push_probability,
-            fraction_text(stats.push_probability),
+            None,
             "pct",
         ),
         "variance": (
@@ -459,6 +453,7 @@ def _write_figures(
             sheet.write_formula(row, FIGURE_VALUE, formula, fmt, number(value))
         else:
             sheet.write_number(row, FIGURE_VALUE, number(value), fmt)
+        exact = fraction_text(value) if exact is None else exact
         sheet.write_string(row, FIGURE_EXACT, cell_text(exact), formats["exact"])
     return rows
 
@@ -477,7 +472,7 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("sd", "SD", "probability"),
     ("volatility_index", "VI (90%)", "probability"),
 )
-#: The figures whose exact fraction the Summary shows beside.
+#: The figures whose exact fraction the Summary shows beside (attributes of the bet's stats).
 SUMMARY_EXACT = ("ev", "house_edge", "rtp", "rtp_debited", "hit_frequency", "variance")
 
 
@@ -490,7 +485,7 @@ def _write_summary(
         ("Paytable file SHA-256", analysis.file_sha256 or "(not one file as written)"),
         ("Options SHA-256", analysis.options_sha256 or ""),
         ("Shoe", analysis.shoe),
-        ("Generated by", f"odds {_version()} (deterministic: the same inputs give this file)"),
+        ("Generated by", f"odds {__version__} (deterministic: the same inputs give this file)"),
     ]
     for i, (label, value) in enumerate(facts):
         sheet.write_string(1 + i, 0, label, formats["bold"])
@@ -511,14 +506,6 @@ def _write_summary(
     titles = {k: h for k, h, _ in SUMMARY_COLUMNS}
     headers += [f"{titles[k]} (exact)" for k in SUMMARY_EXACT]
     sheet.write_row(header_row, 0, headers, formats["header"])
-    exact_values = {
-        "ev": lambda s: s.ev,
-        "house_edge": lambda s: s.house_edge,
-        "rtp": lambda s: s.rtp,
-        "rtp_debited": lambda s: s.rtp_debited,
-        "hit_frequency": lambda s: s.hit_frequency,
-        "variance": lambda s: s.variance,
-    }
     summary = {row["bet"]: row for row in summary_table(analysis).rows}
     for i, bet_sheet in enumerate(bets):
         row = header_row + 1 + i
@@ -536,7 +523,7 @@ def _write_summary(
                 row, 2 + j, f"={bet_sheet.ref(key)}", formats[fmt], number(cached[key])
             )
         for j, key in enumerate(SUMMARY_EXACT):
-            text = cell_text(fraction_text(exact_values[key](stats)))
+            text = cell_text(fraction_text(getattr(stats, key)))
             sheet.write_string(row, 2 + len(SUMMARY_COLUMNS) + j, text, formats["exact"])
     sheet.set_column(0, 0, 30)
     sheet.set_column(1, 1, 16)
@@ -544,9 +531,3 @@ def _write_summary(
     sheet.set_column(2 + len(SUMMARY_COLUMNS), 1 + len(SUMMARY_COLUMNS) + len(SUMMARY_EXACT), 24)
     sheet.freeze_panes(header_row + 1, 1)
     sheet.activate()
-
-
-def _version() -> str:
-    from odds.core.version import __version__
-
-    return __version__

@@ -127,7 +127,7 @@ def top_award_table(analysis: Analysis) -> Table:
     """Per bet: the largest win per unit staked, its ways and how rare it is ("1 in N")."""
     rows = []
     for bet in staked(analysis):
-        top = max(o.net for o in bet.outcomes if o.ways)
+        top = bet.top_award
         ways = sum(o.ways for o in bet.outcomes if o.net == top)
         p = Fraction(ways, bet.stats.total)
         rows.append(
@@ -189,9 +189,14 @@ def about_table(analysis: Analysis, command: str | None = None) -> Table:
     ]
     if command is not None:
         facts.append(("command", command))
+    return facts_table("about", "What was analysed", facts)
+
+
+def facts_table(key: str, title: str, facts: Sequence[tuple[str, str]]) -> Table:
+    """Facts one a row, as a field and its value."""
     return Table(
-        key="about",
-        title="What was analysed",
+        key=key,
+        title=title,
         columns=(Column("field", "field"), Column("value", "value")),
         rows=tuple({"field": k, "value": v} for k, v in facts),
     )

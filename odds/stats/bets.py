@@ -114,6 +114,11 @@ class Bet:
         """Exact return to player per unit staked (1 + EV)."""
         return self.stats.rtp
 
+    @property
+    def top_award(self) -> Fraction:
+        """The largest net win per unit staked that some outcome with ways pays."""
+        return max(o.net for o in self.outcomes if o.ways)
+
     def __repr__(self) -> str:
         return (
             f"Bet({self.name!r}, ev={self.ev} (house edge {float(self.house_edge):.4%}), "

@@ -17,7 +17,6 @@ from __future__ import annotations
 import glob
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +44,6 @@ class Metric:
     kind: Kind
     value: Callable[[Bet], Any]
     note: str = ""
-
-
-def _top_award(bet: Bet) -> Fraction:
-    return max(o.net for o in bet.outcomes if o.ways)
 
 
 METRICS: tuple[Metric, ...] = (
@@ -88,7 +83,7 @@ METRICS: tuple[Metric, ...] = (
         "top_award",
         "Top award (maximum win per unit staked)",
         Kind.NET,
-        _top_award,
+        lambda b: b.top_award,
         "The largest net win one unit staked can bring in one round; exact in JSON.",
     ),
 )

@@ -35,7 +35,7 @@ from odds.core.numbers import decimal, fraction_text, percent, short_number
 from odds.core.table import Column, Kind, Table, fields_table
 from odds.games.paytable import Paytable
 from odds.runtime.progress import phase
-from odds.tools.solve import Solution, symbol_for
+from odds.tools.solve import Solution, fraction_of, symbol_for, value_at
 from odds.tools.variants import entry_bounds, variant
 
 #: The most exposure studies one search may start (2 + ⌈log2 n⌉ for n grid values).
@@ -209,7 +209,7 @@ def capped(
     key, bet = solution.key, solution.bet
     x = symbol_for(key)
     root = solution.solutions[0]
-    exact_root = Fraction(int(root.p), int(root.q)) if root.is_Rational else None
+    exact_root = fraction_of(root) if root.is_Rational else None
     start = exact_root if exact_root is not None else Fraction(float(root)).limit_denominator()
     slope = sympy.sympify(sympy.diff(solution.rtp, x)).subs(x, sympy.nsimplify(root))
     if slope == 0:
@@ -225,10 +225,6 @@ def capped(
             f"--step {step}: {n:,} values to search between {key} = {start} and {bound}, up to "
             f"{most} exposure studies (at most {MAX_EVALUATIONS}); give a larger --step"
         )
-
-    def rtp_at(value: Fraction) -> Fraction:
-        found = sympy.Rational(sympy.sympify(solution.rtp).subs(x, sympy.Rational(*_pq(value))))
-        return Fraction(int(found.p), int(found.q))
 
     trials: list[Trial] = []
     started = time.perf_counter()
@@ -249,7 +245,7 @@ def capped(
                     f"{MAX_SECONDS // 3600} hours is started: give fewer --shoes"
                 )
         with phase(label):
-            trial = evaluate(paytable, bet, key, value, rtp_at(value), study)
+            trial = evaluate(paytable, bet, key, value, value_at(solution.rtp, x, value), study)
         trial = _judge(trial, cap)
         if trial.method == "exact":
             unit = "set"
@@ -314,10 +310,6 @@ def capped(
             lo = mid
     (chosen,) = [t for t in trials if t.value == grid[hi]]
     return result(chosen)
-
-
-def _pq(value: Fraction) -> tuple[int, int]:
-    return value.numerator, value.denominator
 
 
 def _judge(trial: Trial, cap: Fraction) -> Trial:

@@ -469,7 +469,7 @@ def mix_result(paytable: Any) -> tuple[RoundResult, Liability] | None:
     label = f"All {table.seats} positions, {titles} each"
     per_unit = {net / staked: n for net, n in totals.items()}
     result = RoundResult(label, per_unit, exact, staked)
-    tops = sum(max(o.net for o in b.outcomes if o.ways) for b in bets)
+    tops = sum(b.top_award for b in bets)
     top = max(per_unit) if exact else tops * table.seats / staked
     return result, Liability(label, staked, top, exact)
 
@@ -491,10 +491,7 @@ def shift_tables(
     and the maximum liability in one round at ``table_max`` per bet."""
     analysis = paytable.analyse()
     results = [RoundResult.of_bet(b) for b in analysis.bets]
-    liabilities = [
-        Liability(b.title, table_max, max(o.net for o in b.outcomes if o.ways), True)
-        for b in analysis.bets
-    ]
+    liabilities = [Liability(b.title, table_max, b.top_award, True) for b in analysis.bets]
     mix = mix_result(paytable)
     if mix is not None:
         results.append(mix[0])

@@ -134,8 +134,8 @@ def univariate(
         debited = _interpolate([(v, s.debited) for v, s in fit], x)
         value, shape = check
         if (
-            all(_at(net, x, value) == shape.nets[i] for i, net in enumerate(nets))
-            and _at(debited, x, value) == shape.debited
+            all(value_at(net, x, value) == shape.nets[i] for i, net in enumerate(nets))
+            and value_at(debited, x, value) == shape.debited
         ):
             return nets, debited, [v for v, _ in points]
     raise OddsError(f"bet {bet}: its nets are not polynomials of degree ≤ {MAX_DEGREE} in {key}")
@@ -152,9 +152,17 @@ def _rational(value: Fraction) -> sympy.Rational:
     return sympy.Rational(value.numerator, value.denominator)
 
 
-def _at(expr: sympy.Expr, x: sympy.Symbol, value: Fraction) -> Fraction:
-    result = sympy.Rational(sympy.sympify(expr).subs(x, _rational(value)))
-    return Fraction(int(result.p), int(result.q))
+def value_at(expr: sympy.Expr, x: sympy.Symbol, value: Fraction) -> Fraction:
+    """The exact value of ``expr`` at ``x = value``."""
+    return fraction_of(sympy.Rational(sympy.sympify(expr).subs(x, _rational(value))))
+
+
+def fraction_of(number: sympy.Expr) -> Fraction:
+    """A sympy number as a Fraction: exact when rational, else a close rational (the paytable
+    loader takes exact numbers)."""
+    if number.is_Rational:
+        return Fraction(int(number.p), int(number.q))
+    return Fraction(float(number)).limit_denominator(10**9)
 
 
 def ev_expression(events: Sequence[tuple[str, int]], nets: Sequence[sympy.Expr]) -> sympy.Expr:
@@ -217,7 +225,7 @@ def solve(
     if decided:  # the strategy re-optimised at every value tried (odds.games.defined)
         return _solve_decided(evaluator, bet, key, nets, basis, current, target_rtp)
     ev = ev_expression(events, nets)
-    if _at(ev, x, current) != found.stats.ev:  # pragma: no cover - an interpolation bug
+    if value_at(ev, x, current) != found.stats.ev:  # pragma: no cover - an interpolation bug
         raise AssertionError("the EV formula does not reproduce the analysis")
     if x not in sympy.sympify(ev).free_symbols:
         raise OddsError(f"the EV of bet {bet} does not depend on {key}; nothing to solve")
@@ -231,7 +239,7 @@ def solve(
     for root in solutions:
         if not root.is_Rational:
             continue
-        value = Fraction(int(root.p), int(root.q))
+        value = fraction_of(root)
         near = {
             Fraction(math.floor(value)),
             Fraction(math.ceil(value)),
@@ -240,7 +248,7 @@ def solve(
         }
         for v in sorted(near):
             if evaluator.shapes({key: v}) is not None:
-                practical.append((v, _at(rtp, x, v)))
+                practical.append((v, value_at(rtp, x, v)))
     achievable = "" if solutions else _achievable(paytable, evaluator, key, rtp, basis)
     return Solution(
         bet,
@@ -324,7 +332,7 @@ def _decided_root(
         below = _shape_rtp(shape, basis) < target
         roots = _real_roots(sympy.Eq(rtp, _rational(target)), x) if slope else []
         if roots and roots[0].is_Rational and _accepted(evaluator, key, roots[0]):
-            value = Fraction(int(roots[0].p), int(roots[0].q))
+            value = fraction_of(roots[0])
             continue
         if not below:  # flat above the target, or its root refused below: none reaches it
             return None, value, shape
@@ -363,7 +371,6 @@ def _solve_decided(
 ) -> Solution:
     """:func:`solve` for a bet a player's decision settles: the strategy re-optimised at
     every value, and named at the solution."""
-    x = symbol_for(key)
     root, last, shape = _decided_root(evaluator, bet, key, nets, basis, target_rtp, current)
     fair, _, _ = _decided_root(evaluator, bet, key, nets, "stake", Fraction(1), current)
     rtp = _strategy_rtp(shape, nets, basis)
@@ -394,7 +401,6 @@ def _solve_decided(
     from odds.games.defined.decision_tables import strategy_line
 
     strategy = strategy_line(at_solution.game, at_solution.config)  # type: ignore[arg-type]
-    del x
     return Solution(bet, key, basis, current, target_rtp, ev, rtp, solutions,
                     () if fair is None else (_rational(fair),), tuple(practical), (), achievable,
                     strategy, last)  # fmt: skip
@@ -402,12 +408,8 @@ def _solve_decided(
 
 def _accepted(evaluator: Evaluator, key: str, root: sympy.Expr) -> bool:
     """Whether the paytable loader and the game accept this value of ``key``."""
-    if root.is_Rational:
-        value = Fraction(int(root.p), int(root.q))
-    else:  # an irrational root: judged by a close rational (the loader takes exact numbers)
-        value = Fraction(float(root)).limit_denominator(10**9)
     try:
-        return evaluator.shapes({key: value}) is not None
+        return evaluator.shapes({key: fraction_of(root)}) is not None
     except OddsError:
         return False
 
@@ -422,7 +424,7 @@ def _achievable(
     bounds = [b for b in entry_bounds(paytable.config, key) if b is not None]
     valid = [Fraction(b) for b in bounds if evaluator.shapes({key: Fraction(b)}) is not None]
     where = "per unit staked" if basis == "stake" else "per unit debited"
-    parts = [f"RTP {where} {percent(_at(rtp, x, b), 4)} at {key} = {b}" for b in valid]
+    parts = [f"RTP {where} {percent(value_at(rtp, x, b), 4)} at {key} = {b}" for b in valid]
     slope = sympy.sympify(sympy.diff(rtp, x))
     if len(valid) == 1 and not slope.free_symbols and slope != 0:
         grows = valid[0] == min(bounds)  # the other side is open: the entry can only grow

@@ -33,7 +33,14 @@ from odds.core.numbers import fraction_text, parse_rational, short_number
 from odds.core.table import Column, Kind, Table
 from odds.games.paytable import Paytable
 from odds.stats.bets import BetStats, sqrt_decimal, volatility_index
-from odds.tools.solve import Evaluator, _real_roots, ev_expression, symbol_for, univariate
+from odds.tools.solve import (
+    Evaluator,
+    _real_roots,
+    ev_expression,
+    fraction_of,
+    symbol_for,
+    univariate,
+)
 from odds.tools.variants import check_entry, variant
 
 #: The most points one sweep evaluates (each is validated by the paytable loader).
@@ -138,9 +145,7 @@ class BreakEven:
     @property
     def exact(self) -> Fraction | None:
         """The root as a fraction (``None`` for an irrational root of a non-linear EV)."""
-        if self.root.is_Rational:
-            return Fraction(int(self.root.p), int(self.root.q))
-        return None
+        return fraction_of(self.root) if self.root.is_Rational else None
 
     @property
     def approximate(self) -> Decimal:
@@ -176,7 +181,7 @@ class Sweep:
 def _polynomial(expr: sympy.Expr, x: sympy.Symbol) -> list[Fraction]:
     """Coefficients, highest degree first, as Fractions (fast to evaluate at many points)."""
     coefficients = sympy.Poly(sympy.sympify(expr), x).all_coeffs()
-    return [Fraction(int(c.p), int(c.q)) for c in coefficients]
+    return [fraction_of(c) for c in coefficients]
 
 
 def _horner(coefficients: Sequence[Fraction], value: Fraction) -> Fraction:
@@ -241,12 +246,8 @@ def _validated(paytable: Paytable, key: str, value: Fraction) -> None:
 
 def _accepts(paytable: Paytable, key: str, root: sympy.Expr) -> bool:
     """Whether the paytable loader accepts ``root`` (an irrational one by a close fraction)."""
-    if root.is_Rational:
-        value = Fraction(int(root.p), int(root.q))
-    else:
-        value = Fraction(float(root)).limit_denominator(10**9)
     try:
-        variant(paytable, {key: str(value)})
+        variant(paytable, {key: str(fraction_of(root))})
     except OddsError:
         return False
     return True
