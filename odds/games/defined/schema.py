@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -102,10 +102,10 @@ def cut_feature(name: str) -> tuple[str, str] | None:
     return (key, reference) if reference and key in CUT_FEATURES else None
 
 
-#: Where a key may start (after one of these characters) and end (before ``=`` or ``]``,
-#: spaces allowed): :class:`Locator`'s index.
+#: Where a key may start (after one of these characters, or at the start of a line) and end
+#: (before ``=`` or ``]``, spaces allowed, on the same line): :meth:`Locator.line`.
 _KEY_START = re.compile(r"[\s{,\[.]")
-_KEY_END = re.compile(r"(?=\s*[=\]])")
+_KEY_END = re.compile(r"[^\S\n]*[=\]]")
 
 
 class Locator:
@@ -119,28 +119,37 @@ class Locator:
     def __init__(self, text: str | None, source: str) -> None:
         self.lines = (text or "").splitlines()
         self.source = source
-        #: Every line where each key appears, from one pass over the text (a definition
-        #: asks thousands of times: compiling all of ``tables/`` spent 2 s of its 5 s
-        #: scanning the text again for each key asked).
-        self._lines_of: dict[str, list[int]] | None = None
+        #: The lines joined by newlines (no other line break is left in them), and where each
+        #: line starts in it: a key is found with ``str.find``, not by a pattern per line.
+        self._text = "\n".join(self.lines)
+        self._starts = [0]
+        for line in self.lines[:-1]:
+            self._starts.append(self._starts[-1] + len(line) + 1)
+        #: The lines each key asked appears on, found once per key (a definition asks about
+        #: 900 times, for some 60 distinct keys: indexing every stretch of every line that
+        #: could be a key cost 0.06 s for baccarat.toml, a tenth of `odds report`).
+        self._lines_of: dict[str, list[int]] = {}
 
-    def _index(self) -> dict[str, list[int]]:
-        """Each key to the lines it appears on as a key: every stretch of a line that starts
-        the line or follows a space, ``{``, ``,``, ``[`` or ``.``, and is followed by optional
+    def _find(self, key: str) -> list[int]:
+        """The lines (1-based, ascending) where ``key`` stands as a key: at the start of a line
+        or after a space, ``{``, ``,``, ``[`` or ``.``, and followed on its line by optional
         spaces and ``=`` or ``]`` (a key or a ``[section]`` header)."""
-        index: dict[str, list[int]] = {}
-        for number, text in enumerate(self.lines, 1):
-            starts = [0, *(m.end() for m in _KEY_START.finditer(text))]
-            ends = [m.start() for m in _KEY_END.finditer(text)]
-            found = {text[a:b] for a in starts for b in ends if b > a}
-            for key in found:
-                index.setdefault(key, []).append(number)
-        return index
+        text = self._text
+        found: list[int] = []
+        at = text.find(key) if key else -1
+        while at >= 0:
+            number = bisect_right(self._starts, at)
+            starts_key = at == self._starts[number - 1] or _KEY_START.match(text, at - 1)
+            new_line = not found or found[-1] != number
+            if new_line and starts_key and _KEY_END.match(text, at + len(key)):
+                found.append(number)
+            at = text.find(key, at + 1)
+        return found
 
     def line(self, key: str, after: int = 0) -> int:
-        if self._lines_of is None:
-            self._lines_of = self._index()
-        found = self._lines_of.get(key, [])
+        found = self._lines_of.get(key)
+        if found is None:
+            found = self._lines_of[key] = self._find(key)
         at = bisect_left(found, max(after, 1))
         return found[at] if at < len(found) else 0
 
