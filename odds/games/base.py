@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -187,6 +187,18 @@ class Game(ABC, Generic[ConfigT]):
 
         None (the default) for a game whose rounds never draw (each round a uniform
         sample of the shoe) or whose drawing deal is not counted this way yet.
+        """
+        return None
+
+    def goes_on(self) -> bool:
+        """Whether a round's deal may go on after a first deal of fixed size, on the rules'
+        reading of it (a war, Red Dog's third card): :meth:`first_deal` then reads that deal."""
+        return False
+
+    def first_deal(self, config: ConfigT, hands: Sequence[str]) -> tuple[Any, ...] | None:
+        """The cards a round showed before its deal went on, from its hands as a log writes
+        them (one per position of :attr:`positions`): a uniform sample of the shoe, whatever
+        the rules decide later. None (the default) for a deal that does not go on that way.
         """
         return None
 

@@ -7,7 +7,7 @@ Every command that works on a coded game works on it: ``report``, ``settle``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -128,6 +128,23 @@ class DefinedGame(Game[DefinedConfig]):
         if continuation is not None and continuation.to and text.strip() in ("", "-"):
             return ()
         return super().parse_hand(config, text)
+
+    def goes_on(self) -> bool:
+        deal = self.definition.deal
+        return self.definition.continuation is not None and not (deal.tableau or deal.draw_at_most)
+
+    def first_deal(self, config: DefinedConfig, hands: Sequence[str]) -> tuple[Any, ...] | None:
+        """A deal that goes on (a war, Red Dog's third card): the first ``deal.cards`` of each
+        first-dealt position's hand, dealt before the rules look at any card."""
+        if not self.goes_on():
+            return None
+        deal = self.definition.deal
+        hand_of = dict(zip(self.positions, hands, strict=True))
+        return tuple(
+            card
+            for p in deal.positions
+            for card in self.parse_hand(config, hand_of[p])[: deal.cards]
+        )
 
     @cached_property
     def shoe_state(self) -> DefinedShoeState | None:  # type: ignore[override]

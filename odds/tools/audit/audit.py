@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -57,7 +57,7 @@ from odds.tools.audit.procedure import (
     session_hint,
 )
 from odds.tools.audit.reader import read_log
-from odds.tools.audit.shoes import MAX_ROWS
+from odds.tools.audit.shoes import MAX_ROWS, DealtShoe
 
 if TYPE_CHECKING:
     from odds.tools.audit.shoe_study import ShoeStudy
@@ -395,6 +395,25 @@ def audit(
     )
 
 
+def _first_deals(paytable: Paytable, shoes: Sequence[DealtShoe]) -> list[DealtShoe] | None:
+    """Each round's first-deal cards (:meth:`odds.games.base.Game.first_deal`), or None when
+    the game's deal does not go on that way or a round was not logged one row per round."""
+    from dataclasses import replace
+
+    game, config = paytable.game, paytable.config
+    shoe = game.shoe(config)
+    first = []
+    for dealt in shoes:
+        rounds = []
+        for r in dealt.rounds:
+            cards = game.first_deal(config, r.hands) if r.hands else None
+            if cards is None:
+                return None
+            rounds.append(replace(r, cards=tuple(shoe.index(card) for card in cards)))
+        first.append(replace(dealt, rounds=tuple(rounds)))
+    return first
+
+
 def _round_study(paytable: Paytable, counts: LogCounts) -> ShoeStudy | None:
     """Under a continuous shuffle, the rank and suit frequencies over independent rounds from
     the full shoe (:mod:`odds.tools.audit.round_frequencies`): in a game whose rounds never
@@ -412,17 +431,25 @@ def _round_study(paytable: Paytable, counts: LogCounts) -> ShoeStudy | None:
     if read is None or not read.shoes or counts.results is not None:
         return None
     shoe = game.shoe(paytable.config)
-    if game.max_round_cards:
-        moments = game.dealt_moments(paytable.config)
-        if moments is None:
-            return None
+    notes: tuple[str, ...] = ()
+    moments = game.dealt_moments(paytable.config) if game.max_round_cards else None
+    if moments is not None:
         tests = drawing_frequency_tests(shoe, moments, read.shoes)
+    elif game.max_round_cards:
+        first = _first_deals(paytable, read.shoes)
+        if first is None:
+            return None
+        tests = round_frequency_tests(shoe, first, "first deals")
+        notes = (
+            "the rank and suit frequencies cover each round's first deal, a uniform sample of "
+            "the full shoe; the cards a deal that goes on adds are not tested (which rounds go "
+            "on, and so what they add, depends on the first deal and on the player's decision)",
+        )
     else:
         tests = round_frequency_tests(shoe, read.shoes)
-    notes: tuple[str, ...] = ()
     if read.truncated:
         last = read.shoes[-1].rounds[-1].line
-        notes = (
+        notes += (
             f"the rank and suit frequencies cover the log's first {read.rounds:,} rounds "
             f"(to {read.unit} {last:,}; at most {read.rows:,} rows: --shoe-rows)",
         )

@@ -26,9 +26,11 @@ is a uniform sample of the full shoe; in a drawing game (baccarat's third cards)
 one round deals are not distributed like the shoe's composition — a round with a third
 card holds more small cards — so the pooled count of ``R`` rounds is tested against mean
 ``R·E[x]`` and covariance ``R·Cov(x)``, the exact per-round moments of the dealt cards
-(:meth:`odds.games.base.Game.dealt_moments`: a tableau's, a threshold draw's). A drawing
-deal whose law is not built (a continuation) is never tested against the shoe's
-composition, a wrong null an honest CSM fails: its frequencies are skipped with a note.
+(:meth:`odds.games.base.Game.dealt_moments`: a tableau's, a threshold draw's). A deal that
+goes on (a continuation: :meth:`odds.games.base.Game.first_deal`) tests each round's first
+deal, a uniform sample of the full shoe; the cards it goes on with are not tested (a note
+says so). A drawing deal with neither is never tested against the shoe's composition, a
+wrong null an honest CSM fails: its frequencies are skipped with a note.
 """
 
 from __future__ import annotations

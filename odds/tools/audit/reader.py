@@ -161,9 +161,13 @@ def read_log(
         counts = log.counts()
         # Under a continuous shuffle the rounds are still read card by card, for their rank
         # and suit counts (odds.tools.audit.round_frequencies), when the game's rounds never
-        # draw or the law of the cards its drawing deals is known.
+        # draw, the law of the cards its drawing deals is known, or its deal goes on after a
+        # first deal (that first deal's cards are tested).
         dealt = "shoe" in log.col and (
-            shoes_dealt or not game.max_round_cards or game.dealt_moments(config) is not None
+            shoes_dealt
+            or not game.max_round_cards
+            or game.goes_on()
+            or game.dealt_moments(config) is not None
         )
         shoes, in_log = log.dealt_shoes(shoe_rows, shoes_dealt) if dealt else (None, 0)
         return dataclasses.replace(

@@ -58,13 +58,18 @@ DRAWING_METHOD = (
 MIN_ROUNDS = 100
 
 
-def round_frequency_tests(shoe: Shoe[Any], shoes: Sequence[DealtShoe]) -> list[ShoeTest]:
-    """The pooled test of every grouping (ranks, suits) over independent rounds."""
+def round_frequency_tests(
+    shoe: Shoe[Any], shoes: Sequence[DealtShoe], what: str = "rounds"
+) -> list[ShoeTest]:
+    """The pooled test of every grouping (ranks, suits) over independent rounds (``what``:
+    the cards read of each, "rounds" or "first deals", for the test's name)."""
     rounds = [r.cards for s in shoes for r in s.rounds]
-    return [_test(shoe, grouping, rounds) for grouping in groupings(shoe)]
+    return [_test(shoe, grouping, rounds, what) for grouping in groupings(shoe)]
 
 
-def _test(shoe: Shoe[Any], grouping: Grouping, rounds: Sequence[tuple[int, ...]]) -> ShoeTest:
+def _test(
+    shoe: Shoe[Any], grouping: Grouping, rounds: Sequence[tuple[int, ...]], what: str
+) -> ShoeTest:
     g = len(grouping.labels)
     holds = [0] * g
     for kind, count in enumerate(shoe.counts):
@@ -76,7 +81,7 @@ def _test(shoe: Shoe[Any], grouping: Grouping, rounds: Sequence[tuple[int, ...]]
             seen[grouping.of_type[card]] += 1
     sizes = Counter(len(cards) for cards in rounds)
     total = sum(n * k for n, k in sizes.items())
-    name = f"{grouping.kind} frequencies, pooled over rounds"
+    name = f"{grouping.kind} frequencies, pooled over {what}"
     present = [k for k in range(g) if holds[k] > 0]
     if total < MIN_CARDS or len(present) < 2:
         why = f"not enough cards ({total:,}; at least {MIN_CARDS})"

@@ -242,3 +242,39 @@ def test_a_threshold_draws_card_law_is_every_ordered_deal_of_cards():
         for k, b in enumerate(key):
             assert law.covariance[j][k] == covariance.get((a, b), 0), (a, b)
     assert 4 < sum(law.mean) < 6
+
+
+def _war_log(path, overrides: list[str], rounds: int, seed: int) -> None:
+    """Casino War from a CSM (every round from a fresh shoe of the overridden paytable), in
+    sessions of 500 rounds, its decisions the optimal strategy's."""
+    from odds.tools.audit.logs import deal_rounds, write_log
+
+    dealer = load("casino-war", overrides)
+    rows = deal_rounds(dealer.game, dealer.config, rounds, seed)
+    sessions = ({**row, "shoe": f"session-{k // 500 + 1}"} for k, row in enumerate(rows))
+    write_log(load("casino-war").game, sessions, path)
+
+
+def test_a_war_is_tested_on_its_first_deals_under_a_csm(run, tmp_path):
+    """A deal that goes on (Casino War's war) shows more cards on a tie, so a round's cards
+    are not a uniform sample of the shoe; its first deal is (dealt before the rules read a
+    card): the frequencies test the first deals, and say that the war cards are not tested.
+    An honest machine passes; one short of 8s (two of each 8 in six decks, where six are due)
+    is named by the rank test, the 8s less common."""
+    first = "rank frequencies, pooled over first deals"
+    honest = tmp_path / "honest.csv"
+    _war_log(honest, [], 2000, 5)
+    code, out, _ = run("audit", "casino-war", "--log", str(honest), "--set", CSM)
+    assert code == 0, out
+    assert f"Verdict, {first}: pass" in out
+    assert "Verdict, suit frequencies, pooled over first deals: pass" in out
+    assert "cover each round's first deal, a uniform sample of the full shoe" in out
+    assert "rank and suit frequencies not tested" not in out
+    short = tmp_path / "short.csv"
+    eights = ", ".join(f"8{s} = 2" for s in "cdhs")
+    _war_log(short, [f"shoe.counts={{{eights}}}"], 2000, 5)
+    code, out, _ = run("audit", "casino-war", "--log", str(short), "--set", CSM)
+    assert code == 1, out
+    verdict = next(line for line in out.splitlines() if line.startswith(f"Verdict, {first}:"))
+    assert verdict.startswith(f"Verdict, {first}: FAIL"), verdict
+    assert "Finding: rank 8 is less common than the full shoe holds it" in out
