@@ -61,13 +61,7 @@ MAX_FIRST_DEALS = 20_000
 
 def reads_continued(condition: Condition | None) -> bool:
     """Whether a condition reads ``continued``."""
-    if condition is None:
-        return False
-    return (
-        condition.continued is not None
-        or any(reads_continued(c) for c in (*condition.all, *condition.any))
-        or reads_continued(condition.not_)
-    )
+    return condition is not None and any(c.continued is not None for c in condition.walk())
 
 
 def continued_needs(
@@ -77,19 +71,13 @@ def continued_needs(
     continuation = definition.continuation
     assert continuation is not None
     positions = continuation.positions(definition.deal.positions)
-    inner: list[Condition] = []
-
-    def visit(condition: Condition | None) -> None:
-        if condition is None:
-            return
-        if isinstance(condition.continued, Condition):
-            inner.append(condition.continued)
-        for part in (*condition.all, *condition.any):
-            visit(part)
-        visit(condition.not_)
-
-    for condition in conditions:
-        visit(condition)
+    inner = [
+        part.continued
+        for condition in conditions
+        if condition is not None
+        for part in condition.walk()
+        if isinstance(part.continued, Condition)
+    ]
     return needs(inner, positions)
 
 

@@ -189,21 +189,13 @@ def detail_tests(definition: Definition) -> dict[tuple[str, str], list[frozenset
     ``(feature, position)`` (the coup's highest card: ``(COUP_HIGHEST, "")``)."""
     found: dict[tuple[str, str], list[frozenset[Any]]] = {}
 
-    def visit(condition: Any) -> None:
-        for position, name, accepted in condition.tests:
-            if name in DRAWN_FEATURES:
-                key = (name, position) if position else (COUP_HIGHEST, "")
-                if accepted not in found.setdefault(key, []):
-                    found[key].append(accepted)
-        for part in (*condition.all, *condition.any):
-            visit(part)
-        if condition.not_ is not None:
-            visit(condition.not_)
-
     for bet in definition.bets:
         for outcome in bet.outcomes:
-            if outcome.when is not None:
-                visit(outcome.when)
+            for position, name, accepted in outcome.when.every_test() if outcome.when else ():
+                if name in DRAWN_FEATURES:
+                    key = (name, position) if position else (COUP_HIGHEST, "")
+                    if accepted not in found.setdefault(key, []):
+                        found[key].append(accepted)
     return found
 
 

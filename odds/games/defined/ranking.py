@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from math import comb
 from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
 from odds.core.errors import OddsError
+from odds.engine import hand_weight
 from odds.games.defined import patterns
 from odds.games.defined.schema import Definition
 
@@ -70,13 +70,6 @@ def winner(definition: Definition, first: Sequence[Card], second: Sequence[Card]
     a, b = patterns.strength(first, definition), patterns.strength(second, definition)
     positions = definition.deal.positions
     return positions[0] if a > b else positions[1] if b > a else definition.ties
-
-
-def _weight(counts: Sequence[int], hand: tuple[int, ...]) -> int:
-    ways = 1
-    for kind, n in Counter(hand).items():
-        ways *= comb(counts[kind], n)
-    return ways
 
 
 #: The most hand pairs :func:`correct_exceptions` may walk: about 8.5 µs a pair, so 1,000,000
@@ -152,7 +145,7 @@ def correct_exceptions(
                         left = list(counts)
                         for kind in seats[0]:
                             left[kind] -= 1
-                        ways = _weight(counts, seats[0]) * _weight(left, seats[1])
+                        ways = hand_weight(counts, seats[0]) * hand_weight(left, seats[1])
                         if not ways:
                             continue
                         views = tuple(

@@ -376,6 +376,18 @@ class Condition:
     #: continued deal (odds.games.defined.continuation); ``None``: not read.
     continued: Any = None
 
+    def walk(self) -> Iterator[Condition]:
+        """This condition and every one inside its ``all``, ``any`` and ``not`` (not the
+        continued deal's: that is a condition of another deal)."""
+        yield self
+        for part in (*self.all, *self.any, *(() if self.not_ is None else (self.not_,))):
+            yield from part.walk()
+
+    def every_test(self) -> Iterator[tuple[str, str, Any]]:
+        """The ``tests`` of every condition :meth:`walk` visits."""
+        for part in self.walk():
+            yield from part.tests
+
 
 @dataclass(frozen=True)
 class Definition:
@@ -862,11 +874,7 @@ def _check_decided(decision: Decision, bets: Sequence[BetDefinition], loc: Locat
 
 
 def _reads_action(condition: Condition) -> bool:
-    return (
-        any(name == ACTION for _, name, _ in condition.tests)
-        or any(_reads_action(c) for c in (*condition.all, *condition.any))
-        or (condition.not_ is not None and _reads_action(condition.not_))
-    )
+    return any(name == ACTION for _, name, _ in condition.every_test())
 
 
 def _category_names(items: Any) -> tuple[str, ...]:

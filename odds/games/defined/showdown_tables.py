@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 from typing import Any
 
 from odds.core.cards import Card, hand_text
 from odds.core.table import Column, Kind, Table
+from odds.engine import hand_weight
 from odds.games.defined import patterns, ranking
 from odds.games.defined.counting import (
     HandClassifier,
@@ -187,7 +187,7 @@ def resolved_counts(
                         left = list(counts)
                         for t in mine:
                             left[t] -= 1
-                        ways = _weight(left, theirs)
+                        ways = hand_weight(left, theirs)
                         if not ways:
                             continue
                         ours, rival = classifier.strength(mine), classifier.strength(theirs)
@@ -199,13 +199,6 @@ def resolved_counts(
                             columns[by_order][at[mine]] -= ways
                             columns[by_exception][at[mine]] += ways
     return weaker, equal, stronger
-
-
-def _weight(counts: Sequence[int], hand: Sequence[int]) -> int:
-    ways = 1
-    for t in set(hand):
-        ways *= comb(counts[t], hand.count(t))
-    return ways
 
 
 def showdown_report_tables(definition: Definition, shoe: Any, game: str) -> tuple[Table, ...]:

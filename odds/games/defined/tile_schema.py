@@ -271,7 +271,7 @@ def _check_tiebreak(key: str, tiles: bool, where: str, loc: Locator, line: int) 
 
 
 def _check_condition(condition: Any, where: str, loc: Locator, line: int) -> None:
-    for position, name, _ in condition.tests:
+    for position, name, _ in condition.every_test():
         known = POSITION_FEATURES if position else ROUND_FEATURES
         if name not in known:
             raise loc.error(
@@ -280,10 +280,6 @@ def _check_condition(condition: Any, where: str, loc: Locator, line: int) -> Non
                 f"(known: {', '.join(sorted(known))})",
                 line,
             )
-    for part in (*condition.all, *condition.any):
-        _check_condition(part, where, loc, line)
-    if condition.not_ is not None:
-        _check_condition(condition.not_, where, loc, line)
 
 
 def _known_codes(

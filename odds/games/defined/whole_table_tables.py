@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.errors import OddsError
 from odds.core.numbers import short_number
 from odds.core.table import Column, Kind, Table
-from odds.engine import class_distribution
+from odds.engine import class_distribution, hands
 from odds.games.defined import seats
 from odds.games.defined.seat_simulation import Z_LIMIT
 from odds.games.defined.seats import SeatClasses
@@ -106,7 +106,7 @@ def hand_class_table(table: WholeTable) -> Table:
         if name is None:
             from odds.games.defined import patterns
 
-            hand = next(h for h, _ in _hands(shoe.counts, size) if classes(h) == cls)
+            hand = next(h for h, _ in hands(shoe.counts, size) if classes(h) == cls)
             return patterns.category_of(classes.classifier.cards(hand), definition)
         return by_category[name]
 
@@ -161,12 +161,6 @@ def hand_class_table(table: WholeTable) -> Table:
         total={"name": "Total", "ways": total, "probability": Fraction(1)},
         note=note,
     )
-
-
-def _hands(counts: Sequence[int], size: int) -> list[tuple[tuple[int, ...], int]]:
-    from odds.engine import hands
-
-    return hands(counts, size)
 
 
 def _group_texts(groups: Sequence[dict[tuple[Any, ...], int]]) -> list[str]:
