@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.errors import OddsError
 from odds.engine import check_total, deal_count, hands
 from odds.games.defined import counting, patterns, ranking, threshold
-from odds.games.defined.rounds import RoundKey, holds, needs, net_of
+from odds.games.defined.rounds import RoundKey, holds, needs, net_of, with_action
 from odds.games.defined.schema import ACTION, BetDefinition, Condition, Decision, Definition
 
 if TYPE_CHECKING:
@@ -400,10 +400,6 @@ def _merge_key(card: Any, level: int) -> Any:
     return card if level >= 2 else card.rank
 
 
-def _with_action(view: tuple[Any, ...], action: str | None) -> tuple[Any, ...]:
-    return tuple(sorted((*view, (ACTION, action)), key=lambda item: item[0]))
-
-
 def solve(
     game: DefinedGame,
     payouts: Mapping[str, Fraction],
@@ -431,7 +427,7 @@ def solve(
     def key_of(deal: FirstDeal, action: str | None, inner: Any) -> RoundKey:
         views = list(deal.views)
         if ACTION in reads[decision.position]:
-            views[deciding] = _with_action(views[deciding], action)
+            views[deciding] = with_action(views[deciding], action)
         return (deal.who, *views, inner)
 
     def net(key: RoundKey) -> Fraction:
@@ -721,7 +717,7 @@ def round_key_of(
         views = []
         for p in positions:
             view = patterns.view(first[p], reads[p] - {ACTION}, definition)
-            views.append(_with_action(view, action) if ACTION in reads[p] else view)
+            views.append(with_action(view, action) if ACTION in reads[p] else view)
         key: RoundKey = (who if winner else None, *views)
         if not counted_here(game, bet):
             return key

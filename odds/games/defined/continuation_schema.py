@@ -65,9 +65,7 @@ def read_continuation(
         raise loc.error(
             where_, 'expected a table: when = { winner = "tie" }, burn = 3, cards = 1', line
         )
-    unknown = [k for k in table if k not in ("when", "burn", "cards", "to")]
-    if unknown:
-        raise loc.error(where_, f"unknown key {unknown[0]!r} (known: when, burn, cards, to)", line)
+    loc.known(table, ("when", "burn", "cards", "to"), where_, line, by_key=False)
     if deal.tableau is not None or deal.draw_at_most or deal.seats > 1 or len(deal.positions) != 2:
         raise loc.error(
             where_,

@@ -44,7 +44,7 @@ from odds.engine import (
 from odds.engine.showdown import Above, ShowdownCount, count_showdown
 from odds.games.defined import first_cards, patterns, ranking, threshold
 from odds.games.defined.colours import COLOUR, one_colour, reads_colour
-from odds.games.defined.rounds import RoundKey
+from odds.games.defined.rounds import RoundKey, cut_key
 from odds.games.defined.schema import (
     DRAWN_FEATURES,
     SUIT_TIEBREAKS,
@@ -598,14 +598,7 @@ def _joint(
     result: Counter[RoundKey] = Counter()
     for ((fs, fv), (ss, sv)), ways in joint.items():
         who = winner_of(definition, fs, ss) if winner else None
-        fd, sd = dict(fv), dict(sv)
-        result[
-            (
-                who,
-                tuple((n, fd[n]) for n in sorted(reads[first])),
-                tuple((n, sd[n]) for n in sorted(reads[second])),
-            )
-        ] += ways
+        result[cut_key(who, (first, second), reads, (fv, sv))] += ways
     return dict(result)
 
 

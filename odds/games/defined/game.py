@@ -37,7 +37,7 @@ from odds.games.defined import (
     until_match,
 )
 from odds.games.defined.options import DefinedConfig, payout_values
-from odds.games.defined.report_tables import analysis_tables, defined_strength
+from odds.games.defined.report_tables import analysis_tables, defined_strength, in_words
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
 from odds.games.defined.schema import (
     ACTION,
@@ -116,7 +116,7 @@ class DefinedGame(Game[DefinedConfig]):
                 if goes_on
                 else "the cards in dealing order, e.g. '7h' or '2c 9d 7s'"
                 if deal.until_match
-                else f"{_number(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
+                else f"{in_words(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
@@ -1113,7 +1113,7 @@ def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
 def _category_table(definition: Definition, found: Mapping[int | None, int]) -> Table:
     total = sum(found.values())
     rows = []
-    indices = sorted(range(len(definition.categories)), key=lambda i: -definition.level(i))
+    indices = definition.strongest_first()
     for i in indices:
         category = definition.categories[i]
         ways = found.get(i, 0)
@@ -1126,7 +1126,7 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
             f"Hand categories (one {definition.deal.positions[0]} hand after its draw, "
             "from the full shoe)"
             if definition.deal.draw_at_most
-            else f"Hand categories (one hand of {_number(definition.deal.cards)} from the "
+            else f"Hand categories (one hand of {in_words(definition.deal.cards)} from the "
             "full shoe)"
         ),
         columns=(
@@ -1140,7 +1140,7 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
         + (
             f" (in the definition's list: {', '.join(c.label for c in definition.categories)}); "
             + "; ".join(
-                f"{c.label} beats {', '.join(_label_of(definition, b) for b in c.beats)} "
+                f"{c.label} beats {', '.join(definition.label_of(b) for b in c.beats)} "
                 "whatever the order"
                 for c in definition.categories
                 if c.beats
@@ -1150,14 +1150,6 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
             else "."
         ),
     )
-
-
-def _label_of(definition: Definition, name: str) -> str:
-    return next(c.label for c in definition.categories if c.name == name)
-
-
-def _number(n: int) -> str:
-    return ("one", "two", "three", "four", "five")[n - 1] if 1 <= n <= 5 else str(n)
 
 
 def _points_text(points: int) -> str:

@@ -21,6 +21,14 @@ if TYPE_CHECKING:
     from odds.games.defined.options import DefinedConfig
 
 
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+
+
+def in_words(n: int, most: int = 5) -> str:
+    """A count in words from "no" to ``most`` (at most seven), else in digits."""
+    return _WORDS[n] if 0 <= n <= most else str(n)
+
+
 def analysis_tables(game: DefinedGame, config: DefinedConfig, shoe: Any) -> list[Table]:
     """The tables of the definition's deal, for the paytable's shoe (none for other deals)."""
     definition = game.definition

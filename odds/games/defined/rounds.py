@@ -13,9 +13,33 @@ from fractions import Fraction
 from typing import Any
 
 from odds.games.defined.continuation_schema import AGAINST_FIRST, against_first, continued_holds
-from odds.games.defined.schema import BetDefinition, Condition, Definition, Outcome, cut_feature
+from odds.games.defined.schema import (
+    ACTION,
+    BetDefinition,
+    Condition,
+    Definition,
+    Outcome,
+    cut_feature,
+)
 
 RoundKey = tuple[Any, ...]
+
+
+def with_action(view: tuple[Any, ...], action: str | None) -> tuple[Any, ...]:
+    """A hand's view with the action chosen, in name order (as every view is)."""
+    return tuple(sorted((*view, (ACTION, action)), key=lambda item: item[0]))
+
+
+def cut_key(
+    who: Any, positions: Sequence[str], reads: Mapping[str, set[str]], views: Sequence[Any]
+) -> RoundKey:
+    """The round key of each position's whole view (``(feature, value)`` pairs), each cut to
+    the features ``reads`` reads of its position."""
+    seen = [dict(view) for view in views]
+    return (
+        who,
+        *(tuple((n, s[n]) for n in sorted(reads[p])) for p, s in zip(positions, seen, strict=True)),
+    )
 
 
 #: What a round feature reads of every position's hand (``highest_value``: the coup's

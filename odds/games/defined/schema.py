@@ -158,6 +158,21 @@ class Locator:
         at = f" (line {line})" if line else ""
         return OddsError(f"{self.source}: {where}{at}: {message}")
 
+    def known(
+        self,
+        table: Mapping[str, Any],
+        known: Sequence[str],
+        where: str,
+        after: int,
+        by_key: bool = True,
+    ) -> None:
+        """Refuse the first key of ``table`` not in ``known``, at its own line after ``after``
+        (``by_key`` false: at ``after``, the table's line)."""
+        for key in table:
+            if key not in known:
+                line = self.line(key, after) if by_key else after
+                raise self.error(where, f"unknown key {key!r} (known: {', '.join(known)})", line)
+
 
 @dataclass(frozen=True)
 class ShoeRules:
@@ -419,6 +434,14 @@ class Definition:
     #: ``[definition.continuation]``: the deal goes on after a condition (burns, new cards).
     continuation: Continuation | None = None
 
+    def strongest_first(self) -> list[int]:
+        """Category indices, strongest first (the strength order)."""
+        return sorted(range(len(self.categories)), key=lambda i: -self.level(i))
+
+    def label_of(self, name: str) -> str:
+        """The label of the category named ``name``."""
+        return next(c.label for c in self.categories if c.name == name)
+
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
         if not self.category_order:
@@ -477,7 +500,7 @@ def read_definition(
             "themselves now; remove the key",
             where.line("reproduces"),
         )
-    _known(data, _TOP, "definition", where, where.line("[definition"))
+    where.known(data, _TOP, "definition", where.line("[definition"))
     declarations = read_declarations(data.get("options"), where)
     reading = (
         Reading.defaults(declarations)
@@ -741,7 +764,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
     where_ = "definition.decision"
     if not isinstance(table, Mapping):
         raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
-    _known(table, ("position", "actions", "strategy", "at", "when"), where_, loc, line)
+    loc.known(table, ("position", "actions", "strategy", "at", "when"), where_, line)
     position = table.get("position")
     if position not in deal.positions:
         raise loc.error(
@@ -804,7 +827,7 @@ def _strategy(raw: Any, decision: Decision, context: _Context, loc: Locator) -> 
     example = f'{{ name = "house", {actions[0]} = {{ at_least = "…" }} }}'
     if not isinstance(raw, Mapping):
         raise loc.error(where_, f"expected a table such as {example}", line)
-    _known(raw, ("name", "label", *actions), where_, loc, line)
+    loc.known(raw, ("name", "label", *actions), where_, line)
     name = raw.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise loc.error(where_, f"name: expected a lower-case name, got {name!r}", line)
@@ -960,18 +983,6 @@ def _merged_options(base: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str
     return merged
 
 
-def _known(
-    table: Mapping[str, Any], known: Sequence[str], where_: str, loc: Locator, after: int
-) -> None:
-    for key in table:
-        if key not in known:
-            raise loc.error(
-                where_,
-                f"unknown key {key!r} (known: {', '.join(known)})",
-                loc.line(key, after),
-            )
-
-
 def _text(value: Any, where_: str, loc: Locator) -> str:
     if not isinstance(value, str):
         raise loc.error(
@@ -988,6 +999,14 @@ def _int(value: Any, where_: str, loc: Locator, low: int, high: int, line: int =
     return value
 
 
+def _bool(value: Any, where_: str, loc: Locator, line: int, key: str = "") -> bool:
+    """``value`` if it is true or false, else one line (``key``: named first)."""
+    if not isinstance(value, bool):
+        named = f"{key}: " if key else ""
+        raise loc.error(where_, f"{named}expected true or false, got {value!r}", line)
+    return value
+
+
 def _rank(text: Any, where_: str, loc: Locator, line: int = 0) -> Rank:
     key = str(text).upper() if not isinstance(text, int) else str(text)
     if isinstance(text, bool) or key not in RANK_SYMBOLS:
@@ -1001,7 +1020,7 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
         raise loc.error("definition.shoe", "expected a table", after)
     known = ("decks", "values", "rank_order", "ace_low_sequence", "ace_high_sequence",
              "suit_order")  # fmt: skip
-    _known(table, known, "definition.shoe", loc, after)
+    loc.known(table, known, "definition.shoe", after)
     decks = _int(
         table.get("decks", 1), "definition.shoe.decks", loc, 1, 8, loc.line("decks", after)
     )
@@ -1028,16 +1047,10 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
             line,
         )
     suits = tuple(SUIT_LETTERS[s] for s in suits_spec)
-    flags = []
-    for key, default in (("ace_low_sequence", True), ("ace_high_sequence", True)):
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            raise loc.error(
-                f"definition.shoe.{key}",
-                f"expected true or false, got {value!r}",
-                loc.line(key, after),
-            )
-        flags.append(value)
+    flags = [
+        _bool(table.get(key, True), f"definition.shoe.{key}", loc, loc.line(key, after))
+        for key in ("ace_low_sequence", "ace_high_sequence")
+    ]
     return ShoeRules(decks, values, order, flags[0], flags[1], suits)
 
 
@@ -1066,11 +1079,10 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
             "and cards = 1",
             after,
         )
-    _known(
+    loc.known(
         table,
         ("positions", "cards", "tableau", "seats", "draw_at_most", "until_match", "best"),
         "definition.deal",
-        loc,
         after,
     )
     positions = table.get("positions")
@@ -1163,7 +1175,7 @@ def _until_match(
             where_, 'expected a table such as { card = "joker", match = "rank", first = '
             f'"{piles[0]}" }}', line,
         )  # fmt: skip
-    _known(raw, ("card", "match", "first"), where_, loc, line)
+    loc.known(raw, ("card", "match", "first"), where_, line)
     if len(piles) != 2:
         raise loc.error("definition.deal.positions", "an until-match deal deals to two piles", line)
     card = raw.get("card", "")
@@ -1258,7 +1270,7 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
     if not isinstance(table, Mapping):
         raise loc.error("definition.deal.tableau", "expected a table", after)
     known = ("naturals", "first_draws", "second_draws_first_stood", "second_draws")
-    _known(table, known, "definition.deal.tableau", loc, after)
+    loc.known(table, known, "definition.deal.tableau", after)
     for key in known:
         if key not in table:
             raise loc.error("definition.deal.tableau", f"missing {key}", after)
@@ -1336,11 +1348,10 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
         where_ = f"definition.categories[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(
+        loc.known(
             item,
             ("name", "label", "pattern", "tiebreak", "rank_order", "beats", "if", "class"),
             where_,
-            loc,
             line,
         )
         name = item.get("name")
@@ -1424,9 +1435,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
 
 def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -> Any:
     if key in ("sequence", "flush", "suited", "any", "same_colour"):
-        if not isinstance(value, bool):
-            raise loc.error(where_, f"expected true or false, got {value!r}", line)
-        return value
+        return _bool(value, where_, loc, line)
     if key in ("same_rank", "faces", "faces_at_least", "cards"):
         return _int(value, where_, loc, 0, 26, line)
     if key in ("points", "value_total"):  # value_total: the values' sum itself, not mod 10
@@ -1516,7 +1525,7 @@ def _compare(
     after = loc.line("[definition.compare")
     if not isinstance(table, Mapping):
         raise loc.error("definition.compare", "expected a table", after)
-    _known(table, ("by", "ties", "order"), "definition.compare", loc, after)
+    loc.known(table, ("by", "ties", "order"), "definition.compare", after)
     default = ["points"] if deal.tableau else (["category"] if categories else ["ranks"])
     by = table.get("by", default)
     line = loc.line("by", after)
@@ -1575,7 +1584,7 @@ def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, .
             raise loc.error(where_, "expected a table", line)
         known = ("name", "title", "description", "outcomes", "withholding", "per_hand", "if",
                  "fair_payout", "rides_on")  # fmt: skip
-        _known(item, known, where_, loc, line)
+        loc.known(item, known, where_, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
             raise loc.error(
@@ -1670,9 +1679,7 @@ def _bet(
     if isinstance(withholding, str) and withholding != COVER and context.reading.declares_payouts:
         context.reading.payout(withholding, f"{where_}.withholding", loc, wline)
     _check_losses(outcomes, withholding, where_, loc)
-    per_hand = item.get("per_hand", False)
-    if not isinstance(per_hand, bool):
-        raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
+    per_hand = _bool(item.get("per_hand", False), where_, loc, line, "per_hand")
     fair = item.get("fair_payout", False)
     paying = [o for o in outcomes if isinstance(o.net, str) and not o.loses_named]
     paying += [o for o in outcomes if isinstance(o.net, Fraction) and o.net > 0]
@@ -1747,7 +1754,7 @@ def _outcome(
         raise loc.error(
             where_, 'expected a table such as { when = { winner = "banker" }, pays = 1 }', line
         )
-    _known(
+    loc.known(
         raw,
         (
             "name",
@@ -1763,14 +1770,11 @@ def _outcome(
             "times",
         ),
         where_,
-        loc,
         line,
     )
     if ("when" in raw) == bool(raw.get("otherwise")):
         raise loc.error(where_, "give either when = { … } or otherwise = true", line)
-    optional = raw.get("optional", False)
-    if not isinstance(optional, bool):
-        raise loc.error(where_, f"optional: expected true or false, got {optional!r}", line)
+    optional = _bool(raw.get("optional", False), where_, loc, line, "optional")
     when: Any = None
     if "when" in raw:
         when = _condition(raw["when"], f"{where_}.when", context, loc, line)
@@ -2023,9 +2027,7 @@ def _against_first(
             "card each (inside continued = { … })",
             line,
         )
-    if not isinstance(value, bool):
-        raise loc.error(where_, f"expected true or false, got {value!r}", line)
-    return value
+    return _bool(value, where_, loc, line)
 
 
 def _check_round_key(
@@ -2197,9 +2199,7 @@ def _feature_value(
     if feature in FIRST_CARD_FEATURES and deal.cards < 2:
         raise loc.error(where_, f"{feature}: the hands hold one card", line)
     if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush", "identical"):
-        if not isinstance(value, bool):
-            raise loc.error(where_, f"expected true or false, got {value!r}", line)
-        return value
+        return _bool(value, where_, loc, line)
     if feature == "spread" and isinstance(value, Mapping) and "max" not in value:
         value = {**value, "max": 12}  # at most the 11 ranks between a 2 and an ace
     if feature == "winner":

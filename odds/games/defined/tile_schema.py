@@ -181,13 +181,7 @@ def read_tiles(table: Any, loc: Locator) -> TileRules:
     after = loc.line("[definition.tiles")
     if not isinstance(table, Mapping):
         raise loc.error("definition.tiles", "expected a table (copies, points, …)", after)
-    for key in table:
-        if key not in TILE_KEYS:
-            raise loc.error(
-                "definition.tiles",
-                f"unknown key {key!r} (known: {', '.join(TILE_KEYS)})",
-                loc.line(key, after),
-            )
+    loc.known(table, TILE_KEYS, "definition.tiles", after)
     try:
         options = build(TileSetOptions, table, "definition.tiles")
         options.build()
