@@ -267,9 +267,7 @@ def coup_round_key(
     first, second = definition.deal.positions
     fp, sp, fc, sc = coup[:4]
     noted = {(name, i): v for (name, i, _), v in zip(details, coup[4:], strict=True)}
-    who = None
-    if winner:
-        who = first if fp > sp else second if sp > fp else definition.ties
+    who = winner_of(definition, fp, sp) if winner else None
     views = []
     for i, (position, p, c) in enumerate(((first, fp, fc), (second, sp, sc))):
         found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}

@@ -37,7 +37,12 @@ from odds.games.defined import (
     until_match,
 )
 from odds.games.defined.options import DefinedConfig, payout_values
-from odds.games.defined.report_tables import analysis_tables, defined_strength, in_words
+from odds.games.defined.report_tables import (
+    analysis_tables,
+    defined_strength,
+    in_words,
+    points_text,
+)
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
 from odds.games.defined.schema import (
     ACTION,
@@ -936,11 +941,11 @@ class DefinedGame(Game[DefinedConfig]):
                 return name
             if not self._reads_points():  # a poker ranking: points would mean nothing
                 return name
-            return f"{name}, {_points_text(points)}"
+            return f"{name}, {points_text(points)}"
         if len(cards) == 1 and definition.deal.tableau is None:
             rank = cards[0].rank
             return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
-        return _points_text(patterns.points(cards, definition.shoe))
+        return points_text(patterns.points(cards, definition.shoe))
 
     def _reads_points(self) -> bool:
         """Whether a hand's points decide anything here: the order compares them, a category
@@ -1150,8 +1155,3 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
             else "."
         ),
     )
-
-
-def _points_text(points: int) -> str:
-    """ "1 point", "7 points": how a settled hand's total reads."""
-    return "1 point" if points == 1 else f"{points} points"

@@ -431,11 +431,7 @@ class Reading:
         if (
             option is None
             or (option.kind == "table") != bool(entry)
-            or option.kind
-            not in (
-                "number",
-                "table",
-            )
+            or option.kind not in ("number", "table")
         ):
             raise loc.error(
                 where,

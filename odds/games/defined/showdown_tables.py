@@ -26,7 +26,6 @@ from typing import Any
 
 from odds.core.cards import Card, hand_text
 from odds.core.table import Column, Kind, Table
-from odds.engine import hand_weight
 from odds.games.defined import patterns, ranking
 from odds.games.defined.counting import (
     HandClassifier,
@@ -34,7 +33,7 @@ from odds.games.defined.counting import (
     classifier_for,
     showdown_count,
 )
-from odds.games.defined.report_tables import in_words
+from odds.games.defined.report_tables import in_words, points_text
 from odds.games.defined.schema import Category, Definition
 
 
@@ -129,7 +128,7 @@ def showdown_classes(
 
 def _class_text(definition: Definition, index: int, points: int) -> str:
     category = definition.categories[index]
-    return _points_label(points) if split_by_points(category) else category.label
+    return points_text(points) if split_by_points(category) else category.label
 
 
 def class_label(definition: Definition, index: int, cards: Sequence[Card]) -> str:
@@ -145,17 +144,13 @@ def hand_description(definition: Definition, index: int, cards: Sequence[Card]) 
     category = definition.categories[index]
     label = class_label(definition, index, cards)
     if "points" in category.tiebreak and not split_by_points(category):
-        return f"{label}, {_points_label(patterns.points(cards, definition.shoe))}"
+        return f"{label}, {points_text(patterns.points(cards, definition.shoe))}"
     return label
 
 
 def split_by_points(category: Category) -> bool:
     """A catch-all category ranked by points first is shown per points total."""
     return category.pattern == (("any", True),) and category.tiebreak[:1] == ("points",)
-
-
-def _points_label(points: int) -> str:
-    return "1 point" if points == 1 else f"{points} points"
 
 
 def resolved_counts(
@@ -173,32 +168,12 @@ def resolved_counts(
     if not ranking.has_exceptions(definition):
         return weaker, equal, stronger
     at = {hand: i for i, hand in enumerate(count.hands)}
-    by_category: dict[int, list[tuple[int, ...]]] = {}
-    for hand in count.hands:
-        index = classifier.category(hand)
-        if index is not None:
-            by_category.setdefault(index, []).append(hand)
-    columns = {"weaker": weaker, "equal": equal, "stronger": stronger}
-    names = [c.name for c in definition.categories]
-    for a, category in enumerate(definition.categories):
-        for beaten in category.beats:
-            for special in by_category.get(a, []):
-                for other in by_category.get(names.index(beaten), []):
-                    for mine, theirs, wins in ((special, other, True), (other, special, False)):
-                        left = list(counts)
-                        for t in mine:
-                            left[t] -= 1
-                        ways = hand_weight(left, theirs)
-                        if not ways:
-                            continue
-                        ours, rival = classifier.strength(mine), classifier.strength(theirs)
-                        by_order = (
-                            "weaker" if rival < ours else "stronger" if rival > ours else "equal"
-                        )
-                        by_exception = "weaker" if wins else "stronger"
-                        if by_order != by_exception:
-                            columns[by_order][at[mine]] -= ways
-                            columns[by_exception][at[mine]] += ways
+    columns = {1: weaker, 0: equal, -1: stronger}  # by the first hand's verdict
+    for mine, _, ways, by_order, by_exception in ranking.exception_pairs(
+        classifier, counts, count.hands
+    ):
+        columns[by_order][at[mine]] -= ways
+        columns[by_exception][at[mine]] += ways
     return weaker, equal, stronger
 
 
