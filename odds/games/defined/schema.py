@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -2155,6 +2155,32 @@ def _emptied(feature: str, written: Any, accepted: Any) -> bool:
     return isinstance(written, Mapping) and bool(set(written) & {"keys_of", "except_keys_of"})
 
 
+#: What a test may not ask of a deal: (features, whether this deal refuses them, why).
+_FEATURE_LIMITS: tuple[tuple[Collection[str], Callable[[Deal], bool], str], ...] = (
+    (
+        ("natural",),
+        lambda deal: deal.tableau is None,
+        "natural is a tableau deal's feature (two-card totals)",
+    ),
+    (
+        DRAWN_FEATURES,
+        lambda deal: deal.tableau is None,
+        "{feature} reads a tableau deal's drawing (card values); this deal has no tableau",
+    ),
+    (
+        ("category", "faces", "rank", "suit", "flush", "same_suit", "same_rank"),
+        lambda deal: deal.tableau is not None,
+        "{feature}: a tableau deal is counted by card values only; it cannot ask for {feature} yet",
+    ),
+    (
+        ("rank", "suit"),
+        lambda deal: deal.cards != 1,
+        "{feature}: asks for one card's {feature}; the hands hold {cards} cards",
+    ),
+    (FIRST_CARD_FEATURES, lambda deal: deal.cards < 2, "{feature}: the hands hold one card"),
+)
+
+
 def _feature_value(
     position: str,
     feature: str,
@@ -2166,38 +2192,9 @@ def _feature_value(
 ) -> Any:
     """The accepted values of one test, as a frozenset (or a bool)."""
     deal = context.deal
-    tableau = deal.tableau is not None
-    if feature in ("natural",) and not tableau:
-        raise loc.error(where_, "natural is a tableau deal's feature (two-card totals)", line)
-    if feature in DRAWN_FEATURES and not tableau:
-        raise loc.error(
-            where_,
-            f"{feature} reads a tableau deal's drawing (card values); this deal has no tableau",
-            line,
-        )
-    if tableau and feature in (
-        "category",
-        "faces",
-        "rank",
-        "suit",
-        "flush",
-        "same_suit",
-        "same_rank",
-    ):
-        raise loc.error(
-            where_,
-            f"{feature}: a tableau deal is counted by card values only; "
-            f"it cannot ask for {feature} yet",
-            line,
-        )
-    if feature in ("rank", "suit") and deal.cards != 1:
-        raise loc.error(
-            where_,
-            f"{feature}: asks for one card's {feature}; the hands hold {deal.cards} cards",
-            line,
-        )
-    if feature in FIRST_CARD_FEATURES and deal.cards < 2:
-        raise loc.error(where_, f"{feature}: the hands hold one card", line)
+    for features, refused, why in _FEATURE_LIMITS:
+        if feature in features and refused(deal):
+            raise loc.error(where_, why.format(feature=feature, cards=deal.cards), line)
     if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush", "identical"):
         return _bool(value, where_, loc, line)
     if feature == "spread" and isinstance(value, Mapping) and "max" not in value:
