@@ -144,6 +144,10 @@ class Locator:
         at = bisect_left(found, max(after, 1))
         return found[at] if at < len(found) else 0
 
+    def at(self, key: str, after: int) -> int:
+        """The line of ``key`` after ``after``, else ``after`` itself (the table's line)."""
+        return self.line(key, after) or after
+
     def nth(self, key: str, n: int, after: int = 0) -> int:
         """The line of the ``n``-th occurrence (0-based) of ``key`` after ``after``."""
         line = after
@@ -685,7 +689,7 @@ def _read(
                 no_action="the choice is offered or not by the first deal's cards",
             ),
             where,
-            where.line("when", decision.line) or decision.line,
+            where.at("when", decision.line),
         )
         if offered is False:
             raise where.error(
@@ -770,7 +774,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
         raise loc.error(
             where_,
             f"position: expected one of {', '.join(deal.positions)}, got {position!r}",
-            loc.line("position", line) or line,
+            loc.at("position", line),
         )
     actions = table.get("actions")
     if (
@@ -783,7 +787,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             where_,
             f'actions: expected two or more lower-case names, e.g. ["play", "fold"], got '
             f"{actions!r}",
-            loc.line("actions", line) or line,
+            loc.at("actions", line),
         )
     if deal.tableau is not None or deal.draw_at_most or deal.seats > 1 or len(deal.positions) != 2:
         raise loc.error(
@@ -798,14 +802,14 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             where_,
             f'at: expected "deal" (on the own hand) or "continuation" (when the deal goes '
             f"on), got {at!r}",
-            loc.line("at", line) or line,
+            loc.at("at", line),
         )
     if "when" in table and at != "continuation":
         raise loc.error(
             where_,
             "when: the choice is offered on a condition of the first deal, with at = "
             '"continuation" (on the own hand every hand chooses)',
-            loc.line("when", line) or line,
+            loc.at("when", line),
         )
     if at == "continuation" and "strategy" in table:
         raise loc.error(
@@ -822,7 +826,7 @@ def _strategy(raw: Any, decision: Decision, context: _Context, loc: Locator) -> 
     one condition). The conditions read the deciding position's own hand: its features
     (``category``, ``at_least``, ``at_most``, …) and ``all``/``any``/``not`` of them."""
     where_ = "definition.decision.strategy"
-    line = loc.line("strategy", decision.line) or decision.line
+    line = loc.at("strategy", decision.line)
     actions = decision.actions
     example = f'{{ name = "house", {actions[0]} = {{ at_least = "…" }} }}'
     if not isinstance(raw, Mapping):
@@ -1362,30 +1366,27 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
             absent.append(name)
             continue
         pattern = item.get("pattern", {"any": True})
-        pline = loc.line("pattern", line) or line
+        pline = loc.at("pattern", line)
         checked = _pattern(pattern, f"{where_}.pattern", loc, pline)
         tiebreak = item.get("tiebreak", ["equal"])
         if not isinstance(tiebreak, list) or not all(t in TIEBREAKS for t in tiebreak):
             raise loc.error(
                 f"{where_}.tiebreak",
                 f"expected a list of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
-                loc.line("tiebreak", line) or line,
+                loc.at("tiebreak", line),
             )
         label = item.get("label", name)
         order: tuple[Rank, ...] = ()
         if "rank_order" in item:
             order = _rank_order(
-                item["rank_order"],
-                f"{where_}.rank_order",
-                loc,
-                loc.line("rank_order", line) or line,
+                item["rank_order"], f"{where_}.rank_order", loc, loc.at("rank_order", line)
             )
         beats = item.get("beats", [])
         if not isinstance(beats, list) or not all(isinstance(b, str) for b in beats):
             raise loc.error(
                 f"{where_}.beats",
                 f'expected a list of category names, e.g. ["trips"], got {beats!r}',
-                loc.line("beats", line) or line,
+                loc.at("beats", line),
             )
         hand_class = _text(item.get("class", ""), f"{where_}.class", loc)
         found.append(
@@ -1410,7 +1411,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
             )
     for category in found:
         where_ = f"definition.categories.{category.name}.beats"
-        line = loc.line("beats", category.line) or category.line
+        line = loc.at("beats", category.line)
         for beaten in category.beats:
             if beaten == category.name:
                 raise loc.error(where_, f"{beaten!r} cannot beat itself", line)
@@ -1428,7 +1429,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
                 raise loc.error(
                     f"definition.categories.{category.name}.beats",
                     f"{category.name!r} and {beaten!r} each beat the other",
-                    loc.line("beats", category.line) or category.line,
+                    loc.at("beats", category.line),
                 )
     return tuple(found)
 
@@ -1613,7 +1614,7 @@ def _check_riders(bets: Sequence[BetDefinition], loc: Locator) -> None:
         if bet.rides_on is None:
             continue
         where = f"definition.bets.{bet.name}"
-        line = loc.line("rides_on", bet.line) or bet.line
+        line = loc.at("rides_on", bet.line)
         carrier = names.get(bet.rides_on)
         if carrier is None or carrier is bet:
             others = ", ".join(n for n in names if n != bet.name) or "none"
@@ -1648,9 +1649,7 @@ def _bet(
     outcomes_raw = item.get("outcomes")
     if not isinstance(outcomes_raw, list) or not outcomes_raw:
         raise loc.error(
-            where_,
-            "outcomes: expected a list of { when = …, pays = … }",
-            loc.line("outcomes", line) or line,
+            where_, "outcomes: expected a list of { when = …, pays = … }", loc.at("outcomes", line)
         )
     outcomes = []
     keys: list[str] = []
@@ -1674,7 +1673,7 @@ def _bet(
         raise loc.error(where_, "no outcome is present under this paytable's options", line)
     title = str(item.get("title", name.replace("-", " ").title()))
     description = str(item.get("description", ""))
-    wline = loc.line("withholding", line) or line
+    wline = loc.at("withholding", line)
     withholding = _withholding(item.get("withholding", 0), where_, loc, wline)
     if isinstance(withholding, str) and withholding != COVER and context.reading.declares_payouts:
         context.reading.payout(withholding, f"{where_}.withholding", loc, wline)
@@ -1688,7 +1687,7 @@ def _bet(
             where_,
             "fair_payout: true for a bet with exactly one paying outcome, got "
             f"{fair!r} with {len(paying)}",
-            loc.line("fair_payout", line) or line,
+            loc.at("fair_payout", line),
         )
     rides_on = item.get("rides_on")
     if rides_on is not None and not isinstance(rides_on, str):
