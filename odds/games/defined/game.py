@@ -37,12 +37,7 @@ from odds.games.defined import (
     until_match,
 )
 from odds.games.defined.options import DefinedConfig, payout_values
-from odds.games.defined.report_tables import (
-    analysis_tables,
-    defined_strength,
-    in_words,
-    points_text,
-)
+from odds.games.defined.report_tables import analysis_tables, defined_strength
 from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
 from odds.games.defined.schema import (
     ACTION,
@@ -53,6 +48,7 @@ from odds.games.defined.schema import (
     Outcome,
     pattern_keys,
 )
+from odds.games.defined.words import in_words, points_text
 from odds.games.events import Event, labelled_ratio, reason, settled_bet
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet

@@ -21,19 +21,6 @@ if TYPE_CHECKING:
     from odds.games.defined.options import DefinedConfig
 
 
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
-
-
-def in_words(n: int, most: int = 5) -> str:
-    """A count in words from "no" to ``most`` (at most seven), else in digits."""
-    return _WORDS[n] if 0 <= n <= most else str(n)
-
-
-def points_text(points: int) -> str:
-    """ "1 point", "7 points": how a hand's total reads."""
-    return "1 point" if points == 1 else f"{points} points"
-
-
 def analysis_tables(game: DefinedGame, config: DefinedConfig, shoe: Any) -> list[Table]:
     """The tables of the definition's deal, for the paytable's shoe (none for other deals)."""
     definition = game.definition

@@ -48,11 +48,11 @@ from odds.games.dealing import (
 )
 from odds.games.defined import counting, ranking
 from odds.games.defined.options import DefinedConfig
-from odds.games.defined.report_tables import in_words
 from odds.games.defined.riders import with_riders
 from odds.games.defined.rounds import RoundKey, bet_needs, cut_key
 from odds.games.defined.schema import Definition, Tableau
 from odds.games.defined.seats import has_whole_table
+from odds.games.defined.words import in_words
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import (
     OutcomeLaw,

@@ -33,8 +33,8 @@ from odds.games.defined.counting import (
     classifier_for,
     showdown_count,
 )
-from odds.games.defined.report_tables import in_words, points_text
 from odds.games.defined.schema import Category, Definition
+from odds.games.defined.words import in_words, points_text
 
 
 def applies(definition: Definition) -> bool:

@@ -33,10 +33,10 @@ from odds.games.dealing import Procedure, SetDealing, set_procedure
 from odds.games.defined import counting, tile_patterns
 from odds.games.defined.game import DefinedGame
 from odds.games.defined.options import DefinedConfig
-from odds.games.defined.report_tables import in_words
 from odds.games.defined.schema import Definition
 from odds.games.defined.shoe_state import DefinedEvaluator, DefinedShoeState, hands_polynomial
 from odds.games.defined.tile_schema import TileDefinedConfig, TileSetOptions
+from odds.games.defined.words import in_words
 from odds.games.shoe_state import PolynomialEvaluator, StateBet, StateByStateLaw, StateEvaluator
 from odds.stats.analysis import Analysis
 

@@ -20,10 +20,10 @@ from odds.core.numbers import short_number
 from odds.core.table import Column, Kind, Table
 from odds.engine import class_distribution, hands
 from odds.games.defined import seats
-from odds.games.defined.report_tables import in_words
 from odds.games.defined.seat_simulation import Z_LIMIT
 from odds.games.defined.seats import SeatClasses
 from odds.games.defined.whole_table import SeatBet, Stakes, WholeTable, whole_table
+from odds.games.defined.words import in_words
 from odds.games.features import StakesFeature
 from odds.stats.bets import Bet, sqrt_decimal, volatility_index
 from odds.stats.chisquare import MERGE_RULE, Cell, goodness_of_fit
