@@ -103,9 +103,5 @@ def check_definition(
 def _tests(condition: Any) -> Iterator[tuple[str, str]]:
     if not hasattr(condition, "tests"):  # a constant (an option's test)
         return
-    for position, name, _ in condition.tests:
+    for position, name, _ in condition.every_test():
         yield position, name
-    for part in (*condition.all, *condition.any):
-        yield from _tests(part)
-    if condition.not_ is not None:
-        yield from _tests(condition.not_)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.errors import OddsError
 from odds.engine import check_total, deal_count, hands
 from odds.games.defined import counting, patterns, ranking, threshold
-from odds.games.defined.rounds import RoundKey, holds, needs, net_of
+from odds.games.defined.rounds import RoundKey, holds, needs, net_of, with_action
 from odds.games.defined.schema import ACTION, BetDefinition, Condition, Decision, Definition
 
 if TYPE_CHECKING:
@@ -61,13 +61,7 @@ MAX_FIRST_DEALS = 20_000
 
 def reads_continued(condition: Condition | None) -> bool:
     """Whether a condition reads ``continued``."""
-    if condition is None:
-        return False
-    return (
-        condition.continued is not None
-        or any(reads_continued(c) for c in (*condition.all, *condition.any))
-        or reads_continued(condition.not_)
-    )
+    return condition is not None and any(c.continued is not None for c in condition.walk())
 
 
 def continued_needs(
@@ -77,19 +71,13 @@ def continued_needs(
     continuation = definition.continuation
     assert continuation is not None
     positions = continuation.positions(definition.deal.positions)
-    inner: list[Condition] = []
-
-    def visit(condition: Condition | None) -> None:
-        if condition is None:
-            return
-        if isinstance(condition.continued, Condition):
-            inner.append(condition.continued)
-        for part in (*condition.all, *condition.any):
-            visit(part)
-        visit(condition.not_)
-
-    for condition in conditions:
-        visit(condition)
+    inner = [
+        part.continued
+        for condition in conditions
+        if condition is not None
+        for part in condition.walk()
+        if isinstance(part.continued, Condition)
+    ]
     return needs(inner, positions)
 
 
@@ -412,10 +400,6 @@ def _merge_key(card: Any, level: int) -> Any:
     return card if level >= 2 else card.rank
 
 
-def _with_action(view: tuple[Any, ...], action: str | None) -> tuple[Any, ...]:
-    return tuple(sorted((*view, (ACTION, action)), key=lambda item: item[0]))
-
-
 def solve(
     game: DefinedGame,
     payouts: Mapping[str, Fraction],
@@ -443,7 +427,7 @@ def solve(
     def key_of(deal: FirstDeal, action: str | None, inner: Any) -> RoundKey:
         views = list(deal.views)
         if ACTION in reads[decision.position]:
-            views[deciding] = _with_action(views[deciding], action)
+            views[deciding] = with_action(views[deciding], action)
         return (deal.who, *views, inner)
 
     def net(key: RoundKey) -> Fraction:
@@ -733,7 +717,7 @@ def round_key_of(
         views = []
         for p in positions:
             view = patterns.view(first[p], reads[p] - {ACTION}, definition)
-            views.append(_with_action(view, action) if ACTION in reads[p] else view)
+            views.append(with_action(view, action) if ACTION in reads[p] else view)
         key: RoundKey = (who if winner else None, *views)
         if not counted_here(game, bet):
             return key

@@ -65,9 +65,7 @@ def read_continuation(
         raise loc.error(
             where_, 'expected a table: when = { winner = "tie" }, burn = 3, cards = 1', line
         )
-    unknown = [k for k in table if k not in ("when", "burn", "cards", "to")]
-    if unknown:
-        raise loc.error(where_, f"unknown key {unknown[0]!r} (known: when, burn, cards, to)", line)
+    loc.known(table, ("when", "burn", "cards", "to"), where_, line, by_key=False)
     if deal.tableau is not None or deal.draw_at_most or deal.seats > 1 or len(deal.positions) != 2:
         raise loc.error(
             where_,
@@ -86,10 +84,10 @@ def read_continuation(
             "the condition is "
             + ("always true" if when else "never true")
             + " under this reading: the deal must go on after some rounds and not others",
-            loc.line("when", line) or line,
+            loc.at("when", line),
         )
-    burn = number(table.get("burn", 0), f"{where_}.burn", 0, 52, loc.line("burn", line) or line)
-    cards = number(table.get("cards"), f"{where_}.cards", 1, 26, loc.line("cards", line) or line)
+    burn = number(table.get("burn", 0), f"{where_}.burn", 0, 52, loc.at("burn", line))
+    cards = number(table.get("cards"), f"{where_}.cards", 1, 26, loc.at("cards", line))
     to = table.get("to")
     if to is not None and (
         not isinstance(to, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", to) or to in deal.positions
@@ -98,7 +96,7 @@ def read_continuation(
             f"{where_}.to",
             f"expected the name of a new position (lower-case, not one of "
             f"{', '.join(deal.positions)}), got {to!r}",
-            loc.line("to", line) or line,
+            loc.at("to", line),
         )
     return Continuation(when, burn, cards, line, to)
 

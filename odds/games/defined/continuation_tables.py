@@ -146,11 +146,7 @@ def _spreads(game: DefinedGame, solution: Any) -> list[int | None]:
 def _reads_spread(condition: Any) -> bool:
     if condition is None:
         return False
-    return (
-        any(name == "spread" for position, name, _ in condition.tests if not position)
-        or any(_reads_spread(c) for c in (*condition.all, *condition.any))
-        or _reads_spread(condition.not_)
-    )
+    return any(name == "spread" for position, name, _ in condition.every_test() if not position)
 
 
 def _spread_text(spread: int | None) -> str:

@@ -44,7 +44,7 @@ from odds.engine import (
 from odds.engine.showdown import Above, ShowdownCount, count_showdown
 from odds.games.defined import first_cards, patterns, ranking, threshold
 from odds.games.defined.colours import COLOUR, one_colour, reads_colour
-from odds.games.defined.rounds import RoundKey
+from odds.games.defined.rounds import RoundKey, cut_key
 from odds.games.defined.schema import (
     DRAWN_FEATURES,
     SUIT_TIEBREAKS,
@@ -189,21 +189,13 @@ def detail_tests(definition: Definition) -> dict[tuple[str, str], list[frozenset
     ``(feature, position)`` (the coup's highest card: ``(COUP_HIGHEST, "")``)."""
     found: dict[tuple[str, str], list[frozenset[Any]]] = {}
 
-    def visit(condition: Any) -> None:
-        for position, name, accepted in condition.tests:
-            if name in DRAWN_FEATURES:
-                key = (name, position) if position else (COUP_HIGHEST, "")
-                if accepted not in found.setdefault(key, []):
-                    found[key].append(accepted)
-        for part in (*condition.all, *condition.any):
-            visit(part)
-        if condition.not_ is not None:
-            visit(condition.not_)
-
     for bet in definition.bets:
         for outcome in bet.outcomes:
-            if outcome.when is not None:
-                visit(outcome.when)
+            for position, name, accepted in outcome.when.every_test() if outcome.when else ():
+                if name in DRAWN_FEATURES:
+                    key = (name, position) if position else (COUP_HIGHEST, "")
+                    if accepted not in found.setdefault(key, []):
+                        found[key].append(accepted)
     return found
 
 
@@ -275,9 +267,7 @@ def coup_round_key(
     first, second = definition.deal.positions
     fp, sp, fc, sc = coup[:4]
     noted = {(name, i): v for (name, i, _), v in zip(details, coup[4:], strict=True)}
-    who = None
-    if winner:
-        who = first if fp > sp else second if sp > fp else definition.ties
+    who = winner_of(definition, fp, sp) if winner else None
     views = []
     for i, (position, p, c) in enumerate(((first, fp, fc), (second, sp, sc))):
         found = {"points": p, "cards": c, "natural": c == 2 and p in tableau.naturals}
@@ -606,14 +596,7 @@ def _joint(
     result: Counter[RoundKey] = Counter()
     for ((fs, fv), (ss, sv)), ways in joint.items():
         who = winner_of(definition, fs, ss) if winner else None
-        fd, sd = dict(fv), dict(sv)
-        result[
-            (
-                who,
-                tuple((n, fd[n]) for n in sorted(reads[first])),
-                tuple((n, sd[n]) for n in sorted(reads[second])),
-            )
-        ] += ways
+        result[cut_key(who, (first, second), reads, (fv, sv))] += ways
     return dict(result)
 
 

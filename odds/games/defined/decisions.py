@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.errors import OddsError
 from odds.engine import check_total, deal_count
 from odds.games.defined import counting, ranking
-from odds.games.defined.rounds import RoundKey, holds, needs
+from odds.games.defined.rounds import RoundKey, holds, needs, with_action
 from odds.games.defined.schema import ACTION, BetDefinition, Condition, Decision, Definition
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def solve(
             if not happens[c][v]:
                 continue
             for a, action in enumerate(actions):
-                key = _key(who, _with_action(view, action), band, deciding == second)
+                key = _key(who, with_action(view, action), band, deciding == second)
                 nets[v, c, a] = sum(
                     (net_of(outcomes[bet.name, game.settled_outcome(bet, key)], payouts)
                      for bet in bets),
@@ -188,7 +188,7 @@ def solve(
             summed = counting.per_view(coded, len(views) * len(actions), count.ways * column)
             for code, n in enumerate(summed):
                 if n:
-                    view = _with_action(views[code // len(actions)], actions[code % len(actions)])
+                    view = with_action(views[code // len(actions)], actions[code % len(actions)])
                     rounds[_key(who, view, band, deciding == second)] += n
         check_total(rounds, dealt, "decision rounds")
         return dict(rounds)
@@ -233,11 +233,6 @@ def _taken(ev: list[Any], best: Any) -> Any:
     for a in range(1, len(ev)):
         found = np.where(best == a, ev[a], found)
     return found
-
-
-def _with_action(view: tuple[Any, ...], action: str) -> tuple[Any, ...]:
-    """A hand's view with the action chosen, in name order (as every view is)."""
-    return tuple(sorted((*view, (ACTION, action))))
 
 
 def _key(who: Any, full: tuple[Any, ...], band: tuple[Any, ...], swapped: bool) -> RoundKey:

@@ -29,7 +29,7 @@ from odds.engine import (
     two_hand_pair_ways,
 )
 from odds.games.defined import patterns
-from odds.games.defined.rounds import RoundKey
+from odds.games.defined.rounds import RoundKey, cut_key
 from odds.games.defined.schema import FIRST_CARD_FEATURES, Definition
 
 #: Cards a tableau round is extended to (the ordered-deal convention).
@@ -144,13 +144,8 @@ def first_card_rounds(
     if joint is None:
         joint = first_card_joint(definition, types, counts, reads[first] | reads[second])
     result: dict[RoundKey, int] = {}
-    for (first_view, second_view), ways in joint.items():
-        fv, sv = dict(first_view), dict(second_view)
-        key = (
-            None,
-            tuple((n, fv[n]) for n in sorted(reads[first])),
-            tuple((n, sv[n]) for n in sorted(reads[second])),
-        )
+    for views, ways in joint.items():
+        key = cut_key(None, (first, second), reads, views)
         result[key] = result.get(key, 0) + ways
     check_total(
         result, falling(sum(counts), ROUND_CARDS), f"{definition.source}: first-card rounds"

@@ -48,6 +48,7 @@ from odds.games.defined.schema import (
     Outcome,
     pattern_keys,
 )
+from odds.games.defined.words import in_words, points_text
 from odds.games.events import Event, labelled_ratio, reason, settled_bet
 from odds.stats.analysis import Analysis
 from odds.stats.bets import Bet
@@ -116,7 +117,7 @@ class DefinedGame(Game[DefinedConfig]):
                 if goes_on
                 else "the cards in dealing order, e.g. '7h' or '2c 9d 7s'"
                 if deal.until_match
-                else f"{_number(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
+                else f"{in_words(deal.cards)} card{'s' * (deal.cards > 1)}, e.g. "
                 f"'{' '.join(['Kh', '9d', '7c', '2s', 'Ah'][: min(deal.cards, 5)])}'"
             ),
         )
@@ -953,11 +954,11 @@ class DefinedGame(Game[DefinedConfig]):
                 return name
             if not self._reads_points():  # a poker ranking: points would mean nothing
                 return name
-            return f"{name}, {_points_text(points)}"
+            return f"{name}, {points_text(points)}"
         if len(cards) == 1 and definition.deal.tableau is None:
             rank = cards[0].rank
             return f"{rank.symbol} (order {definition.shoe.order(rank) + 1} of 13)"
-        return _points_text(patterns.points(cards, definition.shoe))
+        return points_text(patterns.points(cards, definition.shoe))
 
     def _reads_points(self) -> bool:
         """Whether a hand's points decide anything here: the order compares them, a category
@@ -1130,7 +1131,7 @@ def _describe(bet: BetDefinition, config: DefinedConfig) -> str:
 def _category_table(definition: Definition, found: Mapping[int | None, int]) -> Table:
     total = sum(found.values())
     rows = []
-    indices = sorted(range(len(definition.categories)), key=lambda i: -definition.level(i))
+    indices = definition.strongest_first()
     for i in indices:
         category = definition.categories[i]
         ways = found.get(i, 0)
@@ -1143,7 +1144,7 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
             f"Hand categories (one {definition.deal.positions[0]} hand after its draw, "
             "from the full shoe)"
             if definition.deal.draw_at_most
-            else f"Hand categories (one hand of {_number(definition.deal.cards)} from the "
+            else f"Hand categories (one hand of {in_words(definition.deal.cards)} from the "
             "full shoe)"
         ),
         columns=(
@@ -1157,7 +1158,7 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
         + (
             f" (in the definition's list: {', '.join(c.label for c in definition.categories)}); "
             + "; ".join(
-                f"{c.label} beats {', '.join(_label_of(definition, b) for b in c.beats)} "
+                f"{c.label} beats {', '.join(definition.label_of(b) for b in c.beats)} "
                 "whatever the order"
                 for c in definition.categories
                 if c.beats
@@ -1167,16 +1168,3 @@ def _category_table(definition: Definition, found: Mapping[int | None, int]) -> 
             else "."
         ),
     )
-
-
-def _label_of(definition: Definition, name: str) -> str:
-    return next(c.label for c in definition.categories if c.name == name)
-
-
-def _number(n: int) -> str:
-    return ("one", "two", "three", "four", "five")[n - 1] if 1 <= n <= 5 else str(n)
-
-
-def _points_text(points: int) -> str:
-    """ "1 point", "7 points": how a settled hand's total reads."""
-    return "1 point" if points == 1 else f"{points} points"

@@ -22,12 +22,12 @@ correction is small (60 × 52 hand pairs for Win Three Cards) and exact.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from math import comb
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
 from odds.core.errors import OddsError
+from odds.engine import hand_weight
 from odds.games.defined import patterns
 from odds.games.defined.schema import Definition
 
@@ -72,13 +72,6 @@ def winner(definition: Definition, first: Sequence[Card], second: Sequence[Card]
     return positions[0] if a > b else positions[1] if b > a else definition.ties
 
 
-def _weight(counts: Sequence[int], hand: tuple[int, ...]) -> int:
-    ways = 1
-    for kind, n in Counter(hand).items():
-        ways *= comb(counts[kind], n)
-    return ways
-
-
 #: The most hand pairs :func:`correct_exceptions` may walk: about 8.5 µs a pair, so 1,000,000
 #: is under 10 s. Win Three Cards' exception is 6,240; a ``beats`` against a catch-all points
 #: category of six decks (Bài Cào's trips as categories, issue 35) was 17,792,320: 2.5 CPU
@@ -117,6 +110,42 @@ def check_exception_cost(
     )
 
 
+def exception_pairs(
+    classifier: HandClassifier,
+    counts: Sequence[int],
+    hands: Sequence[tuple[int, ...]],
+    check: bool = False,
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], int, int, int]]:
+    """Every hand pair an exception decides otherwise than the order, in both seats:
+    ``(first hand, second hand, the second's ways from what the first left, the order's
+    verdict, the exception's)``, a verdict 1 where the first hand wins, 0 a tie, -1 where
+    it loses. ``hands``: the hands dealt (``check``: refused first past the bound)."""
+    definition = classifier.definition
+    by_category: dict[int, list[tuple[int, ...]]] = {}
+    for hand in hands:
+        index = classifier.category(hand)
+        if index is not None:
+            by_category.setdefault(index, []).append(hand)
+    if check:
+        check_exception_cost(definition, {k: len(v) for k, v in by_category.items()})
+    names = [c.name for c in definition.categories]
+    for a, category in enumerate(definition.categories):
+        for beaten in category.beats:
+            for special in by_category.get(a, []):
+                for other in by_category.get(names.index(beaten), []):
+                    for mine, theirs, wins in ((special, other, 1), (other, special, -1)):
+                        left = list(counts)
+                        for t in mine:
+                            left[t] -= 1
+                        ways = hand_weight(left, theirs)
+                        if not ways:
+                            continue
+                        ours, rival = classifier.strength(mine), classifier.strength(theirs)
+                        by_order = (ours > rival) - (ours < rival)
+                        if by_order != wins:
+                            yield mine, theirs, ways, by_order, wins
+
+
 def correct_exceptions(
     classifier: HandClassifier,
     counts: Sequence[int],
@@ -134,42 +163,12 @@ def correct_exceptions(
 
     definition = classifier.definition
     first, second = definition.deal.positions
-    size = definition.deal.cards
-    by_category: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-    for hand, weight in hands(counts, size):
-        index = classifier.category(hand)
-        if index is not None:
-            by_category.setdefault(index, []).append((hand, weight))
-    check_exception_cost(definition, {k: len(v) for k, v in by_category.items()})
-    names = [c.name for c in definition.categories]
+    who = {1: first, 0: definition.ties, -1: second}
+    dealt = [hand for hand, _ in hands(counts, definition.deal.cards)]
     corrected: Counter[Any] = Counter(result)
-    for a, category in enumerate(definition.categories):
-        for beaten in category.beats:
-            b = names.index(beaten)
-            for special, _ in by_category.get(a, []):
-                for other, _ in by_category.get(b, []):
-                    for seats in ((special, other), (other, special)):
-                        left = list(counts)
-                        for kind in seats[0]:
-                            left[kind] -= 1
-                        ways = _weight(counts, seats[0]) * _weight(left, seats[1])
-                        if not ways:
-                            continue
-                        views = tuple(
-                            classifier.view(hand, reads[p])
-                            for hand, p in zip(seats, (first, second), strict=True)
-                        )
-                        ordered = classifier.strength(seats[0]), classifier.strength(seats[1])
-                        by_order = (
-                            first
-                            if ordered[0] > ordered[1]
-                            else second
-                            if ordered[1] > ordered[0]
-                            else definition.ties
-                        )
-                        by_exception = first if seats[0] is special else second
-                        if by_order == by_exception:
-                            continue
-                        corrected[(by_order, *views)] -= ways
-                        corrected[(by_exception, *views)] += ways
+    for one, two, ways, by_order, by_exception in exception_pairs(classifier, counts, dealt, True):
+        ways *= hand_weight(counts, one)
+        views = (classifier.view(one, reads[first]), classifier.view(two, reads[second]))
+        corrected[(who[by_order], *views)] -= ways
+        corrected[(who[by_exception], *views)] += ways
     return {key: n for key, n in corrected.items() if n}

@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -142,11 +142,7 @@ def _declaration(section: str, key: Any, spec: Any, loc: Locator, after: int) ->
         raise loc.error(where, "an option's key is a lower-case word (letters, digits, _)", line)
     if not isinstance(spec, Mapping):
         raise loc.error(where, 'expected { default = …, meaning = "…" }', line)
-    for name in spec:
-        if name not in _DECLARATION_KEYS:
-            raise loc.error(
-                where, f"unknown key {name!r} (known: {', '.join(_DECLARATION_KEYS)})", line
-            )
+    loc.known(spec, _DECLARATION_KEYS, where, line, by_key=False)
     if "default" not in spec:
         raise loc.error(where, "missing default (the value when the paytable gives none)", line)
     meaning = spec.get("meaning")
@@ -201,11 +197,7 @@ def _declaration(section: str, key: Any, spec: Any, loc: Locator, after: int) ->
         section, key, kind, None, meaning.strip(), choices, bounds[0], bounds[1], items, values,
         keys, required, str(binds), line,
     )  # fmt: skip
-    value = convert(declared, default, f"{where}.default", loc, line)
-    return OptionDeclaration(
-        section, key, kind, value, meaning.strip(), choices, bounds[0], bounds[1], items, values,
-        keys, required, str(binds), line,
-    )  # fmt: skip
+    return replace(declared, default=convert(declared, default, f"{where}.default", loc, line))
 
 
 def _choices(raw: Any, where: str, loc: Locator, line: int) -> dict[str, str]:
@@ -439,11 +431,7 @@ class Reading:
         if (
             option is None
             or (option.kind == "table") != bool(entry)
-            or option.kind
-            not in (
-                "number",
-                "table",
-            )
+            or option.kind not in ("number", "table")
         ):
             raise loc.error(
                 where,
@@ -535,10 +523,7 @@ def apply_patches(
         where = f"definition.patches[{i + 1}]"
         if not isinstance(patch, Mapping):
             raise loc.error(where, "expected a table", line)
-        for key in patch:
-            if key not in _PATCH_KEYS:
-                raise loc.error(where, f"unknown key {key!r} (known: {', '.join(_PATCH_KEYS)})",
-                                line)  # fmt: skip
+        loc.known(patch, _PATCH_KEYS, where, line, by_key=False)
         if "when" not in patch:
             raise loc.error(where, "missing when = { … } (the readings it applies to)", line)
         applies = reading.condition(patch["when"], f"{where}.when", loc, line) or i in force

@@ -13,9 +13,47 @@ from fractions import Fraction
 from typing import Any
 
 from odds.games.defined.continuation_schema import AGAINST_FIRST, against_first, continued_holds
-from odds.games.defined.schema import BetDefinition, Condition, Definition, Outcome, cut_feature
+from odds.games.defined.schema import (
+    ACTION,
+    BetDefinition,
+    Condition,
+    Definition,
+    Outcome,
+    cut_feature,
+)
 
 RoundKey = tuple[Any, ...]
+
+
+def with_action(view: tuple[Any, ...], action: str | None) -> tuple[Any, ...]:
+    """A hand's view with the action chosen, in name order (as every view is)."""
+    return tuple(sorted((*view, (ACTION, action)), key=lambda item: item[0]))
+
+
+def cut_key(
+    who: Any, positions: Sequence[str], reads: Mapping[str, set[str]], views: Sequence[Any]
+) -> RoundKey:
+    """The round key of each position's whole view (``(feature, value)`` pairs), each cut to
+    the features ``reads`` reads of its position."""
+    seen = [dict(view) for view in views]
+    return (
+        who,
+        *(tuple((n, s[n]) for n in sorted(reads[p])) for p, s in zip(positions, seen, strict=True)),
+    )
+
+
+#: What a round feature reads of every position's hand (``highest_value``: the coup's
+#: highest card, on every view).
+_ROUND_READS = {
+    "spread": "rank",
+    "margin": "points",
+    "total_points": "points",
+    "total_cards": "cards",
+    "dealt": "cards",
+    "same_suit": "_suits",
+    "identical": "_hand",
+    "highest_value": "_highest_value",
+}
 
 
 def needs(
@@ -24,55 +62,27 @@ def needs(
     """Whether the winner is read, and the features read of each position."""
     winner = False
     read: dict[str, set[str]] = {p: set() for p in positions}
-
-    def visit(condition: Condition) -> None:
-        nonlocal winner
-        for position, name, _ in condition.tests:
-            if position:
-                # A continued card read against the first deal: its rank (the first deal's
-                # ranks are read by the outer condition, below).
-                read[position].add("rank" if name in AGAINST_FIRST else name)
-            elif name == "winner":
-                winner = True
-            elif name == "spread":  # the ranks between the two cards
-                for p in positions:
-                    read[p].add("rank")
-            elif name in ("margin", "total_points"):
-                for p in positions:
-                    read[p].add("points")
-            elif name in ("total_cards", "dealt"):
-                for p in positions:
-                    read[p].add("cards")
-            elif name == "highest_value":  # the coup's highest card, on every view
-                for p in positions:
-                    read[p].add("_highest_value")
-            elif name == "same_suit":
-                for p in positions:
-                    read[p].add("_suits")
-            elif name == "identical":
-                for p in positions:
-                    read[p].add("_hand")
-        for part in (*condition.all, *condition.any):
-            visit(part)
-        if condition.not_ is not None:
-            visit(condition.not_)
-        if isinstance(condition.continued, Condition) and _reads_against(condition.continued):
-            for p in positions:  # the first deal's ranks, for between / matches
-                read[p].add("rank")
-
     for condition in conditions:
-        if condition is not None:
-            visit(condition)
+        for part in condition.walk() if condition is not None else ():
+            for position, name, _ in part.tests:
+                if position:
+                    # A continued card read against the first deal: its rank (the first
+                    # deal's ranks are read by the outer condition, below).
+                    read[position].add("rank" if name in AGAINST_FIRST else name)
+                elif name == "winner":
+                    winner = True
+                elif name in _ROUND_READS:
+                    for p in positions:
+                        read[p].add(_ROUND_READS[name])
+            if isinstance(part.continued, Condition) and _reads_against(part.continued):
+                for p in positions:  # the first deal's ranks, for between / matches
+                    read[p].add("rank")
     return winner, read
 
 
 def _reads_against(condition: Condition) -> bool:
     """Whether a condition on the continued deal reads a card against the first deal."""
-    return (
-        any(name in AGAINST_FIRST for position, name, _ in condition.tests if position)
-        or any(_reads_against(c) for c in (*condition.all, *condition.any))
-        or (condition.not_ is not None and _reads_against(condition.not_))
-    )
+    return any(name in AGAINST_FIRST for position, name, _ in condition.every_test() if position)
 
 
 def bet_needs(bet: BetDefinition, positions: Sequence[str]) -> tuple[bool, dict[str, set[str]]]:

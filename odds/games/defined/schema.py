@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -153,6 +153,10 @@ class Locator:
         at = bisect_left(found, max(after, 1))
         return found[at] if at < len(found) else 0
 
+    def at(self, key: str, after: int) -> int:
+        """The line of ``key`` after ``after``, else ``after`` itself (the table's line)."""
+        return self.line(key, after) or after
+
     def nth(self, key: str, n: int, after: int = 0) -> int:
         """The line of the ``n``-th occurrence (0-based) of ``key`` after ``after``."""
         line = after
@@ -166,6 +170,21 @@ class Locator:
     def error(self, where: str, message: str, line: int = 0) -> OddsError:
         at = f" (line {line})" if line else ""
         return OddsError(f"{self.source}: {where}{at}: {message}")
+
+    def known(
+        self,
+        table: Mapping[str, Any],
+        known: Sequence[str],
+        where: str,
+        after: int,
+        by_key: bool = True,
+    ) -> None:
+        """Refuse the first key of ``table`` not in ``known``, at its own line after ``after``
+        (``by_key`` false: at ``after``, the table's line)."""
+        for key in table:
+            if key not in known:
+                line = self.line(key, after) if by_key else after
+                raise self.error(where, f"unknown key {key!r} (known: {', '.join(known)})", line)
 
 
 @dataclass(frozen=True)
@@ -385,6 +404,18 @@ class Condition:
     #: continued deal (odds.games.defined.continuation); ``None``: not read.
     continued: Any = None
 
+    def walk(self) -> Iterator[Condition]:
+        """This condition and every one inside its ``all``, ``any`` and ``not`` (not the
+        continued deal's: that is a condition of another deal)."""
+        yield self
+        for part in (*self.all, *self.any, *(() if self.not_ is None else (self.not_,))):
+            yield from part.walk()
+
+    def every_test(self) -> Iterator[tuple[str, str, Any]]:
+        """The ``tests`` of every condition :meth:`walk` visits."""
+        for part in self.walk():
+            yield from part.tests
+
 
 @dataclass(frozen=True)
 class Definition:
@@ -415,6 +446,14 @@ class Definition:
     decision: Decision | None = None
     #: ``[definition.continuation]``: the deal goes on after a condition (burns, new cards).
     continuation: Continuation | None = None
+
+    def strongest_first(self) -> list[int]:
+        """Category indices, strongest first (the strength order)."""
+        return sorted(range(len(self.categories)), key=lambda i: -self.level(i))
+
+    def label_of(self, name: str) -> str:
+        """The label of the category named ``name``."""
+        return next(c.label for c in self.categories if c.name == name)
 
     def level(self, index: int) -> int:
         """The strength of category ``index`` (greater is stronger; the last is 1)."""
@@ -474,7 +513,7 @@ def read_definition(
             "themselves now; remove the key",
             where.line("reproduces"),
         )
-    _known(data, _TOP, "definition", where, where.line("[definition"))
+    where.known(data, _TOP, "definition", where.line("[definition"))
     declarations = read_declarations(data.get("options"), where)
     reading = (
         Reading.defaults(declarations)
@@ -659,7 +698,7 @@ def _read(
                 no_action="the choice is offered or not by the first deal's cards",
             ),
             where,
-            where.line("when", decision.line) or decision.line,
+            where.at("when", decision.line),
         )
         if offered is False:
             raise where.error(
@@ -738,13 +777,13 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
     where_ = "definition.decision"
     if not isinstance(table, Mapping):
         raise loc.error(where_, 'expected a table: position = "player", actions = [...]', line)
-    _known(table, ("position", "actions", "strategy", "at", "when"), where_, loc, line)
+    loc.known(table, ("position", "actions", "strategy", "at", "when"), where_, line)
     position = table.get("position")
     if position not in deal.positions:
         raise loc.error(
             where_,
             f"position: expected one of {', '.join(deal.positions)}, got {position!r}",
-            loc.line("position", line) or line,
+            loc.at("position", line),
         )
     actions = table.get("actions")
     if (
@@ -757,7 +796,7 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             where_,
             f'actions: expected two or more lower-case names, e.g. ["play", "fold"], got '
             f"{actions!r}",
-            loc.line("actions", line) or line,
+            loc.at("actions", line),
         )
     if deal.tableau is not None or deal.draw_at_most or deal.seats > 1 or len(deal.positions) != 2:
         raise loc.error(
@@ -772,14 +811,14 @@ def _decision(table: Any, deal: Deal, loc: Locator) -> Decision:
             where_,
             f'at: expected "deal" (on the own hand) or "continuation" (when the deal goes '
             f"on), got {at!r}",
-            loc.line("at", line) or line,
+            loc.at("at", line),
         )
     if "when" in table and at != "continuation":
         raise loc.error(
             where_,
             "when: the choice is offered on a condition of the first deal, with at = "
             '"continuation" (on the own hand every hand chooses)',
-            loc.line("when", line) or line,
+            loc.at("when", line),
         )
     if at == "continuation" and "strategy" in table:
         raise loc.error(
@@ -796,12 +835,12 @@ def _strategy(raw: Any, decision: Decision, context: _Context, loc: Locator) -> 
     one condition). The conditions read the deciding position's own hand: its features
     (``category``, ``at_least``, ``at_most``, …) and ``all``/``any``/``not`` of them."""
     where_ = "definition.decision.strategy"
-    line = loc.line("strategy", decision.line) or decision.line
+    line = loc.at("strategy", decision.line)
     actions = decision.actions
     example = f'{{ name = "house", {actions[0]} = {{ at_least = "…" }} }}'
     if not isinstance(raw, Mapping):
         raise loc.error(where_, f"expected a table such as {example}", line)
-    _known(raw, ("name", "label", *actions), where_, loc, line)
+    loc.known(raw, ("name", "label", *actions), where_, line)
     name = raw.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise loc.error(where_, f"name: expected a lower-case name, got {name!r}", line)
@@ -871,11 +910,7 @@ def _check_decided(decision: Decision, bets: Sequence[BetDefinition], loc: Locat
 
 
 def _reads_action(condition: Condition) -> bool:
-    return (
-        any(name == ACTION for _, name, _ in condition.tests)
-        or any(_reads_action(c) for c in (*condition.all, *condition.any))
-        or (condition.not_ is not None and _reads_action(condition.not_))
-    )
+    return any(name == ACTION for _, name, _ in condition.every_test())
 
 
 def _category_names(items: Any) -> tuple[str, ...]:
@@ -961,18 +996,6 @@ def _merged_options(base: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str
     return merged
 
 
-def _known(
-    table: Mapping[str, Any], known: Sequence[str], where_: str, loc: Locator, after: int
-) -> None:
-    for key in table:
-        if key not in known:
-            raise loc.error(
-                where_,
-                f"unknown key {key!r} (known: {', '.join(known)})",
-                loc.line(key, after),
-            )
-
-
 def _text(value: Any, where_: str, loc: Locator) -> str:
     if not isinstance(value, str):
         raise loc.error(
@@ -989,6 +1012,14 @@ def _int(value: Any, where_: str, loc: Locator, low: int, high: int, line: int =
     return value
 
 
+def _bool(value: Any, where_: str, loc: Locator, line: int, key: str = "") -> bool:
+    """``value`` if it is true or false, else one line (``key``: named first)."""
+    if not isinstance(value, bool):
+        named = f"{key}: " if key else ""
+        raise loc.error(where_, f"{named}expected true or false, got {value!r}", line)
+    return value
+
+
 def _rank(text: Any, where_: str, loc: Locator, line: int = 0) -> Rank:
     key = str(text).upper() if not isinstance(text, int) else str(text)
     if isinstance(text, bool) or key not in RANK_SYMBOLS:
@@ -1002,7 +1033,7 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
         raise loc.error("definition.shoe", "expected a table", after)
     known = ("decks", "values", "rank_order", "ace_low_sequence", "ace_high_sequence",
              "suit_order")  # fmt: skip
-    _known(table, known, "definition.shoe", loc, after)
+    loc.known(table, known, "definition.shoe", after)
     decks = _int(
         table.get("decks", 1), "definition.shoe.decks", loc, 1, 8, loc.line("decks", after)
     )
@@ -1029,16 +1060,10 @@ def _shoe(table: Any, loc: Locator) -> ShoeRules:
             line,
         )
     suits = tuple(SUIT_LETTERS[s] for s in suits_spec)
-    flags = []
-    for key, default in (("ace_low_sequence", True), ("ace_high_sequence", True)):
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            raise loc.error(
-                f"definition.shoe.{key}",
-                f"expected true or false, got {value!r}",
-                loc.line(key, after),
-            )
-        flags.append(value)
+    flags = [
+        _bool(table.get(key, True), f"definition.shoe.{key}", loc, loc.line(key, after))
+        for key in ("ace_low_sequence", "ace_high_sequence")
+    ]
     return ShoeRules(decks, values, order, flags[0], flags[1], suits)
 
 
@@ -1067,11 +1092,10 @@ def _deal(table: Any, loc: Locator, reading: Reading) -> Deal:
             "and cards = 1",
             after,
         )
-    _known(
+    loc.known(
         table,
         ("positions", "cards", "tableau", "seats", "draw_at_most", "until_match", "best"),
         "definition.deal",
-        loc,
         after,
     )
     positions = table.get("positions")
@@ -1164,7 +1188,7 @@ def _until_match(
             where_, 'expected a table such as { card = "joker", match = "rank", first = '
             f'"{piles[0]}" }}', line,
         )  # fmt: skip
-    _known(raw, ("card", "match", "first"), where_, loc, line)
+    loc.known(raw, ("card", "match", "first"), where_, line)
     if len(piles) != 2:
         raise loc.error("definition.deal.positions", "an until-match deal deals to two piles", line)
     card = raw.get("card", "")
@@ -1259,7 +1283,7 @@ def _tableau(table: Any, loc: Locator, after: int) -> Tableau:
     if not isinstance(table, Mapping):
         raise loc.error("definition.deal.tableau", "expected a table", after)
     known = ("naturals", "first_draws", "second_draws_first_stood", "second_draws")
-    _known(table, known, "definition.deal.tableau", loc, after)
+    loc.known(table, known, "definition.deal.tableau", after)
     for key in known:
         if key not in table:
             raise loc.error("definition.deal.tableau", f"missing {key}", after)
@@ -1337,11 +1361,10 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
         where_ = f"definition.categories[{i + 1}]"
         if not isinstance(item, Mapping):
             raise loc.error(where_, "expected a table", line)
-        _known(
+        loc.known(
             item,
             ("name", "label", "pattern", "tiebreak", "rank_order", "beats", "if", "class"),
             where_,
-            loc,
             line,
         )
         name = item.get("name")
@@ -1352,30 +1375,27 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
             absent.append(name)
             continue
         pattern = item.get("pattern", {"any": True})
-        pline = loc.line("pattern", line) or line
+        pline = loc.at("pattern", line)
         checked = _pattern(pattern, f"{where_}.pattern", loc, pline)
         tiebreak = item.get("tiebreak", ["equal"])
         if not isinstance(tiebreak, list) or not all(t in TIEBREAKS for t in tiebreak):
             raise loc.error(
                 f"{where_}.tiebreak",
                 f"expected a list of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
-                loc.line("tiebreak", line) or line,
+                loc.at("tiebreak", line),
             )
         label = item.get("label", name)
         order: tuple[Rank, ...] = ()
         if "rank_order" in item:
             order = _rank_order(
-                item["rank_order"],
-                f"{where_}.rank_order",
-                loc,
-                loc.line("rank_order", line) or line,
+                item["rank_order"], f"{where_}.rank_order", loc, loc.at("rank_order", line)
             )
         beats = item.get("beats", [])
         if not isinstance(beats, list) or not all(isinstance(b, str) for b in beats):
             raise loc.error(
                 f"{where_}.beats",
                 f'expected a list of category names, e.g. ["trips"], got {beats!r}',
-                loc.line("beats", line) or line,
+                loc.at("beats", line),
             )
         hand_class = _text(item.get("class", ""), f"{where_}.class", loc)
         found.append(
@@ -1400,7 +1420,7 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
             )
     for category in found:
         where_ = f"definition.categories.{category.name}.beats"
-        line = loc.line("beats", category.line) or category.line
+        line = loc.at("beats", category.line)
         for beaten in category.beats:
             if beaten == category.name:
                 raise loc.error(where_, f"{beaten!r} cannot beat itself", line)
@@ -1418,16 +1438,14 @@ def _categories(items: Any, loc: Locator, reading: Reading) -> tuple[Category, .
                 raise loc.error(
                     f"definition.categories.{category.name}.beats",
                     f"{category.name!r} and {beaten!r} each beat the other",
-                    loc.line("beats", category.line) or category.line,
+                    loc.at("beats", category.line),
                 )
     return tuple(found)
 
 
 def _pattern_value(key: str, value: Any, where_: str, loc: Locator, line: int) -> Any:
     if key in ("sequence", "flush", "suited", "any", "same_colour"):
-        if not isinstance(value, bool):
-            raise loc.error(where_, f"expected true or false, got {value!r}", line)
-        return value
+        return _bool(value, where_, loc, line)
     if key in ("same_rank", "faces", "faces_at_least", "cards"):
         return _int(value, where_, loc, 0, 26, line)
     if key in ("points", "value_total"):  # value_total: the values' sum itself, not mod 10
@@ -1517,7 +1535,7 @@ def _compare(
     after = loc.line("[definition.compare")
     if not isinstance(table, Mapping):
         raise loc.error("definition.compare", "expected a table", after)
-    _known(table, ("by", "ties", "order"), "definition.compare", loc, after)
+    loc.known(table, ("by", "ties", "order"), "definition.compare", after)
     default = ["points"] if deal.tableau else (["category"] if categories else ["ranks"])
     by = table.get("by", default)
     line = loc.line("by", after)
@@ -1576,7 +1594,7 @@ def _bets(items: Any, context: _Context, loc: Locator) -> tuple[BetDefinition, .
             raise loc.error(where_, "expected a table", line)
         known = ("name", "title", "description", "outcomes", "withholding", "per_hand", "if",
                  "fair_payout", "rides_on")  # fmt: skip
-        _known(item, known, where_, loc, line)
+        loc.known(item, known, where_, line)
         name = item.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
             raise loc.error(
@@ -1605,7 +1623,7 @@ def _check_riders(bets: Sequence[BetDefinition], loc: Locator) -> None:
         if bet.rides_on is None:
             continue
         where = f"definition.bets.{bet.name}"
-        line = loc.line("rides_on", bet.line) or bet.line
+        line = loc.at("rides_on", bet.line)
         carrier = names.get(bet.rides_on)
         if carrier is None or carrier is bet:
             others = ", ".join(n for n in names if n != bet.name) or "none"
@@ -1640,9 +1658,7 @@ def _bet(
     outcomes_raw = item.get("outcomes")
     if not isinstance(outcomes_raw, list) or not outcomes_raw:
         raise loc.error(
-            where_,
-            "outcomes: expected a list of { when = …, pays = … }",
-            loc.line("outcomes", line) or line,
+            where_, "outcomes: expected a list of { when = …, pays = … }", loc.at("outcomes", line)
         )
     outcomes = []
     keys: list[str] = []
@@ -1666,14 +1682,12 @@ def _bet(
         raise loc.error(where_, "no outcome is present under this paytable's options", line)
     title = str(item.get("title", name.replace("-", " ").title()))
     description = str(item.get("description", ""))
-    wline = loc.line("withholding", line) or line
+    wline = loc.at("withholding", line)
     withholding = _withholding(item.get("withholding", 0), where_, loc, wline)
     if isinstance(withholding, str) and withholding != COVER and context.reading.declares_payouts:
         context.reading.payout(withholding, f"{where_}.withholding", loc, wline)
     _check_losses(outcomes, withholding, where_, loc)
-    per_hand = item.get("per_hand", False)
-    if not isinstance(per_hand, bool):
-        raise loc.error(where_, f"per_hand: expected true or false, got {per_hand!r}", line)
+    per_hand = _bool(item.get("per_hand", False), where_, loc, line, "per_hand")
     fair = item.get("fair_payout", False)
     paying = [o for o in outcomes if isinstance(o.net, str) and not o.loses_named]
     paying += [o for o in outcomes if isinstance(o.net, Fraction) and o.net > 0]
@@ -1682,7 +1696,7 @@ def _bet(
             where_,
             "fair_payout: true for a bet with exactly one paying outcome, got "
             f"{fair!r} with {len(paying)}",
-            loc.line("fair_payout", line) or line,
+            loc.at("fair_payout", line),
         )
     rides_on = item.get("rides_on")
     if rides_on is not None and not isinstance(rides_on, str):
@@ -1748,7 +1762,7 @@ def _outcome(
         raise loc.error(
             where_, 'expected a table such as { when = { winner = "banker" }, pays = 1 }', line
         )
-    _known(
+    loc.known(
         raw,
         (
             "name",
@@ -1764,14 +1778,11 @@ def _outcome(
             "times",
         ),
         where_,
-        loc,
         line,
     )
     if ("when" in raw) == bool(raw.get("otherwise")):
         raise loc.error(where_, "give either when = { … } or otherwise = true", line)
-    optional = raw.get("optional", False)
-    if not isinstance(optional, bool):
-        raise loc.error(where_, f"optional: expected true or false, got {optional!r}", line)
+    optional = _bool(raw.get("optional", False), where_, loc, line, "optional")
     when: Any = None
     if "when" in raw:
         when = _condition(raw["when"], f"{where_}.when", context, loc, line)
@@ -2024,9 +2035,7 @@ def _against_first(
             "card each (inside continued = { … })",
             line,
         )
-    if not isinstance(value, bool):
-        raise loc.error(where_, f"expected true or false, got {value!r}", line)
-    return value
+    return _bool(value, where_, loc, line)
 
 
 def _check_round_key(
@@ -2154,6 +2163,32 @@ def _emptied(feature: str, written: Any, accepted: Any) -> bool:
     return isinstance(written, Mapping) and bool(set(written) & {"keys_of", "except_keys_of"})
 
 
+#: What a test may not ask of a deal: (features, whether this deal refuses them, why).
+_FEATURE_LIMITS: tuple[tuple[Collection[str], Callable[[Deal], bool], str], ...] = (
+    (
+        ("natural",),
+        lambda deal: deal.tableau is None,
+        "natural is a tableau deal's feature (two-card totals)",
+    ),
+    (
+        DRAWN_FEATURES,
+        lambda deal: deal.tableau is None,
+        "{feature} reads a tableau deal's drawing (card values); this deal has no tableau",
+    ),
+    (
+        ("category", "faces", "rank", "suit", "flush", "same_suit", "same_rank"),
+        lambda deal: deal.tableau is not None,
+        "{feature}: a tableau deal is counted by card values only; it cannot ask for {feature} yet",
+    ),
+    (
+        ("rank", "suit"),
+        lambda deal: deal.cards != 1,
+        "{feature}: asks for one card's {feature}; the hands hold {cards} cards",
+    ),
+    (FIRST_CARD_FEATURES, lambda deal: deal.cards < 2, "{feature}: the hands hold one card"),
+)
+
+
 def _feature_value(
     position: str,
     feature: str,
@@ -2165,42 +2200,11 @@ def _feature_value(
 ) -> Any:
     """The accepted values of one test, as a frozenset (or a bool)."""
     deal = context.deal
-    tableau = deal.tableau is not None
-    if feature in ("natural",) and not tableau:
-        raise loc.error(where_, "natural is a tableau deal's feature (two-card totals)", line)
-    if feature in DRAWN_FEATURES and not tableau:
-        raise loc.error(
-            where_,
-            f"{feature} reads a tableau deal's drawing (card values); this deal has no tableau",
-            line,
-        )
-    if tableau and feature in (
-        "category",
-        "faces",
-        "rank",
-        "suit",
-        "flush",
-        "same_suit",
-        "same_rank",
-    ):
-        raise loc.error(
-            where_,
-            f"{feature}: a tableau deal is counted by card values only; "
-            f"it cannot ask for {feature} yet",
-            line,
-        )
-    if feature in ("rank", "suit") and deal.cards != 1:
-        raise loc.error(
-            where_,
-            f"{feature}: asks for one card's {feature}; the hands hold {deal.cards} cards",
-            line,
-        )
-    if feature in FIRST_CARD_FEATURES and deal.cards < 2:
-        raise loc.error(where_, f"{feature}: the hands hold one card", line)
+    for features, refused, why in _FEATURE_LIMITS:
+        if feature in features and refused(deal):
+            raise loc.error(where_, why.format(feature=feature, cards=deal.cards), line)
     if feature in ("natural", *FIRST_CARD_FEATURES, "same_suit", "flush", "identical"):
-        if not isinstance(value, bool):
-            raise loc.error(where_, f"expected true or false, got {value!r}", line)
-        return value
+        return _bool(value, where_, loc, line)
     if feature == "spread" and isinstance(value, Mapping) and "max" not in value:
         value = {**value, "max": 12}  # at most the 11 ranks between a 2 and an ace
     if feature == "winner":

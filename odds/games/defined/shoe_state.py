@@ -49,9 +49,10 @@ from odds.games.dealing import (
 from odds.games.defined import counting, ranking
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.riders import with_riders
-from odds.games.defined.rounds import RoundKey, bet_needs
+from odds.games.defined.rounds import RoundKey, bet_needs, cut_key
 from odds.games.defined.schema import Definition, Tableau
 from odds.games.defined.seats import has_whole_table
+from odds.games.defined.words import in_words
 from odds.games.features import ShoeStateFeature
 from odds.games.shoe_state import (
     OutcomeLaw,
@@ -65,7 +66,6 @@ from odds.games.shoe_state import (
 #: ~26,000 correction rows (a second); three cards would be millions (those games are one
 #: deck, reshuffled every round, so their states are the full deck anyway).
 POLYNOMIAL_HAND_SIZES = (1, 2)
-_WORDS = ("no", "one", "two", "three", "four", "five")
 
 if TYPE_CHECKING:
     from odds.games.defined.game import DefinedGame
@@ -176,7 +176,7 @@ class DefinedShoeState(ShoeStateFeature[DefinedConfig]):
             what = f"a coup by the tableau (four to six cards) to the {positions}, face up"
         else:
             cards = definition.deal.cards
-            count = _WORDS[cards] if cards < len(_WORDS) else str(cards)
+            count = in_words(cards)
             each = (
                 f"{count} card{'s' * (cards > 1)} {'each ' * (len(definition.deal.positions) > 1)}"
             )
@@ -286,13 +286,9 @@ def _pair_settlement(
 
     def settle(a: tuple[object, Any], b: tuple[object, Any]) -> list[Any]:
         keys: list[Any] = []
-        seen = dict(a[1]), dict(b[1])
         for bet, (winner, reads) in zip(definition.bets, needs, strict=True):
-            key: RoundKey = (
-                counting.winner_of(definition, a[0], b[0]) if winner else None,
-                tuple((n, seen[0][n]) for n in sorted(reads[first])),
-                tuple((n, seen[1][n]) for n in sorted(reads[second])),
-            )
+            who = counting.winner_of(definition, a[0], b[0]) if winner else None
+            key = cut_key(who, (first, second), reads, (a[1], b[1]))
             try:
                 ways = game.settle_rounds(config, bet, {key: 1}, full_shoe=False)
             except OddsError:

@@ -19,10 +19,9 @@ whatever the order (``beats``) are applied hand pair by hand pair
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 from typing import Any
 
 from odds.core.cards import Card, hand_text
@@ -35,6 +34,7 @@ from odds.games.defined.counting import (
     showdown_count,
 )
 from odds.games.defined.schema import Category, Definition
+from odds.games.defined.words import in_words, points_text
 
 
 def applies(definition: Definition) -> bool:
@@ -128,7 +128,7 @@ def showdown_classes(
 
 def _class_text(definition: Definition, index: int, points: int) -> str:
     category = definition.categories[index]
-    return _points_label(points) if split_by_points(category) else category.label
+    return points_text(points) if split_by_points(category) else category.label
 
 
 def class_label(definition: Definition, index: int, cards: Sequence[Card]) -> str:
@@ -144,17 +144,13 @@ def hand_description(definition: Definition, index: int, cards: Sequence[Card]) 
     category = definition.categories[index]
     label = class_label(definition, index, cards)
     if "points" in category.tiebreak and not split_by_points(category):
-        return f"{label}, {_points_label(patterns.points(cards, definition.shoe))}"
+        return f"{label}, {points_text(patterns.points(cards, definition.shoe))}"
     return label
 
 
 def split_by_points(category: Category) -> bool:
     """A catch-all category ranked by points first is shown per points total."""
     return category.pattern == (("any", True),) and category.tiebreak[:1] == ("points",)
-
-
-def _points_label(points: int) -> str:
-    return "1 point" if points == 1 else f"{points} points"
 
 
 def resolved_counts(
@@ -172,40 +168,13 @@ def resolved_counts(
     if not ranking.has_exceptions(definition):
         return weaker, equal, stronger
     at = {hand: i for i, hand in enumerate(count.hands)}
-    by_category: dict[int, list[tuple[int, ...]]] = {}
-    for hand in count.hands:
-        index = classifier.category(hand)
-        if index is not None:
-            by_category.setdefault(index, []).append(hand)
-    columns = {"weaker": weaker, "equal": equal, "stronger": stronger}
-    names = [c.name for c in definition.categories]
-    for a, category in enumerate(definition.categories):
-        for beaten in category.beats:
-            for special in by_category.get(a, []):
-                for other in by_category.get(names.index(beaten), []):
-                    for mine, theirs, wins in ((special, other, True), (other, special, False)):
-                        left = list(counts)
-                        for t in mine:
-                            left[t] -= 1
-                        ways = _weight(left, theirs)
-                        if not ways:
-                            continue
-                        ours, rival = classifier.strength(mine), classifier.strength(theirs)
-                        by_order = (
-                            "weaker" if rival < ours else "stronger" if rival > ours else "equal"
-                        )
-                        by_exception = "weaker" if wins else "stronger"
-                        if by_order != by_exception:
-                            columns[by_order][at[mine]] -= ways
-                            columns[by_exception][at[mine]] += ways
+    columns = {1: weaker, 0: equal, -1: stronger}  # by the first hand's verdict
+    for mine, _, ways, by_order, by_exception in ranking.exception_pairs(
+        classifier, counts, count.hands
+    ):
+        columns[by_order][at[mine]] -= ways
+        columns[by_exception][at[mine]] += ways
     return weaker, equal, stronger
-
-
-def _weight(counts: Sequence[int], hand: Sequence[int]) -> int:
-    ways = 1
-    for t in set(hand):
-        ways *= comb(counts[t], hand.count(t))
-    return ways
 
 
 def showdown_report_tables(definition: Definition, shoe: Any, game: str) -> tuple[Table, ...]:
@@ -221,12 +190,6 @@ def showdown_report_tables(definition: Definition, shoe: Any, game: str) -> tupl
 # ---------------------------------------------------------------------------
 # The hand order, in words
 
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven")
-
-
-def _number(n: int) -> str:
-    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
-
 
 def _listed(items: Sequence[str], last: str = "or") -> str:
     items = list(items)
@@ -239,55 +202,52 @@ def _symbol(rank: Any) -> str:
     return str(getattr(rank, "symbol", rank))
 
 
+def _value_total(value: Any) -> str:
+    totals = sorted(value)
+    text = _listed([str(p) for p in totals])
+    if len(totals) > 2 and totals == list(range(totals[0], totals[-1] + 1)):
+        text = f"at most {totals[-1]}" if totals[0] == 0 else f"{totals[0]}–{totals[-1]}"
+    return f"card values adding up to {text}"
+
+
+def _faces(value: int) -> str:
+    return f"{in_words(value, 7)} picture card{'s' * (value != 1)} (J, Q, K)"
+
+
+#: Each pattern key in words, from its value and the hand size.
+_PATTERN_WORDS: dict[str, Callable[[Any, int], str]] = {
+    "any": lambda v, _: "any hand" if v else "no hand",
+    "same_rank": lambda v, size: (
+        f"{in_words(v, 7)} cards of one rank" + ("" if v == size else ", no more")
+    ),
+    "sequence": lambda v, _: "consecutive ranks" if v else "not consecutive ranks",
+    "flush": lambda v, _: "one suit" if v else "not one suit",
+    "suited": lambda v, _: "one suit" if v else "not one suit",
+    "same_colour": lambda v, _: "one colour" if v else "not one colour",
+    "faces": lambda v, _: _faces(v),
+    "faces_at_least": lambda v, _: f"at least {_faces(v)}",
+    "points": lambda v, _: (
+        f"{_listed([str(p) for p in sorted(v)])} point" + "s" * (sorted(v) != [1])
+    ),
+    "ranks": lambda v, _: f"exactly {' '.join(_symbol(r) for r in v)}",
+    "pair_rank": lambda v, _: f"a pair of {_listed([_symbol(r) for r in v])}",
+    "cards": lambda v, _: f"{in_words(v, 7)} cards",
+    "rank_counts": lambda v, _: f"cards per rank {'-'.join(str(n) for n in v)}",
+    "subset_points": lambda v, _: (
+        f"some {in_words(v[0], 7)} cards with {_listed([str(p) for p in sorted(v[1])])} points"
+    ),
+    "value_total": lambda v, _: _value_total(v),
+    "value_max": lambda v, _: f"every card's value at most {v}",
+}
+
+
 def pattern_text(definition: Definition, category: Category) -> str:
     """Who qualifies for a category, in words (its pattern's keys, every one must hold)."""
-    parts = []
-    for key, value in category.pattern:
-        if key == "any":
-            parts.append("any hand" if value else "no hand")
-        elif key == "same_rank":
-            whole = value == definition.deal.cards
-            parts.append(f"{_number(value)} cards of one rank" + ("" if whole else ", no more"))
-        elif key in ("sequence", "flush", "suited", "same_colour"):
-            words = {
-                "sequence": "consecutive ranks",
-                "flush": "one suit",
-                "suited": "one suit",
-                "same_colour": "one colour",
-            }[key]
-            parts.append(words if value else f"not {words}")
-        elif key == "faces":
-            parts.append(f"{_number(value)} picture card{'s' * (value != 1)} (J, Q, K)")
-        elif key == "faces_at_least":
-            parts.append(f"at least {_number(value)} picture card{'s' * (value != 1)} (J, Q, K)")
-        elif key == "points":
-            listed = sorted(value)
-            plural = "s" * (listed != [1])
-            parts.append(f"{_listed([str(p) for p in listed])} point{plural}")
-        elif key == "ranks":
-            parts.append(f"exactly {' '.join(_symbol(r) for r in value)}")
-        elif key == "pair_rank":
-            parts.append(f"a pair of {_listed([_symbol(r) for r in value])}")
-        elif key == "cards":
-            parts.append(f"{_number(value)} cards")
-        elif key == "rank_counts":
-            parts.append(f"cards per rank {'-'.join(str(n) for n in value)}")
-        elif key == "subset_points":
-            size, wanted = value
-            these = _listed([str(p) for p in sorted(wanted)])
-            parts.append(f"some {_number(size)} cards with {these} points")
-        elif key == "value_total":
-            totals = sorted(value)
-            ranged = len(totals) > 2 and totals == list(range(totals[0], totals[-1] + 1))
-            text = _listed([str(p) for p in totals])
-            if ranged:
-                text = f"at most {totals[-1]}" if totals[0] == 0 else f"{totals[0]}–{totals[-1]}"
-            parts.append(f"card values adding up to {text}")
-        elif key == "value_max":
-            parts.append(f"every card's value at most {value}")
-        else:  # pragma: no cover - the schema refuses other keys
-            parts.append(f"{key} = {value}")
-    return ", ".join(parts)
+    size = definition.deal.cards
+    return ", ".join(
+        _PATTERN_WORDS[key](value, size) if key in _PATTERN_WORDS else f"{key} = {value}"
+        for key, value in category.pattern
+    )
 
 
 _TIEBREAKS = {
@@ -319,19 +279,14 @@ _ORDER_CATEGORY = "category"
 _ORDER_RULE = "qualifies, and the tie-break within it"
 
 
-def strongest_first(definition: Definition) -> list[int]:
-    """Category indices, strongest first (the strength order)."""
-    return sorted(range(len(definition.categories)), key=lambda i: -definition.level(i))
-
-
 def order_table(definition: Definition) -> Table:
     """The categories strongest first, each with who qualifies and its tie-break."""
     rows = []
-    for i in strongest_first(definition):
+    for i in definition.strongest_first():
         category = definition.categories[i]
         rule = f"{pattern_text(definition, category)}; {tiebreak_text(definition, category)}"
         if category.beats:
-            beaten = ", ".join(_label(definition, b) for b in category.beats)
+            beaten = ", ".join(definition.label_of(b) for b in category.beats)
             rule += f"; beats {beaten} whatever the order"
         rows.append({_ORDER_CATEGORY: category.label, _ORDER_RULE: rule})
     listed = ", ".join(c.label for c in definition.categories)
@@ -346,10 +301,6 @@ def order_table(definition: Definition) -> Table:
             "equal by every tie-break tie."
         ),
     )
-
-
-def _label(definition: Definition, name: str) -> str:
-    return next(c.label for c in definition.categories if c.name == name)
 
 
 # ---------------------------------------------------------------------------
@@ -374,7 +325,7 @@ def showdown_table(definition: Definition, found: ShowdownClasses) -> Table:
         for column in (found.weaker, found.equal, found.stronger)
     )
     table_rows = []
-    for i in strongest_first(definition):
+    for i in definition.strongest_first():
         table_rows.append(_showdown_row(definition.categories[i].label, win[i], tie[i], lose[i]))
     totals = (sum(win), sum(tie), sum(lose))
     return Table(

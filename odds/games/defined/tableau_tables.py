@@ -20,6 +20,7 @@ from typing import Any
 
 from odds.core.cards import Card
 from odds.core.table import Column, Kind, Table
+from odds.games.defined.counting import tableau_polynomial, value_counts, winner_of
 from odds.games.defined.schema import Definition, Tableau
 
 #: A finished coup: ``(first points, second points, first cards, second cards)``.
@@ -33,7 +34,6 @@ def coup_ways(
     definition: Definition, types: Sequence[Card], counts: Sequence[int]
 ) -> dict[Coup, int]:
     """Ordered ways (extended to six cards) of every finished coup from ``counts``."""
-    from odds.games.defined.counting import tableau_polynomial, value_counts
 
     tableau = definition.deal.tableau
     assert tableau is not None
@@ -127,18 +127,12 @@ def winners(definition: Definition) -> list[tuple[str, str]]:
     return found
 
 
-def winner_of(definition: Definition, coup: Coup) -> str:
-    first, second = definition.deal.positions
-    fp, sp = coup[0], coup[1]
-    return first if fp > sp else second if sp > fp else definition.ties
-
-
 def results_table(definition: Definition, coups: Mapping[Coup, int]) -> Table:
     """Ways of each winner by the number of cards dealt (4, 5 or 6)."""
     total = sum(coups.values())
     merged: Counter[tuple[str, int]] = Counter()
     for coup, ways in coups.items():
-        merged[winner_of(definition, coup), coup[2] + coup[3]] += ways
+        merged[winner_of(definition, coup[0], coup[1]), coup[2] + coup[3]] += ways
     rows: list[dict[str, object]] = []
     for winner, label in winners(definition):
         for cards in COUP_SIZES:

@@ -14,7 +14,7 @@ up to ``∏ C(·, size) · (·)``, one position after the other (asserted).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import comb, prod
 from typing import TYPE_CHECKING, Any
@@ -89,17 +89,24 @@ def _mixture(
     classifier: HandClassifier, hand: tuple[int, ...], position: str, names: set[str], winner: bool
 ) -> frozenset[tuple[Any, int]]:
     """The finished-hand classes of an extended hand for ``position``, with their weights."""
-    definition = classifier.definition
     found: Counter[Any] = Counter()
-    for t, copies in Counter(hand).items():
-        first = list(hand)
-        first.remove(t)
-        first_cards = tuple(first)
-        points = patterns.points(classifier.cards(first_cards), definition.shoe)
-        finished = hand if definition.deal.draws(position, points) else first_cards
+    for finished, copies in _finished(classifier, hand, position):
         strength = classifier.strength(finished) if winner else None
         found[(strength, classifier.view(finished, names))] += copies
     return frozenset(found.items())
+
+
+def _finished(
+    classifier: HandClassifier, hand: tuple[int, ...], position: str
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Each hand ``position`` finishes with from an extended hand, one per card that may be
+    the drawn one, with that card's copies: the first cards, with the last if they draw."""
+    definition = classifier.definition
+    for t, copies in Counter(hand).items():
+        first = list(hand)
+        first.remove(t)
+        points = patterns.points(classifier.cards(tuple(first)), definition.shoe)
+        yield (hand if definition.deal.draws(position, points) else tuple(first)), copies
 
 
 def threshold_rounds(
@@ -184,11 +191,7 @@ def category_distribution(
 
     def mixture(hand: tuple[int, ...]) -> frozenset[tuple[Any, int]]:
         found: Counter[int | None] = Counter()
-        for t, copies in Counter(hand).items():
-            first = list(hand)
-            first.remove(t)
-            points = patterns.points(classifier.cards(tuple(first)), definition.shoe)
-            finished = hand if definition.deal.draws(position, points) else tuple(first)
+        for finished, copies in _finished(classifier, hand, position):
             found[classifier.category(finished)] += copies
         return frozenset(found.items())
 

@@ -36,17 +36,12 @@ from odds.games.defined.options import DefinedConfig
 from odds.games.defined.schema import Definition
 from odds.games.defined.shoe_state import DefinedEvaluator, DefinedShoeState, hands_polynomial
 from odds.games.defined.tile_schema import TileDefinedConfig, TileSetOptions
+from odds.games.defined.words import in_words
 from odds.games.shoe_state import PolynomialEvaluator, StateBet, StateByStateLaw, StateEvaluator
 from odds.stats.analysis import Analysis
 
 if typing.TYPE_CHECKING:
     from odds.games.defined.registry import Family
-
-_WORDS = ("one", "two", "three", "four", "five")
-
-
-def _number(n: int) -> str:
-    return _WORDS[n - 1] if 1 <= n <= len(_WORDS) else str(n)
 
 
 class TileGame(DefinedGame):
@@ -55,7 +50,7 @@ class TileGame(DefinedGame):
     def __init__(self, name: str, definition: Definition, family: Family | None = None) -> None:
         super().__init__(name, definition, family)
         deal = definition.deal
-        tiles = f"{_number(deal.cards)} tile{'s' * (deal.cards > 1)}"
+        tiles = f"{in_words(deal.cards)} tile{'s' * (deal.cards > 1)}"
         example = ("'W'", "'4 2' or 'W 9'", "'4 2 W'")[min(deal.cards, 3) - 1]
         self.__dict__.update(
             config_type=family.config_type if family is not None else TileDefinedConfig,
@@ -121,7 +116,7 @@ class TileGame(DefinedGame):
     def counting_text(self, shoe: Any) -> str:
         deal = self.definition.deal
         total = self.deal_total(shoe.counts)
-        tiles = f"{_number(deal.cards)} tile{'s' * (deal.cards > 1)}"
+        tiles = f"{in_words(deal.cards)} tile{'s' * (deal.cards > 1)}"
         hands_ = " and ".join(f"{tiles} to the {p}" for p in deal.positions)
         one = deal_count(shoe.counts, (deal.cards,))
         return (
@@ -210,11 +205,11 @@ def hierarchy_table(definition: Definition, shoe: Shoe[Tile], size: int) -> Tabl
                 "probability": Fraction(weights[hand], total),
             }
         )
-    order = sorted(range(len(definition.categories)), key=lambda i: -definition.level(i))
+    order = definition.strongest_first()
     named = ", ".join(definition.categories[i].label for i in order)
     return Table(
         key="hierarchy",
-        title=f"Tile hierarchy (one {_number(size)}-tile hand)",
+        title=f"Tile hierarchy (one {in_words(size)}-tile hand)",
         columns=(
             Column("rank", "rank", Kind.WAYS),
             Column("hand", "hand"),
@@ -230,7 +225,7 @@ def hierarchy_table(definition: Definition, shoe: Shoe[Tile], size: int) -> Tabl
         note=(
             "Rank 1 is the highest hand; equal ranks are equal hands. The categories, "
             f"strongest first: {named}; each ordered by its tie-breaks. Ways are per one "
-            f"hand of {_number(size)} tiles."
+            f"hand of {in_words(size)} tiles."
         ),
     )
 
@@ -275,7 +270,7 @@ class TileShoeState(DefinedShoeState):
         deal = self.game.definition.deal
         shoe = tile_set(config)
         dealing = typing.cast(SetDealing, config.dealing)
-        tiles = f"{_number(deal.cards)} tile{'s' * (deal.cards > 1)}"
+        tiles = f"{in_words(deal.cards)} tile{'s' * (deal.cards > 1)}"
         if len(deal.positions) == 1:
             what = f"{tiles} to the {deal.positions[0]}"
         else:

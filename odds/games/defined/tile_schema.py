@@ -181,13 +181,7 @@ def read_tiles(table: Any, loc: Locator) -> TileRules:
     after = loc.line("[definition.tiles")
     if not isinstance(table, Mapping):
         raise loc.error("definition.tiles", "expected a table (copies, points, …)", after)
-    for key in table:
-        if key not in TILE_KEYS:
-            raise loc.error(
-                "definition.tiles",
-                f"unknown key {key!r} (known: {', '.join(TILE_KEYS)})",
-                loc.line(key, after),
-            )
+    loc.known(table, TILE_KEYS, "definition.tiles", after)
     try:
         options = build(TileSetOptions, table, "definition.tiles")
         options.build()
@@ -271,7 +265,7 @@ def _check_tiebreak(key: str, tiles: bool, where: str, loc: Locator, line: int) 
 
 
 def _check_condition(condition: Any, where: str, loc: Locator, line: int) -> None:
-    for position, name, _ in condition.tests:
+    for position, name, _ in condition.every_test():
         known = POSITION_FEATURES if position else ROUND_FEATURES
         if name not in known:
             raise loc.error(
@@ -280,10 +274,6 @@ def _check_condition(condition: Any, where: str, loc: Locator, line: int) -> Non
                 f"(known: {', '.join(sorted(known))})",
                 line,
             )
-    for part in (*condition.all, *condition.any):
-        _check_condition(part, where, loc, line)
-    if condition.not_ is not None:
-        _check_condition(condition.not_, where, loc, line)
 
 
 def _known_codes(

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 from odds.core.errors import OddsError
 from odds.core.numbers import short_number
 from odds.core.table import Column, Kind, Table
-from odds.engine import class_distribution
+from odds.engine import class_distribution, hands
 from odds.games.defined import seats
 from odds.games.defined.seat_simulation import Z_LIMIT
 from odds.games.defined.seats import SeatClasses
 from odds.games.defined.whole_table import SeatBet, Stakes, WholeTable, whole_table
+from odds.games.defined.words import in_words
 from odds.games.features import StakesFeature
 from odds.stats.bets import Bet, sqrt_decimal, volatility_index
 from odds.stats.chisquare import MERGE_RULE, Cell, goodness_of_fit
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
 #: The report's tables sit under this JSON key (``positions.combined`` …).
 JSON_KEY = "positions"
-_NUMBERS = ("one", "two", "three", "four", "five")
 
 
 def tables(table: WholeTable) -> tuple[Table, ...]:
@@ -59,10 +59,6 @@ def positions(table: WholeTable) -> tuple[Table, ...]:
     if table.counts.simulation is not None:
         found.append(simulation_table(table))
     return tuple(found)
-
-
-def _number(n: int) -> str:
-    return _NUMBERS[n - 1] if 1 <= n <= len(_NUMBERS) else str(n)
 
 
 def _and(words: Sequence[str]) -> str:
@@ -106,7 +102,7 @@ def hand_class_table(table: WholeTable) -> Table:
         if name is None:
             from odds.games.defined import patterns
 
-            hand = next(h for h, _ in _hands(shoe.counts, size) if classes(h) == cls)
+            hand = next(h for h, _ in hands(shoe.counts, size) if classes(h) == cls)
             return patterns.category_of(classes.classifier.cards(hand), definition)
         return by_category[name]
 
@@ -149,7 +145,7 @@ def hand_class_table(table: WholeTable) -> Table:
         )
     return Table(
         key="hand_classes",
-        title=f"Hand classes (one hand of {_number(size)} from the full shoe)",
+        title=f"Hand classes (one hand of {in_words(size)} from the full shoe)",
         columns=(
             Column("name", "hand"),
             Column("category", "category", markdown=False),
@@ -161,12 +157,6 @@ def hand_class_table(table: WholeTable) -> Table:
         total={"name": "Total", "ways": total, "probability": Fraction(1)},
         note=note,
     )
-
-
-def _hands(counts: Sequence[int], size: int) -> list[tuple[tuple[int, ...], int]]:
-    from odds.engine import hands
-
-    return hands(counts, size)
 
 
 def _group_texts(groups: Sequence[dict[tuple[Any, ...], int]]) -> list[str]:
@@ -551,30 +541,25 @@ def every_seat_table(table: WholeTable) -> Table:
     sim = table.counts.simulation
     what = f"{_and([b.title for b in against])} on all {n} seats"
     deal = table.game.definition.deal
+    exact = sim is None
+    ways, share = ("ways", "probability") if exact else ("rounds", "frequency")
+    columns = (
+        Column("net", "total net", Kind.EXACT),
+        Column(ways, "ways" if exact else "simulated rounds", Kind.WAYS),
+        Column(
+            share,
+            "probability" if exact else "simulated frequency",
+            Kind.PROBABILITY if exact else Kind.APPROXIMATE,
+        ),
+    )
+    rows = tuple({"net": net, ways: w, share: Fraction(w, total)} for net, w in counts.items())
     if sim is None:
-        columns = (
-            Column("net", "total net", Kind.EXACT),
-            Column("ways", "ways", Kind.WAYS),
-            Column("probability", "probability", Kind.PROBABILITY),
-        )
-        rows = tuple(
-            {"net": net, "ways": w, "probability": Fraction(w, total)} for net, w in counts.items()
-        )
         title = f"Whole table: {what}, total net (exact)"
         note = (
             f"Stake 1 on each. Exact: the {table.dealer} and every seat dealt one after another "
             "with card removal (this shoe is small enough)."
         )
-        total_row = {"net": "Total", "ways": total, "probability": Fraction(1)}
     else:
-        columns = (
-            Column("net", "total net", Kind.EXACT),
-            Column("rounds", "simulated rounds", Kind.WAYS),
-            Column("frequency", "simulated frequency", Kind.APPROXIMATE),
-        )
-        rows = tuple(
-            {"net": net, "rounds": r, "frequency": Fraction(r, total)} for net, r in counts.items()
-        )
         title = f"Whole table: {what}, total net (simulated, approximate)"
         order = " ".join(
             [
@@ -593,13 +578,12 @@ def every_seat_table(table: WholeTable) -> Table:
             "past the engine's bound. Its mean and SD are exact (above) and the simulation is "
             "checked against them (below)."
         )
-        total_row = {"net": "Total", "rounds": total, "frequency": Fraction(1)}
     return Table(
         key="positions.all_players",
         title=title,
         columns=columns,
         rows=rows,
-        total=total_row,
+        total={"net": "Total", ways: total, share: Fraction(1)},
         note=note,
     )
 
