@@ -34,10 +34,9 @@ final lanes are the true numerators, non-negative and within their width.
 
 A multiset that uses every card of some rank of the full shoe (small shoes
 only) makes that up card impossible; its lanes there are not numerators and may
-spoil the lanes above them, so the caller values such a multiset with
-:func:`odds.games.blackjack.dealer.dealer_numerators`, one up card at a time
-(:meth:`odds.games.blackjack.shoes.Family.ensure_set`). The tests compare both
-methods with the plain recursion over draws.
+spoil the lanes above them, so the caller values such a multiset one up card at a
+time (:func:`up_card_numerators`, :meth:`odds.games.blackjack.shoes.Family.ensure_set`).
+The tests compare the numerators with the plain recursion over draws.
 """
 
 from __future__ import annotations
@@ -46,11 +45,11 @@ import os
 from collections.abc import Iterable, Sequence
 from itertools import count, groupby, repeat
 from math import comb
-from operator import add, itemgetter, lshift, mul, sub
+from operator import add, itemgetter, le, lshift, mul, sub
 from typing import Any, TypeAlias, cast
 
 from odds.core.caching import cached
-from odds.games.blackjack.dealer import OUTCOMES, Counts, Gather, getter, lane_width
+from odds.games.blackjack.dealer import OUTCOMES, Counts, DealerPlan, Gather, getter, lane_width
 from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
 from odds.games.blackjack.moments import (
     ORDER,
@@ -431,6 +430,21 @@ def numerators(
     return out, lanes
 
 
+def up_card_numerators(dp: DealerPlan, removed: Iterable[Counts]) -> dict[Counts, int]:
+    """Packed numerators (:meth:`DealerPlan.unpack`) for one up card: ``dp``'s shoe less
+    each removed multiset it can hold (the others are skipped), over ``dp.denominator(s)``.
+
+    With the one up card dealt already, a multiset may take every card of a rank.
+    """
+    items = [r for r in set(map(tuple, removed)) if all(map(le, r, dp.counts))]
+    if not items:
+        return {}
+    full = tuple(c + (i == dp.up) for i, c in enumerate(dp.counts))
+    removal = RemovalSet(items, exact_roots=False)
+    packed, lanes = numerators(removal, full, (dp.up,), dp.hits_soft_17, dp.kmax)
+    return {r: lanes.unpack(packed[r], dp.up) for r in items}
+
+
 def _walk(tree: _Tree, table: list[int], d: int, out: dict[Counts, int]) -> None:
     if d == _DEPTH:  # the trees are _DEPTH levels deep: leaves
         for plus, minus, coefs, others, r in cast(_Leaves, tree):
@@ -453,4 +467,4 @@ def _walk(tree: _Tree, table: list[int], d: int, out: dict[Counts, int]) -> None
         _walk(child, summed, d + 1, out)
 
 
-__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "numerators"]
+__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "numerators", "up_card_numerators"]

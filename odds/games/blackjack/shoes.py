@@ -26,13 +26,11 @@ from odds.games.blackjack.dealer import (
     RANKS,
     Counts,
     DealerPlan,
-    RemovalTree,
-    dealer_numerators,
     longest_draw,
     plan,
     stand_lanes,
 )
-from odds.games.blackjack.dealer_batches import RemovalSet
+from odds.games.blackjack.dealer_batches import RemovalSet, up_card_numerators
 from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
@@ -110,38 +108,26 @@ class UpCard:
         }
         self.last_lane = self.plan.lane_bits * (len(OUTCOMES) - 1)
         self.denominators = [self.plan.denominator(s) for s in range(self.smax + 1)]
-        self._ensured: set[RemovalTree] = set()
         self._prepared: dict[int, list[Prepared]] = {}
         self._index: dict[int, dict[int, Prepared]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
 
-    def ensure(self, pairs: Sequence[tuple[Counts, int]], tree: RemovalTree | None = None) -> None:
-        """Dealer numerators for the ``(multiset, key)`` pairs not computed yet.
-
-        ``tree`` (optional) is the pairs' prefix tree, built once and shared by
-        every up card and shoe; multisets the shoe cannot hold are skipped.
-        """
-        shared = tree
-        if shared is not None and shared in self._ensured:
-            return
+    def ensure(self, pairs: Sequence[tuple[Counts, int]]) -> None:
+        """Dealer numerators for the ``(multiset, key)`` pairs not computed yet (multisets
+        the shoe cannot hold are skipped)."""
         missing = [(r, key) for r, key in pairs if key not in self._packed]
-        if missing:
-            if tree is None or 2 * len(missing) < len(pairs):
-                tree = RemovalTree(r for r, _ in missing)
-            plan_ = self.plan
-            denominators = [plan_.denominator(s) for s in range(self.smax + 1)]
-            numerators = dealer_numerators(plan_, tree)
-            for r, key in missing:
-                value = numerators.get(r)
-                if value is None:
-                    continue
-                # The last cumulative lane counts every outcome.
-                if value >> self.last_lane != denominators[sum(r)]:
-                    raise AssertionError("dealer probabilities do not add up to 1")
-                self._packed[key] = value
-        if shared is not None:  # a set shared for the whole process: remember it is done
-            self._ensured.add(shared)
+        if not missing:
+            return
+        numerators = up_card_numerators(self.plan, (r for r, _ in missing))
+        for r, key in missing:
+            value = numerators.get(r)
+            if value is None:
+                continue
+            # The last cumulative lane counts every outcome.
+            if value >> self.last_lane != self.denominators[sum(r)]:
+                raise LayoutsDoubt("dealer probabilities do not add up to 1")
+            self._packed[key] = value
 
     def lanes(self, key: int) -> tuple[int, ...]:
         found = self._lanes.get(key)
