@@ -1,10 +1,10 @@
-"""The dealer's hand: draw sequences and exact outcome probabilities.
+"""The dealer's hand: totals, draw sequences and the packed outcome lanes.
 
-One call answers every question about the dealer's hand: :func:`dealer_outcomes`
-(the shoe, the up card, the cards known to be out → a count per outcome over one
-denominator, or an infinite shoe). The rest of this module is what is behind it,
-public only to the kernel that batches thousands of removals at once
-(:mod:`.shoes`, :mod:`.dealer_batches`, :mod:`.moments`).
+What every module asks of a hand's total and of the dealer's draw: the table of draw
+sequences per up card, the outcome lanes numerators are packed into, and one shoe's
+scale (:class:`DealerPlan`). The one call for the dealer's outcomes, and the kernel
+that values thousands of removals at once, are built on it
+(:func:`.dealer_batches.dealer_outcomes`).
 
 Rank indices: 0 = A, 1 = 2, …, 8 = 9, 9 = ten-value; a rank's value is index + 1
 (the ace counts 1, or 11 when that does not bust: a *soft* total).
@@ -53,7 +53,7 @@ def pack_lanes(counts: Sequence[int], bits: int) -> int:
     """Outcome counts (in :data:`OUTCOMES` order) as cumulative lanes of ``bits`` each.
 
     Lanes are added, not or-ed, so packing is linear: the packed sum of several count
-    tuples is the sum of their packings, whatever the widths (:mod:`.moments` relies on it).
+    tuples is the sum of their packings, whatever the widths (:mod:`.dealer_batches` relies on it).
     """
     packed = running = 0
     for j, o in enumerate(CUMULATIVE):
@@ -92,6 +92,9 @@ RANKS = 10
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 Counts = tuple[int, ...]
+
+#: Chance of each rank (A, 2–9, ten-value) dealt with replacement from standard decks.
+P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in range(RANKS))
 
 
 def total_of(hard: int, has_ace: bool) -> tuple[int, bool]:
@@ -266,67 +269,3 @@ def _per_up_card(kind: type) -> Callable[[Any], Any]:
         return data
 
     return check
-
-
-@dataclass(frozen=True)
-class DealerOutcomes:
-    """The dealer's final hands from one shoe: a count per outcome over one denominator.
-
-    ``numerators`` are in :data:`OUTCOMES` order and add up to ``denominator`` exactly
-    (checked when made), so callers sum and compare integers and divide only to print.
-    """
-
-    numerators: tuple[int, ...]
-    denominator: int
-
-    def __post_init__(self) -> None:
-        if sum(self.numerators) != self.denominator:
-            raise AssertionError("dealer outcomes do not add up to the denominator")
-
-    @property
-    def probabilities(self) -> dict[str, Fraction]:
-        """Each outcome's exact probability, by name (``"17"`` … ``"bust"``, ``"blackjack"``)."""
-        pairs = zip(OUTCOMES, self.numerators, strict=True)
-        return {o: Fraction(n, self.denominator) for o, n in pairs}
-
-
-def dealer_outcomes(
-    counts: Counts | float, up: int, hits_soft_17: bool, removed: Counts = (0,) * RANKS
-) -> DealerOutcomes:
-    """The dealer's outcomes with ``up`` showing: the one call for a dealer's hand.
-
-    ``counts`` is the shoe after the up card was dealt (ten rank counts), ``removed``
-    the other cards known to be out of it (the player's); ``math.inf`` deals with
-    replacement (every rank at its one-deck chance, so ``removed`` does not matter).
-    Behind it: the path the kernel batches thousands of removals through
-    (:func:`.dealer_batches.up_card_numerators`); for the infinite shoe the draw-sequence
-    table weighted by the ranks' chances.
-    """
-    # (Imported here: the batches are built on this module's tables.)
-    from odds.games.blackjack.dealer_batches import up_card_numerators
-
-    if isinstance(counts, float | int):
-        if counts != float("inf"):
-            raise ValueError(f"a shoe is ten rank counts or math.inf, not {counts!r}")
-        return _infinite_outcomes(up, hits_soft_17)
-    dp = plan(tuple(counts), up, hits_soft_17)
-    packed = up_card_numerators(dp, [tuple(removed)])[tuple(removed)]
-    return DealerOutcomes(dp.unpack(packed), dp.denominator(sum(removed)))
-
-
-#: Chance of each rank (A, 2–9, ten-value) dealt with replacement from standard decks.
-P_RANK: tuple[Fraction, ...] = tuple(Fraction(4 if r == 9 else 1, 13) for r in range(RANKS))
-
-
-@cached
-def _infinite_outcomes(up: int, hits_soft_17: bool) -> DealerOutcomes:
-    """Dealing with replacement a draw sequence ``m`` has chance ``∏ w_r^(m_r) / 13^|m|``
-    (``w`` = 1 per rank, 4 for the ten-values): :func:`dealer_table` over ``13^longest``."""
-    table = dealer_table(up, hits_soft_17)
-    longest = max(map(sum, table))
-    found = [0] * len(OUTCOMES)
-    for m, lanes in table.items():
-        weight = 4 ** m[9] * 13 ** (longest - sum(m))
-        for o, c in enumerate(lanes):
-            found[o] += c * weight
-    return DealerOutcomes(tuple(found), 13**longest)

@@ -44,9 +44,6 @@ from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.nodes import STEP, Group
 from odds.games.blackjack.shoes import Prepared, UpCard
 
-#: :mod:`.bench` still asks this module for a shoe's family (its home is :mod:`.shoes`).
-from odds.games.blackjack.shoes import family as family
-
 # ---------------------------------------------------------------------------
 # The recursion for one up card under one set of rules.
 
@@ -202,20 +199,7 @@ class Play:
         return self.hit_values[ctx][key]
 
     def double(self, removed: list[int], key: int, s: int, hard: int, aces: int) -> int:
-        n = self.u.n
-        value = 0
-        for r in range(RANKS):
-            w = n[r] - removed[r]
-            if not w:
-                continue
-            removed[r] += 1
-            if hard + r + 1 > 21:
-                value += w * self.bust(removed, s + 1)
-            else:
-                total, _ = total_of(hard + r + 1, aces + (r == 0) > 0)
-                value += w * self.stand(key + STEP[r], s + 1, total)
-            removed[r] -= 1
-        return 2 * value
+        return 2 * self._double(removed, key, s, hard, aces, None)
 
     # -- distributions (lose, push, win) for the decided policy ----------------
 
@@ -257,6 +241,13 @@ class Play:
     def double_distribution(
         self, removed: list[int], key: int, s: int, hard: int, aces: int, width: int
     ) -> int:
+        return self._double(removed, key, s, hard, aces, width)
+
+    def _double(
+        self, removed: list[int], key: int, s: int, hard: int, aces: int, width: int | None
+    ) -> int:
+        """One card, then stand: the value at ``D[s]`` per unit staked (``width`` None) or
+        the packed ``(lose, push, win)`` numerators (:meth:`stand_distribution`)."""
         n = self.u.n
         value = 0
         for r in range(RANKS):
@@ -265,10 +256,14 @@ class Play:
                 continue
             removed[r] += 1
             if hard + r + 1 > 21:
-                value += w * -self.bust(removed, s + 1)
+                bust = self.bust(removed, s + 1)
+                value += w * (bust if width is None else -bust)
             else:
                 total, _ = total_of(hard + r + 1, aces + (r == 0) > 0)
-                value += w * self.stand_distribution(key + STEP[r], s + 1, total, width)
+                if width is None:
+                    value += w * self.stand(key + STEP[r], s + 1, total)
+                else:
+                    value += w * self.stand_distribution(key + STEP[r], s + 1, total, width)
             removed[r] -= 1
         return value
 

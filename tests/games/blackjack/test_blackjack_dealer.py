@@ -10,11 +10,10 @@ import pytest
 from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
-    dealer_outcomes,
     dealer_table,
     plan,
 )
-from odds.games.blackjack.dealer_batches import up_card_numerators
+from odds.games.blackjack.dealer_batches import dealer_outcomes, up_card_numerators
 from tests.reference.blackjack_nhc import dealer_probabilities as dealer_probabilities_reference
 
 
