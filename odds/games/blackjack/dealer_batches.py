@@ -438,24 +438,17 @@ class _Layout:
             found = self._tables[s, hard, "root"] = (entries, {j: i for i, j in enumerate(entries)})
         return found
 
-    def step(self, d: int, r: int, c: int) -> _Step:
-        """From ``T(d, r)`` to ``T(d+1, r−c)`` for ``c`` cards of rank ``ORDER[d]``."""
-        found = self._steps.get((d, r, c))
+    def step(self, d: int, r: int, c: int, hard: int | None = None) -> _Step:
+        """From ``T(d, r)`` to ``T(d+1, r−c)`` for ``c`` cards of rank ``ORDER[d]``; with
+        ``hard``, from :meth:`root` (``d = 0``, ``r`` its ``s``)."""
+        key: tuple[int, int, int] | tuple[int, int, int, str] = (
+            (d, r, c) if hard is None else (r, hard, c, "root")
+        )
+        found = self._steps.get(key)
         if found is None:
-            entries, position = self.table(d, r)
+            entries, position = self.table(d, r) if hard is None else self.root(r, hard)
             out = self.table(d + 1, r - c)[0]
-            found = _step(position, out, self.levels[d + 1], c, len(entries))
-            self._steps[d, r, c] = found
-        return found
-
-    def root_step(self, s: int, hard: int, c: int) -> _Step:
-        """From :meth:`root` to ``T(1, s−c)``."""
-        found = self._steps.get((s, hard, c, "root"))
-        if found is None:
-            entries, position = self.root(s, hard)
-            out = self.table(1, s - c)[0]
-            found = _step(position, out, self.levels[1], c, len(entries))
-            self._steps[s, hard, c, "root"] = found
+            found = self._steps[key] = _step(position, out, self.levels[d + 1], c, len(entries))
         return found
 
     def leaf(self, r: int, c: int) -> _Leaf:
@@ -615,7 +608,7 @@ class RemovalSet:
             else:
                 hard = max(sum(map(mul, item, _VALUES)) for item in ordered)
                 root = layout.root(s, hard)[0]
-                steps = [layout.root_step(s, hard, c) for c, _ in groups]
+                steps = [layout.step(0, s, c, hard) for c, _ in groups]
                 self.root_keys[s] = ("hard", s, hard)
             self.roots[s] = root
             self.trees[s] = tuple(
@@ -729,17 +722,21 @@ def numerators(
     return out, lanes
 
 
-def up_card_numerators(dp: DealerPlan, removed: Iterable[Counts]) -> dict[Counts, int]:
+def up_card_numerators(
+    dp: DealerPlan, removed: Iterable[Counts], removal: RemovalSet | None = None
+) -> dict[Counts, int]:
     """Packed numerators (:meth:`DealerPlan.unpack`) for one up card: ``dp``'s shoe less
     each removed multiset it can hold (the others are skipped), over ``dp.denominator(s)``.
 
-    With the one up card dealt already, a multiset may take every card of a rank.
+    ``removal``: a set holding them all (its trees are used, however many more it holds);
+    otherwise one is made. With the one up card dealt already, a multiset may take
+    every card of a rank (only the lanes of an impossible multiset are not numerators).
     """
     items = [r for r in set(map(tuple, removed)) if all(map(le, r, dp.counts))]
     if not items:
         return {}
     full = tuple(c + (i == dp.up) for i, c in enumerate(dp.counts))
-    removal = RemovalSet(items, exact_roots=False)
+    removal = removal or RemovalSet(items, exact_roots=False)
     packed, lanes = numerators(removal, full, (dp.up,), dp.hits_soft_17, dp.kmax)
     return {r: lanes.unpack(packed[r], dp.up) for r in items}
 

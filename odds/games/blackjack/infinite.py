@@ -39,11 +39,12 @@ from odds.games.blackjack.actions import (
     Action,
     Chart,
     ChartCode,
+    best_action,
 )
 from odds.games.blackjack.dealer import BLACKJACK, BUST, P_RANK, RANKS, total_of
 from odds.games.blackjack.dealer_batches import dealer_outcomes
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
+from odds.games.blackjack.results import HandResult, RoundAnalysis
 from odds.games.blackjack.splits import (
     Distribution,
     SplitResult,
@@ -253,10 +254,7 @@ class InfinitePlay:
                     options[HIT] = self.hit(hard, aces)
                 if rules.may_double(total, after_split=True):
                     options[DOUBLE] = self.double(hard, aces)
-            if cells is not None:
-                action = cells[x, y].choose(options)
-            else:
-                action = max(options, key=lambda k: (options[k], -PREFERENCE.index(k)))
+            action = cells[x, y].choose(options) if cells is not None else best_action(options)
             actions[y], values[y] = action, options[action]
         p = P_RANK[x]
         ev_x = sum((P_RANK[y] * v for y, v in values.items()), Fraction(0))
@@ -320,7 +318,7 @@ def analyse_infinite(
                     if best not in values:
                         raise AssertionError(f"chart action {best} not allowed for {a},{b} v {u}")
                 else:
-                    best = max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
+                    best = best_action(values)
                 result = HandResult(
                     (a, b), u, probability, values, best, p_bj, rules.peek, split=split
                 )

@@ -85,13 +85,12 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.engine.polynomial import falling
-from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
+from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode, best_action
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.nodes import STEP, counts_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import Play
 
-_ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
 V = TypeVar("V")  # a hand's value: a number or an outcome distribution (:class:`HandAlgebra`)
 
 if TYPE_CHECKING:
@@ -487,7 +486,7 @@ def _pre_split_strategy(play: Play, rules: BlackjackRules, x: int) -> PostSplitP
     for y in range(RANKS):
         if _weight(play.u.n, x, y, 0) > 0:
             options = _second_card_options(play, rules, x, y, -1)
-            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            actions[y] = best_action(options)
     play.context(-1)
     found = play.memo[memo_key] = PostSplitPlay(
         "pre-split", actions, _PreSplitHits(play.hits[-1], x)
@@ -570,7 +569,7 @@ def _choose_post_split_play(
         if chart is not None:
             action = ChartCode(chart.post_split[u.up, x, y]).choose(options)
         else:
-            action = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            action = best_action(options)
         actions[y] = action
         values[y] = options[action]
     return actions, values
@@ -874,7 +873,7 @@ class ShiftedHands:
                     options[HIT] = self._draw(entry, worth)
                 if rules.may_double(total, after_split=True):
                     options[DOUBLE] = self._double(entry)
-            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            actions[y] = best_action(options)
             values[y] = options[actions[y]]
         return actions, hits, values
 
@@ -897,30 +896,7 @@ class ShiftedHands:
         return self.play.stand_distribution(key, s, total, self.width)
 
     def _draw(self, entry: Prepared, worth: dict[int, int]) -> int:
-        """Σ over the next card of (cards of that rank left) · (value after it).
-
-        The entry's weights count the full shoe; the up card and the ``a``
-        further pair cards come off here (hands not in ``worth`` count 0).
-        """
-        _, s, _, _, kids, weights, position, bust_weight, bust_ranks, removed, _ = entry
-        up, x, a = self.u.up, self.x, self.a
-        get = worth.get
-        value: int = sum(map(mul, weights, map(get, kids, _ZEROS)))
-        j = position[up]
-        if j >= 0:
-            value -= get(kids[j], 0)
-        j = position[x]
-        if j >= 0 and a:
-            value -= a * get(kids[j], 0)
-        if x in bust_ranks:
-            bust_weight -= a
-        if a:
-            removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
-        loss = self.play.busts(s + a, bust_weight, bust_ranks, removed)
-        return value - loss if self.width is None else value + loss
-
-
-_ZEROS = (0,) * RANKS
+        return self.play.drawn(worth, entry, self.width is not None, self.x, self.a)
 
 
 # ---------------------------------------------------------------------------
