@@ -22,9 +22,10 @@ odds.OddsError: unknown action 'fold' (use hit, stand, double, split, surrender)
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from odds.core.errors import OddsError
 
@@ -67,6 +68,15 @@ STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL = (
     Action.SURRENDER,
     Action.NATURAL,
 )
+
+#: Ties between actions of equal value (rare, exact) go to the simplest, in this order.
+PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL)
+
+
+def best_action(values: Mapping[Action, Fraction] | Mapping[Action, int]) -> Action:
+    """The action of the highest value (ties: the simplest, :data:`PREFERENCE`)."""
+    return max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
+
 
 _WORDS = {
     Action.STAND: "stand",

@@ -36,15 +36,15 @@ from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANK_NAMES,
     RANKS,
-    dealer_outcomes,
     dealer_stands,
     longest_draw,
     outcome_index,
     total_of,
 )
+from odds.games.blackjack.dealer_batches import dealer_outcomes
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_round
-from odds.games.blackjack.shoes import forget_shoes
+from odds.games.blackjack.shoes import family, forget_shoes
 
 DECKS = range(1, 9)
 
@@ -237,10 +237,9 @@ def warm(
     counts: tuple[int, ...], first: BlackjackRules, rules: BlackjackRules
 ) -> Callable[[], str]:
     """A rule set on a shoe whose dealer tables are kept (its player passes are not)."""
-    from odds.games.blackjack import player
 
     def run() -> str:
-        fam = player.family(counts, rules.dealer_hits_soft_17)
+        fam = family(counts, rules.dealer_hits_soft_17)
         if not fam.ready:
             analyse_round(counts, first)
         fam.forget_passes()

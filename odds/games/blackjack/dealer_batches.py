@@ -1,4 +1,9 @@
-"""Dealer numerators for thousands of removed multisets at once, every up card together.
+"""The dealer's outcomes for one shoe, and for thousands of removed multisets at once.
+
+One call answers every question about the dealer's hand: :func:`dealer_outcomes`
+(the shoe, the up card, the cards known to be out → a count per outcome over one
+denominator, or an infinite shoe). Behind it is the kernel's path: numerators for
+every up card and thousands of removed multisets together (:func:`numerators`).
 
 The player's analysis needs, for every up card ``u`` and every multiset ``R``
 of cards the player can hold (``s`` cards), the dealer's outcome numerators
@@ -20,7 +25,7 @@ one rank), and ``(n − m)^(R) / n^(R)`` expands in the falling factorials of
 
 ``M`` is a table over the sub-multisets ``j`` of dealer hands (a few
 thousand: dealer hands are short), shoe-dependent but independent of ``R``
-(:mod:`odds.games.blackjack.moments`); ``Q_s`` follows by Horner's rule;
+(below); ``Q_s`` follows by Horner's rule;
 the sum over ``j ≤ R`` has small signed binomial coefficients and depends on
 neither the shoe nor the up card. So one pass over a prefix tree of the
 ``R`` (grouped by size ``s``; ranks summed out one at a time, tens first, the
@@ -34,34 +39,327 @@ final lanes are the true numerators, non-negative and within their width.
 
 A multiset that uses every card of some rank of the full shoe (small shoes
 only) makes that up card impossible; its lanes there are not numerators and may
-spoil the lanes above them, so the caller values such a multiset with
-:func:`odds.games.blackjack.dealer.dealer_numerators`, one up card at a time
-(:meth:`odds.games.blackjack.shoes.Family.ensure_set`). The tests compare both
-methods with the plain recursion over draws.
+spoil the lanes above them, so the caller values such a multiset one up card at a
+time (:func:`up_card_numerators`, :meth:`odds.games.blackjack.shoes.Family.ensure_set`).
+The tests compare the numerators with the plain recursion over draws.
+
+The moments of the draw table
+-----------------------------
+For an up card and a shoe ``n`` (after the up card), the table ``M[j, k]`` over
+sub-multisets ``j`` of dealer hands and lengths ``k``::
+
+    M[j, k] = Σ_{m ⊇ j, |m| = k} c[m] · Π_i (n_i − j_i)^(m_i − j_i) · m_i^(j_i)
+
+(falling factorials; ``c[m]`` the ordered draw sequences with multiset ``m``,
+:func:`odds.games.blackjack.dealer.dealer_table`, as packed cumulative outcome
+lanes). It is computed rank by rank (a hand's count ``μ`` of a rank becomes each
+``x ≤ μ``), laid out once per dealer table (:class:`_MomentPlan`); the tables of
+several up cards are then packed side by side (:class:`MomentUnion`), and
+:func:`numerators` turns them into ``Q_s[j]`` by Horner's rule over ``k``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from itertools import count, groupby, repeat
 from math import comb
-from operator import add, itemgetter, lshift, mul, sub
+from operator import add, itemgetter, le, lshift, mul, sub
 from typing import Any, TypeAlias, cast
 
 from odds.core.caching import cached
-from odds.games.blackjack.dealer import OUTCOMES, Counts, Gather, getter, lane_width
-from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
-from odds.games.blackjack.moments import (
-    ORDER,
-    RootKey,
-    dealer_moments,
-    dealer_subsets,
-    in_order,
-    moment_union,
+from odds.engine.polynomial import falling
+from odds.games.blackjack.dealer import (
+    OUTCOMES,
+    RANKS,
+    Counts,
+    DealerPlan,
+    Gather,
+    dealer_table,
+    getter,
+    lane_width,
+    pack_lanes,
 )
+from odds.games.blackjack.dealer import plan as dealer_plan
+from odds.games.blackjack.kept_layouts import kept_layout, of, restore, state
 from odds.games.blackjack.nodes import add as with_cards
 from odds.games.blackjack.nodes import hand_multisets
+
+# ---------------------------------------------------------------------------
+# The dealer's side: moments of the draw table (shoe-independent plans, one shoe's values)
+
+#: What names a set's root entries in caches: ``("set", serial, s)`` or ``("hard", s, hard)``
+#: (:class:`RemovalSet`).
+RootKey: TypeAlias = tuple[str, int, int]
+
+#: Rank order of the prefix tree: tens first; twos and aces last, summed out together.
+ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+
+in_order: Gather = itemgetter(*ORDER)  # a multiset's counts in ORDER
+SHIFTS = tuple(6 * d for d in range(len(ORDER)))  # bits of each count in an integer key
+
+
+@cached
+def dealer_subsets() -> frozenset[tuple[int, ...]]:
+    """Every sub-multiset of a dealer hand (any up card, either soft-17 rule), in ``ORDER``
+    (kept on disk, :mod:`.kept_layouts`: it reads both rules' dealer tables)."""
+    return kept_layout("dealer-subsets", _dealer_subsets, from_data=lambda d: of(frozenset, d))
+
+
+def _dealer_subsets() -> frozenset[tuple[int, ...]]:
+    found: set[tuple[int, ...]] = set()
+    for up in range(RANKS):
+        for hits_soft_17 in (False, True):
+            found.update(in_order(m) for m in dealer_table(up, hits_soft_17))
+    stack = list(found)
+    while stack:
+        j = stack.pop()
+        for i, c in enumerate(j):
+            if c:
+                smaller = (*j[:i], c - 1, *j[i + 1 :])
+                if smaller not in found:
+                    found.add(smaller)
+                    stack.append(smaller)
+    return frozenset(found)
+
+
+class _MomentStep:
+    """One rank of :func:`dealer_moments`, laid out once per dealer table (shoe-independent).
+
+    Keys are integers: the count of ``ORDER[d]`` in bits ``6d … 6d+5``, the length
+    above. An entry whose count ``μ`` of the rank is 0 carries over (``x = 0``,
+    factor 1); the others give one product per ``x ≤ μ``. Output entries are ordered
+    by how many terms they sum (most first), so the ``t``-th terms form a prefix.
+    """
+
+    def __init__(self, d: int, keys: list[int]) -> None:
+        self.rank = ORDER[d]
+        shift, step = 6 * d, 1 << (6 * d)
+        products: list[tuple[int, int, int]] = []  # (input index, μ, x)
+        terms: dict[int, list[int]] = {}
+        at = len(keys)
+        for i, key in enumerate(keys):
+            mu = (key >> shift) & 63
+            if not mu:
+                terms.setdefault(key, []).insert(0, i)
+                continue
+            base = key - mu * step
+            for x in range(mu + 1):
+                terms.setdefault(base + x * step, []).append(at)
+                products.append((i, mu, x))
+                at += 1
+        out = sorted(terms, key=lambda k: -len(terms[k]))
+        #: The output entries' keys: the next step's input, read while the plan is built
+        #: (not kept on disk: ``None`` in a step read back).
+        self.keys: list[int] | None = out
+        ordered = [terms[k] for k in out]
+        self.pairs: Any = (
+            getter([mu * (mu + 1) // 2 + x for _, mu, x in products]) if products else None
+        )
+        self.take = getter([i for i, _, _ in products]) if products else None
+        self.first = getter([t[0] for t in ordered])
+        self.more = tuple(
+            (len(having), getter(having))
+            for t in range(1, len(ordered[0]))
+            if (having := [members[t] for members in ordered if len(members) > t])
+        )
+        self._factors: dict[int, list[int]] = {}
+
+    #: What is kept of a step (:mod:`.kept_layouts`); the factors are the process's.
+    KEPT = ("rank", "pairs", "take", "first", "more")
+
+    @classmethod
+    def from_data(cls, data: Any) -> _MomentStep:
+        step = restore(cls, cls.KEPT, data, _factors={}, keys=None)
+        of(int, step.rank), of(tuple, step.more), of(itemgetter, step.first)
+        return step
+
+    def apply(self, values: list[int], count: int) -> list[int]:
+        """The next table, for ``count`` cards of the rank in the shoe."""
+        if self.take is None:
+            terms = values
+        else:
+            factors = self._factors.get(count)
+            if factors is None:
+                factors = self._factors[count] = self.pairs(_moment_factors(count))
+            terms = values + list(map(mul, factors, self.take(values)))
+        out = list(self.first(terms))
+        for having, nth in self.more:
+            out[:having] = map(add, out[:having], nth(terms))
+        return out
+
+
+@cached
+def _moment_factors(count: int) -> tuple[int, ...]:
+    """``(count − x)^(μ−x) · μ^(x)`` for ``x ≤ μ ≤ 2·RANKS``, flat (index ``μ(μ+1)/2 + x``)."""
+    return tuple(
+        falling(count - x, mu - x) * falling(mu, x)
+        for mu in range(2 * RANKS + 1)
+        for x in range(mu + 1)
+    )
+
+
+def _key(m: Sequence[int]) -> int:
+    """An integer key: counts in ``ORDER`` six bits each, then the length."""
+    return sum(c << (6 * d) for d, c in enumerate(in_order(m))) + (sum(m) << (6 * len(ORDER)))
+
+
+class _MomentPlan:
+    """:func:`dealer_moments` laid out for one dealer table (every rank's step, the keys)."""
+
+    def __init__(self, table: dict[Counts, tuple[int, ...]]) -> None:
+        grouped: dict[int, list[Counts]] = {}
+        for m in table:
+            grouped.setdefault(_key(m), []).append(m)
+        keys = sorted(grouped)
+        # Each key's orderings per outcome, summed over its hands: packing is linear and
+        # every count is non-negative, so packing the sums is the sum of the packed hands
+        # (and the plan needs neither the hands nor the dealer table at run time).
+        self.outcome_counts = [
+            tuple(map(sum, zip(*(table[m] for m in grouped[k]), strict=True))) for k in keys
+        ]
+        self.steps = []
+        for d in range(len(ORDER)):
+            step = _MomentStep(d, keys)
+            self.steps.append(step)
+            keys = cast(list[int], step.keys)
+        self.keys = keys  # each output entry's (j, k), as in :func:`_key`
+        self.initial: dict[int, list[int]] = {}  # packed table entries, by lane width
+
+    def data(self) -> tuple[Any, ...]:
+        """What is kept of the plan (:mod:`.kept_layouts`): its steps' and its own lists."""
+        steps = tuple(state(step, _MomentStep.KEPT) for step in self.steps)
+        return (self.outcome_counts, steps, self.keys)
+
+    @classmethod
+    def from_data(cls, data: Any) -> _MomentPlan:
+        outcome_counts, steps, keys = of(tuple, data)
+        plan = cls.__new__(cls)
+        plan.outcome_counts = of(list, outcome_counts)
+        plan.steps = [_MomentStep.from_data(step) for step in of(tuple, steps)]
+        plan.keys = of(list, keys)
+        plan.initial = {}
+        if len(plan.steps) != len(ORDER):
+            raise ValueError("not one step per rank")
+        return plan
+
+
+@cached
+def _moment_plan(up: int, hits_soft_17: bool) -> _MomentPlan:
+    return _moment_plans(hits_soft_17)[up]
+
+
+@cached
+def _moment_plans(hits_soft_17: bool) -> tuple[_MomentPlan, ...]:
+    """Every up card's plan, kept on disk (:mod:`.kept_layouts`): built once per version."""
+    return kept_layout(
+        f"moment-plans-{'h17' if hits_soft_17 else 's17'}",
+        lambda: tuple(_MomentPlan(dealer_table(up, hits_soft_17)) for up in range(RANKS)),
+        lambda plans: tuple(plan.data() for plan in plans),
+        _plans_from_data,
+    )
+
+
+def _plans_from_data(data: Any) -> tuple[_MomentPlan, ...]:
+    plans = tuple(_MomentPlan.from_data(plan) for plan in of(tuple, data))
+    if len(plans) != RANKS:
+        raise ValueError("not one plan per up card")
+    return plans
+
+
+def dealer_moments(up: int, hits_soft_17: bool, n: Counts, lane_bits: int) -> list[int]:
+    """``M[j, k]`` (packed outcome lanes) of one up card's dealer table on the shoe ``n``.
+
+    Rank by rank: a hand's count ``μ`` of a rank becomes ``x ≤ μ`` with the factor
+    ``(n − x)^(μ−x) · μ^(x)`` (zero for a hand the shoe cannot hold).
+    """
+    plan = _moment_plan(up, hits_soft_17)
+    values = plan.initial.get(lane_bits)
+    if values is None:
+        values = plan.initial[lane_bits] = [
+            pack_lanes(counts, lane_bits) for counts in plan.outcome_counts
+        ]
+    for step in plan.steps:
+        values = step.apply(values, n[step.rank])
+    return values
+
+
+class MomentUnion:
+    """The union of some up cards' ``M`` keys, sorted by ``(j, k)``: how each up card's
+    table lands in it, and each ``j``'s slice and lengths (shoe-independent)."""
+
+    def __init__(self, ups: tuple[int, ...], hits_soft_17: bool) -> None:
+        plans = [_moment_plan(u, hits_soft_17) for u in ups]
+        keys = sorted({key for plan in plans for key in plan.keys})
+        where = {key: i for i, key in enumerate(keys)}
+        self.size = len(keys)
+        self.gathers = []
+        for plan in plans:
+            index = {key: i for i, key in enumerate(plan.keys)}
+            missing = len(plan.keys)
+            self.gathers.append(getter([index.get(key, missing) for key in keys]))
+        # Per length k: the position of M[j, k] for every j of dealer_subsets() (index of
+        # _subset_index), or the zero at the end.
+        last = 6 * len(ORDER)
+        index = _subset_index()
+        self.by_length: list[list[int]] = [[self.size] * len(index) for _ in range(2 * RANKS + 1)]
+        for key, at in where.items():
+            self.by_length[key >> last][index[key & ((1 << last) - 1)]] = at
+        self._roots: dict[tuple[RootKey, int], tuple[Gather, ...]] = {}
+
+    def roots(
+        self, root_key: RootKey, roots: Sequence[tuple[int, ...]], kmax: int
+    ) -> tuple[Gather, ...]:
+        """For Horner's rule over lengths: per length ``1 … kmax``, a gather of ``M[j, k]``
+        for the root entries ``j`` (``roots``, named ``root_key`` in the cache)."""
+        found = self._roots.get((root_key, kmax))
+        if found is None:
+            positions = _subset_positions()
+            take = getter([positions[j] for j in roots])
+            found = tuple(getter(take(self.by_length[k])) for k in range(1, kmax + 1))
+            self._roots[root_key, kmax] = found
+        return found
+
+
+@cached
+def _subset_index() -> dict[int, int]:
+    """Every sub-multiset of a dealer hand (:func:`dealer_subsets`), by its integer key."""
+    return {sum(map(lshift, j, SHIFTS)): i for i, j in enumerate(sorted(dealer_subsets()))}
+
+
+@cached
+def _subset_positions() -> dict[tuple[int, ...], int]:
+    """Each sub-multiset's index in :func:`_subset_index` (by the multiset: no key to make)."""
+    return {j: i for i, j in enumerate(sorted(dealer_subsets()))}
+
+
+@cached
+def moment_union(ups: tuple[int, ...], hits_soft_17: bool) -> MomentUnion:
+    """The up cards' union (kept on disk, :mod:`.kept_layouts`: a few up-card sets occur)."""
+    name = f"moment-union-{'h17' if hits_soft_17 else 's17'}-{''.join(map(str, ups))}"
+    return kept_layout(
+        name,
+        lambda: MomentUnion(ups, hits_soft_17),
+        lambda union: state(union, _UNION_KEPT),
+        _union_from_data,
+    )
+
+
+def _union_from_data(data: Any) -> MomentUnion:
+    union = restore(MomentUnion, _UNION_KEPT, data, _roots={})
+    of(int, union.size), of(list, union.gathers), of(list, union.by_length)
+    return union
+
+
+#: What is kept of a :class:`MomentUnion` (its roots are made per process).
+_UNION_KEPT = ("size", "gathers", "by_length")
+
+
+# ---------------------------------------------------------------------------
+# The removed multisets' side: inclusion–exclusion over prefix trees
 
 _DEPTH = len(ORDER) - 2  # levels before the last two ranks
 _LANES = len(OUTCOMES)
@@ -140,24 +438,17 @@ class _Layout:
             found = self._tables[s, hard, "root"] = (entries, {j: i for i, j in enumerate(entries)})
         return found
 
-    def step(self, d: int, r: int, c: int) -> _Step:
-        """From ``T(d, r)`` to ``T(d+1, r−c)`` for ``c`` cards of rank ``ORDER[d]``."""
-        found = self._steps.get((d, r, c))
+    def step(self, d: int, r: int, c: int, hard: int | None = None) -> _Step:
+        """From ``T(d, r)`` to ``T(d+1, r−c)`` for ``c`` cards of rank ``ORDER[d]``; with
+        ``hard``, from :meth:`root` (``d = 0``, ``r`` its ``s``)."""
+        key: tuple[int, int, int] | tuple[int, int, int, str] = (
+            (d, r, c) if hard is None else (r, hard, c, "root")
+        )
+        found = self._steps.get(key)
         if found is None:
-            entries, position = self.table(d, r)
+            entries, position = self.table(d, r) if hard is None else self.root(r, hard)
             out = self.table(d + 1, r - c)[0]
-            found = _step(position, out, self.levels[d + 1], c, len(entries))
-            self._steps[d, r, c] = found
-        return found
-
-    def root_step(self, s: int, hard: int, c: int) -> _Step:
-        """From :meth:`root` to ``T(1, s−c)``."""
-        found = self._steps.get((s, hard, c, "root"))
-        if found is None:
-            entries, position = self.root(s, hard)
-            out = self.table(1, s - c)[0]
-            found = _step(position, out, self.levels[1], c, len(entries))
-            self._steps[s, hard, c, "root"] = found
+            found = self._steps[key] = _step(position, out, self.levels[d + 1], c, len(entries))
         return found
 
     def leaf(self, r: int, c: int) -> _Leaf:
@@ -239,7 +530,7 @@ def _prefilled_layout() -> _Layout:
     """A layout holding the tables and steps of every resplit's removal sets.
 
     Resplitting values split hands with up to ``2 · (hands − 2)`` further pair cards out
-    of the shoe (:func:`.resplit.max_pair_removals`): a hand of the split context of
+    of the shoe (:func:`.splits.max_pair_removals`): a hand of the split context of
     pair ``x`` (:func:`.nodes.context_nodes`: the hand and the other pair card) plus
     ``a`` more cards ``x``. Any set of those visits only tables and steps a tree of all
     of them visits (a step is named by its level, the cards left and the count), so one
@@ -275,7 +566,7 @@ class RemovalSet:
     ``root_keys[s]`` names that list for caches.
     """
 
-    #: Names each set's exact roots in :class:`~.moments.MomentUnion`'s cache: drawn at random
+    #: Names each set's exact roots in :class:`MomentUnion`'s cache: drawn at random
     #: per process, so a set kept on disk (:func:`standard_set`) never shares a name with one
     #: made here.
     serials = count(int.from_bytes(os.urandom(6), "little") << 20)
@@ -317,7 +608,7 @@ class RemovalSet:
             else:
                 hard = max(sum(map(mul, item, _VALUES)) for item in ordered)
                 root = layout.root(s, hard)[0]
-                steps = [layout.root_step(s, hard, c) for c, _ in groups]
+                steps = [layout.step(0, s, c, hard) for c, _ in groups]
                 self.root_keys[s] = ("hard", s, hard)
             self.roots[s] = root
             self.trees[s] = tuple(
@@ -431,6 +722,25 @@ def numerators(
     return out, lanes
 
 
+def up_card_numerators(
+    dp: DealerPlan, removed: Iterable[Counts], removal: RemovalSet | None = None
+) -> dict[Counts, int]:
+    """Packed numerators (:meth:`DealerPlan.unpack`) for one up card: ``dp``'s shoe less
+    each removed multiset it can hold (the others are skipped), over ``dp.denominator(s)``.
+
+    ``removal``: a set holding them all (its trees are used, however many more it holds);
+    otherwise one is made. With the one up card dealt already, a multiset may take
+    every card of a rank (only the lanes of an impossible multiset are not numerators).
+    """
+    items = [r for r in set(map(tuple, removed)) if all(map(le, r, dp.counts))]
+    if not items:
+        return {}
+    full = tuple(c + (i == dp.up) for i, c in enumerate(dp.counts))
+    removal = removal or RemovalSet(items, exact_roots=False)
+    packed, lanes = numerators(removal, full, (dp.up,), dp.hits_soft_17, dp.kmax)
+    return {r: lanes.unpack(packed[r], dp.up) for r in items}
+
+
 def _walk(tree: _Tree, table: list[int], d: int, out: dict[Counts, int]) -> None:
     if d == _DEPTH:  # the trees are _DEPTH levels deep: leaves
         for plus, minus, coefs, others, r in cast(_Leaves, tree):
@@ -453,4 +763,74 @@ def _walk(tree: _Tree, table: list[int], d: int, out: dict[Counts, int]) -> None
         _walk(child, summed, d + 1, out)
 
 
-__all__ = ["ORDER", "Lanes", "RemovalSet", "dealer_subsets", "numerators"]
+# ---------------------------------------------------------------------------
+# The one call for a dealer's hand
+
+
+@dataclass(frozen=True)
+class DealerOutcomes:
+    """The dealer's final hands from one shoe: a count per outcome over one denominator.
+
+    ``numerators`` are in :data:`OUTCOMES` order and add up to ``denominator`` exactly
+    (checked when made), so callers sum and compare integers and divide only to print.
+    """
+
+    numerators: tuple[int, ...]
+    denominator: int
+
+    def __post_init__(self) -> None:
+        if sum(self.numerators) != self.denominator:
+            raise AssertionError("dealer outcomes do not add up to the denominator")
+
+    @property
+    def probabilities(self) -> dict[str, Fraction]:
+        """Each outcome's exact probability, by name (``"17"`` … ``"bust"``, ``"blackjack"``)."""
+        pairs = zip(OUTCOMES, self.numerators, strict=True)
+        return {o: Fraction(n, self.denominator) for o, n in pairs}
+
+
+def dealer_outcomes(
+    counts: Counts | float, up: int, hits_soft_17: bool, removed: Counts = (0,) * RANKS
+) -> DealerOutcomes:
+    """The dealer's outcomes with ``up`` showing: the one call for a dealer's hand.
+
+    ``counts`` is the shoe after the up card was dealt (ten rank counts), ``removed``
+    the other cards known to be out of it (the player's); ``math.inf`` deals with
+    replacement (every rank at its one-deck chance, so ``removed`` does not matter).
+    Behind it: the path the kernel batches thousands of removals through
+    (:func:`up_card_numerators`); for the infinite shoe the draw-sequence table weighted
+    by the ranks' chances.
+    """
+    if isinstance(counts, float | int):
+        if counts != float("inf"):
+            raise ValueError(f"a shoe is ten rank counts or math.inf, not {counts!r}")
+        return _infinite_outcomes(up, hits_soft_17)
+    dp = dealer_plan(tuple(counts), up, hits_soft_17)
+    packed = up_card_numerators(dp, [tuple(removed)])[tuple(removed)]
+    return DealerOutcomes(dp.unpack(packed), dp.denominator(sum(removed)))
+
+
+@cached
+def _infinite_outcomes(up: int, hits_soft_17: bool) -> DealerOutcomes:
+    """Dealing with replacement a draw sequence ``m`` has chance ``∏ w_r^(m_r) / 13^|m|``
+    (``w`` = 1 per rank, 4 for the ten-values): :func:`dealer_table` over ``13^longest``."""
+    table = dealer_table(up, hits_soft_17)
+    longest = max(map(sum, table))
+    found = [0] * len(OUTCOMES)
+    for m, lanes in table.items():
+        weight = 4 ** m[9] * 13 ** (longest - sum(m))
+        for o, c in enumerate(lanes):
+            found[o] += c * weight
+    return DealerOutcomes(tuple(found), 13**longest)
+
+
+__all__ = [
+    "ORDER",
+    "DealerOutcomes",
+    "Lanes",
+    "RemovalSet",
+    "dealer_outcomes",
+    "dealer_subsets",
+    "numerators",
+    "up_card_numerators",
+]

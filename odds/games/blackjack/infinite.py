@@ -4,7 +4,7 @@ Sampling with replacement, each rank has a fixed chance (1/13 for A–9, 4/13
 for the ten-values), so nothing a hand or the dealer draws changes what comes
 next: the dealer's outcome depends on the up card only, a hand's value on its
 total and softness only, and split hands do not interact (``EV[X; a, b]`` of
-:mod:`.resplit` does not depend on ``a`` or ``b``). Everything is an exact
+:mod:`.splits` does not depend on ``a`` or ``b``). Everything is an exact
 rational; this is the limit the finite shoe tends to as decks are added
 (analysts extrapolate to it), computed directly by small recursions instead
 of the composition engine.
@@ -39,12 +39,20 @@ from odds.games.blackjack.actions import (
     Action,
     Chart,
     ChartCode,
+    best_action,
 )
-from odds.games.blackjack.dealer import BLACKJACK, BUST, P_RANK, RANKS, dealer_outcomes, total_of
+from odds.games.blackjack.dealer import BLACKJACK, BUST, P_RANK, RANKS, total_of
+from odds.games.blackjack.dealer_batches import dealer_outcomes
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.resplit import patterns
-from odds.games.blackjack.results import PREFERENCE, HandResult, RoundAnalysis
-from odds.games.blackjack.splits import SplitResult
+from odds.games.blackjack.results import HandResult, RoundAnalysis
+from odds.games.blackjack.splits import (
+    Distribution,
+    SplitResult,
+    add_distributions,
+    completions,
+    convolve,
+    scaled,
+)
 
 #: The rank counts :func:`analyse_infinite` reports as its shoe (one deck's proportions).
 INFINITE_COUNTS = (4,) * 9 + (16,)
@@ -197,13 +205,13 @@ class InfinitePlay:
         """Net payout probabilities of an initial hand's action (a split's: see :meth:`split`)."""
         p_bj, peek = self.p_blackjack, self.rules.peek
         if action == NATURAL:
-            return _add({self.rules.blackjack_payout: 1 - p_bj}, {Fraction(0): p_bj})
+            return add_distributions({self.rules.blackjack_payout: 1 - p_bj}, {Fraction(0): p_bj})
         if action == SURRENDER:
-            return _add({Fraction(-1, 2): 1 - p_bj}, {Fraction(-1): p_bj})
+            return add_distributions({Fraction(-1, 2): 1 - p_bj}, {Fraction(-1): p_bj})
         if action == SPLIT:
             return self.split_distribution(a)
         totals, stake = self.hand_totals(action, a + b + 2, a == 0 or b == 0)
-        return _add(self.nets(totals, stake), {Fraction(-1 if peek else -stake): p_bj})
+        return add_distributions(self.nets(totals, stake), {Fraction(-1 if peek else -stake): p_bj})
 
     def split_distribution(self, x: int) -> dict[Fraction, Fraction]:
         """A split round's net, its hands convolved as if independent given the dealer's
@@ -221,16 +229,14 @@ class InfinitePlay:
                     lost[kind].append((weight, {Fraction(-stake): Fraction(1)}))
         rounds: dict[Fraction, Fraction] = {}
         blackjack: dict[Fraction, Fraction] = {}
-        for pattern in patterns(split.hands):
-            weight = p**pattern.pairs * (1 - p) ** pattern.non_pairs
+        for completion in completions(split.hands):
+            weight = p**completion.pairs * (1 - p) ** completion.non_pairs
             for kinds, out in ((other, rounds), (lost, blackjack)):
-                hands = [_mix(kinds["N"])] * pattern.non_pairs + [
-                    _mix(kinds["X"])
-                ] * pattern.x_hands
-                out.update(_add(out, _scaled(_convolve(hands), weight)))
+                hands = [_mix(kinds[kind]) for kind, _ in completion.hands]
+                out.update(add_distributions(out, scaled(convolve(hands), weight)))
         if self.rules.peek:
             blackjack = {Fraction(-1): Fraction(1)}
-        return _add(_scaled(rounds, 1 - p_bj), _scaled(blackjack, p_bj))
+        return add_distributions(scaled(rounds, 1 - p_bj), scaled(blackjack, p_bj))
 
     def split(self, x: int) -> SplitResult:
         """Split a pair of rank ``x``: each hand alone, resplitting up to the best limit (a
@@ -248,10 +254,7 @@ class InfinitePlay:
                     options[HIT] = self.hit(hard, aces)
                 if rules.may_double(total, after_split=True):
                     options[DOUBLE] = self.double(hard, aces)
-            if cells is not None:
-                action = cells[x, y].choose(options)
-            else:
-                action = max(options, key=lambda k: (options[k], -PREFERENCE.index(k)))
+            action = cells[x, y].choose(options) if cells is not None else best_action(options)
             actions[y], values[y] = action, options[action]
         p = P_RANK[x]
         ev_x = sum((P_RANK[y] * v for y, v in values.items()), Fraction(0))
@@ -260,44 +263,19 @@ class InfinitePlay:
         limit = rules.split_limit(x)
         for m in range(2 if cells is None else limit, limit + 1):
             value = Fraction(0)
-            for pattern in patterns(m):
-                weight = p**pattern.pairs * (1 - p) ** pattern.non_pairs
-                value += weight * (pattern.non_pairs * ev_n + pattern.x_hands * ev_x)
+            for completion in completions(m):
+                weight = p**completion.pairs * (1 - p) ** completion.non_pairs
+                value += weight * sum(ev_n if kind == "N" else ev_x for kind, _ in completion.hands)
             if not best_m or value > best:
                 best, best_m = value, m
         return SplitResult(best, actions, best_m)
 
 
-Distribution = dict[Fraction, Fraction]
-
-
-def _add(a: Distribution, b: Distribution) -> Distribution:
-    out = dict(a)
-    for net, q in b.items():
-        out[net] = out.get(net, Fraction(0)) + q
-    return out
-
-
-def _scaled(a: Distribution, factor: Fraction) -> Distribution:
-    return {net: q * factor for net, q in a.items()}
-
-
 def _mix(weighted: list[tuple[Fraction, Distribution]]) -> Distribution:
     out: Distribution = {}
     for weight, distribution in weighted:
-        out = _add(out, _scaled(distribution, weight))
+        out = add_distributions(out, scaled(distribution, weight))
     return out
-
-
-def _convolve(hands: list[Distribution]) -> Distribution:
-    out: Distribution = {Fraction(0): Fraction(1)}
-    for hand in hands:
-        summed: Distribution = defaultdict(Fraction)
-        for net, q in out.items():
-            for more, r in hand.items():
-                summed[net + more] += q * r
-        out = summed
-    return dict(out)
 
 
 def _mean(distribution: Distribution) -> Fraction:
@@ -340,7 +318,7 @@ def analyse_infinite(
                     if best not in values:
                         raise AssertionError(f"chart action {best} not allowed for {a},{b} v {u}")
                 else:
-                    best = max(values, key=lambda k: (values[k], -PREFERENCE.index(k)))
+                    best = best_action(values)
                 result = HandResult(
                     (a, b), u, probability, values, best, p_bj, rules.peek, split=split
                 )

@@ -21,7 +21,7 @@ _BASE = 64  # composition keys: Σ R_i · 64^i
 #: A composition key's step per rank: a hand with one more card of rank ``r`` is ``key + STEP[r]``.
 STEP = tuple(_BASE**i for i in range(RANKS))
 #: Room above the largest hand: the other pair card, up to four more pair cards
-#: out of the shoe while valuing resplits (``a`` in :mod:`.resplit`), a bust card.
+#: out of the shoe while valuing resplits (``a`` in :mod:`.splits`), a bust card.
 EXTRA = 6
 
 

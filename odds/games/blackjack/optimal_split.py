@@ -22,7 +22,7 @@ bring depends only on
 So the split game is a finite graph over those states, and the best value of each
 is the best of its legal moves (stand, hit, double, resplit), children first. The
 dealer's outcomes for every multiset the round can end on come in one batch from
-:func:`odds.games.blackjack.dealer.dealer_numerators`.
+:func:`odds.games.blackjack.dealer_batches.up_card_numerators`.
 
 Exactness: with ``N`` cards after the up card and ``s`` dealt to the split hands, a
 state's value times ``(N − s)!`` is an integer, and a hit is then the plain sum
@@ -53,12 +53,11 @@ from odds.games.blackjack.dealer import (
     RANKS,
     Counts,
     DealerPlan,
-    RemovalTree,
-    dealer_numerators,
     plan,
     stand_weights,
     total_of,
 )
+from odds.games.blackjack.dealer_batches import up_card_numerators
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.shoes import family
 from odds.runtime.progress import phase
@@ -259,9 +258,8 @@ class _Solver:
     """One pair against one up card: the best value of every state, children first.
 
     One memoised pass: a state's value is the best of its legal moves; a finished
-    round's is its hands against the dealer's outcomes for the cards left (one
-    :func:`~odds.games.blackjack.dealer.dealer_numerators` call per multiset,
-    kept for every state that ends on it).
+    round's is its hands against the dealer's outcomes for the cards left (counted
+    once per multiset, kept for every state that ends on it).
     """
 
     def __init__(
@@ -313,9 +311,8 @@ class _Solver:
 
         The same walk with the finished hands forgotten (what can be dealt next does not
         depend on them: far fewer states) lists those multisets; one
-        :func:`~odds.games.blackjack.dealer.dealer_numerators` call then shares the
-        contraction along their common prefixes (about 3× faster per multiset than one
-        call each)."""
+        :func:`~odds.games.blackjack.dealer_batches.up_card_numerators` call then values
+        them together (the shoe's tables made once, not once per multiset)."""
         label = f"optimal split {RANK_NAMES[self.pair]}-{RANK_NAMES[self.pair]}"
         with phase(f"{label} v {RANK_NAMES[self.up]}: dealer outcomes"):
             self.listing = set()
@@ -325,7 +322,7 @@ class _Solver:
             removed = {dealt: self._removed(dealt) for dealt in ends}
             dp = self.dealer
             usual = {d: r for d, r in removed.items() if self.size - sum(r) >= dp.kmax}
-            packed = dealer_numerators(dp, RemovalTree(usual.values()))
+            packed = up_card_numerators(dp, usual.values())
             for dealt, r in usual.items():
                 self.worth[dealt] = self._worth(dp, dp.unpack(packed[r]), sum(r))
 
@@ -423,7 +420,7 @@ class _Solver:
         if self.size - s < dp.kmax:
             left = tuple(c - d for c, d in zip(self.left, removed, strict=True))
             dp, removed, s = plan(left, self.up, self.rules.dealer_hits_soft_17), (0,) * RANKS, 0
-        found = self._worth(dp, dp.unpack(dealer_numerators(dp, [removed])[removed]), s)
+        found = self._worth(dp, dp.unpack(up_card_numerators(dp, [removed])[removed]), s)
         self.worth[dealt] = found
         return found
 

@@ -44,9 +44,6 @@ from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.nodes import STEP, Group
 from odds.games.blackjack.shoes import Prepared, UpCard
 
-#: :mod:`.bench` still asks this module for a shoe's family (its home is :mod:`.shoes`).
-from odds.games.blackjack.shoes import family as family
-
 # ---------------------------------------------------------------------------
 # The recursion for one up card under one set of rules.
 
@@ -112,15 +109,32 @@ class Play:
             avoid += bj_left
         return (u.scale[s + 1] // left) * avoid
 
-    def _hit_sum(self, values: dict[int, int], entry: Prepared) -> int:
-        """Σ over cards of (count) · (child's value), busts included, at ``D[s]``."""
-        kids, weights, position = entry[4], entry[5], entry[6]
-        get = values.get
+    def drawn(
+        self, worth: dict[int, int], entry: Prepared, packed: bool, x: int = 0, a: int = 0
+    ) -> int:
+        """Σ over the next card of (cards of that rank left) · (value after it), busts
+        included: a value at ``D[s]`` or (``packed``) ``(lose, push, win)`` numerators.
+
+        The entry's weights count the full shoe; the up card comes off here, and ``a``
+        further cards of rank ``x`` (a split hand valued with more pair cards out,
+        :class:`.splits.ShiftedHands`: then at ``D[s + a]``). Hands not in ``worth``
+        count 0.
+        """
+        _, s, _, _, kids, weights, position, bust_weight, bust_ranks, removed, _ = entry
+        get = worth.get
         value: int = sum(map(mul, weights, map(get, kids, _ZEROS)))
         j = position[self.u.up]
         if j >= 0:
             value -= get(kids[j], 0)
-        return value
+        if a:
+            j = position[x]
+            if j >= 0:
+                value -= a * get(kids[j], 0)
+            if x in bust_ranks:
+                bust_weight -= a
+            removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
+        loss = self.busts(s + a, bust_weight, bust_ranks, removed)
+        return value + loss if packed else value - loss
 
     # -- the bottom-up pass -------------------------------------------------
 
@@ -202,20 +216,7 @@ class Play:
         return self.hit_values[ctx][key]
 
     def double(self, removed: list[int], key: int, s: int, hard: int, aces: int) -> int:
-        n = self.u.n
-        value = 0
-        for r in range(RANKS):
-            w = n[r] - removed[r]
-            if not w:
-                continue
-            removed[r] += 1
-            if hard + r + 1 > 21:
-                value += w * self.bust(removed, s + 1)
-            else:
-                total, _ = total_of(hard + r + 1, aces + (r == 0) > 0)
-                value += w * self.stand(key + STEP[r], s + 1, total)
-            removed[r] -= 1
-        return 2 * value
+        return 2 * self._double(removed, key, s, hard, aces, None)
 
     # -- distributions (lose, push, win) for the decided policy ----------------
 
@@ -232,7 +233,7 @@ class Play:
             if not hits.get(key, False):
                 dist[key] = self.stand_distribution(key, s, total, width)
             else:
-                dist[key] = self._hit_sum(dist, entry) + self.busts(s, entry[7], entry[8], entry[9])
+                dist[key] = self.drawn(dist, entry, True)
         self._dist[ctx] = dist
         return dist
 
@@ -240,7 +241,7 @@ class Play:
         """Distribution of hitting the hand ``key`` once, then playing on by the decisions."""
         dist = self.distributions(ctx, width)
         entry = self.u.entry(ctx, key)
-        return self._hit_sum(dist, entry) + self.busts(entry[1], entry[7], entry[8], entry[9])
+        return self.drawn(dist, entry, True)
 
     def stand_distribution(self, key: int, s: int, total: int, width: int) -> int:
         """Packed ``(lose, push, win)`` of standing: the dealer's blackjack voided by a
@@ -257,6 +258,13 @@ class Play:
     def double_distribution(
         self, removed: list[int], key: int, s: int, hard: int, aces: int, width: int
     ) -> int:
+        return self._double(removed, key, s, hard, aces, width)
+
+    def _double(
+        self, removed: list[int], key: int, s: int, hard: int, aces: int, width: int | None
+    ) -> int:
+        """One card, then stand: the value at ``D[s]`` per unit staked (``width`` None) or
+        the packed ``(lose, push, win)`` numerators (:meth:`stand_distribution`)."""
         n = self.u.n
         value = 0
         for r in range(RANKS):
@@ -265,10 +273,14 @@ class Play:
                 continue
             removed[r] += 1
             if hard + r + 1 > 21:
-                value += w * -self.bust(removed, s + 1)
+                bust = self.bust(removed, s + 1)
+                value += w * (bust if width is None else -bust)
             else:
                 total, _ = total_of(hard + r + 1, aces + (r == 0) > 0)
-                value += w * self.stand_distribution(key + STEP[r], s + 1, total, width)
+                if width is None:
+                    value += w * self.stand(key + STEP[r], s + 1, total)
+                else:
+                    value += w * self.stand_distribution(key + STEP[r], s + 1, total, width)
             removed[r] -= 1
         return value
 

@@ -11,14 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from odds.games.blackjack.actions import DOUBLE, HIT, NATURAL, SPLIT, STAND, SURRENDER, Action
+from odds.games.blackjack.actions import NATURAL, Action
+from odds.games.blackjack.actions import PREFERENCE as PREFERENCE  # (rounds reads it here)
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import Play
 from odds.games.blackjack.splits import SplitResult
-
-#: Ties (rare, exact) go to the simplest action.
-PREFERENCE = (STAND, HIT, DOUBLE, SPLIT, SURRENDER, NATURAL)
 
 
 @dataclass

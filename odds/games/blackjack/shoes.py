@@ -26,13 +26,11 @@ from odds.games.blackjack.dealer import (
     RANKS,
     Counts,
     DealerPlan,
-    RemovalTree,
-    dealer_numerators,
     longest_draw,
     plan,
     stand_lanes,
 )
-from odds.games.blackjack.dealer_batches import RemovalSet
+from odds.games.blackjack.dealer_batches import Lanes, RemovalSet, up_card_numerators
 from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
@@ -110,38 +108,31 @@ class UpCard:
         }
         self.last_lane = self.plan.lane_bits * (len(OUTCOMES) - 1)
         self.denominators = [self.plan.denominator(s) for s in range(self.smax + 1)]
-        self._ensured: set[RemovalTree] = set()
         self._prepared: dict[int, list[Prepared]] = {}
         self._index: dict[int, dict[int, Prepared]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
 
-    def ensure(self, pairs: Sequence[tuple[Counts, int]], tree: RemovalTree | None = None) -> None:
-        """Dealer numerators for the ``(multiset, key)`` pairs not computed yet.
-
-        ``tree`` (optional) is the pairs' prefix tree, built once and shared by
-        every up card and shoe; multisets the shoe cannot hold are skipped.
-        """
-        shared = tree
-        if shared is not None and shared in self._ensured:
-            return
+    def ensure(
+        self, pairs: Sequence[tuple[Counts, int]], removal: RemovalSet | None = None
+    ) -> None:
+        """Dealer numerators for the ``(multiset, key)`` pairs not computed yet (multisets
+        the shoe cannot hold are skipped); ``removal``: a set holding the pairs' multisets,
+        used while most of them are still missing."""
         missing = [(r, key) for r, key in pairs if key not in self._packed]
-        if missing:
-            if tree is None or 2 * len(missing) < len(pairs):
-                tree = RemovalTree(r for r, _ in missing)
-            plan_ = self.plan
-            denominators = [plan_.denominator(s) for s in range(self.smax + 1)]
-            numerators = dealer_numerators(plan_, tree)
-            for r, key in missing:
-                value = numerators.get(r)
-                if value is None:
-                    continue
-                # The last cumulative lane counts every outcome.
-                if value >> self.last_lane != denominators[sum(r)]:
-                    raise AssertionError("dealer probabilities do not add up to 1")
-                self._packed[key] = value
-        if shared is not None:  # a set shared for the whole process: remember it is done
-            self._ensured.add(shared)
+        if not missing:
+            return
+        if 2 * len(missing) < len(pairs):
+            removal = None
+        numerators = up_card_numerators(self.plan, (r for r, _ in missing), removal)
+        for r, key in missing:
+            value = numerators.get(r)
+            if value is None:
+                continue
+            # The last cumulative lane counts every outcome.
+            if value >> self.last_lane != self.denominators[sum(r)]:
+                raise LayoutsDoubt("dealer probabilities do not add up to 1")
+            self._packed[key] = value
 
     def lanes(self, key: int) -> tuple[int, ...]:
         found = self._lanes.get(key)
@@ -253,25 +244,22 @@ class Family:
         kmax = self.kmax
         if kmax is None:
             for u in ups:
-                self.up(u).ensure([(r, keys[r]) for r in removal.items])
+                self.up(u).ensure([(r, keys[r]) for r in removal.items], removal)
             self._sets.add((removal, ups))
             return
         numerators, lanes = packed_numerators(removal, n, ups, self.hits_soft_17, kmax)
         safe: list[Counts] = []
-        rest: dict[int, list[tuple[Counts, int]]] = {}
+        rest: list[Counts] = []
         for r in removal.items:
             if not any(map(ge, r, n)):
                 safe.append(r)
             elif not any(map(gt, r, n)):  # it holds every card of a rank: not every up card
-                for u in ups:
-                    if r[u] < n[u]:
-                        rest.setdefault(u, []).append((r, keys[r]))
+                rest.append(r)
         data = list(
             map(int.to_bytes, map(numerators.__getitem__, safe), repeat(lanes.bytes), LITTLE)
         )
         safe_keys = [keys[r] for r in safe]
-        denominators = [falling(self.size - 1 - s, kmax) for s in range(self.smax + 1)]
-        expected = [denominators[sum(r)] for r in safe]
+        expected = [self.up(ups[0]).denominators[sum(r)] for r in safe]
         for u in ups:
             card = self.up(u)
             start, end = lanes.block(u)
@@ -280,9 +268,45 @@ class Family:
             if list(map(rshift, values, repeat(card.last_lane))) != expected:
                 raise LayoutsDoubt("dealer probabilities do not add up to 1")
             card._packed.update(zip(safe_keys, values, strict=True))
-        for u, pairs in rest.items():
-            self.up(u).ensure(pairs)
+        if rest:
+            self._ensure_rest(rest, keys, ups, (numerators, lanes), kmax)
         self._sets.add((removal, ups))
+
+    def _ensure_rest(
+        self,
+        rest: list[Counts],
+        keys: dict[Counts, int],
+        ups: tuple[int, ...],
+        below: tuple[dict[Counts, int], Lanes],
+        kmax: int,
+    ) -> None:
+        """Multisets that hold every card of some rank: that up card is impossible, and its
+        lanes spoil the ones packed above them. The up cards below every such rank are read
+        from the walk already made (``below``), those above from one walk of these
+        multisets with the up cards in reverse order, and any between, one at a time."""
+        n = self.counts
+        above: tuple[dict[Counts, int], Lanes] | None = None
+        alone: dict[int, list[tuple[Counts, int]]] = {}
+        for r in rest:
+            impossible = [i for i, u in enumerate(ups) if r[u] >= n[u]]  # (maybe none here)
+            first, last = (impossible[0], impossible[-1]) if impossible else (len(ups), -1)
+            for i, u in enumerate(ups):
+                if i in impossible:
+                    continue
+                if first < i < last:  # spoiled in both walks
+                    alone.setdefault(u, []).append((r, keys[r]))
+                    continue
+                if i > last and above is None:
+                    reverse = RemovalSet(rest, exact_roots=False)
+                    above = packed_numerators(reverse, n, ups[::-1], self.hits_soft_17, kmax)
+                numerators, lanes = below if i < first or above is None else above
+                value = lanes.unpack(numerators[r], u)
+                card = self.up(u)
+                if value >> card.last_lane != card.denominators[sum(r)]:
+                    raise LayoutsDoubt("dealer probabilities do not add up to 1")
+                card._packed[keys[r]] = value
+        for u, pairs in alone.items():
+            self.up(u).ensure(pairs)
 
     @property
     def ready(self) -> bool:

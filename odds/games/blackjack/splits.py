@@ -12,54 +12,294 @@ conventions (``house.split_strategy``, Farmer's names) choose it:
 * **CDZ-**: the pre-split strategy for the same cards (the ordinary context's
   decisions, the other pair card not taken into account; doubling as the
   after-split rule allows).
-* **CDP**: for the base values ``EV[X; a, 0]`` / ``EV[P; a, 0]`` of :mod:`.resplit`,
+* **CDP**: for the base values ``EV[X; a, 0]`` / ``EV[P; a, 0]`` (below),
   the strategy best with ``a`` further pair cards out (Farmer's CDP: it depends on
   pair cards the round's later hands receive, so no player can follow it; an
   upper benchmark).
 * **CDPN**: a hand completed after ``c`` splits beyond the first plays the strategy
   best with ``c`` further pair cards out (what the player has seen), valued
-  exactly with the round's other second cards out (:func:`.resplit.completions`).
+  exactly with the round's other second cards out (:func:`completions`).
 
 With one split per round CDP, CDPN and CDP1 coincide (``a = c = 0``).
 
 With one split per round (the rule book's rule) the two hands are exchangeable
-and the split is worth twice one hand. With resplits, :mod:`.resplit` needs
-a split hand's value with ``a`` further pair cards out of the shoe, for the
-same strategy: :class:`ShiftedHands` evaluates the strategy's hands again
-with those cards removed (the hands are the same, the shoe is smaller).
+and the split is worth twice one hand. A pair card dealt to a split hand as its
+second card is resplit while the round has fewer hands than its limit (the player
+chooses, per up card and pair, the best limit up to the rule's: :func:`split_value`);
+each hand's value then needs the strategy's hand with ``a`` further pair cards out
+of the shoe: :class:`ShiftedHands` evaluates the strategy's hands again with those
+cards removed (the hands are the same, the shoe is smaller).
+
+Why a handful of numbers suffice (the exchangeability argument)
+---------------------------------------------------------------
+Hands are dealt in turn from one shuffled shoe, each to the end before the
+next one gets its second card, then the dealer draws. Each hand's play
+depends on its own cards only, so the probability of any complete deal is a
+product of falling factorials of the shoe that depends on the *multiset* of
+cards dealt, not on who got them in which order. Consequently the cards a
+finished hand drew after its second card may be moved behind the dealer's
+(they are a stopping rule on the shoe: drawn or not, the law of everything
+else is unchanged), and a hand's value depends on the rest of the round only
+through the second cards of the other hands: ``a`` of them pair cards and
+``b`` non-pair cards (of unknown rank). With
+
+* ``p``, ``q``: pair and non-pair cards left after the up card and the pair,
+* ``EV[X; a, b]``: a split hand whose second card may be anything (no split
+  left), ``EV[N; a, b]``: one whose second card is a non-pair card,
+* ``v(a, b) = (p − a) / (p + q − a − b)``: the chance that a random card of
+  the shoe in state ``(a, b)`` is a pair card,
+
+removing one random card changes nothing, so
+``EV[X; a, b] = (EV[X; a, b−1] − v · EV[X; a+1, b−1]) / (1 − v)`` with
+``v = v(a, b−1)``, and the same for ``N`` with ``v = v(a, b)`` (given that the
+hand's own second card is a non-pair card, the random card is drawn from the
+others); and ``EV[N; a, 0] = (EV[X; a, 0] − v(a, 0) · EV[P; a, 0]) / (1 − v(a, 0))``
+where ``EV[P; a, 0]`` is the hand whose second card is a pair card it may not
+resplit. Everything reduces to ``EV[X; a, 0]`` and ``EV[P; a, 0]`` for
+``a = 0 … 2·(hands − 2)``: a split hand valued with ``a`` further pair cards
+out of the shoe (:class:`ShiftedHands` computes them exactly).
+
+A round is a sequence of second cards, each a pair card (``P``: a resplit),
+a non-pair card (``N``: the hand is complete) or, once the limit is reached,
+any card (``X``). A sequence with ``A`` pair and ``B`` non-pair cards has
+probability ``p^(A) · q^(B) / (p + q)^(A+B)`` (falling factorials), and its
+hands are worth ``EV[N; A, B − 1]`` each (N-hands) and ``EV[X; A, B]`` each
+(X-hands). The tests check all of this against a plain enumeration of the
+split tree on small shoes (``tests/games/blackjack/test_blackjack_resplit.py``).
+
+The same algebra applies to any linear quantity of a hand instead of its
+value: it works on :class:`Fraction` values or on outcome distributions
+(``{net: probability}``) alike (:class:`HandAlgebra`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
 from operator import add as plus
 from operator import and_, mul, rshift, sub
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
-from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode
+from odds.engine.polynomial import falling
+from odds.games.blackjack.actions import DOUBLE, HIT, STAND, Action, Chart, ChartCode, best_action
 from odds.games.blackjack.dealer import RANKS, total_of
 from odds.games.blackjack.nodes import STEP, counts_of
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.player import Play
-from odds.games.blackjack.resplit import (
-    DISTRIBUTIONS,
-    NUMBERS,
-    SplitHands,
-    completion_value,
-    max_pair_removals,
-    split_value,
-    weighted_completions,
-)
 
-_ORDER = (STAND, HIT, DOUBLE)  # ties go to the simplest action
-V = TypeVar("V")  # a hand's value: a number or an outcome distribution (:mod:`.resplit`)
+V = TypeVar("V")  # a hand's value: a number or an outcome distribution (:class:`HandAlgebra`)
 
 if TYPE_CHECKING:
     from odds.games.blackjack.shoes import Prepared
+
+
+# ---------------------------------------------------------------------------
+# Exact resplits: the split round from the base values (see the module docstring)
+
+
+def max_pair_removals(limit: int) -> int:
+    """Largest ``a`` for which ``EV[X; a, 0]`` and ``EV[P; a, 0]`` may be needed."""
+    return 2 * (limit - 2)
+
+
+class HandAlgebra(Generic[V]):
+    """How to add and scale hand values (numbers or outcome distributions)."""
+
+    def __init__(
+        self,
+        add: Callable[[V, V], V],
+        scale: Callable[[V, Fraction], V],
+        zero: V,
+    ) -> None:
+        self.add, self.scale, self.zero = add, scale, zero
+
+    def combine(self, u: V, cu: Fraction, w: V, cw: Fraction) -> V:
+        return self.add(self.scale(u, cu), self.scale(w, cw))
+
+
+NUMBERS: HandAlgebra[Fraction] = HandAlgebra(lambda u, w: u + w, lambda u, c: u * c, Fraction(0))
+
+
+#: Net payout probabilities of a hand or a round: ``{net per initial stake: probability}``.
+Distribution = dict[Fraction, Fraction]
+
+
+def add_distributions(u: Distribution, w: Distribution) -> Distribution:
+    out = dict(u)
+    for net, p in w.items():
+        out[net] = out.get(net, Fraction(0)) + p
+    return out
+
+
+def scaled(u: Distribution, factor: Fraction) -> Distribution:
+    return {net: p * factor for net, p in u.items()}
+
+
+def convolve(hands: Iterable[Distribution]) -> Distribution:
+    """The net of several hands played as if independent: their distributions convolved."""
+    out: Distribution = {Fraction(0): Fraction(1)}
+    for hand in hands:
+        summed: Distribution = {}
+        for net, q in out.items():
+            for more, r in hand.items():
+                summed[net + more] = summed.get(net + more, Fraction(0)) + q * r
+        out = summed
+    return out
+
+
+DISTRIBUTIONS: HandAlgebra[Distribution] = HandAlgebra(add_distributions, scaled, {})
+
+
+class SplitHands(Generic[V]):
+    """``EV[X; a, b]`` and ``EV[N; a, b]`` from the base values, lazily and exactly."""
+
+    def __init__(
+        self,
+        pair_cards: int,
+        other_cards: int,
+        x_value: Callable[[int], V],
+        p_value: Callable[[int], V],
+        algebra: HandAlgebra[V],
+    ) -> None:
+        self.p, self.q = pair_cards, other_cards
+        self.x_value, self.p_value, self.algebra = x_value, p_value, algebra
+        self._memo: dict[tuple[str, int, int], V] = {}
+
+    def chance_of_pair(self, a: int, b: int) -> Fraction:
+        return Fraction(self.p - a, self.p + self.q - a - b)
+
+    def value(self, kind: str, a: int, b: int) -> V:
+        """``EV[kind; a, b]`` for kind ``"X"`` or ``"N"``."""
+        key = (kind, a, b)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._value(kind, a, b)
+        return found
+
+    def in_round(self, kind: str, a: int, b: int) -> V:
+        """A hand of ``kind`` (:class:`Completion`) in a round whose second cards are ``a``
+        pair and ``b`` non-pair cards: an N-hand's own second card is one of the ``b``."""
+        return self.value("N", a, b - 1) if kind == "N" else self.value("X", a, b)
+
+    def _value(self, kind: str, a: int, b: int) -> V:
+        alg = self.algebra
+        if b == 0:
+            if kind == "X":
+                return self.x_value(a)
+            v = self.chance_of_pair(a, 0)
+            if v == 0:
+                return self.x_value(a)
+            return alg.combine(self.x_value(a), 1 / (1 - v), self.p_value(a), -v / (1 - v))
+        # A random card removed in state (a, b − 1) is a pair card with chance v; an
+        # N-hand's own (non-pair) second card is not among the cards it can be.
+        v = self.chance_of_pair(a, b if kind == "N" else b - 1)
+        if v == 0:  # no pair card left: removing a random card removes a non-pair card
+            return self.value(kind, a, b - 1)
+        return alg.combine(
+            self.value(kind, a, b - 1), 1 / (1 - v), self.value(kind, a + 1, b - 1), -v / (1 - v)
+        )
+
+
+def split_value(value_of: Callable[[int], Fraction], limit: int) -> tuple[Fraction, int]:
+    """The split's value and the number of hands it is best to stop at (2 … ``limit``).
+
+    ``value_of(m)`` is the value always resplitting up to ``m`` hands. Splitting into
+    at most ``m`` hands is available whenever ``m ≤ limit``, so the value never
+    decreases as the limit rises (ties keep the smaller ``m``).
+    """
+    best, best_m = value_of(2), 2
+    for m in range(3, limit + 1):
+        value = value_of(m)
+        if value > best:
+            best, best_m = value, m
+    return best, best_m
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One sequence of second cards, with the hands in the order they are completed.
+
+    Each hand is ``(kind, c)``: ``"N"`` (a non-pair second card while a split was
+    left) or ``"X"`` (any card, the limit reached), and ``c`` the splits beyond the
+    first made when it got that card (what a CDPN player knows when playing it).
+    """
+
+    pairs: int
+    non_pairs: int
+    hands: tuple[tuple[str, int], ...]
+
+
+@cached
+def completions(limit: int) -> tuple[Completion, ...]:
+    """Every sequence of second cards for a pair split into at most ``limit`` hands, each
+    hand with its ``c`` (sequences with equal counts repeat: each has the same probability).
+
+    >>> for c in completions(3):
+    ...     print(c.pairs, c.non_pairs, c.hands)
+    1 0 (('X', 1), ('X', 1), ('X', 1))
+    1 1 (('N', 0), ('X', 1), ('X', 1))
+    0 2 (('N', 0), ('N', 0))
+    """
+    found: list[Completion] = []
+
+    def deal(hands: int, waiting: int, a: int, b: int, done: tuple[tuple[str, int], ...]) -> None:
+        if hands < limit:
+            deal(hands + 1, waiting + 1, a + 1, b, done)
+            finish(hands, waiting, a, b + 1, (*done, ("N", hands - 2)))
+        else:
+            finish(hands, waiting, a, b, (*done, ("X", hands - 2)))
+
+    def finish(hands: int, waiting: int, a: int, b: int, done: tuple[tuple[str, int], ...]) -> None:
+        if waiting == 0:
+            found.append(Completion(a, b, done))
+        else:
+            deal(hands, waiting - 1, a, b, done)
+
+    deal(2, 1, 0, 0, ())
+    return tuple(found)
+
+
+def weighted_completions(
+    pair_cards: int, other_cards: int, limit: int
+) -> Iterator[tuple[Completion, Fraction]]:
+    """Each sequence of second cards the shoe can deal (:func:`completions`) with its chance,
+    ``p^(A) · q^(B) / (p + q)^(A+B)`` (see the module docstring)."""
+    size = pair_cards + other_cards
+    for completion in completions(limit):
+        a, b = completion.pairs, completion.non_pairs
+        ways = falling(pair_cards, a) * falling(other_cards, b)
+        if ways:
+            yield completion, Fraction(ways, falling(size, a + b))
+
+
+def completion_value(
+    pair_cards: int,
+    other_cards: int,
+    hands_for: Callable[[int], SplitHands[V]],
+    limit: int,
+    algebra: HandAlgebra[V],
+) -> V:
+    """Expected total of the split hands, resplitting up to ``limit`` hands; a hand's values
+    are ``hands_for(c)``, ``c`` the splits made before it (CDPN's strategy depends on it, the
+    other conventions' does not).
+
+    Given the sequence of second cards, each hand plays by its own cards and a strategy
+    fixed by the sequence, so the exchangeability argument holds hand by hand.
+    """
+    total = algebra.zero
+    for completion, weight in weighted_completions(pair_cards, other_cards, limit):
+        a, b = completion.pairs, completion.non_pairs
+        for kind, c in completion.hands:
+            total = algebra.add(total, algebra.scale(hands_for(c).in_round(kind, a, b), weight))
+    return total
+
+
+# ---------------------------------------------------------------------------
+# The post-split strategies and their base values
 
 
 @dataclass
@@ -68,7 +308,7 @@ class SplitResult:
 
     ``actions``: post-split action per second card (of the first split's strategy);
     ``hands``: the most hands the split is played to (2 … the rule's limit; the best
-    one, see :func:`odds.games.blackjack.resplit.split_value`).
+    one, see :func:`split_value`).
     """
 
     value: Fraction
@@ -154,7 +394,7 @@ def split_hand_strategy(
 
 
 def hand_value(play: Play, rules: BlackjackRules, x: int, a: int) -> Fraction:
-    """``EV[X; a, 0]`` of :mod:`.resplit` by the convention: one split hand of pair ``x``, its
+    """``EV[X; a, 0]`` (module docstring) by the convention: one split hand of pair ``x``, its
     second card drawn, ``a`` further pair cards out of the shoe (CDPN: the first split's)."""
     return _Bases(play, x, _strategies(play, rules, x, None)).x_value(a)
 
@@ -246,7 +486,7 @@ def _pre_split_strategy(play: Play, rules: BlackjackRules, x: int) -> PostSplitP
     for y in range(RANKS):
         if _weight(play.u.n, x, y, 0) > 0:
             options = _second_card_options(play, rules, x, y, -1)
-            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            actions[y] = best_action(options)
     play.context(-1)
     found = play.memo[memo_key] = PostSplitPlay(
         "pre-split", actions, _PreSplitHits(play.hits[-1], x)
@@ -329,7 +569,7 @@ def _choose_post_split_play(
         if chart is not None:
             action = ChartCode(chart.post_split[u.up, x, y]).choose(options)
         else:
-            action = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            action = best_action(options)
         actions[y] = action
         values[y] = options[action]
     return actions, values
@@ -358,7 +598,7 @@ def _second_card_options(
 
 
 class _Bases:
-    """``EV[X; a, 0]`` and ``EV[P; a, 0]`` of :mod:`.resplit` for one pair, the strategy of
+    """``EV[X; a, 0]`` and ``EV[P; a, 0]`` (module docstring) for one pair, the strategy of
     each ``a`` given by ``strategy(a)``."""
 
     def __init__(self, play: Play, x: int, strategy: Callable[[int], PostSplitPlay]) -> None:
@@ -633,7 +873,7 @@ class ShiftedHands:
                     options[HIT] = self._draw(entry, worth)
                 if rules.may_double(total, after_split=True):
                     options[DOUBLE] = self._double(entry)
-            actions[y] = max(options, key=lambda k: (options[k], -_ORDER.index(k)))
+            actions[y] = best_action(options)
             values[y] = options[actions[y]]
         return actions, hits, values
 
@@ -656,30 +896,7 @@ class ShiftedHands:
         return self.play.stand_distribution(key, s, total, self.width)
 
     def _draw(self, entry: Prepared, worth: dict[int, int]) -> int:
-        """Σ over the next card of (cards of that rank left) · (value after it).
-
-        The entry's weights count the full shoe; the up card and the ``a``
-        further pair cards come off here (hands not in ``worth`` count 0).
-        """
-        _, s, _, _, kids, weights, position, bust_weight, bust_ranks, removed, _ = entry
-        up, x, a = self.u.up, self.x, self.a
-        get = worth.get
-        value: int = sum(map(mul, weights, map(get, kids, _ZEROS)))
-        j = position[up]
-        if j >= 0:
-            value -= get(kids[j], 0)
-        j = position[x]
-        if j >= 0 and a:
-            value -= a * get(kids[j], 0)
-        if x in bust_ranks:
-            bust_weight -= a
-        if a:
-            removed = (*removed[:x], removed[x] + a, *removed[x + 1 :])
-        loss = self.play.busts(s + a, bust_weight, bust_ranks, removed)
-        return value - loss if self.width is None else value + loss
-
-
-_ZEROS = (0,) * RANKS
+        return self.play.drawn(worth, entry, self.width is not None, self.x, self.a)
 
 
 # ---------------------------------------------------------------------------
@@ -740,21 +957,9 @@ def split_distribution(
         mass = sum(members[0].values(), Fraction(0))
         # Every hand of a round has the same chance that the dealer has no blackjack.
         assert all(sum(m.values(), Fraction(0)) == mass for m in members)
-        combined = {Fraction(0): Fraction(1)}
-        for member in members:
-            combined = _convolve(combined, member, mass)
+        combined = convolve({net: p / mass for net, p in m.items()} for m in members)
         for net, p in combined.items():
             result[net] = result.get(net, Fraction(0)) + weight * mass * p
     if rules.peek and p_bj:
         result[Fraction(-1)] = result.get(Fraction(-1), Fraction(0)) + p_bj
     return result
-
-
-def _convolve(
-    left: dict[Fraction, Fraction], hand: dict[Fraction, Fraction], mass: Fraction
-) -> dict[Fraction, Fraction]:
-    out: dict[Fraction, Fraction] = {}
-    for n1, p1 in left.items():
-        for n2, p2 in hand.items():
-            out[n1 + n2] = out.get(n1 + n2, Fraction(0)) + p1 * p2 / mass
-    return out

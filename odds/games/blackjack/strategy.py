@@ -21,7 +21,6 @@ from fractions import Fraction
 from typing import Any
 
 from odds.games.blackjack.actions import (
-    DOUBLE,
     HIT,
     NATURAL,
     SPLIT,
@@ -31,6 +30,7 @@ from odds.games.blackjack.actions import (
     Chart,
     ChartCode,
     RowKey,
+    best_action,
 )
 from odds.games.blackjack.dealer import RANK_NAMES, RANKS
 from odds.games.blackjack.nodes import STEP
@@ -41,11 +41,6 @@ from odds.games.blackjack.splits import PostSplitPlay, split_hand_strategy
 
 #: Up cards in chart order (2 … 10, A).
 UP_ORDER = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
-
-
-def _argmax(sums: dict[Action, Fraction]) -> Action:
-    order = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
-    return max(sums, key=lambda k: (sums[k], -order.index(k)))
 
 
 class OptimalStrategy:
@@ -195,13 +190,13 @@ def _row_decision(members: list[HandResult], hit: HitTable) -> tuple[Action, Cha
     sums = {
         act: sum((m.probability * m.values[act] for m in members), Fraction(0)) for act in allowed
     }
-    action = _argmax(sums)
+    action = best_action(sums)
     a0, b0 = members[0].cards
     total, soft = two_card_total(a0, b0)
     fallback = HIT if hit[up, total, soft] else STAND
     if action == SURRENDER and SPLIT in sums:
         rest = {k: v for k, v in sums.items() if k != SURRENDER}
-        if _argmax(rest) == SPLIT:
+        if best_action(rest) == SPLIT:
             fallback = SPLIT
     return action, ChartCode.of(action, fallback)
 

@@ -1,4 +1,4 @@
-"""Dealer probabilities: the one dealer call (its fast contraction) against a plain recursion
+"""Dealer probabilities: the one dealer call (its batched numerators) against a plain recursion
 over every draw (tests/reference/blackjack_nhc.py)."""
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ import pytest
 from odds.games.blackjack.dealer import (
     OUTCOMES,
     RANKS,
-    dealer_numerators,
-    dealer_outcomes,
     dealer_table,
     plan,
 )
+from odds.games.blackjack.dealer_batches import dealer_outcomes, up_card_numerators
 from tests.reference.blackjack_nhc import dealer_probabilities as dealer_probabilities_reference
 
 
@@ -33,7 +32,13 @@ def one_deck(decks: int = 1) -> tuple[int, ...]:
 def test_fast_equals_every_draw_sequence(up: int, hits_soft_17: bool) -> None:
     counts = list(one_deck())
     counts[up] -= 1
-    for removed in [(0,) * RANKS, (1, 0, 0, 0, 1, 0, 0, 0, 0, 2), (0, 2, 1, 1, 0, 0, 0, 0, 0, 0)]:
+    every_ace = (counts[0],) + (0,) * (RANKS - 1)  # a rank used up: still one up card's shoe
+    for removed in [
+        (0,) * RANKS,
+        (1, 0, 0, 0, 1, 0, 0, 0, 0, 2),
+        (0, 2, 1, 1, 0, 0, 0, 0, 0, 0),
+        every_ace,
+    ]:
         left = tuple(c - r for c, r in zip(counts, removed, strict=True))
         reference = dealer_probabilities_reference(left, up, hits_soft_17)
         fast = dealer_probabilities(tuple(counts), up, hits_soft_17, removed)
@@ -57,7 +62,7 @@ def test_many_compositions_at_once_match_one_at_a_time() -> None:
     counts[9] -= 1
     dp = plan(tuple(counts), 9, False)
     removed = [(0,) * RANKS, (0, 0, 0, 0, 0, 0, 0, 0, 1, 1), (2, 0, 0, 0, 0, 0, 0, 0, 0, 1)]
-    packed = dealer_numerators(dp, removed)
+    packed = up_card_numerators(dp, removed)
     for r in removed:
         lanes = dp.unpack(packed[r])
         denominator = dp.denominator(sum(r))

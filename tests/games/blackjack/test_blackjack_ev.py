@@ -226,7 +226,7 @@ def test_an_infinite_shoe(eight_decks) -> None:
     """Dealing with replacement: the published dealer figures, and the limit of more decks."""
     from math import inf
 
-    from odds.games.blackjack.dealer import dealer_outcomes
+    from odds.games.blackjack.dealer_batches import dealer_outcomes
     from odds.games.blackjack.rounds import analyse_decks
 
     def busts(up: int) -> str:

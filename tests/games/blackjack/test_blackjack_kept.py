@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from odds.core.caching import clear_caches
-from odds.games.blackjack import dealer, moments, nodes, rounds
+from odds.games.blackjack import dealer, dealer_batches, nodes, rounds
 from odds.games.blackjack.options import BlackjackRules
 from odds.runtime import kept
 
@@ -56,13 +56,13 @@ def test_kept_layouts_equal_fresh_builds(folder, monkeypatch):
     for up in range(10):
         assert dealer.dealer_table(up, False) == dealer._walk_table(up, False)
         assert (
-            moments._moment_plan(up, False).keys
-            == moments._MomentPlan(dealer._walk_table(up, False)).keys
+            dealer_batches._moment_plan(up, False).keys
+            == dealer_batches._MomentPlan(dealer._walk_table(up, False)).keys
         )
     for ctx in range(-1, 10):
         assert nodes.context_nodes(ctx) == nodes._nodes(ctx)
         assert nodes.context_groups(ctx) == nodes._groups(nodes._nodes(ctx))
-    assert moments.dealer_subsets() == moments._dealer_subsets()
+    assert dealer_batches.dealer_subsets() == dealer_batches._dealer_subsets()
     removal, keys = rounds._reachable()
     fresh, fresh_keys = rounds._build_reachable()
     assert removal.items == fresh.items and keys == fresh_keys

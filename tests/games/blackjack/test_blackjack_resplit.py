@@ -17,10 +17,14 @@ import pytest
 
 from odds.games.blackjack.actions import Action
 from odds.games.blackjack.options import BlackjackRules
-from odds.games.blackjack.resplit import patterns, weighted_completions
 from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.shoes import family
-from odds.games.blackjack.splits import hand_value, values_by_limit
+from odds.games.blackjack.splits import (
+    completions,
+    hand_value,
+    values_by_limit,
+    weighted_completions,
+)
 from tests.reference.blackjack_split import Brute
 
 SMALL = (2, 2, 2, 0, 0, 0, 0, 6, 0, 12)  # A, 2, 3, eights and tens: 24 cards
@@ -77,7 +81,7 @@ def _hands_dealt(pair_card: list[bool], limit: int) -> int:
 
 @pytest.mark.parametrize(("pairs", "others", "limit"), [(2, 10, 3), (3, 5, 4), (4, 4, 4)])
 def test_second_card_sequences_equal_every_deal_of_the_shoe(pairs, others, limit) -> None:
-    """The sequences of second cards (:func:`patterns`, counted from ``completions``) and
+    """The sequences of second cards (:func:`completions`) and
     the number of hands they make, against every order of a shoe of pair and other cards
     dealt one by one (each order equally likely)."""
     size = pairs + others
@@ -89,7 +93,7 @@ def test_second_card_sequences_equal_every_deal_of_the_shoe(pairs, others, limit
     for completion, p in weighted_completions(pairs, others, limit):
         ended[len(completion.hands)] += p
     assert dict(sorted(ended.items())) == dealt
-    assert {p.hands for p in patterns(limit)} == set(range(2, limit + 1))
+    assert {len(c.hands) for c in completions(limit)} == set(range(2, limit + 1))
 
 
 def test_resplitting_never_lowers_a_value() -> None:

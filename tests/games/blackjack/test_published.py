@@ -13,7 +13,8 @@ from math import inf
 import pytest
 
 from odds.core.errors import OddsError
-from odds.games.blackjack.dealer import OUTCOMES, dealer_outcomes
+from odds.games.blackjack.dealer import OUTCOMES
+from odds.games.blackjack.dealer_batches import dealer_outcomes
 from odds.games.blackjack.infinite import analyse_infinite
 from odds.games.blackjack.options import BlackjackRules
 from odds.games.blackjack.rounds import analyse_decks, analyse_round
