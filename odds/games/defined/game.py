@@ -24,7 +24,7 @@ from odds.engine import (
     dealt_moments,
     falling,
 )
-from odds.games.base import Game
+from odds.games.base import Game, HandKey
 from odds.games.defined import (
     continuation,
     counting,
@@ -311,6 +311,54 @@ class DefinedGame(Game[DefinedConfig]):
                 cache.clear()
             cache[key] = found
         return found
+
+    def hand_keys(self, config: DefinedConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """How ``odds audit`` groups hands: by what :meth:`settle` reads of a hand.
+
+        For a deal of hands alone (no tableau, no deal until a match, no continuation, no
+        decision, no tiles), a round's bets read each hand's features that some bet reads
+        (:func:`~odds.games.defined.patterns.view`, by name: a view by every name any bet
+        reads of either position holds each bet's view) and, for the winner, the hands'
+        strength order (an exception to it by the categories: ``category`` is then read);
+        a hand's class is its label; the deal's checks read the number of cards and, for a
+        draw, the first cards' points. Those are the key, the strength is the order: equal
+        keys and order settle every bet and class alike (the audit's tests sample it). Other
+        deals keep the default, every distinct hand its own key.
+        """
+        definition = self.definition
+        deal = definition.deal
+        if (
+            definition.tiles is not None
+            or deal.tableau is not None
+            or deal.until_match is not None
+            or definition.continuation is not None
+            or definition.decision is not None
+        ):
+            return super().hand_keys(config)
+        names: set[str] = set()
+        winner = False
+        for bet in definition.bets:
+            reads_winner, reads = bet_needs(bet, deal.positions)
+            winner = winner or reads_winner
+            for read in reads.values():
+                names |= read
+        if winner and ranking.has_exceptions(definition):
+            names.add("category")
+        size = deal.cards
+
+        def key(cards: tuple[Any, ...]) -> HandKey:
+            drawn = patterns.points(cards[:size], definition.shoe) if deal.draw_at_most else None
+            return HandKey(
+                (
+                    patterns.view(cards, names, definition),
+                    len(cards),
+                    drawn,
+                    self._hand_texts(cards)[1],
+                ),
+                patterns.strength(cards, definition) if winner else None,
+            )
+
+        return key
 
     def settle_rounds(
         self,

@@ -265,7 +265,26 @@ def _signature(settlement) -> tuple:
     )
 
 
-@pytest.mark.parametrize("table", ["pok-deng", "mahjong-28", "mahjong-28-20", "goa-gae-bonus"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        "pok-deng",
+        "mahjong-28",
+        "mahjong-28-20",
+        "goa-gae-bonus",
+        # a definition's keys are what its bets read (DefinedGame.hand_keys): games reading
+        # points, suits, categories, tie-breaks, an exception to the order (win-three-cards),
+        # one card, five cards, and one position alone
+        "bai-cao",
+        "san-gong",
+        "teen-patti-2020",
+        "win-three-cards",
+        "dragon-tiger-side-bets",
+        "bull-bull",
+        "pair-plus",
+        "21-plus-3",
+    ],
+)
 def test_a_round_settles_by_its_hand_keys(table):
     """Pairs of deals with equal keys and strength order settle identically (sampled)."""
     paytable = load(table)
@@ -284,10 +303,8 @@ def test_a_round_settles_by_its_hand_keys(table):
         return 0 if sa is None else (sa > sb) - (sa < sb)
 
     def settle(banker, player):
-        texts = {
-            game.positions[0]: game.hand_text(banker),
-            game.positions[1]: game.hand_text(player),
-        }
+        hands = (banker, player)[: len(game.positions)]
+        texts = {p: game.hand_text(h) for p, h in zip(game.positions, hands, strict=True)}
         return _signature(game.settle(config, texts, Fraction(1)))
 
     checked = 0
