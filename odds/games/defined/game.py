@@ -327,6 +327,8 @@ class DefinedGame(Game[DefinedConfig]):
         """
         definition = self.definition
         deal = definition.deal
+        if deal.tableau is not None and definition.continuation is None:
+            return self._tableau_hand_keys()
         if (
             definition.tiles is not None
             or deal.tableau is not None
@@ -357,6 +359,20 @@ class DefinedGame(Game[DefinedConfig]):
                 ),
                 patterns.strength(cards, definition) if winner else None,
             )
+
+        return key
+
+    def _tableau_hand_keys(self) -> Callable[[tuple[Any, ...]], HandKey]:
+        """A tableau's hand as a round's settlement reads it (:meth:`round_key_of`,
+        :meth:`_check_tableau`): its number of cards, its first two cards' features, and
+        what its drawing dealt (two-card points, third card's value, highest value: its
+        points follow), whatever bet reads them; the winner is the points'."""
+        definition = self.definition
+
+        def key(cards: tuple[Any, ...]) -> HandKey:
+            first = tuple(patterns.feature(cards[:2], n, definition) for n in FIRST_CARD_FEATURES)
+            drawn = patterns.drawn_features({"": cards}, "", definition)
+            return HandKey((len(cards), first, tuple(sorted(drawn.items()))))
 
         return key
 

@@ -322,6 +322,31 @@ def test_a_round_settles_by_its_hand_keys(table):
     assert checked > 500
 
 
+@pytest.mark.parametrize("table", ["baccarat-ez", "lucky-7", "tie-max", "3-giving-8"])
+def test_a_tableau_round_settles_by_its_hand_keys(table):
+    """Coups dealt by the tableau whose hands have equal keys settle identically: the keys
+    are the hands' drawing and first two cards, what the bets read (dealt coups, sampled)."""
+    paytable = load(table)
+    game, config = paytable.game, paytable.config
+    shoe, keyer = game.shoe(config), game.hand_keys(config)
+    rng = random.Random(4)
+    cards = [t for t, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    by_keys: dict = {}
+    for _ in range(3000):
+        deck = rng.sample(cards, 6)
+        held = game.deal_round(config, iter(deck).__next__)
+        texts = {p: game.hand_text(held[p]) for p in game.positions}
+        key = tuple(keyer(held[p]).key for p in game.positions)
+        by_keys.setdefault(key, []).append(texts)
+    compared = 0
+    for rounds in by_keys.values():
+        first = _signature(game.settle(config, rounds[0], Fraction(1)))
+        for texts in rounds[1:]:
+            assert _signature(game.settle(config, texts, Fraction(1))) == first, texts
+            compared += 1
+    assert compared > 500 and len(by_keys) > 100
+
+
 def test_default_hand_keys_are_the_hands_themselves(pok_deng):
     from odds.games.base import Game
 
