@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
 from odds.core.errors import OddsError, PositionError
-from odds.core.settlement import SettledHand, Settlement
+from odds.core.settlement import SettledBet, SettledHand, Settlement
 from odds.core.table import Column, Kind, Table
 from odds.engine import (
     DealtMoments,
@@ -24,7 +24,7 @@ from odds.engine import (
     dealt_moments,
     falling,
 )
-from odds.games.base import Game
+from odds.games.base import Game, HandKey
 from odds.games.defined import (
     continuation,
     counting,
@@ -125,10 +125,17 @@ class DefinedGame(Game[DefinedConfig]):
     def parse_hand(self, config: DefinedConfig, text: str) -> tuple[Any, ...]:
         """A hand as written in a log; a continuation's own position (Red Dog's third card)
         is empty ("" or "-") in a round whose deal stopped."""
-        continuation = self.definition.continuation
-        if continuation is not None and continuation.to and text.strip() in ("", "-"):
-            return ()
-        return super().parse_hand(config, text)
+        parsed: dict[str, tuple[Any, ...]] = self.__dict__.setdefault("_parsed_hands", {})
+        found = parsed.get(text)
+        if found is None:
+            continuation = self.definition.continuation
+            if continuation is not None and continuation.to and text.strip() in ("", "-"):
+                found = ()
+            else:  # the cards a text names, whatever the config: kept per text
+                found = super().parse_hand(config, text)
+            if len(parsed) < MEMO_KEPT:
+                parsed[text] = found
+        return found
 
     def goes_on(self) -> bool:
         deal = self.definition.deal
@@ -322,6 +329,70 @@ class DefinedGame(Game[DefinedConfig]):
                 cache.clear()
             cache[key] = found
         return found
+
+    def hand_keys(self, config: DefinedConfig) -> Callable[[tuple[Any, ...]], HandKey]:
+        """How ``odds audit`` groups hands: by what :meth:`settle` reads of a hand.
+
+        For a deal of hands alone (no tableau, no deal until a match, no continuation, no
+        decision, no tiles), a round's bets read each hand's features that some bet reads
+        (:func:`~odds.games.defined.patterns.view`, by name: a view by every name any bet
+        reads of either position holds each bet's view) and, for the winner, the hands'
+        strength order (an exception to it by the categories: ``category`` is then read);
+        a hand's class is its label; the deal's checks read the number of cards and, for a
+        draw, the first cards' points. Those are the key, the strength is the order: equal
+        keys and order settle every bet and class alike (the audit's tests sample it). Other
+        deals keep the default, every distinct hand its own key.
+        """
+        definition = self.definition
+        deal = definition.deal
+        if deal.tableau is not None and definition.continuation is None:
+            return self._tableau_hand_keys()
+        if (
+            definition.tiles is not None
+            or deal.tableau is not None
+            or deal.until_match is not None
+            or definition.continuation is not None
+            or definition.decision is not None
+        ):
+            return super().hand_keys(config)
+        names: set[str] = set()
+        winner = False
+        for bet in definition.bets:
+            reads_winner, reads = bet_needs(bet, deal.positions)
+            winner = winner or reads_winner
+            for read in reads.values():
+                names |= read
+        if winner and ranking.has_exceptions(definition):
+            names.add("category")
+        size = deal.cards
+
+        def key(cards: tuple[Any, ...]) -> HandKey:
+            drawn = patterns.points(cards[:size], definition.shoe) if deal.draw_at_most else None
+            return HandKey(
+                (
+                    patterns.view(cards, names, definition),
+                    len(cards),
+                    drawn,
+                    self._hand_texts(cards)[1],
+                ),
+                patterns.strength(cards, definition) if winner else None,
+            )
+
+        return key
+
+    def _tableau_hand_keys(self) -> Callable[[tuple[Any, ...]], HandKey]:
+        """A tableau's hand as a round's settlement reads it (:meth:`round_key_of`,
+        :meth:`_check_tableau`): its number of cards, its first two cards' features, and
+        what its drawing dealt (two-card points, third card's value, highest value: its
+        points follow), whatever bet reads them; the winner is the points'."""
+        definition = self.definition
+
+        def key(cards: tuple[Any, ...]) -> HandKey:
+            first = tuple(patterns.feature(cards[:2], n, definition) for n in FIRST_CARD_FEATURES)
+            drawn = patterns.drawn_features({"": cards}, "", definition)
+            return HandKey((len(cards), first, tuple(sorted(drawn.items()))))
+
+        return key
 
     def settle_rounds(
         self,
@@ -638,12 +709,51 @@ class DefinedGame(Game[DefinedConfig]):
                 )
             action = given.strip()
         key_of = self.round_key_of(held, action)
+        keys = tuple(key_of(bet) for bet in definition.bets)
         decided = self._tiebreak_reason(held)
+        # The bets' part reads nothing of the round but these: each bet's round key, the
+        # tie-break's words, the action taken and the optimal one, the stake and the config
+        # (events, withholding). Kept on exactly those: a log's rounds repeat them.
+        memo: dict[Any, tuple[SettledBet, ...]] = self.__dict__.setdefault("_settled_bets_of", {})
+        memo_key = (config, type(stake), stake, keys, decided, action, best)
+        bets = memo.get(memo_key)
+        if bets is None:
+            bets = self._settled_bets(config, stake, keys, decided, action, best)
+            if len(memo) < MEMO_KEPT:
+                memo[memo_key] = bets
+        return Settlement(
+            hands=tuple(
+                SettledHand(
+                    p,
+                    " ".join(str(c) for c in held[p]),
+                    plays[p]
+                    if definition.deal.until_match is not None
+                    else self._hand_texts(held[p])[0]
+                    + (f" ({len(held[p])} cards); {plays[p]}" if p in plays else ""),
+                    self._hand_texts(held[p])[1],
+                )
+                for p in self.positions  # the dealer's hand first, as commands list it
+                if p in held  # a continuation's own position, when the deal went on
+            ),
+            bets=bets,
+        )
+
+    def _settled_bets(
+        self,
+        config: DefinedConfig,
+        stake: Fraction,
+        keys: tuple[RoundKey, ...],
+        decided: str,
+        action: str | None,
+        best: str | None,
+    ) -> tuple[SettledBet, ...]:
+        """Every bet of a round settled from its round key (:meth:`settle`)."""
+        definition = self.definition
         settled = []
-        for bet, (events, share, reads_winner) in zip(
-            definition.bets, self._settling(config), strict=True
+        for bet, key, (events, share, reads_winner) in zip(
+            definition.bets, keys, self._settling(config), strict=True
         ):
-            settled_key = self.settled_outcome(bet, key_of(bet))
+            settled_key = self.settled_outcome(bet, key)
             event, why = events[settled_key]
             outcome = next(o for o in bet.outcomes if o.key == settled_key)
             if decided and reads_winner:
@@ -655,33 +765,36 @@ class DefinedGame(Game[DefinedConfig]):
             # riding on another's stake debits nothing of its own.
             debited = stake * (outcome.wagered + share) if bet.rides_on is None else Fraction(0)
             settled.append(settled_bet(bet.name, event, stake, debited, why))
-        return Settlement(
-            hands=tuple(
-                SettledHand(
-                    p,
-                    " ".join(str(c) for c in held[p]),
-                    plays[p]
-                    if definition.deal.until_match is not None
-                    else self._describe_hand(held[p])
-                    + (f" ({len(held[p])} cards); {plays[p]}" if p in plays else ""),
-                    self._label(held[p]),
-                )
-                for p in self.positions  # the dealer's hand first, as commands list it
-                if p in held  # a continuation's own position, when the deal went on
-            ),
-            bets=tuple(settled),
-        )
+        return tuple(settled)
+
+    def _hand_texts(self, cards: tuple[Any, ...]) -> tuple[str, str]:
+        """A hand's description and class label: functions of its cards in order alone
+        (:meth:`_describe_hand`, :meth:`_label`), kept per hand."""
+        memo: dict[Any, tuple[str, str]] = self.__dict__.setdefault("_hand_texts_of", {})
+        found = memo.get(cards)
+        if found is None:
+            found = (self._describe_hand(cards), self._label(cards))
+            if len(memo) < MEMO_KEPT:
+                memo[cards] = found
+        return found
 
     def settled_events(self, config: DefinedConfig, hands: Mapping[str, str]) -> dict[str, str]:
         """:meth:`settle`'s events without the settlement's texts (two thirds of its cost in
         an audit's shoe-aware tests, which settle every seat of every round)."""
         held, _ = self._checked_round(config, hands)
         key_of = self.round_key_of(held, self._best_action(config, held))
-        settling = zip(self.definition.bets, self._settling(config), strict=True)
-        return {
-            bet.name: events[self.settled_outcome(bet, key_of(bet))][0].label
-            for bet, (events, _, _) in settling
-        }
+        keys = tuple(key_of(bet) for bet in self.definition.bets)
+        memo: dict[Any, dict[str, str]] = self.__dict__.setdefault("_settled_events", {})
+        found = memo.get((config, keys))  # the events read nothing else (as in settle)
+        if found is None:
+            settling = zip(self.definition.bets, keys, self._settling(config), strict=True)
+            found = {
+                bet.name: events[self.settled_outcome(bet, key)][0].label
+                for bet, key, (events, _, _) in settling
+            }
+            if len(memo) < MEMO_KEPT:
+                memo[config, keys] = found
+        return dict(found)
 
     def _checked_round(
         self, config: DefinedConfig, hands: Mapping[str, str]
@@ -708,10 +821,27 @@ class DefinedGame(Game[DefinedConfig]):
             self._check_draws(held)
         elif definition.continuation is not None:
             plays = continuation.check_held(definition, held)
-        config.shoe.build().check_holds(
-            [c for cards in held.values() for c in cards], "the round's cards"
-        )
+        dealt = [c for cards in held.values() for c in cards]
+        shoe, fewest, types = self._shoe_bound(config)
+        # A shoe holding every card at least ``fewest`` times holds any ``fewest`` of its
+        # cards at once; otherwise the full check (and its one-line error).
+        if len(dealt) > fewest or not types.issuperset(dealt):
+            shoe.check_holds(dealt, "the round's cards")
         return held, plays
+
+    def _shoe_bound(self, config: DefinedConfig) -> tuple[Any, int, frozenset[Any]]:
+        """The config's shoe, the fewest copies it holds of any of its types, and its types
+        (kept per config: every round of an audit is checked against them)."""
+        memo: dict[DefinedConfig, Any] = self.__dict__.setdefault("_shoe_bounds", {})
+        found = memo.get(config)
+        if found is None:
+            shoe = config.shoe.build()
+            held = [n for n in shoe.counts if n > 0]
+            fewest = min(held) if len(held) == len(shoe.counts) else 0
+            found = (shoe, fewest, frozenset(shoe.types))
+            if len(memo) < 64:
+                memo[config] = found
+        return found
 
     def _settling(
         self, config: DefinedConfig
@@ -759,17 +889,15 @@ class DefinedGame(Game[DefinedConfig]):
         if definition.continuation is not None:
             return continuation.round_key_of(self, held, action)
 
-        def key_of(bet: BetDefinition) -> RoundKey:
-            winner, reads = bet_needs(bet, positions)
-            if definition.deal.until_match is not None:
-                joker = held[definition.deal.until_match.card][0]
-                dealt = sum(len(held[p]) for p in definition.deal.until_match.piles)
-                return until_match.round_key(definition, joker, dealt, winner, reads)
-            who = None
-            if winner:
+        # What every bet reads of this round's hands is worked out once per round, not per
+        # bet: the winner, and a tableau position's features (pure functions of ``held``).
+        known: dict[Any, Any] = {}
+
+        def who_won() -> Any:
+            if "who" not in known:
                 if definition.deal.tableau is not None:
                     scores = [patterns.points(held[p], definition.shoe) for p in positions]
-                    who = (
+                    known["who"] = (
                         positions[0]
                         if scores[0] > scores[1]
                         else positions[1]
@@ -777,19 +905,39 @@ class DefinedGame(Game[DefinedConfig]):
                         else definition.ties
                     )
                 else:
-                    who = ranking.winner(definition, held[positions[0]], held[positions[1]])
+                    known["who"] = ranking.winner(
+                        definition, held[positions[0]], held[positions[1]]
+                    )
+            return known["who"]
+
+        def tableau_features(p: str) -> dict[str, Any]:
+            found = known.get(p)
+            if found is None:
+                tableau = definition.deal.tableau
+                assert tableau is not None
+                points = patterns.points(held[p], definition.shoe)
+                two = patterns.points(held[p][:2], definition.shoe)
+                found = {"points": points, "cards": len(held[p]),
+                         "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
+                found.update(patterns.drawn_features(held, p, definition))
+                known[p] = found
+            return found
+
+        def key_of(bet: BetDefinition) -> RoundKey:
+            winner, reads = bet_needs(bet, positions)
+            if definition.deal.until_match is not None:
+                joker = held[definition.deal.until_match.card][0]
+                dealt = sum(len(held[p]) for p in definition.deal.until_match.piles)
+                return until_match.round_key(definition, joker, dealt, winner, reads)
+            who = who_won() if winner else None
             views = []
             for p in positions:
                 names = reads[p]
                 if definition.deal.tableau is not None:
-                    tableau = definition.deal.tableau
-                    points = patterns.points(held[p], definition.shoe)
-                    two = patterns.points(held[p][:2], definition.shoe)
-                    found = {"points": points, "cards": len(held[p]),
-                             "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
+                    found = tableau_features(p)
                     for name in names & set(FIRST_CARD_FEATURES):  # the first two cards
-                        found[name] = patterns.feature(held[p][:2], name, definition)
-                    found.update(patterns.drawn_features(held, p, definition))
+                        if name not in found:
+                            found[name] = patterns.feature(held[p][:2], name, definition)
                     views.append(tuple((n, found[n]) for n in sorted(names)))
                 elif ACTION in names:  # the action is the decision's, not the cards'
                     chosen: tuple[str, Any] = (ACTION, action)
@@ -884,9 +1032,9 @@ class DefinedGame(Game[DefinedConfig]):
                 f"{definition.categories[lost].label}: the higher category"
             )
         category = definition.categories[index]
-        shoe = patterns.category_shoe(definition.shoe, category)
-        for part in category.tiebreak:
-            mine, theirs = (patterns.tiebreak_key(h, part, shoe) for h in (a, b))
+        for part, mine, theirs in zip(
+            category.tiebreak, self._tiebreaks(a, index), self._tiebreaks(b, index), strict=True
+        ):
             if mine != theirs:
                 winner = first if mine > theirs else second
                 words = TIEBREAK_WORDS.get(part, part)
@@ -899,6 +1047,19 @@ class DefinedGame(Game[DefinedConfig]):
                     )
                 return f"{winner}'s {label} beats {label}: {words}"
         return ""
+
+    def _tiebreaks(self, cards: tuple[Any, ...], index: int) -> tuple[tuple[Any, ...], ...]:
+        """The hand's tie-break keys by its category ``index``'s tie-breaks, in order (pure
+        functions of the cards in order: kept per hand, for :meth:`_tiebreak_reason`)."""
+        memo: dict[Any, Any] = self.__dict__.setdefault("_tiebreaks_of", {})
+        found = memo.get((cards, index))
+        if found is None:
+            category = self.definition.categories[index]
+            shoe = patterns.category_shoe(self.definition.shoe, category)
+            found = tuple(patterns.tiebreak_key(cards, part, shoe) for part in category.tiebreak)
+            if len(memo) < MEMO_KEPT:
+                memo[cards, index] = found
+        return found
 
     def _check_tableau(self, held: Mapping[str, tuple[Any, ...]]) -> dict[str, str]:
         """The hands must be what the tableau deals: who draws, and no card more or less.
@@ -991,6 +1152,10 @@ class DefinedGame(Game[DefinedConfig]):
             return str(cards[0].rank.symbol)
         return str(patterns.points(cards, definition.shoe))
 
+
+#: The most entries each of a game's memos of hands and rounds keeps (:meth:`DefinedGame.settle`
+#: and what it reads: a bound on memory, not a cache policy, as patterns' hands are bounded).
+MEMO_KEPT = 200_000
 
 #: What each tie-break compares, as ``settle`` says it decided a round.
 TIEBREAK_WORDS = {

@@ -210,6 +210,21 @@ def strength(
     if definition.tiles is not None:
         found: tuple[Any, ...] = _tiles().strength(cards, definition, index)
         return found
+    if index is not None:  # the counting, which keeps its own strengths by shape
+        return _strength(cards, definition, index)
+    # A pure function of the cards in their order (and the definition): kept per hand, as
+    # categories are (a log's rounds compare the same hands again and again).
+    cache = definition.__dict__.setdefault("_strengths_of_hands", {})
+    hand = tuple(cards)
+    found = cache.get(hand)
+    if found is None:
+        found = _strength(hand, definition, None)
+        if len(cache) < _HANDS_KEPT:
+            cache[hand] = found
+    return found
+
+
+def _strength(cards: Sequence[Card], definition: Definition, index: int | None) -> tuple[Any, ...]:
     if 0 < definition.deal.best < len(cards):  # the strongest of its best-k hands
         return max(strength(sub, definition) for sub in combinations(cards, definition.deal.best))
     key: list[Any] = []
@@ -326,7 +341,18 @@ def view(cards: Sequence[Card], names: Iterable[str], definition: Definition) ->
     if definition.tiles is not None:
         found: tuple[Any, ...] = _tiles().view(cards, names, definition)
         return found
-    return tuple((name, feature(cards, name, definition)) for name in sorted(names))
+    # Each feature is a pure function of the cards in their order (``rank`` and ``suit``
+    # read the first card) and the definition: a hand's view is kept per hand and names
+    # (an audit reads the same hands' views for every bet of every round that holds them).
+    ordered = tuple(sorted(names))
+    cache = definition.__dict__.setdefault("_views_of_hands", {})
+    key = (tuple(cards), ordered)
+    found = cache.get(key)
+    if found is None:
+        found = tuple((name, feature(cards, name, definition)) for name in ordered)
+        if len(cache) < _HANDS_KEPT:
+            cache[key] = found
+    return found
 
 
 def drawn_features(

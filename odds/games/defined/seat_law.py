@@ -17,7 +17,7 @@ each hand's ways per state (products of ``C(count, multiplicity)``) summed by ou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import factorial
+from math import comb, factorial
 from typing import TYPE_CHECKING, Any
 
 from odds.engine import hands as engine_hands
@@ -51,6 +51,10 @@ class SeatLaw(OutcomeLaw):
         self.slot_count = np.array([[m for _, m in s] + [0] * (width - len(s)) for s in slots])
         self.divisor = np.prod(np.vectorize(factorial)(self.slot_count), axis=1)
         self.seat_class = [self.classes(hand) for hand in self.hands]
+        # the distinct seat classes, and each hand's: a dealer class settles each class once
+        self.distinct = list(dict.fromkeys(self.seat_class))
+        number = {c: i for i, c in enumerate(self.distinct)}
+        self.class_of_hand = np.array([number[c] for c in self.seat_class], dtype=np.int64)
         self.bets = [bet.name for bet in definition.bets]
         events = [game.events(config, bet) for bet in definition.bets]
         self.labels = [list(dict.fromkeys(e.label for e in listed)) for listed in events]
@@ -65,10 +69,11 @@ class SeatLaw(OutcomeLaw):
         dealer_class = self.classes(dealer)
         found = self._columns.get(dealer_class)
         if found is None:
-            settled = [self.classes.settle(seat, dealer_class) for seat in self.seat_class]
+            settled = [self.classes.settle(seat, dealer_class) for seat in self.distinct]
             found = []
             for b in range(len(self.bets)):
-                place = [self.labels[b].index(self.label_of[b][keys[b]]) for keys in settled]
+                by_class = [self.labels[b].index(self.label_of[b][keys[b]]) for keys in settled]
+                place = np.array(by_class, dtype=np.int64)[self.class_of_hand]
                 chosen = np.zeros((len(place), len(self.labels[b])), dtype=np.int64)
                 chosen[np.arange(len(place)), place] = 1
                 found.append(chosen)
@@ -80,6 +85,18 @@ class SeatLaw(OutcomeLaw):
         import numpy as np
 
         states = np.asarray(states, dtype=np.int64)
+        if states.size and states.min() >= 0:
+            # C(count, multiplicity) looked up per slot: the same integers as the falling
+            # factorials below divided by the multiplicities' factorials, with no division
+            most = int(self.slot_count.max())
+            table = np.array(
+                [[comb(c, m) for m in range(most + 1)] for c in range(int(states.max()) + 1)],
+                dtype=np.int64,
+            )
+            ways = table[states[:, self.slot_type[:, 0]], self.slot_count[:, 0]]
+            for j in range(1, self.slot_type.shape[1]):
+                ways *= table[states[:, self.slot_type[:, j]], self.slot_count[:, j]]
+            return ways
         ways = np.ones((len(states), len(self.hands)), dtype=np.int64)
         for j in range(self.slot_type.shape[1]):
             counts = states[:, self.slot_type[:, j]]

@@ -265,7 +265,26 @@ def _signature(settlement) -> tuple:
     )
 
 
-@pytest.mark.parametrize("table", ["pok-deng", "mahjong-28", "mahjong-28-20", "goa-gae-bonus"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        "pok-deng",
+        "mahjong-28",
+        "mahjong-28-20",
+        "goa-gae-bonus",
+        # a definition's keys are what its bets read (DefinedGame.hand_keys): games reading
+        # points, suits, categories, tie-breaks, an exception to the order (win-three-cards),
+        # one card, five cards, and one position alone
+        "bai-cao",
+        "san-gong",
+        "teen-patti-2020",
+        "win-three-cards",
+        "dragon-tiger-side-bets",
+        "bull-bull",
+        "pair-plus",
+        "21-plus-3",
+    ],
+)
 def test_a_round_settles_by_its_hand_keys(table):
     """Pairs of deals with equal keys and strength order settle identically (sampled)."""
     paytable = load(table)
@@ -284,10 +303,8 @@ def test_a_round_settles_by_its_hand_keys(table):
         return 0 if sa is None else (sa > sb) - (sa < sb)
 
     def settle(banker, player):
-        texts = {
-            game.positions[0]: game.hand_text(banker),
-            game.positions[1]: game.hand_text(player),
-        }
+        hands = (banker, player)[: len(game.positions)]
+        texts = {p: game.hand_text(h) for p, h in zip(game.positions, hands, strict=True)}
         return _signature(game.settle(config, texts, Fraction(1)))
 
     checked = 0
@@ -303,6 +320,31 @@ def test_a_round_settles_by_its_hand_keys(table):
         assert first == second, (a, b, c, d)
         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("table", ["baccarat-ez", "lucky-7", "tie-max", "3-giving-8"])
+def test_a_tableau_round_settles_by_its_hand_keys(table):
+    """Coups dealt by the tableau whose hands have equal keys settle identically: the keys
+    are the hands' drawing and first two cards, what the bets read (dealt coups, sampled)."""
+    paytable = load(table)
+    game, config = paytable.game, paytable.config
+    shoe, keyer = game.shoe(config), game.hand_keys(config)
+    rng = random.Random(4)
+    cards = [t for t, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
+    by_keys: dict = {}
+    for _ in range(3000):
+        deck = rng.sample(cards, 6)
+        held = game.deal_round(config, iter(deck).__next__)
+        texts = {p: game.hand_text(held[p]) for p in game.positions}
+        key = tuple(keyer(held[p]).key for p in game.positions)
+        by_keys.setdefault(key, []).append(texts)
+    compared = 0
+    for rounds in by_keys.values():
+        first = _signature(game.settle(config, rounds[0], Fraction(1)))
+        for texts in rounds[1:]:
+            assert _signature(game.settle(config, texts, Fraction(1))) == first, texts
+            compared += 1
+    assert compared > 500 and len(by_keys) > 100
 
 
 def test_default_hand_keys_are_the_hands_themselves(pok_deng):
