@@ -1125,33 +1125,51 @@ def _correction_terms(
     multinomial: int,
     bets: int,
 ) -> dict[Monomial, list[int]]:
-    """The factored form's correction: pairs of hands sharing a type (see the docstring)."""
+    """The factored form's correction: pairs of hands sharing a type (see the docstring).
+
+    Each hand's copies per type and ``A!`` are worked out once, and the factors
+    ``C(a, j) C(b, j) j!`` once per ``(a, b)`` (Pok Deng: 139,000 pairs of hands).
+    """
+    copies = [dict(hand_groups(hand)) for hand in all_hands]
+    factorials = [_factorials(hand) for hand in all_hands]
     containing: dict[int, list[int]] = defaultdict(list)
-    for j, hand in enumerate(all_hands):
-        for t in set(hand):
+    for j, held in enumerate(copies):
+        for t in held:
             containing[t].append(j)
+    # (a, b) → [(j, C(a, j) C(b, j) j!)] for j = 0 … min(a, b)
+    shares: dict[tuple[int, int], list[tuple[int, int]]] = {}
     found: dict[Monomial, list[int]] = defaultdict(lambda: [0] * bets)
-    for i, first in enumerate(all_hands):
-        partners = sorted({j for t in set(first) for j in containing[t]})
+    for i, first in enumerate(copies):
+        partners = sorted({j for t in first for j in containing[t]})
         payoff_rows = [matrix[b][classes[i]] for b in range(bets)]
         for j in partners:
-            second = all_hands[j]
             pays = [row[classes[j]] for row in payoff_rows]
             if not any(pays):
                 continue
-            base = multinomial // (_factorials(first) * _factorials(second))
-            merged = _merge(first, second)
-            shared = [t for t, (a, b) in merged.items() if a and b]
-            choices = [range(0, min(merged[t]) + 1) for t in shared]
-            for js in product(*choices):
-                if not any(js):
+            base = multinomial // (factorials[i] * factorials[j])
+            second = copies[j]
+            merged = dict(first)
+            for t, b in second.items():
+                merged[t] = merged.get(t, 0) + b
+            shared = []
+            for t, b in second.items():
+                a = first.get(t)
+                if a:
+                    options = shares.get((a, b))
+                    if options is None:
+                        options = shares[a, b] = [
+                            (k, comb(a, k) * comb(b, k) * factorial(k))
+                            for k in range(min(a, b) + 1)
+                        ]
+                    shared.append((t, options))
+            for picks in product(*(options for _, options in shared)):
+                if not any(k for k, _ in picks):
                     continue
                 factor = base
-                degrees = {t: a + b for t, (a, b) in merged.items()}
-                for t, jt in zip(shared, js, strict=True):
-                    a, b = merged[t]
-                    factor *= comb(a, jt) * comb(b, jt) * factorial(jt)
-                    degrees[t] -= jt
+                degrees = dict(merged)
+                for (t, _), (k, weight) in zip(shared, picks, strict=True):
+                    factor *= weight
+                    degrees[t] -= k
                 mono = tuple(sorted((t, m) for t, m in degrees.items() if m))
                 cell = found[mono]
                 for b in range(bets):
