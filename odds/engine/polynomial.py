@@ -1128,7 +1128,9 @@ def _correction_terms(
     """The factored form's correction: pairs of hands sharing a type (see the docstring).
 
     Each hand's copies per type and ``A!`` are worked out once, and the factors
-    ``C(a, j) C(b, j) j!`` once per ``(a, b)`` (Pok Deng: 139,000 pairs of hands).
+    ``C(a, j) C(b, j) j!`` once per ``(a, b)``. A pair's monomials and factors are
+    symmetric in its two hands, so each unordered pair is visited once with both
+    orders' payoffs added (Pok Deng: 70,000 pairs, not 139,000).
     """
     copies = [dict(hand_groups(hand)) for hand in all_hands]
     factorials = [_factorials(hand) for hand in all_hands]
@@ -1138,12 +1140,17 @@ def _correction_terms(
             containing[t].append(j)
     # (a, b) → [(j, C(a, j) C(b, j) j!)] for j = 0 … min(a, b)
     shares: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    transposed = [[list(column) for column in zip(*rows, strict=True)] for rows in matrix]
     found: dict[Monomial, list[int]] = defaultdict(lambda: [0] * bets)
     for i, first in enumerate(copies):
-        partners = sorted({j for t in first for j in containing[t]})
+        partners = sorted({j for t in first for j in containing[t] if j >= i})
         payoff_rows = [matrix[b][classes[i]] for b in range(bets)]
+        payoff_columns = [transposed[b][classes[i]] for b in range(bets)]
         for j in partners:
             pays = [row[classes[j]] for row in payoff_rows]
+            if j != i:  # the pair the other way round: the same monomials and factors
+                back = [column[classes[j]] for column in payoff_columns]
+                pays = [p + q for p, q in zip(pays, back, strict=True)]
             if not any(pays):
                 continue
             base = multinomial // (factorials[i] * factorials[j])
