@@ -111,19 +111,39 @@ class _SequentialDeal(Generic[S, C]):
     def deal_last_hand(self, layer: dict[tuple[Composition, S], int]) -> Counter[S]:
         """Ways per final state: the last hand needs only each composition's class counts.
 
-        ``fold`` is memoised only when a state meets several compositions: where every
-        state is its own (the classes name tiles, Mahjong's whole table) no (state, class)
-        comes twice, and the memo cost more than the folds (measured: 2.76 million
-        entries, none used twice, for 20 tiles and three positions).
+        ``fold`` is memoised per state only when a state meets several compositions: where
+        every state is its own (the classes name tiles, Mahjong's whole table) no (state,
+        class) comes twice, and a memo kept for the call cost more than the folds
+        (measured: 2.76 million entries, none used twice, for 20 tiles and three
+        positions). Final states come in the order they are first reached.
         """
-        final_from = self._final_from
+        final_from, fold = self._final_from, self._fold
         repeated = len({state for _, state in layer}) < len(layer)
-        step = self._step if repeated else self._fold
-        result: Counter[S] = Counter()
+        # Final states by id, in the order they first appear (the result's order), and per
+        # state each class's id: a state (a tuple, hashed afresh on every lookup) is hashed
+        # once per composition, not once per class (measured: Mahjong 2-8's 20-tile table,
+        # 2 million (composition, class) pairs over 453 states, 1.2 -> 0.4 s).
+        index: dict[S, int] = {}
+        totals: list[int] = []
+        per_state: dict[S, dict[C, int]] = {}
         for (comp, state), ways in layer.items():
+            if repeated:
+                ids = per_state.get(state)
+                if ids is None:
+                    ids = per_state[state] = {}
+            else:
+                ids = {}
             for cls, weight in final_from(comp):
-                result[step(state, cls)] += ways * weight
-        return result
+                i = ids.get(cls)
+                if i is None:
+                    new = fold(state, cls)
+                    i = index.get(new)
+                    if i is None:
+                        i = index[new] = len(totals)
+                        totals.append(0)
+                    ids[cls] = i
+                totals[i] += ways * weight
+        return Counter(dict(zip(index, totals, strict=True)))
 
     def _hand_class(self, hand: Hand) -> C:
         found = self._class_of.get(hand, _MISSING)

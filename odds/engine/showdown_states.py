@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from itertools import product
+from itertools import chain, product
 from math import comb, lcm
+from operator import itemgetter
 from typing import Any
 
 from odds.engine import hands as engine_hands
-from odds.engine.counting import Hand
 from odds.engine.polynomial import INT64_SAFE, Monomial, gather_product, hand_groups
 
 #: For each part of a hand's types: (strength rank, hand index, the rest of its types).
@@ -71,19 +71,32 @@ class SubShowdown:
         self.scale = lcm(*(v.denominator for v in (*win_of.values(), *cost_of.values())))
         self._win = np.array([int(v * self.scale) for v in wins], dtype=np.int64)
         cost_units = [int(v * self.scale) for v in costs]
+        patterns = [tuple(hand_groups(hand)) for hand in all_hands]
+        # Each number of groups' splits into a part (a non-empty subset) and the rest.
+        splits: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
         groups: Groups = defaultdict(list)
-        for b, hand in enumerate(all_hands):
-            pattern = hand_groups(hand)
-            for mask in range(1, 1 << len(pattern)):
-                part = tuple(g for i, g in enumerate(pattern) if mask >> i & 1)
-                rest = tuple(g for i, g in enumerate(pattern) if not mask >> i & 1)
-                groups[part].append((ranks[b], b, rest))
+        for b, pattern in enumerate(patterns):
+            found = splits.get(len(pattern))
+            if found is None:
+                k = len(pattern)
+                found = splits[k] = [
+                    (
+                        tuple(i for i in range(k) if mask >> i & 1),
+                        tuple(i for i in range(k) if not mask >> i & 1),
+                    )
+                    for mask in range(1, 1 << k)
+                ]
+            rank = ranks[b]
+            for inside, outside in found:
+                groups[tuple([pattern[i] for i in inside])].append(
+                    (rank, b, tuple([pattern[i] for i in outside]))
+                )
         self._build_entries(groups, cost_units, np)
-        self._build_lookups(all_hands, ranks, groups, np)
+        self._build_lookups(patterns, ranks, np)
         order = sorted(range(len(all_hands)), key=ranks.__getitem__)
         sorted_ranks = [ranks[i] for i in order]
         self._order = np.array(order, dtype=np.intp)
-        self._hand_cols = self._columns([tuple(hand_groups(h)) for h in all_hands], np)
+        self._hand_cols = self._columns(patterns, np)
         self._cost_all = np.array(cost_units, dtype=np.int64)
         rank_array = np.array(sorted_ranks)
         self._below_all = np.searchsorted(rank_array, ranks, "left")
@@ -93,63 +106,84 @@ class SubShowdown:
             raise ValueError("SubShowdown: the shoe is too large for exact int64 arithmetic")
 
     def _columns(self, monos: Sequence[Monomial], np: Any) -> Any:
-        size = max((len(m) for m in monos), default=1) or 1
-        rows = [[t * self._width + j for t, j in m] + [0] * (size - len(m)) for m in monos]
-        return np.array(rows, dtype=np.intp).reshape(len(monos), size)
+        """Each monomial's factor positions ``t · width + j``, padded with 0 (one array
+        operation over every monomial's flattened pairs)."""
+        lengths = np.fromiter(map(len, monos), dtype=np.intp, count=len(monos))
+        size = int(lengths.max()) if len(monos) else 1
+        size = size or 1
+        pairs = np.fromiter(chain.from_iterable(chain.from_iterable(monos)), dtype=np.intp)
+        pairs = pairs.reshape(-1, 2)
+        columns = np.zeros((len(monos), size), dtype=np.intp)
+        ends = np.cumsum(lengths)
+        rows = np.repeat(np.arange(len(monos)), lengths)
+        places = np.arange(len(pairs)) - np.repeat(ends - lengths, lengths)
+        columns[rows, places] = pairs[:, 0] * self._width + pairs[:, 1]
+        return columns
 
     def _build_entries(self, groups: Groups, cost_units: list[int], np: Any) -> None:
-        """Entries (part, hand) sorted by part then strength; prefix sums run within parts."""
-        self._parts: dict[Monomial, tuple[int, list[int]]] = {}
+        """Entries (part, hand) sorted by part then strength; prefix sums run within parts.
+
+        A part's members come in hand order, so a stable sort by strength is the order
+        by (strength, hand).
+        """
+        self._parts: dict[Monomial, int] = {}  # part → its index, in sorted order
         hands_: list[int] = []
         rests: list[Monomial] = []
+        ranks: list[int] = []
+        starts: list[int] = []
         for part in sorted(groups):
-            members = sorted(groups[part])
-            self._parts[part] = (len(hands_), [r for r, _, _ in members])
+            members = sorted(groups[part], key=itemgetter(0))
+            self._parts[part] = len(starts)
+            starts.append(len(hands_))
+            ranks += [r for r, _, _ in members]
             hands_ += [b for _, b, _ in members]
             rests += [rest for _, _, rest in members]
         self._entry_cols = self._columns(rests, np)
         self._entry_cost = np.array([cost_units[b] for b in hands_], dtype=np.int64)
+        # Every entry as (its part's index, its strength) in one sorted integer key: a
+        # first hand's prefix positions are binary searches of it.
+        self._part_starts = np.array([*starts, len(hands_)], dtype=np.int64)
+        self._stride = max(ranks, default=0) + 2
+        part_of = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(self._part_starts))
+        self._entry_keys = part_of * self._stride + np.array(ranks, dtype=np.int64)
 
-    def _build_lookups(
-        self, all_hands: list[Hand], ranks: list[int], groups: Groups, np: Any
-    ) -> None:
+    def _build_lookups(self, patterns: list[Monomial], ranks: list[int], np: Any) -> None:
         """For every first hand, every part on its types: prefix positions and δ factors."""
-        from bisect import bisect_left, bisect_right
-
-        owner, low, below, upto, end, deltas = [], [], [], [], [], []
+        owner, parts, strengths, deltas = [], [], [], []
         pad = len(self.full) * self._width * self._width  # a δ slot holding 1
         picks_for: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        for a, hand in enumerate(all_hands):
-            pattern = hand_groups(hand)
-            caps = tuple(min(self.size, self.full[t]) for t, _ in pattern)
+        width, size = self._width, self.size
+        for a, pattern in enumerate(patterns):
+            caps = tuple(min(size, self.full[t]) for t, _ in pattern)
             options = picks_for.get(caps)
             if options is None:
                 options = picks_for[caps] = [
                     picks
                     for picks in product(*(range(cap + 1) for cap in caps))
-                    if any(picks) and sum(picks) <= self.size
+                    if any(picks) and sum(picks) <= size
                 ]
+            rank = ranks[a]
             for picks in options:
-                part = tuple((t, p) for (t, _), p in zip(pattern, picks, strict=True) if p)
-                found = self._parts.get(part)
-                if found is None:
+                part = tuple([(t, p) for (t, _), p in zip(pattern, picks, strict=True) if p])
+                index = self._parts.get(part)
+                if index is None:
                     continue
-                start, part_ranks = found
                 owner.append(a)
-                low.append(start)
-                below.append(start + bisect_left(part_ranks, ranks[a]))
-                upto.append(start + bisect_right(part_ranks, ranks[a]))
-                end.append(start + len(part_ranks))
+                parts.append(index)
+                strengths.append(rank)
                 factors = [
-                    (t * self._width + copies) * self._width + p
+                    (t * width + copies) * width + p
                     for (t, copies), p in zip(pattern, picks, strict=True)
                     if p
                 ]
-                deltas.append(factors + [pad] * (self.size - len(factors)))
+                deltas.append(factors + [pad] * (size - len(factors)))
         self._owner = np.array(owner, dtype=np.intp)
-        self._starts = np.searchsorted(self._owner, np.arange(len(all_hands)))
-        self._low, self._below = np.array(low), np.array(below)
-        self._upto, self._end = np.array(upto), np.array(end)
+        self._starts = np.searchsorted(self._owner, np.arange(len(patterns)))
+        part = np.array(parts, dtype=np.int64)
+        keys = part * self._stride + np.array(strengths, dtype=np.int64)
+        self._low, self._end = self._part_starts[part], self._part_starts[part + 1]
+        self._below = np.searchsorted(self._entry_keys, keys, "left")
+        self._upto = np.searchsorted(self._entry_keys, keys, "right")
         self._deltas = np.array(deltas, dtype=np.intp)
 
     def numerator(self, counts: Sequence[int]) -> tuple[int, int]:

@@ -181,3 +181,27 @@ def test_bad_compositions_are_refused():
         poly.fractions([1, 0])
     with pytest.raises(ValueError, match="below 2"):
         poly.residues([1, 1], 2**31 + 11)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), big=st.booleans())
+def test_one_key_by_halves_is_summed_by_group_within_the_bound(seed, big):
+    # One key, many rows sharing their halves: the plan goes by halves and one
+    # composition's floats are summed by (second half, extension) group. The exact
+    # numerators (checked against brute force above) are the reference.
+    rng = random.Random(seed)
+    limit = 2**58 if big else 50
+    rows = {}
+    for _ in range(150):
+        exponents = tuple(rng.randint(0, 1) for _ in range(8))
+        rows[exponents] = [rng.randint(-limit, limit)]
+    poly = falling_polynomial(8, ("k",), rows, extended=True, length=8)
+    assert poly._evaluation_plan().grouped() is not None
+    counts = [rng.randint(1, 3) for _ in range(8)]
+    exact = Fraction(int(poly.numerators(counts)[0]), poly.denominator(sum(counts)))
+    value, bound = poly.approximate(counts)["k"]
+    assert abs(Fraction(value) - exact) <= Fraction(bound)
+    # Every row, then one sum (the batch path): within its own bound too, and both agree.
+    values, bounds = poly._floats(np.array([counts]))
+    assert abs(Fraction(float(values[0, 0])) - exact) <= Fraction(float(bounds[0, 0]))
+    assert float(bounds[0, 0]) == pytest.approx(bound, rel=1e-9)

@@ -151,14 +151,25 @@ def _ranks(grid: Mapping[Any, Any]) -> list[Any]:
 def category_ways(
     definition: Definition, types: Sequence[Card], counts: Sequence[int]
 ) -> dict[int | None, int]:
-    """Hands per category index (the strongest category of any ``best`` of the cards)."""
-    ranks = _ranks(_grid(types, counts))
-    classes = _ClassCategories(definition)
-    result: dict[int | None, int] = {}
-    for (held, part), ways in class_ways(definition, types, counts).items():
-        index = classes.category(ranks, held, part)
-        result[index] = result.get(index, 0) + ways
-    return result
+    """Hands per category index (the strongest category of any ``best`` of the cards).
+
+    The last few compositions' answers are kept on the definition: a report asks the
+    full shoe's twice (the categories' check, then the bet's rounds), seconds each.
+    """
+    kept = definition.__dict__.setdefault("_best_of", {}).setdefault("category_ways", {})
+    key = (tuple(types), tuple(counts))
+    found = kept.get(key)
+    if found is None:
+        ranks = _ranks(_grid(types, counts))
+        classes = _ClassCategories(definition)
+        found = {}
+        for (held, part), ways in class_ways(definition, types, counts).items():
+            index = classes.category(ranks, held, part)
+            found[index] = found.get(index, 0) + ways
+        if len(kept) >= 8:
+            kept.clear()
+        kept[key] = found
+    return dict(found)
 
 
 class _ClassCategories:

@@ -66,11 +66,19 @@ class Count:
         (``denominator`` > 0), by comparing integers: a shoe simulation asks at every state of
         every shoe, and building each true count as a Fraction cost more than the rest of the
         question."""
-        if self.index is None or self.slope == 0:
+        test = self.ratio_test()
+        if test is None:
             return False
-        mine = numerator * self.index.denominator
-        theirs = self.index.numerator * denominator
-        return mine >= theirs if self.slope > 0 else mine <= theirs
+        mine, theirs = numerator * test[0], test[1] * denominator
+        return mine >= theirs if test[2] else mine <= theirs
+
+    def ratio_test(self) -> tuple[int, int, bool] | None:
+        """:meth:`bets_at_ratio` as integers: ``(index denominator, index numerator, bets
+        above)``, ``None`` when the count never bets (a simulation hoists it out of its
+        loop over states)."""
+        if self.index is None or self.slope == 0:
+            return None
+        return self.index.denominator, self.index.numerator, self.slope > 0
 
 
 @dataclass(frozen=True)

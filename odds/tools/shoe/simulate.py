@@ -109,6 +109,9 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
     names = [bet.name for bet in evaluator.bets]
     batch = _exact_batch(evaluator)
     tags = np.array(spec.tags, dtype=np.int64).reshape(len(spec.tags), len(full))
+    # Each count's bet at a true count, as integer comparisons (Count.bets_at_ratio).
+    tests = [count.ratio_test() for count in spec.counts]
+    unit = evaluator.unit
     records = []
     for index in indices:
         states = list(procedure.states(shuffled(full, spec.seed, index), full))
@@ -128,8 +131,12 @@ def simulate_chunk(spec: SimulationSpec, indices: Sequence[int]) -> list[ShoeRec
                 unseen = sum(state)
                 counted.append(
                     tuple(
-                        count.bets_at_ratio(r * evaluator.unit, unseen)
-                        for count, r in zip(spec.counts, row, strict=True)
+                        False
+                        if test is None
+                        else (r * unit * test[0] >= test[1] * unseen)
+                        if test[2]
+                        else (r * unit * test[0] <= test[1] * unseen)
+                        for test, r in zip(tests, row, strict=True)
                     )
                 )
         records.append(ShoeRecord(index, tuple(evs), tuple(positive), tuple(counted)))
