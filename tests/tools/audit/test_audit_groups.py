@@ -67,7 +67,11 @@ def _audit(capsys, log: Path, *extra: str) -> tuple[int, dict]:
 
 
 def test_a_doctored_dealer_is_flagged_and_named_and_no_other(capsys, tmp_path):
-    log = _write(tmp_path / "doctored.csv", _rounds(2000, 5, doctored="D3"))
+    """800 rounds (2,000 before: the audit's cost): D3's 200 rounds, where the Dragon wins
+    whenever the ranks differ, return 1.895 (p < 1e-12; the log's own Dragon return is 7.7 SD
+    off), while the honest dealers' 600 rounds can no more be flagged than in a longer log
+    (their smallest p is 0.017)."""
+    log = _write(tmp_path / "doctored.csv", _rounds(800, 5, doctored="D3"))
     code, result = _audit(capsys, log, "--by", "dealer,table,day")
     assert code == 1 and result["verdict"] == "FLAGGED"
     assert result["findings"] == []  # the shoes are whole: only the statistics see it
@@ -77,7 +81,7 @@ def test_a_doctored_dealer_is_flagged_and_named_and_no_other(capsys, tmp_path):
     dragon = [d for d in result["drivers"] if d["finding"] == "return of dragon"]
     assert {"dimension": "dealer", "group": "D3"}.items() <= dragon[0].items()
     d3 = next(t for t in result["groups"] if (t["group"], t["bet"]) == ("D3", "dragon"))
-    assert d3["rounds"] == 500 and Fraction(d3["observed_return"]) > Fraction(3, 2)
+    assert d3["rounds"] == 200 and Fraction(d3["observed_return"]) > Fraction(3, 2)
 
 
 def test_an_honest_log_passes_by_every_dimension(capsys, tmp_path):
