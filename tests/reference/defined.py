@@ -33,8 +33,15 @@ from odds.games.defined.schema import Condition
 
 
 def _round_key(
-    game: DefinedGame, hands: dict[str, list[Card]], bet: Any, action: str | None = None
+    game: DefinedGame,
+    hands: dict[str, list[Card]],
+    bet: Any,
+    action: str | None = None,
+    memo: dict[str, Any] | None = None,
 ) -> tuple[Any, ...]:
+    """``memo``: what one deal shows whatever the bet (a tableau position's features), kept
+    for the deal's other bets (a dict per deal, empty at first)."""
+    memo = {} if memo is None else memo
     definition = game.definition
     positions = definition.deal.positions
     winner, reads = bet_needs(bet, positions)
@@ -65,6 +72,8 @@ def _round_key(
             if p == definition.deal.until_match.card:
                 found |= {"rank": hands[p][0].rank, "suit": hands[p][0].suit}
             views.append(tuple((n, found[n]) for n in sorted(reads[p])))
+        elif definition.deal.tableau is not None and p in memo:
+            views.append(tuple((n, memo[p][n]) for n in sorted(reads[p])))
         elif definition.deal.tableau is not None:
             cards = hands[p]
             two = patterns.points(cards[:2], definition.shoe)
@@ -89,6 +98,7 @@ def _round_key(
                 (cards[0].suit in (Suit.DIAMONDS, Suit.HEARTS))
                 == (cards[1].suit in (Suit.DIAMONDS, Suit.HEARTS))
             )
+            memo[p] = found
             views.append(tuple((n, found[n]) for n in sorted(reads[p])))
         elif "action" in reads[p]:  # the deciding position's view carries its action
             view = patterns.view(hands[p], reads[p] - {"action"}, definition)
@@ -170,6 +180,7 @@ def _settle(
     decision = definition.decision
     positions = definition.deal.positions
     at_continuation = decision is not None and decision.at == "continuation"
+    memo: dict[str, Any] = {}  # the deal's features, whatever the bet
     for bet in definition.bets:
         conditions = [o.when for o in bet.outcomes]
         continued = more != () and (
@@ -185,7 +196,7 @@ def _settle(
             continued: bool = continued,
             inner: Any = inner,
         ) -> Any:
-            found = _round_key(game, hands, bet, action)
+            found = _round_key(game, hands, bet, action, memo)
             if not continued:
                 return found
             if more is None:

@@ -37,9 +37,12 @@ PUBLISHED = {
     "3-giving-8": (22_708_577_366_016, "8.68"),
 }
 
-#: A reduced shoe holding low ties (every card 0-5), high ties, a Banker two-card 3 (A+2,
-#: 3+K) and a Player third card 8: 10 cards, 151,200 ordered six-card deals.
-CARDS = ["Ac", "2d", "Kh", "Qs", "3c", "8d", "5h", "2s", "8c", "6h"]
+#: A reduced shoe holding low ties (every card 0-5), high ties (highest card 6 or 8), a Banker
+#: two-card 3 (A+2, 3+K) and a Player third card 8: 8 cards, 20,160 ordered six-card deals.
+#: (It held a second 8 and a second 2, 151,200 deals, 7.5 times the count: what each bet
+#: reads is here without them. Checked: a low tie read as 0-4 or 0-6, a high tie as 7-9, a
+#: Banker two-card 2 or 4, or a Player third card 6 instead, each fails this count.)
+CARDS = ["Ac", "2d", "Kh", "Qs", "3c", "5h", "8c", "6h"]
 
 _VALUES = {"A": 1, "K": 0, "Q": 0, "J": 0}
 
