@@ -718,6 +718,17 @@ class _Grouped:
         self.extension = (codes[self.starts] % extensions).astype(np.intp)
 
 
+def _column_product(take: Callable[[Any], Any], factors: Sequence[Any], p: int | None) -> Any:
+    """The elementwise product of the table's columns ``take(f)`` for ``f`` in ``factors``
+    (reduced mod ``p`` after each step, if given): one shape's or one half's ``FF`` products."""
+    values = take(factors[0])
+    for column in factors[1:]:
+        values = values * take(column)
+        if p is not None:
+            values %= p
+    return values
+
+
 def _gather(values: Any, index: Any) -> Any:
     """``values[..., index]``; plain indexing for one composition (markedly faster)."""
     return values[index] if values.ndim == 1 else values[..., index]
@@ -860,14 +871,7 @@ class _Plan:
             table.__getitem__ if table.ndim == 1 else lambda i: table[..., i]
         )
         if self.shapes:
-            parts = []
-            for factors in self._shape_factors:
-                values = take(factors[0])
-                for column in factors[1:]:
-                    values = values * take(column)
-                    if p is not None:
-                        values %= p
-                parts.append(values)
+            parts = [_column_product(take, factors, p) for factors in self._shape_factors]
             return np.concatenate(parts, axis=-1)
         result = None
         for half, (_, index) in zip(self.half_products(table, p), self._half_factors, strict=True):
@@ -887,15 +891,7 @@ class _Plan:
         take: Callable[[Any], Any] = (
             table.__getitem__ if table.ndim == 1 else lambda i: table[..., i]
         )
-        found = []
-        for factors, _ in self._half_factors:
-            half = take(factors[0])
-            for column in factors[1:]:
-                half = half * take(column)
-                if p is not None:
-                    half %= p
-            found.append(half)
-        return found
+        return [_column_product(take, factors, p) for factors, _ in self._half_factors]
 
     def dot(self, weights: Any) -> Any:
         """``weights @ coefficients`` in ``int64``, each key's sum over contiguous memory.
