@@ -17,6 +17,7 @@ from math import comb, lcm
 from operator import itemgetter
 from typing import Any
 
+from odds.core.caching import cached
 from odds.engine import hands as engine_hands
 from odds.engine.polynomial import INT64_SAFE, Monomial, gather_product, hand_groups
 
@@ -57,21 +58,92 @@ class SubShowdown:
         import numpy as np
 
         self.full, self.size = tuple(full), size
-        self._width = size + 1
         all_hands = [hand for hand, _ in engine_hands(full, size)]
         keys = [strength(hand) for hand in all_hands]
         distinct = sorted(set(keys))
         rank_of = {key: r for r, key in enumerate(distinct)}
-        ranks = [rank_of[key] for key in keys]
+        ranks = tuple([rank_of[key] for key in keys])
         # Payoffs depend on the key only: one call per distinct key.
         win_of = {key: Fraction(win(key)) for key in distinct}
         cost_of = {key: Fraction(cost(key)) for key in distinct}
-        wins = [win_of[key] for key in keys]
-        costs = [cost_of[key] for key in keys]
         self.scale = lcm(*(v.denominator for v in (*win_of.values(), *cost_of.values())))
-        self._win = np.array([int(v * self.scale) for v in wins], dtype=np.int64)
-        cost_units = [int(v * self.scale) for v in costs]
-        patterns = [tuple(hand_groups(hand)) for hand in all_hands]
+        units = {key: int(v * self.scale) for key, v in win_of.items()}
+        self._win = np.array([units[key] for key in keys], dtype=np.int64)
+        units = {key: int(v * self.scale) for key, v in cost_of.items()}
+        cost_units = [units[key] for key in keys]
+        # What the payoffs do not change (which entries and prefix positions each first
+        # hand needs) is laid out once per shoe, hand size and strength order: a second
+        # bet or paytable on the same hands (Goa Gae's with bonuses, a tie's share) reuses it.
+        self._layout = _layout(self.full, size, ranks)
+        self._cost_all = np.array(cost_units, dtype=np.int64)
+        self._entry_cost = self._cost_all[self._layout.entry_hands]
+        bound = comb(sum(full), size) ** 2 * max(map(abs, [*self._win.tolist(), *cost_units, 1]))
+        if bound * 64 >= INT64_SAFE:
+            raise ValueError("SubShowdown: the shoe is too large for exact int64 arithmetic")
+
+    def numerator(self, counts: Sequence[int]) -> tuple[int, int]:
+        """``(Σ net · ways · scale, deals)`` for the composition ``counts``."""
+        import numpy as np
+
+        layout = self._layout
+        c = np.asarray(counts, dtype=np.int64)
+        w = layout.width
+        binom = np.zeros((len(c), w), dtype=np.int64)
+        for j in range(w):
+            binom[:, j] = [comb(int(x), j) for x in c]
+        flat = binom.reshape(-1)
+        # δ_t(p) for a first hand holding ``copies`` of t: C(c_t − copies, p) − C(c_t, p).
+        delta = np.zeros((len(c), w, w), dtype=np.int64)
+        for copies in range(w):
+            for p in range(w):
+                after = np.array([comb(max(int(x) - copies, 0), p) for x in c])
+                delta[:, copies, p] = after - binom[:, p]
+        delta_flat = np.append(delta.reshape(-1), 1)
+        weights = gather_product(flat, layout.hand_cols)
+        order = layout.order
+        plain = np.concatenate(([0], np.cumsum(weights[order])))
+        costly = np.concatenate(([0], np.cumsum((weights * self._cost_all)[order])))
+        rest = gather_product(flat, layout.entry_cols)
+        ones = np.concatenate(([0], np.cumsum(rest)))
+        paid = np.concatenate(([0], np.cumsum(rest * self._entry_cost)))
+        factor = gather_product(delta_flat, layout.deltas)
+
+        def per_hand(values: Any) -> Any:
+            return np.add.reduceat(values, layout.starts) if len(values) else values
+
+        below = plain[layout.below_all] + per_hand(factor * (ones[layout.below] - ones[layout.low]))
+        owed = (costly[-1] - costly[layout.upto_all]) + per_hand(
+            factor * (paid[layout.end] - paid[layout.upto])
+        )
+        total = int(np.dot(weights, self._win * below - owed))
+        n = int(c.sum())
+        return total, comb(n, self.size) * comb(n - self.size, self.size)
+
+    def ev(self, counts: Sequence[int]) -> Fraction:
+        """The exact EV per unit staked for the composition ``counts``."""
+        if any(not 0 <= x <= f for x, f in zip(counts, self.full, strict=True)):
+            raise ValueError("composition outside the shoe the showdown was built for")
+        total, deals = self.numerator(counts)
+        return Fraction(total, deals * self.scale)
+
+
+@cached(maxsize=4)
+def _layout(full: tuple[int, ...], size: int, ranks: tuple[int, ...]) -> _Layout:
+    """The payoff-free layout of :class:`SubShowdown` for the hands of ``size`` below
+    ``full`` (in :func:`odds.engine.hands` order) of strength ranks ``ranks``."""
+    return _Layout(full, size, ranks)
+
+
+class _Layout:
+    """Which entries and prefix positions each first hand needs: fixed by the full shoe,
+    the hand size and the hands' strength order (not by what a bet pays)."""
+
+    def __init__(self, full: tuple[int, ...], size: int, ranks: tuple[int, ...]) -> None:
+        import numpy as np
+
+        self.full, self.size = full, size
+        self.width = size + 1
+        patterns = [tuple(hand_groups(hand)) for hand, _ in engine_hands(full, size)]
         # Each number of groups' splits into a part (a non-empty subset) and the rest.
         splits: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
         groups: Groups = defaultdict(list)
@@ -91,19 +163,15 @@ class SubShowdown:
                 groups[tuple([pattern[i] for i in inside])].append(
                     (rank, b, tuple([pattern[i] for i in outside]))
                 )
-        self._build_entries(groups, cost_units, np)
+        self._build_entries(groups, np)
         self._build_lookups(patterns, ranks, np)
-        order = sorted(range(len(all_hands)), key=ranks.__getitem__)
+        order = sorted(range(len(patterns)), key=ranks.__getitem__)
         sorted_ranks = [ranks[i] for i in order]
-        self._order = np.array(order, dtype=np.intp)
-        self._hand_cols = self._columns(patterns, np)
-        self._cost_all = np.array(cost_units, dtype=np.int64)
+        self.order = np.array(order, dtype=np.intp)
+        self.hand_cols = self._columns(patterns, np)
         rank_array = np.array(sorted_ranks)
-        self._below_all = np.searchsorted(rank_array, ranks, "left")
-        self._upto_all = np.searchsorted(rank_array, ranks, "right")
-        bound = comb(sum(full), size) ** 2 * max(map(abs, [*self._win.tolist(), *cost_units, 1]))
-        if bound * 64 >= INT64_SAFE:
-            raise ValueError("SubShowdown: the shoe is too large for exact int64 arithmetic")
+        self.below_all = np.searchsorted(rank_array, ranks, "left")
+        self.upto_all = np.searchsorted(rank_array, ranks, "right")
 
     def _columns(self, monos: Sequence[Monomial], np: Any) -> Any:
         """Each monomial's factor positions ``t · width + j``, padded with 0 (one array
@@ -117,10 +185,10 @@ class SubShowdown:
         ends = np.cumsum(lengths)
         rows = np.repeat(np.arange(len(monos)), lengths)
         places = np.arange(len(pairs)) - np.repeat(ends - lengths, lengths)
-        columns[rows, places] = pairs[:, 0] * self._width + pairs[:, 1]
+        columns[rows, places] = pairs[:, 0] * self.width + pairs[:, 1]
         return columns
 
-    def _build_entries(self, groups: Groups, cost_units: list[int], np: Any) -> None:
+    def _build_entries(self, groups: Groups, np: Any) -> None:
         """Entries (part, hand) sorted by part then strength; prefix sums run within parts.
 
         A part's members come in hand order, so a stable sort by strength is the order
@@ -138,8 +206,8 @@ class SubShowdown:
             ranks += [r for r, _, _ in members]
             hands_ += [b for _, b, _ in members]
             rests += [rest for _, _, rest in members]
-        self._entry_cols = self._columns(rests, np)
-        self._entry_cost = np.array([cost_units[b] for b in hands_], dtype=np.int64)
+        self.entry_cols = self._columns(rests, np)
+        self.entry_hands = np.array(hands_, dtype=np.intp)
         # Every entry as (its part's index, its strength) in one sorted integer key: a
         # first hand's prefix positions are binary searches of it.
         self._part_starts = np.array([*starts, len(hands_)], dtype=np.int64)
@@ -147,12 +215,12 @@ class SubShowdown:
         part_of = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(self._part_starts))
         self._entry_keys = part_of * self._stride + np.array(ranks, dtype=np.int64)
 
-    def _build_lookups(self, patterns: list[Monomial], ranks: list[int], np: Any) -> None:
+    def _build_lookups(self, patterns: list[Monomial], ranks: Sequence[int], np: Any) -> None:
         """For every first hand, every part on its types: prefix positions and δ factors."""
         owner, parts, strengths, deltas = [], [], [], []
-        pad = len(self.full) * self._width * self._width  # a δ slot holding 1
+        pad = len(self.full) * self.width * self.width  # a δ slot holding 1
         picks_for: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        width, size = self._width, self.size
+        width, size = self.width, self.size
         for a, pattern in enumerate(patterns):
             caps = tuple(min(size, self.full[t]) for t, _ in pattern)
             options = picks_for.get(caps)
@@ -178,53 +246,10 @@ class SubShowdown:
                 ]
                 deltas.append(factors + [pad] * (size - len(factors)))
         self._owner = np.array(owner, dtype=np.intp)
-        self._starts = np.searchsorted(self._owner, np.arange(len(patterns)))
+        self.starts = np.searchsorted(self._owner, np.arange(len(patterns)))
         part = np.array(parts, dtype=np.int64)
         keys = part * self._stride + np.array(strengths, dtype=np.int64)
-        self._low, self._end = self._part_starts[part], self._part_starts[part + 1]
-        self._below = np.searchsorted(self._entry_keys, keys, "left")
-        self._upto = np.searchsorted(self._entry_keys, keys, "right")
-        self._deltas = np.array(deltas, dtype=np.intp)
-
-    def numerator(self, counts: Sequence[int]) -> tuple[int, int]:
-        """``(Σ net · ways · scale, deals)`` for the composition ``counts``."""
-        import numpy as np
-
-        c = np.asarray(counts, dtype=np.int64)
-        w = self._width
-        binom = np.zeros((len(c), w), dtype=np.int64)
-        for j in range(w):
-            binom[:, j] = [comb(int(x), j) for x in c]
-        flat = binom.reshape(-1)
-        # δ_t(p) for a first hand holding ``copies`` of t: C(c_t − copies, p) − C(c_t, p).
-        delta = np.zeros((len(c), w, w), dtype=np.int64)
-        for copies in range(w):
-            for p in range(w):
-                after = np.array([comb(max(int(x) - copies, 0), p) for x in c])
-                delta[:, copies, p] = after - binom[:, p]
-        delta_flat = np.append(delta.reshape(-1), 1)
-        weights = gather_product(flat, self._hand_cols)
-        plain = np.concatenate(([0], np.cumsum(weights[self._order])))
-        costly = np.concatenate(([0], np.cumsum((weights * self._cost_all)[self._order])))
-        rest = gather_product(flat, self._entry_cols)
-        ones = np.concatenate(([0], np.cumsum(rest)))
-        paid = np.concatenate(([0], np.cumsum(rest * self._entry_cost)))
-        factor = gather_product(delta_flat, self._deltas)
-
-        def per_hand(values: Any) -> Any:
-            return np.add.reduceat(values, self._starts) if len(values) else values
-
-        below = plain[self._below_all] + per_hand(factor * (ones[self._below] - ones[self._low]))
-        owed = (costly[-1] - costly[self._upto_all]) + per_hand(
-            factor * (paid[self._end] - paid[self._upto])
-        )
-        total = int(np.dot(weights, self._win * below - owed))
-        n = int(c.sum())
-        return total, comb(n, self.size) * comb(n - self.size, self.size)
-
-    def ev(self, counts: Sequence[int]) -> Fraction:
-        """The exact EV per unit staked for the composition ``counts``."""
-        if any(not 0 <= x <= f for x, f in zip(counts, self.full, strict=True)):
-            raise ValueError("composition outside the shoe the showdown was built for")
-        total, deals = self.numerator(counts)
-        return Fraction(total, deals * self.scale)
+        self.low, self.end = self._part_starts[part], self._part_starts[part + 1]
+        self.below = np.searchsorted(self._entry_keys, keys, "left")
+        self.upto = np.searchsorted(self._entry_keys, keys, "right")
+        self.deltas = np.array(deltas, dtype=np.intp)

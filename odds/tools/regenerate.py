@@ -90,9 +90,10 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     """Every paytable's report and charts, generated now and compared with the files on disk."""
     folder = reports_folder()
     paths = table_files() if paths is None else paths
-    for path in paths:  # every paytable validated before any report is built (one broken
-        load_file(path)  # table used to cost every other report's minutes first)
-    outputs = _outputs(paths)
+    # Every paytable validated before any report is built (one broken table used to cost
+    # every other report's minutes first).
+    games = [load_file(path).game.name for path in paths]
+    outputs = _outputs(paths, games)
     result = []
     for path, output in zip(paths, outputs, strict=True):
         target = folder / f"{path.stem}.md"
@@ -102,17 +103,39 @@ def statuses(paths: list[Path] | None = None) -> list[ReportStatus]:
     return result
 
 
-def _outputs(paths: list[Path]) -> list[ReportOutput]:
+def report_outputs(paths: tuple[Path, ...]) -> list[ReportOutput]:
+    """The reports of several paytables of one game, in one worker: what a game's
+    paytables share (its shoe-state layouts, its tables of hands) is built once."""
+    return [report_output(path) for path in paths]
+
+
+def _outputs(paths: list[Path], games: list[str] | None = None) -> list[ReportOutput]:
     """Every report and its charts, on every core (:func:`odds.runtime.pool.in_order`: Ctrl-C kills
-    the workers and exits at once, without their tracebacks)."""
+    the workers and exits at once, without their tracebacks). The paytables of one game
+    (``games``: each path's) go to one worker together."""
     from odds.runtime.pool import in_order, local_workers
 
-    workers = local_workers(None, len(paths))
+    by_game: dict[str, list[int]] = {}
+    for index, game in enumerate(games or [str(path) for path in paths]):
+        by_game.setdefault(game, []).append(index)
+    groups = list(by_game.values())
+    workers = local_workers(None, len(groups))
     if workers == 1:
         return [report_output(path) for path in track(paths, "reports")]
-    results = in_order(report_output, paths, workers, ahead=len(paths))
+    units = [tuple(paths[i] for i in group) for group in groups]
+    results = in_order(report_outputs, units, workers, ahead=len(units))
+    found: dict[int, ReportOutput] = {}
+
+    def each() -> Iterator[ReportOutput]:
+        for group, outputs in zip(groups, results, strict=True):
+            for index, output in zip(group, outputs, strict=True):
+                found[index] = output
+                yield output
+
     with contextlib.closing(results):
-        return list(track(results, "reports", len(paths)))
+        for _ in track(each(), "reports", len(paths)):
+            pass
+    return [found[index] for index in range(len(paths))]
 
 
 def orphans(paths: list[Path] | None = None) -> list[Path]:

@@ -59,6 +59,9 @@ def test_symmetric_bets_are_found_symmetric_and_others_not():
 
 
 def test_sub_showdown_equals_a_plain_count_on_random_compositions():
+    """Three showdowns on one shoe, each against the plain count: the second pays otherwise
+    on the same strength order (it reuses the first's payoff-free layout), the third orders
+    the hands otherwise (a layout of its own: one reused across strength orders fails)."""
     rng = random.Random(7)
     full = (2, 1, 2, 1, 1, 2, 1)
 
@@ -71,21 +74,32 @@ def test_sub_showdown_equals_a_plain_count_on_random_compositions():
     def cost(key):
         return Fraction(2) if key[1] == 4 else Fraction(1)
 
-    engine = SubShowdown(full, 3, strength, win, cost)
+    def by_sum(hand):
+        return (sum(hand) % 3, hand)
+
+    def even(key):
+        return Fraction(1)
+
+    def zero_sum(key):
+        return Fraction(2) if key[0] == 0 else Fraction(1)
+
+    cases = [(strength, win, cost), (strength, cost, even), (by_sum, zero_sum, even)]
+    engines = [(SubShowdown(full, 3, *case), *case) for case in cases]
     for _ in range(6):
         counts = [rng.randint(0, n) for n in full]
         if sum(counts) < 6:
             continue
-        # Plain: every pair of hands, the second's weight after the first's removal.
-        total = Fraction(0)
-        deals = 0
-        for a, wa in hands(counts, 3):
-            left = list(counts)
-            for t in a:
-                left[t] -= 1
-            for b, wb in hands(left, 3):
-                ka, kb = strength(a), strength(b)
-                net = win(ka) if ka > kb else 0 if ka == kb else -cost(kb)
-                total += wa * wb * net
-                deals += wa * wb
-        assert engine.ev(counts) == total / deals
+        for engine, strength_of, win_of, cost_of in engines:
+            # Plain: every pair of hands, the second's weight after the first's removal.
+            total = Fraction(0)
+            deals = 0
+            for a, wa in hands(counts, 3):
+                left = list(counts)
+                for t in a:
+                    left[t] -= 1
+                for b, wb in hands(left, 3):
+                    ka, kb = strength_of(a), strength_of(b)
+                    net = win_of(ka) if ka > kb else 0 if ka == kb else -cost_of(kb)
+                    total += wa * wb * net
+                    deals += wa * wb
+            assert engine.ev(counts) == total / deals
