@@ -13,15 +13,18 @@ import typer
 
 from odds.cli.app import app
 from odds.cli.completion import complete_bet
-from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, override_texts
-from odds.cli.output import (
-    OutputOpt,
-    check_output,
-    emit,
-    fail_verdict,
-    paytable_inputs,
-    write_json,
+from odds.cli.options import (
+    DecksOpt,
+    GameArg,
+    SetOpt,
+    TextFormat,
+    TextFormatOpt,
+    answer,
+    load_checked,
+    load_paytable,
+    override_texts,
 )
+from odds.cli.output import OutputOpt, emit, fail_verdict, write_json
 from odds.core.errors import OddsError
 from odds.core.numbers import check_count, check_seed, parse_rational
 
@@ -50,9 +53,7 @@ def verify(
     ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Check a published RTP or house edge against the exact value (every basis and reading).
@@ -73,8 +74,7 @@ def verify(
         claim = parse_claim(rtp, "rtp")
     elif house_edge is not None:
         claim = parse_claim(house_edge, "house-edge")
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     checks, notes = verify(paytable, claim, bet)
     if format is TextFormat.json:
         tables = verify_tables(paytable, claim, checks, notes, bet)
@@ -221,10 +221,8 @@ def audit(
     encoding = check_encoding(encoding)
     if aware_rounds is not None:
         check_count(aware_rounds, "--aware-rounds", MAX_ROUNDS, "a log's rounds are at most 10^9")
-    paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
-    wager_file = [wagers] if wagers is not None else []
-    check_output(output, [*paytable_inputs(game), log, *mapping_file, *wager_file])
+    paytable = load_checked(game, decks, settings, output, [log, *mapping_file, wagers])
     folder = None
     if charts is not None:
         from odds.output.charts.report_charts import check_folder
@@ -257,10 +255,8 @@ def audit(
             bets = {b.name: net_distribution(b) for b in paytable.analysis().bets}
             inputs = [f for f in (paytable.file, log) if f is not None]
             links |= write_cusum_charts(str(log), result.groups, bets, folder, inputs)
-    if format is AuditFormat.json:
-        write_json(audit_tables(result), output, override_texts(decks, settings))
-    else:
-        emit(audit_text(result, links), output)
+    texts = override_texts(decks, settings)
+    answer(format, output, texts, lambda: audit_tables(result), lambda: audit_text(result, links))
     from odds.tools.audit.report import verdict_line
 
     fail_verdict(EXIT_CODES[result.verdict], verdict_line(result))
@@ -607,9 +603,7 @@ def solve(
     ] = False,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Solve a paytable entry for a target RTP, exactly (sympy).
@@ -643,8 +637,7 @@ def solve(
         check_seed(seed)
         if workers is not None and workers < 1:
             raise OddsError(f"--workers must be at least 1, got {workers}")
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     if cap is not None:
         from odds.tools.shoe.questions import feature_of
 

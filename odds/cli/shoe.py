@@ -10,8 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, override_texts
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_checked, override_texts
+from odds.cli.output import OutputOpt, emit, write_json
 from odds.cli.report_output import CsvTableOpt, check_table_format
 from odds.core.errors import OddsError
 from odds.core.table import Table
@@ -78,8 +78,7 @@ def shoe(
     if encoding is not None and seen_file is None:
         raise OddsError("--encoding is the --seen-file log's encoding; give --seen-file too")
     encoding = check_encoding(encoding)
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, [*paytable_inputs(game), seen_file])
+    paytable = load_checked(game, decks, settings, output, [seen_file])
     questions.feature_of(paytable)
     items: list[Any] = []
     from_file = None
@@ -133,8 +132,7 @@ def eor(
     check_table_format(csv_table, format is Format.csv)
     from odds.tools.shoe import questions
 
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     evaluator, table = questions.eor(paytable)
     about, eor_table, by_type, counts = questions.eor_document(paytable, evaluator, table)
     if format is Format.csv:
@@ -193,8 +191,7 @@ def exposure(
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
     levels = parse_risks(ruin)
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     result = questions.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
     risk_table = questions.player_risk(paytable, result, levels)
