@@ -32,9 +32,7 @@ from odds.core.numbers import check_count, check_seed, parse_rational
 MAX_ROUNDS = 10**9
 
 
-class AuditFormat(StrEnum):
-    markdown = "markdown"
-    json = "json"
+AuditFormat = StrEnum("AuditFormat", ["markdown", "json"])
 
 
 BetOpt = Annotated[
@@ -262,10 +260,7 @@ def audit(
     fail_verdict(EXIT_CODES[result.verdict], verdict_line(result))
 
 
-class LogFormat(StrEnum):
-    csv = "csv"
-    json = "json"
-    parquet = "parquet"
+LogFormat = StrEnum("LogFormat", ["csv", "json", "parquet"])
 
 
 @app.command()
@@ -542,9 +537,7 @@ def _faults(
     )
 
 
-class Basis(StrEnum):
-    stake = "stake"
-    debited = "debited"
+Basis = StrEnum("Basis", ["stake", "debited"])
 
 
 @app.command()

@@ -23,15 +23,10 @@ if TYPE_CHECKING:
     from odds.core.table import Table
 
 
-class Format(StrEnum):
-    markdown = "markdown"
-    json = "json"
-    csv = "csv"
+Format = StrEnum("Format", ["markdown", "json", "csv"])
 
 
-class TextFormat(StrEnum):
-    text = "text"
-    json = "json"
+TextFormat = StrEnum("TextFormat", ["text", "json"])
 
 
 TextFormatOpt = Annotated[TextFormat, typer.Option("--format", help="text or json.")]

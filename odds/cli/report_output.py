@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from odds.cli.output import emit, write_json
 from odds.core.errors import OddsError
 
 if TYPE_CHECKING:
@@ -45,12 +46,7 @@ CsvTableOpt = Annotated[
 ]
 
 
-class ReportFormat(StrEnum):
-    markdown = "markdown"
-    json = "json"
-    csv = "csv"
-    xlsx = "xlsx"
-    pdf = "pdf"
+ReportFormat = StrEnum("ReportFormat", ["markdown", "json", "csv", "xlsx", "pdf"])
 
 
 #: Formats that are binary files (never printed on a terminal).
@@ -244,7 +240,7 @@ def write_report(
                 f"note: --format csv: the {table} table, one of {len(tables)}; --table NAME "
                 f"for another ({others}), or {FOLDER_HINT}\n"
             )
-        _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output, markdown=False)
+        emit(table_csv(choose_table(tables, table, FOLDER_HINT)), output, markdown=False)
         return
     if format is ReportFormat.xlsx:
         from odds.output.xlsx import to_xlsx
@@ -258,20 +254,13 @@ def write_report(
         write_binary(to_pdf(analysis, digits, command, own), output)
         return
     if format is ReportFormat.json:
-        from odds.cli.output import write_json
         from odds.output.data import report_json_tables
 
         write_json(report_json_tables(analysis, provenance), output, provenance=provenance)
         return
     from odds.output.markdown_report import to_markdown
 
-    _write_text(to_markdown(analysis, digits, links, provenance), output)
-
-
-def _write_text(text: str, output: Path | None, *, markdown: bool = True) -> None:
-    from odds.cli.output import emit
-
-    emit(text, output, markdown=markdown)
+    emit(to_markdown(analysis, digits, links, provenance), output)
 
 
 def write_binary(data: bytes, output: Path | None) -> None:
