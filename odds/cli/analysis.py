@@ -21,7 +21,14 @@ from odds.cli.options import (
     load_paytable,
     override_texts,
 )
-from odds.cli.output import DigitsOpt, OutputOpt, fail_verdict, paytable_inputs, printed_digits
+from odds.cli.output import (
+    DigitsOpt,
+    OutputOpt,
+    charts_folder,
+    fail_verdict,
+    paytable_inputs,
+    printed_digits,
+)
 from odds.cli.report_output import ReportFormat
 from odds.core.errors import OddsError, PositionError
 from odds.core.numbers import check_count, check_seed, parse_rational
@@ -138,11 +145,7 @@ def report(
     check_report_output(format, output, table, inputs)
     texts = ("--decks infinite",) * infinite + override_texts(None if infinite else decks, settings)
     provenance = Provenance(command_line(), texts, own_rules(paytable))
-    folder = None
-    if charts is not None:
-        from odds.output.charts.report_charts import check_folder
-
-        folder = check_folder(charts)
+    folder = charts_folder(charts)
     if infinite:
         analysis = paytable.infinite_analysis()
     else:

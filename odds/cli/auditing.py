@@ -24,7 +24,7 @@ from odds.cli.options import (
     load_paytable,
     override_texts,
 )
-from odds.cli.output import OutputOpt, emit, fail_verdict, write_json
+from odds.cli.output import OutputOpt, charts_folder, emit, fail_verdict, write_json
 from odds.core.errors import OddsError
 from odds.core.numbers import check_count, check_seed, parse_rational
 
@@ -221,11 +221,7 @@ def audit(
         check_count(aware_rounds, "--aware-rounds", MAX_ROUNDS, "a log's rounds are at most 10^9")
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
     paytable = load_checked(game, decks, settings, output, [log, *mapping_file, wagers])
-    folder = None
-    if charts is not None:
-        from odds.output.charts.report_charts import check_folder
-
-        folder = check_folder(charts)
+    folder = charts_folder(charts)
     result = run_audit(
         paytable,
         log,

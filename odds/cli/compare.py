@@ -15,6 +15,7 @@ from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, override_
 from odds.cli.output import (
     DigitsOpt,
     OutputOpt,
+    charts_folder,
     check_output,
     data_written,
     emit,
@@ -122,10 +123,7 @@ def sweep(
     _check_table(table, format, output)
     chosen = parse_vary(vary)
     check_output(output, paytable_inputs(game))
-    if charts is not None:
-        from odds.output.charts.report_charts import check_folder
-
-        check_folder(charts)
+    charts_folder(charts)
     paytable = load_paytable(game, decks, settings)
     result = run_sweep(paytable, chosen, bet)
     tables = result.tables()

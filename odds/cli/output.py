@@ -60,6 +60,15 @@ def printed_digits(given: int | None) -> int:
     return 6 if given is None else Digits(given)
 
 
+def charts_folder(charts: Path | str | None) -> Path | None:
+    """``--charts DIR`` checked before any work (None: not given)."""
+    if charts is None:
+        return None
+    from odds.output.charts.report_charts import check_folder
+
+    return check_folder(charts)
+
+
 def paytable_inputs(game: str) -> list[Path]:
     """The files a ``GAME_OR_PAYTABLE`` argument may read (an output never replaces one)."""
     from odds.games.paytable import TABLES

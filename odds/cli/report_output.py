@@ -173,29 +173,18 @@ def report_command(
     the same report states the same command; ``--output`` is given by its file
     name only (the folder is where the reader keeps it, not part of the report).
     """
+    shown = digits if format in (ReportFormat.markdown, ReportFormat.pdf) else None
+    name = None if output is None else output.name + ("/" if is_folder_target(output) else "")
+    options = [("--decks", decks), *(("--set", setting) for setting in settings or ())]
+    options += [("--stakes", stakes), ("--shoe", shoe), ("--symbolic", symbolic)]
+    options += [("--shift", shift), ("--table-max", table_max), ("--digits", shown)]
+    options += [("--format", format), ("--table", table), ("--output", name)]
     words = ["odds", "report", game]
-    if decks is not None:
-        words += ["--decks", str(decks)]
-    for setting in settings or ():
-        words += ["--set", setting]
-    if stakes is not None:
-        words += ["--stakes", stakes]
-    if shoe:
-        words.append("--shoe")
-    if symbolic:
-        words.append("--symbolic")
-    if shift is not None:
-        words += ["--shift", shift]
-    if table_max is not None:
-        words += ["--table-max", table_max]
-    if digits is not None and format in (ReportFormat.markdown, ReportFormat.pdf):
-        words += ["--digits", str(digits)]
-    words += ["--format", str(format)]
-    if table is not None:
-        words += ["--table", table]
-    if output is not None:
-        name = output.name + ("/" if is_folder_target(output) else "")
-        words += ["--output", name]
+    for flag, value in options:
+        if value is True:
+            words.append(flag)
+        elif value is not None and value is not False:
+            words += [flag, str(value)]
     return shlex.join(words)
 
 
