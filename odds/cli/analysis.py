@@ -14,19 +14,20 @@ from odds.cli.options import (
     GameArg,
     SetOpt,
     TextFormat,
+    TextFormatOpt,
+    answer,
     is_infinite,
+    load_checked,
     load_paytable,
     override_texts,
 )
 from odds.cli.output import (
     DigitsOpt,
     OutputOpt,
-    check_output,
-    emit,
+    charts_folder,
     fail_verdict,
     paytable_inputs,
     printed_digits,
-    write_json,
 )
 from odds.cli.report_output import ReportFormat
 from odds.core.errors import OddsError, PositionError
@@ -144,11 +145,7 @@ def report(
     check_report_output(format, output, table, inputs)
     texts = ("--decks infinite",) * infinite + override_texts(None if infinite else decks, settings)
     provenance = Provenance(command_line(), texts, own_rules(paytable))
-    folder = None
-    if charts is not None:
-        from odds.output.charts.report_charts import check_folder
-
-        folder = check_folder(charts)
+    folder = charts_folder(charts)
     if infinite:
         analysis = paytable.infinite_analysis()
     else:
@@ -245,9 +242,7 @@ def settle(
     stake: Annotated[str, typer.Option(help="Amount staked on each bet.")] = "100",
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Settle one round for every bet of a position, with the reason for each result.
@@ -257,8 +252,7 @@ def settle(
     """
     from odds.output.settlement_text import settlement_tables, settlement_text
 
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     amount = parse_rational(stake, "--stake", percent=False)
     if amount <= 0:
         raise OddsError(f"--stake must be positive, got {stake}")
@@ -280,10 +274,10 @@ def settle(
         if exc.position in named or exc.position not in HAND_OPTIONS:
             raise OddsError(exc.for_flag(f"--hand {exc.position}=…")) from None
         raise
-    if format is TextFormat.json:
-        write_json(settlement_tables(result), output, override_texts(decks, settings))
-    else:
-        emit(settlement_text(result), output)
+    texts = override_texts(decks, settings)
+    answer(
+        format, output, texts, lambda: settlement_tables(result), lambda: settlement_text(result)
+    )
 
 
 def _named_hands(
@@ -319,9 +313,7 @@ def strength(
     seed: Annotated[int, typer.Option("--seed", help="Seed of that simulation.")] = 1,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """One hand's chance of beating the dealer (or several opponents) from the rest of the shoe.
@@ -332,8 +324,7 @@ def strength(
     if trials > MAX_TRIALS:
         check_count(trials, "--trials", MAX_TRIALS, "simulated deals: minutes already")
     check_seed(seed)
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     feature = paytable.game.strength
     if feature is None:
         raise OddsError(f"{paytable.game.name} has no strength command")
@@ -343,10 +334,7 @@ def strength(
         result = feature.strength(paytable.config, cards, opponents, trials, seed)
     except PositionError as exc:
         raise OddsError(exc.for_flag("HAND")) from None
-    if format is TextFormat.json:
-        write_json(result.tables(), output, override_texts(decks, settings))
-    else:
-        emit(result.text(), output)
+    answer(format, output, override_texts(decks, settings), result.tables, result.text)
 
 
 @app.command()
@@ -356,9 +344,7 @@ def crosscheck(
     seed: Annotated[int, typer.Option(help="Random seed (results are reproducible).")] = 1,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Cross-check: simulate the analysed strategy and compare with the exact return.
@@ -370,8 +356,7 @@ def crosscheck(
     """
     check_count(rounds, "--rounds", 10**9, "about a day of simulation")
     check_seed(seed)
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     feature = paytable.game.crosscheck
     if feature is None:
         raise OddsError(f"{paytable.game.name} has no simulation")
@@ -380,15 +365,16 @@ def crosscheck(
     exact = float(exact_ev)
     low, high = result.interval
     inside = "inside" if result.contains(exact) else "OUTSIDE"
-    if format is TextFormat.json:
-        tables = [_crosscheck_table(rounds, seed, result, exact_ev)]
-        write_json(tables, output, override_texts(decks, settings))
-    else:
-        emit(
+    answer(
+        format,
+        output,
+        override_texts(decks, settings),
+        lambda: [_crosscheck_table(rounds, seed, result, exact_ev)],
+        lambda: (
             f"{rounds:,} rounds (seed {seed}): mean net {result.mean:+.6f} per round, "
-            f"95% interval [{low:+.6f}, {high:+.6f}]; exact EV {exact:+.6f} is {inside}\n",
-            output,
-        )
+            f"95% interval [{low:+.6f}, {high:+.6f}]; exact EV {exact:+.6f} is {inside}\n"
+        ),
+    )
     if not result.contains(exact):
         fail_verdict(
             1,

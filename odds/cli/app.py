@@ -172,12 +172,9 @@ def main(argv: list[str] | None = None) -> int:
             if RECEIVED:  # stopped where Typer turned it into a silent exit
                 return _interrupted(Terminated(RECEIVED[-1]))
         sys.stdout.flush()
-    except ResourceError as exc:
+    except OddsError as exc:  # bad input: exit 2; short of memory or disk: 4 (ResourceError)
         typer.echo(f"error: {error_text(exc)}", err=True)
-        return ResourceError.EXIT_CODE
-    except OddsError as exc:
-        typer.echo(f"error: {error_text(exc)}", err=True)
-        return 2
+        return exc.EXIT_CODE if isinstance(exc, ResourceError) else 2
     except MemoryError:  # Python's own allocations (DuckDB's are ResourceErrors already)
         typer.echo("error: out of memory (the input may be fine: the machine ran short)", err=True)
         return ResourceError.EXIT_CODE

@@ -13,15 +13,18 @@ import typer
 
 from odds.cli.app import app
 from odds.cli.completion import complete_bet
-from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, override_texts
-from odds.cli.output import (
-    OutputOpt,
-    check_output,
-    emit,
-    fail_verdict,
-    paytable_inputs,
-    write_json,
+from odds.cli.options import (
+    DecksOpt,
+    GameArg,
+    SetOpt,
+    TextFormat,
+    TextFormatOpt,
+    answer,
+    load_checked,
+    load_paytable,
+    override_texts,
 )
+from odds.cli.output import OutputOpt, charts_folder, emit, fail_verdict, write_json
 from odds.core.errors import OddsError
 from odds.core.numbers import check_count, check_seed, parse_rational
 
@@ -29,9 +32,7 @@ from odds.core.numbers import check_count, check_seed, parse_rational
 MAX_ROUNDS = 10**9
 
 
-class AuditFormat(StrEnum):
-    markdown = "markdown"
-    json = "json"
+AuditFormat = StrEnum("AuditFormat", ["markdown", "json"])
 
 
 BetOpt = Annotated[
@@ -50,9 +51,7 @@ def verify(
     ] = None,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Check a published RTP or house edge against the exact value (every basis and reading).
@@ -73,8 +72,7 @@ def verify(
         claim = parse_claim(rtp, "rtp")
     elif house_edge is not None:
         claim = parse_claim(house_edge, "house-edge")
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     checks, notes = verify(paytable, claim, bet)
     if format is TextFormat.json:
         tables = verify_tables(paytable, claim, checks, notes, bet)
@@ -200,11 +198,11 @@ def audit(
     Example: odds simulate dragon-tiger --rounds 900 -o r.csv && odds audit dragon-tiger --log r.csv
     """
     from odds.runtime.inputs import check_encoding
-    from odds.tools.audit.audit import EXIT_CODES
+    from odds.tools.audit.audit import EXIT_CODES, net_distribution
     from odds.tools.audit.audit import audit as run_audit
     from odds.tools.audit.groups import parse_by
     from odds.tools.audit.layout import parse_mapping
-    from odds.tools.audit.report import audit_tables, audit_text
+    from odds.tools.audit.report import audit_tables, audit_text, verdict_line
     from odds.tools.audit.shoes import MAX_ROWS
 
     mapping = parse_mapping(columns)
@@ -221,15 +219,9 @@ def audit(
     encoding = check_encoding(encoding)
     if aware_rounds is not None:
         check_count(aware_rounds, "--aware-rounds", MAX_ROUNDS, "a log's rounds are at most 10^9")
-    paytable = load_paytable(game, decks, settings)
     mapping_file = [Path(columns)] if columns is not None and "=" not in columns else []
-    wager_file = [wagers] if wagers is not None else []
-    check_output(output, [*paytable_inputs(game), log, *mapping_file, *wager_file])
-    folder = None
-    if charts is not None:
-        from odds.output.charts.report_charts import check_folder
-
-        folder = check_folder(charts)
+    paytable = load_checked(game, decks, settings, output, [log, *mapping_file, wagers])
+    folder = charts_folder(charts)
     result = run_audit(
         paytable,
         log,
@@ -251,25 +243,17 @@ def audit(
         tests = [(t.name, t.exact, t.fit.n) for t in result.fits]
         links = write_fit_charts(str(log), tests, folder, [paytable.file, log])
         if result.groups is not None:  # --by: the control charts (odds.tools.audit.cusum)
-            from odds.tools.audit.audit import net_distribution
             from odds.tools.audit.cusum import write_cusum_charts
 
             bets = {b.name: net_distribution(b) for b in paytable.analysis().bets}
             inputs = [f for f in (paytable.file, log) if f is not None]
             links |= write_cusum_charts(str(log), result.groups, bets, folder, inputs)
-    if format is AuditFormat.json:
-        write_json(audit_tables(result), output, override_texts(decks, settings))
-    else:
-        emit(audit_text(result, links), output)
-    from odds.tools.audit.report import verdict_line
-
+    texts = override_texts(decks, settings)
+    answer(format, output, texts, lambda: audit_tables(result), lambda: audit_text(result, links))
     fail_verdict(EXIT_CODES[result.verdict], verdict_line(result))
 
 
-class LogFormat(StrEnum):
-    csv = "csv"
-    json = "json"
-    parquet = "parquet"
+LogFormat = StrEnum("LogFormat", ["csv", "json", "parquet"])
 
 
 @app.command()
@@ -417,22 +401,22 @@ def simulate(
     \b
     Example: odds simulate dragon-tiger --rounds 1000 --seed 7 --out rounds.csv
     """
-    from odds.tools.audit.logs import deal_rounds, write_log
+    from odds.runtime.atomic import check_output_path
+    from odds.runtime.progress import echo, finish
+    from odds.tools.audit.logs import WRITTEN_LABELS, deal_rounds, operator_log, write_log
     from odds.tools.audit.logs import log_format as format_of
+    from odds.tools.audit.logs import results_only as without_cards
+    from odds.tools.audit.play import ACTION_COLUMN, strategies, with_actions
 
     check_count(rounds, "--rounds", MAX_ROUNDS, "a log of 10^9 rounds is tens of gigabytes")
     check_seed(seed)
     paytable = load_paytable(game, decks, settings)
-    from odds.tools.audit.play import strategies
-
     decided = bool(strategies(paytable.game))
     if strategy is not None:
         if not decided:
             raise OddsError(f"--strategy {strategy}: {paytable.game.name} has no player decision")
         paytable = dataclasses.replace(paytable, game=paytable.game.playing(strategy))  # type: ignore[attr-defined]
     if out is not None:
-        from odds.runtime.atomic import check_output_path
-
         check_output_path(out, [paytable.file])
     depth = None
     if penetration is not None:
@@ -441,8 +425,6 @@ def simulate(
             raise OddsError(f"--penetration must be above 0 and at most 100%, got {penetration}")
     form = format_of(out, None if log_format is None else log_format.value)
     if out is None and sys.stdout.isatty():
-        from odds.runtime.progress import finish
-
         finish()  # the rows stream onto this terminal: a bar there would only break them
     wrong = Fraction(0)
     if mis_settle is not None:
@@ -453,7 +435,6 @@ def simulate(
     faults = _faults(paytable, extra_card, missing_card, weak_shuffle, slug, improve_banker)
     bet_names = [b.name for b in paytable.bet_analysis().bets]
     if wagers is not None:
-        from odds.runtime.atomic import check_output_path
         from odds.tools.audit.wager_logs import counted_bet
 
         counted = counted_bet(bet_names, counted)
@@ -470,21 +451,14 @@ def simulate(
     fields = None
     operated = seats or operator or stakes or results_only
     if decided and not operated:  # the action taken each round, for the audit to read
-        from odds.tools.audit.logs import WRITTEN_LABELS
-        from odds.tools.audit.play import ACTION_COLUMN, with_actions
-
         rows = with_actions(paytable.game, paytable.config, rows)
         fields = [*WRITTEN_LABELS, *paytable.game.positions, ACTION_COLUMN]
     elif strategy is not None:
         raise OddsError("--strategy writes a log of one row per round with its action")
     if operated:
-        from odds.tools.audit.logs import operator_log
-
         bets = bet_names if stakes else []
         fields, rows = operator_log(paytable.game, paytable.config, rows, seats, seed, bets, wrong)
         if results_only:
-            from odds.tools.audit.logs import results_only as without_cards
-
             fields, rows = without_cards(paytable.game, paytable.config, fields, rows, bet_names)
     written = None
     if wagers is not None:
@@ -498,8 +472,6 @@ def simulate(
             paytable.game, paytable.config, dealt, bet_names, counted, seed, counter_at_random
         )
     count = write_log(paytable.game, rows, out, form, rounds, inputs=[paytable.file], fields=fields)
-    from odds.runtime.progress import echo
-
     if out is not None:
         echo(f"wrote {count:,} rounds to {out}")
     if wagers is not None and written is not None:
@@ -546,9 +518,7 @@ def _faults(
     )
 
 
-class Basis(StrEnum):
-    stake = "stake"
-    debited = "debited"
+Basis = StrEnum("Basis", ["stake", "debited"])
 
 
 @app.command()
@@ -607,9 +577,7 @@ def solve(
     ] = False,
     decks: DecksOpt = None,
     settings: SetOpt = None,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Solve a paytable entry for a target RTP, exactly (sympy).
@@ -643,8 +611,7 @@ def solve(
         check_seed(seed)
         if workers is not None and workers < 1:
             raise OddsError(f"--workers must be at least 1, got {workers}")
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     if cap is not None:
         from odds.tools.shoe.questions import feature_of
 

@@ -15,48 +15,24 @@ from odds.cli.options import DecksOpt, GameArg, SetOpt, load_paytable, override_
 from odds.cli.output import (
     DigitsOpt,
     OutputOpt,
+    charts_folder,
     check_output,
+    data_written,
     emit,
     paytable_inputs,
     printed_digits,
-    write_json,
 )
 from odds.cli.report_output import CsvTableOpt, check_table_format
 from odds.core.table import Table
 
-
-class TablesFormat(StrEnum):
-    """The formats of a command whose output is tables (compare, sweep)."""
-
-    markdown = "markdown"
-    json = "json"
-    csv = "csv"
-    xlsx = "xlsx"
+#: The formats of a command whose output is tables (compare, sweep).
+TablesFormat = StrEnum("TablesFormat", ["markdown", "json", "csv", "xlsx"])
 
 
 FormatOpt = Annotated[
     TablesFormat,
     typer.Option("--format", help="markdown, json, csv (one table: --table) or xlsx (a workbook)."),
 ]
-
-
-def render(
-    tables: Sequence[Table],
-    format: TablesFormat,
-    digits: int | None,
-    heading: Sequence[str] = (),
-    table: str | None = None,
-) -> str:
-    """Tables through the report's renderers: Markdown sections or one tidy CSV table (the
-    only one, or the one ``--table`` names). JSON is written by :func:`write_json`."""
-    from odds.output.data import tables_csv
-    from odds.output.markdown import paragraph_text, tables_markdown
-
-    if format is TablesFormat.csv:
-        return tables_csv(tables, table)
-    shown = [line if line.startswith("# ") else paragraph_text(line) for line in heading]
-    head = "".join(f"{line}\n\n" for line in shown)
-    return head + tables_markdown(tables, printed_digits(digits))
 
 
 @app.command()
@@ -96,13 +72,14 @@ def compare(
     result = run_compare(expanded.names, overrides(decks, settings))
     if format is TablesFormat.xlsx:
         _emit_xlsx(result.tables(), "Paytables side by side", result.notes(), output)
-        return
-    if format is TablesFormat.json:
-        write_json(result.tables(), output, override_texts(decks, settings))
-        return
-    heading = ["# Paytables side by side", *result.notes()]
-    text = render(result.tables(), format, digits, heading, table)
-    emit(text, output, markdown=format is TablesFormat.markdown)
+    elif not data_written(
+        format, output, result.tables(), table, None, override_texts(decks, settings)
+    ):
+        from odds.output.markdown import paragraph_text, tables_markdown
+
+        notes = "".join(f"{paragraph_text(line)}\n\n" for line in result.notes())
+        text = tables_markdown(result.tables(), printed_digits(digits))
+        emit(f"# Paytables side by side\n\n{notes}{text}", output)
 
 
 @app.command()
@@ -146,10 +123,7 @@ def sweep(
     _check_table(table, format, output)
     chosen = parse_vary(vary)
     check_output(output, paytable_inputs(game))
-    if charts is not None:
-        from odds.output.charts.report_charts import check_folder
-
-        check_folder(charts)
+    charts_folder(charts)
     paytable = load_paytable(game, decks, settings)
     result = run_sweep(paytable, chosen, bet)
     tables = result.tables()
@@ -169,11 +143,7 @@ def sweep(
     if format is TablesFormat.xlsx:
         _emit_xlsx(tables, f"Sweep of {chosen.key}: {paytable.title}", [], output)
         return
-    if format is TablesFormat.json:
-        write_json(tables, output, override_texts(decks, settings))
-        return
-    if format is not TablesFormat.markdown:
-        emit(render(tables, format, digits, table=table), output, markdown=False)
+    if data_written(format, output, tables, table, None, override_texts(decks, settings)):
         return
     from odds.output.markdown import code_span, inline_text, table_section
 

@@ -9,8 +9,8 @@ import typer
 from odds.cli.app import app
 from odds.cli.completion import complete_game
 from odds.cli.options import Format
-from odds.cli.output import OutputOpt, check_output, emit, write_json
-from odds.cli.report_output import CsvTableOpt
+from odds.cli.output import OutputOpt, check_output, data_written, emit
+from odds.cli.report_output import CsvTableOpt, check_table_format
 from odds.core.errors import OddsError
 
 
@@ -36,20 +36,14 @@ def games(
     \b
     Example: odds games baccarat
     """
-    from odds.output.data import tables_csv
     from odds.output.markdown import tables_markdown
     from odds.tools.catalogue import catalogue
 
     name = None if game is None else _game_name(game)
-    if table is not None and format is not Format.csv:
-        raise OddsError("--table chooses one CSV table: give it with --format csv")
+    check_table_format(table, format is Format.csv)
     check_output(output)
     tables = catalogue(name)
-    if format is Format.json:
-        write_json(tables, output)
-    elif format is Format.csv:
-        emit(tables_csv(tables, table), output, markdown=False)
-    else:
+    if not data_written(format, output, tables, table):
         emit(tables_markdown(tables), output)
 
 

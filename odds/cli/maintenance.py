@@ -9,7 +9,7 @@ import typer
 from odds.cli.app import app
 from odds.cli.completion import complete_game
 from odds.cli.options import Format, load_paytable
-from odds.cli.output import OutputOpt, check_output, emit, write_json
+from odds.cli.output import OutputOpt, check_output, data_written, emit
 from odds.core.errors import OddsError
 from odds.runtime.progress import echo, finish, track
 
@@ -85,7 +85,6 @@ def bench(
     Example: odds bench dragon-tiger --repeat 1
     """
     from odds.games import games as all_games
-    from odds.output.data import tables_csv
     from odds.output.markdown import table_markdown
     from odds.tools.benchmark import BenchRow, bench_table, run
     from odds.tools.shoe.bench import bench_cases as shoe_state_cases
@@ -112,11 +111,7 @@ def bench(
         rows += run(paytable.game.bench_cases(paytable.config), repeat, show)
         rows += run(shoe_state_cases(paytable), repeat, show)
     table = bench_table(rows)
-    if format is Format.json:
-        write_json([table], output)
-    elif format is Format.csv:
-        emit(tables_csv([table]), output, markdown=False)
-    else:
+    if not data_written(format, output, [table]):
         emit(("" if output is not None else "\n") + table_markdown(table, 4) + "\n", output)
     if any(row.agree is False for row in rows):
         typer.echo("error: the engine and the brute-force enumerator disagree", err=True)

@@ -6,26 +6,30 @@ and nowhere else; the paytable layer merges and validates them once.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from odds.cli.completion import complete_game, complete_setting
+from odds.cli.output import check_output, emit, paytable_inputs, write_json
 from odds.core.errors import OddsError
 from odds.core.overrides import Override, decks_override
 from odds.games.paytable import Paytable, load
 
-
-class Format(StrEnum):
-    markdown = "markdown"
-    json = "json"
-    csv = "csv"
+if TYPE_CHECKING:
+    from odds.core.table import Table
 
 
-class TextFormat(StrEnum):
-    text = "text"
-    json = "json"
+Format = StrEnum("Format", ["markdown", "json", "csv"])
+
+
+TextFormat = StrEnum("TextFormat", ["text", "json"])
+
+
+TextFormatOpt = Annotated[TextFormat, typer.Option("--format", help="text or json.")]
 
 
 GameArg = Annotated[
@@ -100,3 +104,30 @@ def load_paytable(
 ) -> Paytable:
     """Resolve a game or paytable path with the command line's overrides applied."""
     return load(game, overrides(decks, settings))
+
+
+def load_checked(
+    game: str,
+    decks: int | str | None,
+    settings: list[str] | None,
+    output: Path | None,
+    inputs: Sequence[Path | None] = (),
+) -> Paytable:
+    """:func:`load_paytable`, then ``--output`` checked against every file the command reads."""
+    paytable = load_paytable(game, decks, settings)
+    check_output(output, [*paytable_inputs(game), *inputs])
+    return paytable
+
+
+def answer(
+    format: str,
+    output: Path | None,
+    overrides: Sequence[str],
+    tables: Callable[[], Sequence[Table]],
+    text: Callable[[], str],
+) -> None:
+    """A command's document: with ``--format json`` its ``tables``, else its ``text``."""
+    if format == "json":
+        write_json(tables(), output, overrides)
+    else:
+        emit(text(), output)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -58,6 +58,15 @@ def printed_digits(given: int | None) -> int:
     from odds.core.numbers import Digits
 
     return 6 if given is None else Digits(given)
+
+
+def charts_folder(charts: Path | str | None) -> Path | None:
+    """``--charts DIR`` checked before any work (None: not given)."""
+    if charts is None:
+        return None
+    from odds.output.charts.report_charts import check_folder
+
+    return check_folder(charts)
 
 
 def paytable_inputs(game: str) -> list[Path]:
@@ -147,6 +156,27 @@ def write_json(
     if provenance is None:
         provenance = Provenance(document_command(), tuple(overrides))
     emit(json_text(tables, provenance), output, markdown=False)
+
+
+def data_written(
+    format: str,
+    output: Path | None,
+    tables: Sequence[Table],
+    table: str | None = None,
+    json: Callable[[], Sequence[Table]] | None = None,
+    overrides: Sequence[str] = (),
+) -> bool:
+    """``--format csv`` (one of ``tables``: :func:`odds.output.data.tables_csv`) or ``json``
+    (``json()``, else the ``tables``) written; False for a document the command writes itself."""
+    if format == "csv":
+        from odds.output.data import tables_csv
+
+        emit(tables_csv(tables, table), output, markdown=False)
+    elif format == "json":
+        write_json(tables if json is None else json(), output, overrides)
+    else:
+        return False
+    return True
 
 
 #: Options that say where a document goes or how it is computed, never what it holds: a

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from odds.cli.output import emit, write_json
 from odds.core.errors import OddsError
 
 if TYPE_CHECKING:
@@ -45,12 +46,7 @@ CsvTableOpt = Annotated[
 ]
 
 
-class ReportFormat(StrEnum):
-    markdown = "markdown"
-    json = "json"
-    csv = "csv"
-    xlsx = "xlsx"
-    pdf = "pdf"
+ReportFormat = StrEnum("ReportFormat", ["markdown", "json", "csv", "xlsx", "pdf"])
 
 
 #: Formats that are binary files (never printed on a terminal).
@@ -177,29 +173,18 @@ def report_command(
     the same report states the same command; ``--output`` is given by its file
     name only (the folder is where the reader keeps it, not part of the report).
     """
+    shown = digits if format in (ReportFormat.markdown, ReportFormat.pdf) else None
+    name = None if output is None else output.name + ("/" if is_folder_target(output) else "")
+    options = [("--decks", decks), *(("--set", setting) for setting in settings or ())]
+    options += [("--stakes", stakes), ("--shoe", shoe), ("--symbolic", symbolic)]
+    options += [("--shift", shift), ("--table-max", table_max), ("--digits", shown)]
+    options += [("--format", format), ("--table", table), ("--output", name)]
     words = ["odds", "report", game]
-    if decks is not None:
-        words += ["--decks", str(decks)]
-    for setting in settings or ():
-        words += ["--set", setting]
-    if stakes is not None:
-        words += ["--stakes", stakes]
-    if shoe:
-        words.append("--shoe")
-    if symbolic:
-        words.append("--symbolic")
-    if shift is not None:
-        words += ["--shift", shift]
-    if table_max is not None:
-        words += ["--table-max", table_max]
-    if digits is not None and format in (ReportFormat.markdown, ReportFormat.pdf):
-        words += ["--digits", str(digits)]
-    words += ["--format", str(format)]
-    if table is not None:
-        words += ["--table", table]
-    if output is not None:
-        name = output.name + ("/" if is_folder_target(output) else "")
-        words += ["--output", name]
+    for flag, value in options:
+        if value is True:
+            words.append(flag)
+        elif value is not None and value is not False:
+            words += [flag, str(value)]
     return shlex.join(words)
 
 
@@ -244,7 +229,7 @@ def write_report(
                 f"note: --format csv: the {table} table, one of {len(tables)}; --table NAME "
                 f"for another ({others}), or {FOLDER_HINT}\n"
             )
-        _write_text(table_csv(choose_table(tables, table, FOLDER_HINT)), output, markdown=False)
+        emit(table_csv(choose_table(tables, table, FOLDER_HINT)), output, markdown=False)
         return
     if format is ReportFormat.xlsx:
         from odds.output.xlsx import to_xlsx
@@ -258,20 +243,13 @@ def write_report(
         write_binary(to_pdf(analysis, digits, command, own), output)
         return
     if format is ReportFormat.json:
-        from odds.cli.output import write_json
         from odds.output.data import report_json_tables
 
         write_json(report_json_tables(analysis, provenance), output, provenance=provenance)
         return
     from odds.output.markdown_report import to_markdown
 
-    _write_text(to_markdown(analysis, digits, links, provenance), output)
-
-
-def _write_text(text: str, output: Path | None, *, markdown: bool = True) -> None:
-    from odds.cli.output import emit
-
-    emit(text, output, markdown=markdown)
+    emit(to_markdown(analysis, digits, links, provenance), output)
 
 
 def write_binary(data: bytes, output: Path | None) -> None:

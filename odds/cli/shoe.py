@@ -3,26 +3,19 @@ print."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_paytable, override_texts
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.options import DecksOpt, Format, GameArg, SetOpt, load_checked, override_texts
+from odds.cli.output import OutputOpt, data_written, emit
 from odds.cli.report_output import CsvTableOpt, check_table_format
 from odds.core.errors import OddsError
 from odds.core.table import Table
 
 FormatOpt = Annotated[Format, typer.Option("--format", help="markdown, json or csv.")]
-
-
-def _write_csv(tables: Sequence[Table], output: Path | None, table: str | None = None) -> None:
-    from odds.output.data import tables_csv
-
-    emit(tables_csv(list(tables), table), output, markdown=False)
 
 
 def _markdown(table: Table) -> str:
@@ -78,8 +71,7 @@ def shoe(
     if encoding is not None and seen_file is None:
         raise OddsError("--encoding is the --seen-file log's encoding; give --seen-file too")
     encoding = check_encoding(encoding)
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, [*paytable_inputs(game), seen_file])
+    paytable = load_checked(game, decks, settings, output, [seen_file])
     questions.feature_of(paytable)
     items: list[Any] = []
     from_file = None
@@ -92,11 +84,10 @@ def shoe(
     table = result.table()
     shoe_ = result.evaluator.shoe
     unseen = result.unseen
-    if format is Format.csv:
-        _write_csv([table], output)
-        return
-    if format is Format.json:
-        write_json(result.document(paytable, from_file), output, override_texts(decks, settings))
+    texts = override_texts(decks, settings)
+    if data_written(
+        format, output, [table], None, lambda: result.document(paytable, from_file), texts
+    ):
         return
     from odds.output.markdown import paragraph_text
 
@@ -133,15 +124,12 @@ def eor(
     check_table_format(csv_table, format is Format.csv)
     from odds.tools.shoe import questions
 
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     evaluator, table = questions.eor(paytable)
     about, eor_table, by_type, counts = questions.eor_document(paytable, evaluator, table)
-    if format is Format.csv:
-        _write_csv([eor_table, by_type, counts], output, csv_table)
-        return
-    if format is Format.json:
-        write_json([about, eor_table, by_type, counts], output, override_texts(decks, settings))
+    found = [eor_table, by_type, counts]
+    texts = override_texts(decks, settings)
+    if data_written(format, output, found, csv_table, lambda: [about, *found], texts):
         return
     emit(_markdown(eor_table) + "\n" + _markdown(counts), output)
 
@@ -193,18 +181,14 @@ def exposure(
     if workers is not None and workers < 1:
         raise OddsError(f"--workers must be at least 1, got {workers}")
     levels = parse_risks(ruin)
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     result = questions.exposure(paytable, shoes, seed, workers, scheduler, simulate)
     found = result.tables()
     risk_table = questions.player_risk(paytable, result, levels)
     if risk_table is not None:
         found.append(risk_table)
-    if format is Format.csv:
-        _write_csv(found, output, table)
-        return
-    if format is Format.json:
-        write_json(result.document(paytable, found), output, override_texts(decks, settings))
+    texts = override_texts(decks, settings)
+    if data_written(format, output, found, table, lambda: result.document(paytable, found), texts):
         return
     from odds.output.markdown import paragraph_text
 

@@ -7,8 +7,16 @@ from typing import Annotated
 import typer
 
 from odds.cli.app import app
-from odds.cli.options import DecksOpt, GameArg, SetOpt, TextFormat, load_paytable, override_texts
-from odds.cli.output import OutputOpt, check_output, emit, paytable_inputs, write_json
+from odds.cli.options import (
+    DecksOpt,
+    GameArg,
+    SetOpt,
+    TextFormat,
+    TextFormatOpt,
+    load_checked,
+    override_texts,
+)
+from odds.cli.output import OutputOpt, emit, write_json
 from odds.core.errors import OddsError
 
 
@@ -27,9 +35,7 @@ def split(
             "hand limit), instead of only when that pays.",
         ),
     ] = False,
-    format: Annotated[TextFormat, typer.Option("--format", help="text or json.")] = (
-        TextFormat.text
-    ),
+    format: TextFormatOpt = TextFormat.text,
     output: OutputOpt = None,
 ) -> None:
     """Blackjack: split values by convention (CDZ-, CDP1, CDP, CDPN) and the optimal split.
@@ -46,8 +52,7 @@ def split(
     from odds.games.blackjack.options import BlackjackConfig
 
     pair_rank, up_rank = parse_rank(pair, "--pair"), parse_rank(up, "--up")
-    paytable = load_paytable(game, decks, settings)
-    check_output(output, paytable_inputs(game))
+    paytable = load_checked(game, decks, settings, output)
     config = paytable.config
     if not isinstance(config, BlackjackConfig):
         raise OddsError(f"odds split is for blackjack, not {paytable.game.name}")

@@ -31,10 +31,11 @@ stays the reference.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from odds.core.numbers import (
@@ -459,3 +460,28 @@ def fields_table(key: str, title: str, fields: Sequence[tuple[Column, Any]]) -> 
         markdown=False,
         json_fields=True,
     )
+
+
+#: A column of :func:`objects_table`: read from each item's attribute of the column's key, or
+#: of the name given beside it, or by the function given beside it.
+ItemColumn = Column | tuple[Column, str | Callable[[Any], Any]]
+
+
+def objects_table(
+    key: str, title: str, items: Iterable[Any], columns: Sequence[ItemColumn], **options: Any
+) -> Table:
+    """A table of one row per item, each column read from the item (the other
+    :class:`Table` fields as ``options``).
+
+    >>> from types import SimpleNamespace as Item
+    >>> columns = [Column("name", "name"), (Column("ways", "ways", Kind.WAYS), "n")]
+    >>> objects_table("t", "T", [Item(name="a", n=2)], columns).rows
+    ({'name': 'a', 'ways': 2},)
+    """
+    read: list[tuple[str, Callable[[Any], Any]]] = []
+    for given in columns:
+        column, how = given if isinstance(given, tuple) else (given, given.key)
+        read.append((column.key, how if callable(how) else attrgetter(how)))
+    rows = tuple({name: get(item) for name, get in read} for item in items)
+    shown = tuple(c[0] if isinstance(c, tuple) else c for c in columns)
+    return Table(key=key, title=title, columns=shown, rows=rows, **options)

@@ -20,11 +20,21 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from odds.core.errors import OddsError
-from odds.core.table import Column, Kind, Table, csv_rows, data_rows, fields_table, json_value
+from odds.core.table import (
+    Column,
+    Kind,
+    Table,
+    csv_rows,
+    data_rows,
+    fields_table,
+    json_value,
+    objects_table,
+)
 from odds.core.version import __version__
 from odds.output.confidence import confidence_json
 from odds.output.json_document import document, version_table
@@ -37,7 +47,7 @@ from odds.stats.bet_tables import (
     outcome_table,
     top_award_table,
 )
-from odds.stats.bets import volatility_index
+from odds.stats.bets import Bet, volatility_index
 
 
 def bets_table(analysis: Analysis) -> Table:
@@ -49,53 +59,36 @@ def bets_table(analysis: Analysis) -> Table:
     ``outcomes_<bet>`` holds). Markdown shows these as the summary and each
     bet's section; this table is for JSON only.
     """
-    rows = []
-    for bet in analysis.bets:
-        s = bet.stats
-        rows.append(
-            {
-                "name": bet.name,
-                "title": bet.title,
-                "stake": 1,
-                "withholding": bet.withholding,
-                "ev": s.ev,
-                "house_edge": s.house_edge,
-                "rtp": s.rtp,
-                "rtp_debited": s.rtp_debited,
-                "variance": s.variance,
-                "variance_exact": bet.sd_is_exact,
-                "sd": s.sd,
-                "hit_frequency": s.hit_frequency,
-                "volatility_index": volatility_index(s),
-                "confidence_ranges": confidence_json(bet),
-                "total_ways": s.total,
-                "outcomes": json_value(outcome_table(bet)),
-            }
-        )
-    return Table(
-        key="bets",
-        title="Bets",
-        columns=(
+    exact, percent = Kind.EXACT, Kind.PERCENT
+    outcomes = Column("outcomes", "outcomes", Kind.DATA)
+    return objects_table(
+        "bets",
+        "Bets",
+        analysis.bets,
+        [
             Column("name", "bet"),
             Column("title", "title"),
-            Column("stake", "stake", Kind.WAYS),
-            Column("withholding", "withholding", Kind.EXACT),
-            Column("ev", "EV", Kind.EXACT),
-            Column("house_edge", "house edge", Kind.PERCENT),
-            Column("rtp", "RTP per stake", Kind.PERCENT),
-            Column("rtp_debited", "RTP per debited", Kind.PERCENT),
-            Column("variance", "variance", Kind.EXACT),
-            Column("variance_exact", "variance exact", Kind.FLAG),
-            Column("sd", "SD", Kind.APPROXIMATE),
-            Column("hit_frequency", "hit frequency", Kind.PERCENT),
-            Column("volatility_index", "VI (90%)", Kind.APPROXIMATE),
-            Column("confidence_ranges", "confidence ranges", Kind.DATA),
-            Column("total_ways", "total ways", Kind.WAYS),
-            Column("outcomes", "outcomes", Kind.DATA),
-        ),
-        rows=tuple(rows),
+            (Column("stake", "stake", Kind.WAYS), lambda bet: 1),
+            Column("withholding", "withholding", exact),
+            (Column("ev", "EV", exact), "stats.ev"),
+            (Column("house_edge", "house edge", percent), "stats.house_edge"),
+            (Column("rtp", "RTP per stake", percent), "stats.rtp"),
+            (Column("rtp_debited", "RTP per debited", percent), "stats.rtp_debited"),
+            (Column("variance", "variance", exact), "stats.variance"),
+            (Column("variance_exact", "variance exact", Kind.FLAG), "sd_is_exact"),
+            (Column("sd", "SD", Kind.APPROXIMATE), "stats.sd"),
+            (Column("hit_frequency", "hit frequency", percent), "stats.hit_frequency"),
+            (Column("volatility_index", "VI (90%)", Kind.APPROXIMATE), _volatility_index),
+            (Column("confidence_ranges", "confidence ranges", Kind.DATA), confidence_json),
+            (Column("total_ways", "total ways", Kind.WAYS), "stats.total"),
+            (outcomes, lambda bet: json_value(outcome_table(bet))),
+        ],
         markdown=False,
     )
+
+
+def _volatility_index(bet: Bet) -> Decimal:
+    return volatility_index(bet.stats)
 
 
 def report_json_tables(analysis: Analysis, provenance: Provenance | None = None) -> list[Table]:
@@ -243,26 +236,17 @@ def csv_file_name(key: str) -> str:
 
 def index_table(tables: Sequence[Table]) -> Table:
     """The index of a folder of CSV files: each table's key, title, file and row count."""
-    return Table(
-        key="index",
-        title="Tables",
-        columns=(
-            Column("table", "table"),
+    return objects_table(
+        "index",
+        "Tables",
+        tables,
+        [
+            (Column("table", "table"), "key"),
             Column("title", "title"),
-            Column("file", "file"),
-            Column("rows", "rows", Kind.WAYS),
+            (Column("file", "file"), lambda t: csv_file_name(t.key)),
+            (Column("rows", "rows", Kind.WAYS), lambda t: len(data_rows(t))),
             Column("note", "note"),
-        ),
-        rows=tuple(
-            {
-                "table": t.key,
-                "title": t.title,
-                "file": csv_file_name(t.key),
-                "rows": len(data_rows(t)),
-                "note": t.note,
-            }
-            for t in tables
-        ),
+        ],
     )
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from odds.core.errors import OddsError
 from odds.core.version import __version__
-from odds.output.terminal import table_cells
+from odds.output.terminal import alignments, table_cells, table_end
 from odds.stats.analysis import Analysis
 
 #: The document's date, fixed so the same inputs give the same bytes.
@@ -181,19 +181,6 @@ class _Table:
     rows: list[list[str]]
 
 
-def _alignment(separator: str) -> list[str]:
-    align = []
-    for cell in table_cells(separator):
-        if cell.endswith(":") and not cell.startswith(":"):
-            align.append("right")
-        elif cell.startswith(":") and cell.endswith(":"):
-            align.append("center")
-        else:
-            align.append("left")
-    return align
-
-
-_SEPARATOR = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _IMAGE = re.compile(r"^!\[(.*)\]\((<[^>]*>|[^)\s]*)\)$")
 
 
@@ -211,14 +198,11 @@ def _blocks(lines: Sequence[str]) -> Iterator[tuple[str, Any]]:
             yield "heading", (len(heading.group(1)), heading.group(2))
             i += 1
             continue
-        if line.startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]):
-            headers, align = table_cells(line), _alignment(lines[i + 1])
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append(table_cells(lines[i]))
-                i += 1
-            yield "table", _Table(headers, align, rows)
+        end = table_end(lines, i)
+        if end > i:
+            rows = [table_cells(row) for row in lines[i + 2 : end]]
+            yield "table", _Table(table_cells(line), alignments(lines[i + 1]), rows)
+            i = end
             continue
         image = _IMAGE.match(line)
         if image:
@@ -234,11 +218,7 @@ def _blocks(lines: Sequence[str]) -> Iterator[tuple[str, Any]]:
 
 def _starts_block(lines: Sequence[str], i: int) -> bool:
     line = lines[i]
-    return bool(
-        re.match(r"^#{1,6} ", line)
-        or _IMAGE.match(line)
-        or (line.startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]))
-    )
+    return bool(re.match(r"^#{1,6} ", line) or _IMAGE.match(line) or table_end(lines, i) > i)
 
 
 def markdown_to_typst(markdown: str) -> str:

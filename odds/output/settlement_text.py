@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from odds.core.numbers import short_number
 from odds.core.settlement import Settlement
-from odds.core.table import Column, Kind, Table, fields_table
+from odds.core.table import Column, Kind, Table, fields_table, objects_table
 from odds.output.markdown import markdown_table
 
 
@@ -31,49 +31,23 @@ def settlement_tables(settlement: Settlement) -> list[Table]:
 
     ``odds settle --format json`` is these tables (:mod:`odds.output.json_document`).
     """
-    hands = Table(
-        key="hands",
-        title="Hands",
-        columns=(
+    hands = objects_table(
+        "hands",
+        "Hands",
+        settlement.hands,
+        [
             Column("position", "position"),
             Column("cards", "cards"),
-            Column("hand", "hand"),
+            (Column("hand", "hand"), "description"),
             Column("hand_class", "hand class", json_null=True),
-        ),
-        rows=tuple(
-            {
-                "position": h.position,
-                "cards": h.cards,
-                "hand": h.description,
-                "hand_class": h.hand_class,
-            }
-            for h in settlement.hands
-        ),
+        ],
     )
-    bets = Table(
-        key="bets",
-        title="Bets",
-        columns=(
-            Column("bet", "bet"),
-            Column("stake", "stake", Kind.EXACT),
-            Column("debited", "debited", Kind.EXACT),
-            Column("returned", "returned", Kind.EXACT),
-            Column("net", "net", Kind.EXACT),
-            Column("event", "event"),
-            Column("reason", "why"),
-        ),
-        rows=tuple(
-            {
-                "bet": b.bet,
-                "stake": b.stake,
-                "debited": b.debited,
-                "returned": b.returned,
-                "net": b.net,
-                "event": b.event,
-                "reason": b.reason,
-            }
-            for b in settlement.bets
-        ),
+    money = [Column(key, key, Kind.EXACT) for key in ("stake", "debited", "returned", "net")]
+    bets = objects_table(
+        "bets",
+        "Bets",
+        settlement.bets,
+        [Column("bet", "bet"), *money, Column("event", "event"), Column("reason", "why")],
     )
     notes = fields_table(
         "notes", "Notes", [(Column("notes", "notes", Kind.LIST), list(settlement.notes))]

@@ -81,10 +81,8 @@ def fit_markdown(text: str, width: int) -> str:
             out += _cut(line, width)
             i += 1
             continue
-        if line.startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]):
-            end = i + 2
-            while end < len(lines) and lines[end].startswith("|"):
-                end += 1
+        end = table_end(lines, i)
+        if end > i:
             block = lines[i:end]
             out += block if max(width_of(b) for b in block) <= width else _fit_table(block, width)
             i = end
@@ -203,10 +201,32 @@ def table_cells(line: str) -> list[str]:
     return [cell.strip() for cell in _PIPE.split(body)]
 
 
+def table_end(lines: Sequence[str], i: int) -> int:
+    """Where the pipe table starting at line ``i`` ends (``i``: no table starts there)."""
+    if not (lines[i].startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1])):
+        return i
+    end = i + 2
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return end
+
+
+def alignments(separator: str) -> list[str]:
+    """Each column's alignment (left, right, center) as a table's separator row marks it."""
+    return [
+        "center"
+        if c.startswith(":") and c.endswith(":")
+        else "right"
+        if c.endswith(":")
+        else "left"
+        for c in table_cells(separator)
+    ]
+
+
 def _fit_table(block: Sequence[str], width: int) -> list[str]:
     """A pipe table too wide for the window: wrapped, then split into parts if it must be."""
     headers = table_cells(block[0])
-    rights = [c.endswith(":") and not c.startswith(":") for c in table_cells(block[1])]
+    rights = [a == "right" for a in alignments(block[1])]
     rows = [table_cells(line) for line in block[2:]]
     n = len(headers)
     rights = (rights + [False] * n)[:n]

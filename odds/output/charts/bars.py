@@ -119,9 +119,7 @@ def bar_chart_svg(chart: BarChart, key: str) -> str:
     rows = _rows(chart, top)
     bottom = rows[-1].top + rows[-1].height
     svg = Svg(width, bottom + 36, chart.title, chart.alt, key)
-    svg.text(MARGIN, Decimal(26), chart.title, size=16, weight="bold")
-    for i, line in enumerate(subtitle):
-        svg.text(MARGIN, Decimal(46) + 16 * i, line, fill=MUTED)
+    svg.heading(chart.title, subtitle)
     if legend:
         _legend(svg, legend, width - MARGIN, legend_y)
     for i, row in enumerate(rows):

@@ -30,9 +30,7 @@ def funnel_svg(chart: FunnelChart, key: str) -> str:
     top = Decimal(74) + 16 * len(subtitle)
     bottom = top + PLOT_HEIGHT
     svg = Svg(WIDTH, bottom + 58, chart.title, chart.alt, key)
-    svg.text(Decimal(14), Decimal(26), chart.title, size=16, weight="bold")
-    for i, line in enumerate(subtitle):
-        svg.text(Decimal(14), Decimal(46) + 16 * i, line, fill=MUTED)
+    svg.heading(chart.title, subtitle)
     rounds = [n for n, _, _ in chart.bands[0].points]
     x_axis = Axis(
         [Fraction(rounds[0]), Fraction(rounds[-1])], Unit.COUNT, Scale.LOG, LEFT, WIDTH - RIGHT

@@ -42,9 +42,7 @@ def line_chart_svg(chart: LineChart, key: str) -> str:
     top = Decimal(76) + 16 * len(subtitle) + 18 * legend_rows
     bottom = top + PLOT_HEIGHT
     svg = Svg(WIDTH, bottom + 56, chart.title, chart.alt, key)
-    svg.text(Decimal(14), Decimal(26), chart.title, size=16, weight="bold")
-    for i, line in enumerate(subtitle):
-        svg.text(Decimal(14), Decimal(46) + 16 * i, line, fill=MUTED)
+    svg.heading(chart.title, subtitle)
     xs = [x for s in chart.series for x, _ in s.points] + [x for x, _ in chart.limits]
     x_axis = Axis(
         [Fraction(min(xs, default=0)), Fraction(max(xs, default=1))],

@@ -155,6 +155,12 @@ class Svg:
             paint_order="stroke" if halo else None,
         )
 
+    def heading(self, title: str, subtitle: Iterable[str]) -> None:
+        """The chart's title, then its subtitle's lines (every chart opens so)."""
+        self.text(Decimal(14), Decimal(26), title, size=16, weight="bold")
+        for i, line in enumerate(subtitle):
+            self.text(Decimal(14), Decimal(46) + 16 * i, line, fill=MUTED)
+
     def line(
         self, x1: Decimal, y1: Decimal, x2: Decimal, y2: Decimal, stroke: str, **extra: object
     ) -> None:
