@@ -4,6 +4,9 @@ The logs are dealt here (not by ``odds simulate``): Dragon Tiger rounds from an
 8-deck shoe reshuffled every 40 rounds, dealers taking turns round by round.
 A doctored dealer swaps the two cards whenever the tiger would win, so the
 shoes stay whole (no integrity finding) and only that dealer's returns move.
+The audits here leave out the shoe-level tests (``--shoe-rows 0``): the doctored dealer
+must then be flagged by the groups alone (Holm never rejecting fails it), and an honest
+log must pass them (Holm's level too lenient fails it), as before.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ either separator, cards written ``9d 7c`` or ``9♦ 7♣``, extra columns kept,
 ``--columns`` for other names, numbered seats each checked against the shoe.
 The reference for the statistics is the same rounds written in the older layout
 (one row per round, the first seat played as ``player``): the audit must agree.
+Both are audited without the shoe-level tests (``--shoe-rows 0``): a separator or column
+misread still moves the rows, rounds and statistics compared here (a tab read as a comma
+fails the lead layout's tab case), and shoe integrity's findings are still made.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ The references: the rule book's own figures on hand-written rows (baccarat's
 Banker bet pays 1:1 less 5% commission, docs/rules/baccarat.md), and every row
 of a simulated log re-settled here one by one through ``Game.settle`` (the SQL
 path settles each combination once and joins: it must name the same bets).
+The audits leave out the shoe-level tests (``--shoe-rows 0``), which read no stake or
+payout: a bet the SQL path fails to name (one seat's, say) still fails the hand count.
 """
 
 from __future__ import annotations
