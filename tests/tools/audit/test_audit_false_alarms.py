@@ -103,8 +103,11 @@ def rejections(paytable, analysis, n: int, logs: int, alpha: float, seed: int) -
 
 @pytest.fixture(scope="module", params=TABLES, ids=[p.stem for p in TABLES])
 def table(request):
+    """A paytable and the analysis the audit judges a log against: its bets alone
+    (``Paytable.bet_analysis``, what :func:`odds.tools.audit.audit.audit` reads), the same
+    bets' outcomes and hand classes as the full report's without its game tables and charts."""
     paytable = load_file(request.param)
-    return paytable, paytable.analysis()
+    return paytable, paytable.bet_analysis()
 
 
 def test_honest_logs_are_flagged_at_most_alpha_of_the_time(table):
@@ -117,7 +120,7 @@ def test_honest_logs_are_flagged_at_most_alpha_of_the_time(table):
 def test_the_check_fails_with_large_sample_approximations_at_every_size(monkeypatch):
     """Today's normal approximation at 1 round: a single pair is a '3.5 SD' event."""
     paytable = load_file(next(p for p in TABLES if p.stem == "pok-deng"))
-    analysis = paytable.analysis()
+    analysis = paytable.bet_analysis()
     monkeypatch.setattr(significance, "ASYMPTOTIC_FROM", 1)
     monkeypatch.setattr(significance, "NORMAL_FROM_EXPECTED", 0)
     found = rejections(paytable, analysis, 1, LOGS, ALPHA, seed=1)
