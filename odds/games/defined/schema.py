@@ -21,7 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations, product
 from math import prod
-from typing import Any
+from typing import Any, ClassVar
 
 from odds.core.cards import Rank, Suit
 from odds.core.errors import OddsError
@@ -116,19 +116,26 @@ class Locator:
     header) appears. Without the text (API data) messages name the key only.
     """
 
+    #: Each text's index, shared by its Locators (a definition is read under up to a dozen
+    #: readings, each with its own): the lines joined by newlines (no other line break is left
+    #: in them), where each line starts in it (a key is found with ``str.find``, not by a
+    #: pattern per line), and the lines each key asked appears on, found once per key (a
+    #: definition asks about 900 times, for some 60 distinct keys: indexing every stretch of
+    #: every line that could be a key cost 0.06 s for baccarat.toml, a tenth of `odds report`).
+    _indexes: ClassVar[dict[str, tuple[str, list[int], dict[str, list[int]]]]] = {}
+
     def __init__(self, text: str | None, source: str) -> None:
-        self.lines = (text or "").splitlines()
         self.source = source
-        #: The lines joined by newlines (no other line break is left in them), and where each
-        #: line starts in it: a key is found with ``str.find``, not by a pattern per line.
-        self._text = "\n".join(self.lines)
-        self._starts = [0]
-        for line in self.lines[:-1]:
-            self._starts.append(self._starts[-1] + len(line) + 1)
-        #: The lines each key asked appears on, found once per key (a definition asks about
-        #: 900 times, for some 60 distinct keys: indexing every stretch of every line that
-        #: could be a key cost 0.06 s for baccarat.toml, a tenth of `odds report`).
-        self._lines_of: dict[str, list[int]] = {}
+        index = Locator._indexes.get(text or "")
+        if index is None:
+            lines = (text or "").splitlines()
+            starts = [0]
+            for line in lines[:-1]:
+                starts.append(starts[-1] + len(line) + 1)
+            if len(Locator._indexes) >= 64:
+                Locator._indexes.clear()
+            index = Locator._indexes[text or ""] = ("\n".join(lines), starts, {})
+        self._text, self._starts, self._lines_of = index
 
     def _find(self, key: str) -> list[int]:
         """The lines (1-based, ascending) where ``key`` stands as a key: at the start of a line
@@ -147,11 +154,8 @@ class Locator:
         return found
 
     def line(self, key: str, after: int = 0) -> int:
-        found = self._lines_of.get(key)
-        if found is None:
-            found = self._lines_of[key] = self._find(key)
-        at = bisect_left(found, max(after, 1))
-        return found[at] if at < len(found) else 0
+        """The line of ``key`` at or after ``after`` (0: not found)."""
+        return self.nth(key, 0, after - 1)
 
     def at(self, key: str, after: int) -> int:
         """The line of ``key`` after ``after``, else ``after`` itself (the table's line)."""
@@ -159,13 +163,11 @@ class Locator:
 
     def nth(self, key: str, n: int, after: int = 0) -> int:
         """The line of the ``n``-th occurrence (0-based) of ``key`` after ``after``."""
-        line = after
-        for _ in range(n + 1):
-            found = self.line(key, line + 1)
-            if not found:
-                return 0
-            line = found
-        return line
+        found = self._lines_of.get(key)
+        if found is None:
+            found = self._lines_of[key] = self._find(key)
+        at = bisect_left(found, max(after + 1, 1)) + n
+        return found[at] if at < len(found) else 0
 
     def error(self, where: str, message: str, line: int = 0) -> OddsError:
         at = f" (line {line})" if line else ""
