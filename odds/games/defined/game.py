@@ -38,7 +38,14 @@ from odds.games.defined import (
 )
 from odds.games.defined.options import DefinedConfig, payout_values
 from odds.games.defined.report_tables import analysis_tables, defined_strength
-from odds.games.defined.rounds import RoundKey, bet_needs, holds, net_of, round_text
+from odds.games.defined.rounds import (
+    RoundKey,
+    bet_needs,
+    bet_reading,
+    holds,
+    net_of,
+    round_text,
+)
 from odds.games.defined.schema import (
     ACTION,
     COVER,
@@ -924,28 +931,32 @@ class DefinedGame(Game[DefinedConfig]):
             return found
 
         def key_of(bet: BetDefinition) -> RoundKey:
-            winner, reads = bet_needs(bet, positions)
             if definition.deal.until_match is not None:
                 joker = held[definition.deal.until_match.card][0]
                 dealt = sum(len(held[p]) for p in definition.deal.until_match.piles)
-                return until_match.round_key(definition, joker, dealt, winner, reads)
-            who = who_won() if winner else None
+                return until_match.round_key(definition, joker, dealt, *bet_needs(bet, positions))
+            # Bets reading the same of the round get the same key: worked out once per round.
+            reading = bet_reading(bet, positions)
+            key: RoundKey | None = known.get(reading)
+            if key is not None:
+                return key
+            who = who_won() if reading[0] else None
             views = []
-            for p in positions:
-                names = reads[p]
+            for p, names in zip(positions, reading[1:], strict=True):
                 if definition.deal.tableau is not None:
                     found = tableau_features(p)
-                    for name in names & set(FIRST_CARD_FEATURES):  # the first two cards
-                        if name not in found:
+                    for name in names:
+                        if name not in found and name in FIRST_CARD_FEATURES:  # the first two cards
                             found[name] = patterns.feature(held[p][:2], name, definition)
-                    views.append(tuple((n, found[n]) for n in sorted(names)))
+                    views.append(tuple((n, found[n]) for n in names))
                 elif ACTION in names:  # the action is the decision's, not the cards'
                     chosen: tuple[str, Any] = (ACTION, action)
-                    view = patterns.view(held[p], names - {ACTION}, definition)
+                    view = patterns.view(held[p], set(names) - {ACTION}, definition)
                     views.append(tuple(sorted([*view, chosen])))
                 else:
                     views.append(patterns.view(held[p], names, definition))
-            return (who, *views)
+            key = known[reading] = (who, *views)
+            return key
 
         return key_of
 

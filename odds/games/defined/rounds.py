@@ -97,6 +97,18 @@ def bet_needs(bet: BetDefinition, positions: Sequence[str]) -> tuple[bool, dict[
     return found[0], {p: set(names) for p, names in found[1].items()}
 
 
+def bet_reading(bet: BetDefinition, positions: tuple[str, ...]) -> tuple[Any, ...]:
+    """:func:`bet_needs` as one hashable value, kept on the bet: whether the winner is read,
+    then the names of the features read of each position, sorted, in the positions' order
+    (bets reading alike key a round alike)."""
+    kept: dict[tuple[str, ...], tuple[Any, ...]] = bet.__dict__.setdefault("_reading", {})
+    found = kept.get(positions)
+    if found is None:
+        winner, reads = bet_needs(bet, positions)
+        found = kept[positions] = (winner, *(tuple(sorted(reads[p])) for p in positions))
+    return found
+
+
 def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:
     """Whether the condition holds for the round ``key``."""
     positions = definition.deal.positions

@@ -524,14 +524,22 @@ class Tally:
 def tally(groups: Iterable[SettledGroup]) -> Tally:
     """Each bet's event counts and total net, each position's class counts."""
     result = Tally()
+    # Rounds that settle their bets alike share one tuple of settled bets (the game keeps
+    # them per round key): each tuple is counted once, by identity, with its rounds.
+    rounds_of: dict[int, list[Any]] = {}
     for group in groups:
         n = group.count
         result.rounds += n
-        for bet in group.settlement.bets:
-            result.events.setdefault(bet.bet, Counter())[bet.event] += n
-            result.nets.setdefault(bet.bet, Counter())[bet.net / bet.stake] += n
+        bets = group.settlement.bets
+        rounds_of.setdefault(id(bets), [bets, 0])[1] += n
         for hand in group.settlement.hands:
             result.classes.setdefault(hand.position, Counter())[hand.hand_class] += n
+    for bets, n in rounds_of.values():
+        for bet in bets:
+            if bet.bet not in result.events:
+                result.events[bet.bet], result.nets[bet.bet] = Counter(), Counter()
+            result.events[bet.bet][bet.event] += n
+            result.nets[bet.bet][bet.net / bet.stake] += n
     return result
 
 

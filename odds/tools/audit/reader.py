@@ -25,10 +25,12 @@ follows. Memory stays flat in the log's length (the database spills to disk).
 
 The first :data:`~odds.tools.audit.sources.FIRST_ROWS` rows go through the same
 steps on their own first, so a log that is malformed from its start is refused
-before a large file is read. Rows of one round are told apart by their labels
-(``shoe`` and ``round``); a log that repeats the shared (banker) hand row after
-row without such labels is one row per position, and is refused rather than
-tested as if its rounds were independent (:meth:`_Log._check_independent`).
+before a large file is read (a text log of no more rows is read once: its first
+malformed row is the same; each hand text is parsed once for both readings).
+Rows of one round are told apart by their labels (``shoe`` and ``round``); a log
+that repeats the shared (banker) hand row after row without such labels is one
+row per position, and is refused rather than tested as if its rounds were
+independent (:meth:`_Log._check_independent`).
 """
 
 from __future__ import annotations
@@ -153,11 +155,16 @@ def read_log(
         dims = dimensions(by, fields, list(layout.hands), label)
         if layout.results:  # no cards: each bet's outcome (odds.tools.audit.results)
             return read_results(db.con, game, config, staged, label, dims, paths, update)
-        first = staged.first_rows()
-        _Log(db.con, game, config, label, first, layout, lambda _: None, dims=dims).check_rows()
+        known: dict[str, tuple[HandEntry, Any]] = {}  # each hand text read, for both readings
+        if not staged.whole:  # a log longer than its first rows: they are checked on their own
+            first = _Log(
+                db.con, game, config, label, staged.first_rows(), layout, lambda _: None, dims=dims
+            )
+            first.known = known
+            first.check_rows()
         source, digest = staged.everything(lambda share: update(READING * share))
         log = _Log(db.con, game, config, label, source, layout, update, start=READING, dims=dims)
-        log.paths, log.shoes_dealt = paths, shoes_dealt
+        log.paths, log.shoes_dealt, log.known = paths, shoes_dealt, known
         counts = log.counts()
         # Under a continuous shuffle the rounds are still read card by card, for their rank
         # and suit counts (odds.tools.audit.round_frequencies), when the game's rounds never
@@ -191,42 +198,57 @@ class HandEntry:
 
 
 def classify_texts(
-    game: Game, config: Any, shoe: Shoe[Any], texts: Sequence[str]
+    game: Game,
+    config: Any,
+    shoe: Shoe[Any],
+    texts: Sequence[str],
+    known: dict[str, tuple[HandEntry, Any]] | None = None,
 ) -> tuple[list[HandEntry], int]:
     """Parse each distinct hand text once: keys numbered, strengths ranked densely.
 
-    Returns the entries and the number of distinct keys.
+    Returns the entries and the number of distinct keys. ``known`` keeps each text's
+    reading (its entry and :class:`~odds.games.base.HandKey`) for the next call on the
+    same game and config: the whole log's texts hold its first rows' again.
     """
     keyer = game.hand_keys(config)
-    known = set(shoe.types)
-    keys: dict[Any, int] = {}
-    found: list[tuple[HandEntry, Any]] = []
+    types = set(shoe.types)
+    known = {} if known is None else known
+    found = []
     for text in texts:
-        try:
-            parsed = game.parse_hand(config, text)
-        except OddsError as exc:
-            found.append((HandEntry(fatal=str(exc)), None))
-            continue
-        problem = _hand_problem(game, shoe, known, parsed, text)
-        if problem is not None:
-            found.append((HandEntry(fatal=problem), None))
-            continue
-        items = tuple(sorted(shoe.index(item) for item in parsed))
-        try:
-            shoe.check_holds(parsed, "the hand")
-        except OddsError as exc:
-            found.append((HandEntry(impossible=str(exc), items=items), None))
-            continue
-        hand_key = keyer(tuple(parsed))
-        number = keys.setdefault(hand_key.key, len(keys))
-        found.append((HandEntry(key=number, items=items), hand_key.strength))
-    strengths = sorted({s for _, s in found if s is not None})
-    rank = {s: i + 1 for i, s in enumerate(strengths)}
+        reading = known.get(text)
+        if reading is None:
+            reading = known[text] = _classify(game, config, shoe, types, keyer, text)
+        found.append(reading)
+    keys: dict[Any, int] = {}
+    strengths = sorted({k.strength for _, k in found if k is not None} - {None})
+    rank = {None: 0} | {s: i + 1 for i, s in enumerate(strengths)}
     entries = [
-        HandEntry(e.fatal, e.impossible, e.key, rank[s], e.items) if s is not None else e
-        for e, s in found
+        e
+        if k is None
+        else dataclasses.replace(e, key=keys.setdefault(k.key, len(keys)), rank=rank[k.strength])
+        for e, k in found
     ]
     return entries, len(keys)
+
+
+def _classify(
+    game: Game, config: Any, shoe: Shoe[Any], types: set[Any], keyer: Any, text: str
+) -> tuple[HandEntry, Any]:
+    """One hand text read: its entry (a fatal problem, an impossible hand, or its items) and,
+    for a hand the shoe can hold, its key (None otherwise)."""
+    try:
+        parsed = game.parse_hand(config, text)
+    except OddsError as exc:
+        return HandEntry(fatal=str(exc)), None
+    problem = _hand_problem(game, shoe, types, parsed, text)
+    if problem is not None:
+        return HandEntry(fatal=problem), None
+    items = tuple(sorted(shoe.index(item) for item in parsed))
+    try:
+        shoe.check_holds(parsed, "the hand")
+    except OddsError as exc:
+        return HandEntry(impossible=str(exc), items=items), None
+    return HandEntry(items=items), keyer(tuple(parsed))
 
 
 def _hand_problem(
@@ -266,6 +288,7 @@ class _Log:
         self.dims, self.paths = tuple(dims), False
         self.shoes_dealt = True  # False: a continuous shuffle, the shoe column a label
         self.settled: dict[int, Settlement] = {}
+        self.known: dict[str, tuple[HandEntry, Any]] = {}  # each hand text read (classify_texts)
         self.bet_columns: list[BetColumns] = []
         self.update, self.unit, self.layout = update, source.unit, layout
         self.shoe = game.shoe(config)
@@ -382,7 +405,7 @@ class _Log:
     def _prepare(self) -> None:
         """The hand table, the compact table, and the first malformed row (an error)."""
         texts = self._distinct_texts()
-        entries, key_count = classify_texts(self.game, self.config, self.shoe, texts)
+        entries, key_count = classify_texts(self.game, self.config, self.shoe, texts, self.known)
         self.texts, self.entries = texts, entries
         self._store_hands(entries)
         self._materialize(key_count)

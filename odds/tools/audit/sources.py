@@ -153,6 +153,7 @@ class StagedLog(Protocol):
 
     columns: list[str]
     layout: Layout
+    whole: bool  # the first rows are every row of the log
 
     def first_rows(self) -> Source: ...
 
@@ -222,9 +223,11 @@ class _CsvLog:
         self.db, self.file = db, file
         self.blocks = text_blocks(file, encoding=encoding)
         self.ahead: list[TextBlock] = []
+        self.whole = False
         while sum(b.count for b in self.ahead) <= FIRST_ROWS:
             block = next(self.blocks, None)
             if block is None:
+                self.whole = True
                 break
             self.ahead.append(block)
         if not self.ahead:
@@ -293,6 +296,7 @@ class _ParquetLog:
     """A Parquet log, copied byte for byte before its schema is read."""
 
     layout: Layout
+    whole = False
 
     def __init__(self, db: Database, file: InputFile) -> None:
         self.db, self.file = db, file

@@ -515,14 +515,16 @@ def test_a_name_that_looks_like_markup_shows_in_the_progress_bar(tmp_path):
 def test_a_full_disk_while_copying_the_log_is_one_line(capsys, tmp_path, monkeypatch):
     """The private copy meets a full disk (/dev/full): one line naming the folder and TMPDIR.
 
-    Exit 4, the machine's shortage, not 2: the log itself may be fine (issue 33)."""
+    Exit 4, the machine's shortage, not 2: the log itself may be fine (issue 33). Both
+    copies are on /dev/full: a log of no more than its first rows is copied once, whole."""
     import odds.tools.audit.sources as sources
 
     folder = tmp_path / "private"
 
     def private(prefix: str) -> Path:
         folder.mkdir()
-        (folder / "first-rows.csv").symlink_to("/dev/full")
+        for name in ("first-rows.csv", "log.csv"):
+            (folder / name).symlink_to("/dev/full")
         return folder
 
     monkeypatch.setattr(sources, "private_folder", private)
