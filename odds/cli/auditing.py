@@ -433,7 +433,7 @@ def simulate(
             raise OddsError(f"--mis-settle must be between 0 and 100%, got {mis_settle}")
         stakes = True
     faults = _faults(paytable, extra_card, missing_card, weak_shuffle, slug, improve_banker)
-    bet_names = [b.name for b in paytable.bet_analysis().bets]
+    bet_names = list(paytable.game.bet_names)
     if wagers is not None:
         from odds.tools.audit.wager_logs import counted_bet
 
