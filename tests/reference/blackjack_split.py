@@ -28,7 +28,9 @@ def _total(hard: int, aces: bool) -> tuple[int, bool]:
 
 
 def _take(comp: tuple[int, ...], rank: int) -> tuple[int, ...]:
-    return tuple(c - (i == rank) for i, c in enumerate(comp))
+    taken = list(comp)
+    taken[rank] -= 1
+    return tuple(taken)
 
 
 class Brute:
