@@ -119,10 +119,15 @@ def drawn_nets(player: list[int], banker: list[int]) -> dict[str, Fraction]:
     banker_two = (banker[0] + banker[1]) % 10
     player_third = player[2] if len(player) == 3 else None
     return {
-        "low-tie-max": Fraction(55) if tie and highest <= 5 else Fraction(-1),
-        "high-tie-max": Fraction(10) if tie and highest >= 6 else Fraction(-1),
-        "3-giving-8": Fraction(200) if banker_two == 3 and player_third == 8 else Fraction(-1),
+        "low-tie-max": _PAYS[55] if tie and highest <= 5 else _PAYS[-1],
+        "high-tie-max": _PAYS[10] if tie and highest >= 6 else _PAYS[-1],
+        "3-giving-8": _PAYS[200] if banker_two == 3 and player_third == 8 else _PAYS[-1],
     }
+
+
+#: The drawn-card bets' nets, made once (:func:`drawn_nets` settles every coup of eight
+#: decks, 339,400 of them).
+_PAYS = {n: Fraction(n) for n in (55, 10, 200, -1)}
 
 
 def value_coups(counts: list[int]) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:

@@ -77,10 +77,17 @@ class ChartRound:
         self.final = dealer(up, rules.dealer_hits_soft_17)
         self.p_bj = self.final.get(BLACKJACK, Fraction(0))
         self._played: dict[tuple[int, bool], Fraction] = {}
+        self._settled: dict[tuple[int, int], Fraction] = {}
 
     def settle(self, total: int, stake: int) -> Fraction:
         """One finished hand (``total`` over 21: bust) against the dealer's hands that are
-        not a blackjack: E[net · 1(no dealer blackjack)]."""
+        not a blackjack: E[net · 1(no dealer blackjack)] (summed once per total and stake)."""
+        found = self._settled.get((total, stake))
+        if found is None:
+            found = self._settled[total, stake] = self._settle(total, stake)
+        return found
+
+    def _settle(self, total: int, stake: int) -> Fraction:
         value = Fraction(0)
         for outcome, p in self.final.items():
             if outcome == BLACKJACK:

@@ -33,7 +33,9 @@ def _total(hard: int, aces: int) -> tuple[int, bool]:
 
 
 def _take(left: Shoe, r: int) -> Shoe:
-    return tuple(c - (i == r) for i, c in enumerate(left))
+    taken = list(left)
+    taken[r] -= 1
+    return tuple(taken)
 
 
 def dealer_final(left: Shoe, up: int, hits_soft_17: bool) -> dict[object, Fraction]:
@@ -75,7 +77,9 @@ def _ways(shoe: Shoe, hard: int, aces: int, cards: int, depth: int, h17: bool) -
     for r, c in enumerate(shoe):
         if c:
             below = _ways(_take(shoe, r), hard + r + 1, aces + (r == 0), cards + 1, depth - 1, h17)
-            result = [x + c * y for x, y in zip(result, below, strict=True)]
+            for i, y in enumerate(below):  # in place: 420,000 draws on the tests' shoe
+                if y:
+                    result[i] += c * y
     return tuple(result)
 
 

@@ -3,7 +3,9 @@
 Independent of :mod:`odds.games.blackjack.optimal_split` (which merges states by
 the multiset of cards dealt and counts in scaled integers): here every node is a
 *history* — the cards in the order they came — and nothing is merged, so each
-decision is the best one for everything the player has seen. With a peek and an
+decision is the best one for everything the player has seen (a node met again, with the
+same cards left, finished hands and current hand, is looked up rather than walked again:
+its value is a function of those alone, so the sums are unchanged). With a peek and an
 ace or ten up, the hole card is dealt first and known not to make a blackjack:
 every draw is then weighted by ``P(card | seen, no blackjack)`` and the dealer
 finishes from an enumerated hole card (the dealer and the stand values are
@@ -23,7 +25,9 @@ A, TEN = 0, 9
 
 
 def _take(comp: tuple[int, ...], rank: int) -> tuple[int, ...]:
-    return tuple(c - (i == rank) for i, c in enumerate(comp))
+    taken = list(comp)
+    taken[rank] -= 1
+    return tuple(taken)
 
 
 def _total(cards: tuple[int, ...]) -> int:
@@ -49,6 +53,10 @@ class OptimalBrute:
         self.one_card = pair == A and rules.split_aces_one_card
         self.hole_blackjack = {A: TEN, TEN: A}.get(up) if rules.peek else None
         self.start = _take(_take(shoe, pair), pair)
+        #: :meth:`_hand`'s values by its arguments: a pure function of them (what is left,
+        #: the finished hands' totals and stakes in order, the current hand's cards in order),
+        #: so a history reached again is looked up, not walked again; the walk is unchanged.
+        self._values: dict[tuple[object, ...], Fraction] = {}
 
     def round(self) -> Fraction:
         """``E[split hands' results · 1(no dealer blackjack)]`` (as ``values_by_limit``)."""
@@ -104,6 +112,13 @@ class OptimalBrute:
 
     def _hand(self, comp, finished, cards: tuple[int, ...], waiting: int, hands: int) -> Fraction:
         """The current hand holds ``cards``; ``waiting`` more hands wait their turn."""
+        key = (comp, finished, cards, waiting, hands)
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = self._walk(comp, finished, cards, waiting, hands)
+        return value
+
+    def _walk(self, comp, finished, cards: tuple[int, ...], waiting: int, hands: int) -> Fraction:
         if len(cards) == 1:
             return sum(
                 (p * self._hand(_take(comp, r), finished, (*cards, r), waiting, hands))

@@ -28,7 +28,9 @@ def _total(hard: int, aces: bool) -> tuple[int, bool]:
 
 
 def _take(comp: tuple[int, ...], rank: int) -> tuple[int, ...]:
-    return tuple(c - (i == rank) for i, c in enumerate(comp))
+    taken = list(comp)
+    taken[rank] -= 1
+    return tuple(taken)
 
 
 class Brute:
@@ -222,8 +224,13 @@ class Brute:
 
     def _next(self, comp, waiting: int, hands: int, done: tuple, hole) -> Fraction:
         """Deal the next waiting hand its second card, or settle with the dealer."""
-        if waiting == 0:
-            return sum((self.stand(comp, total, stake, hole) for total, stake in done), Fraction(0))
+        if waiting == 0:  # settled once per cards left and finished hands
+            key = ("settle", comp, done, hole)
+            if key not in self._memo:
+                self._memo[key] = sum(
+                    (self.stand(comp, total, stake, hole) for total, stake in done), Fraction(0)
+                )
+            return self._memo[key]
         return self._second(comp, waiting - 1, hands, done, hole)
 
     def _second(self, comp, waiting: int, hands: int, done: tuple, hole) -> Fraction:

@@ -116,11 +116,25 @@ def _first_pile(until: Any, joker: Card) -> str:
     return str(dict(until.first)["black" if black else "red"])
 
 
+#: Each bet's outcome per round key, by the definition and bet (held here, so their ids
+#: stay theirs): a bet's conditions are a function of the key, which a reduced shoe's deals
+#: repeat thousands of times (baccarat: 130,000 settlements, a few hundred keys).
+_OUTCOMES: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], Any]]] = {}
+
+
 def _outcome(game: DefinedGame, bet: Any, key: tuple[Any, ...], hands: Any) -> Any:
-    hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, game.definition)]
+    definition = game.definition
+    held = _OUTCOMES.get((id(definition), id(bet)))
+    if held is None or held[0] is not definition or held[1] is not bet:
+        held = _OUTCOMES[id(definition), id(bet)] = (definition, bet, {})
+    known = held[2]
+    if key in known:
+        return known[key]
+    hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
     assert len(hits) <= 1, (bet.name, hands)
     outcome = hits[0] if hits else bet.outcomes[-1]
     assert hits or outcome.when is None, (bet.name, hands)
+    known[key] = outcome
     return outcome
 
 

@@ -10,7 +10,8 @@ in a straight (A-2-3-4-5 and 10-J-Q-K-A; no wrap-around).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import combinations
 
 #: The categories, weakest first (the index is the strength).
@@ -48,12 +49,17 @@ def five_card(hand: Sequence[tuple[int, str]]) -> int:
     return 0
 
 
-def six_card(hand: Sequence[tuple[int, str]]) -> str:
+def six_card(
+    hand: Sequence[tuple[int, str]],
+    strength: Callable[[Sequence[tuple[int, str]]], int] = five_card,
+) -> str:
     """The category of the best five of six cards."""
-    return CATEGORIES[max(five_card(five) for five in combinations(hand, 5))]
+    return CATEGORIES[max(strength(five) for five in combinations(hand, 5))]
 
 
 def count(codes: Sequence[str]) -> Counter[str]:
-    """Hands per category over every six of the cards (each copy a card of its own)."""
+    """Hands per category over every six of the cards (each copy a card of its own); each
+    five cards read once (22 cards: 26,334 fives, each in 17 of the 74,613 sixes)."""
     cards = [card(c) for c in codes]
-    return Counter(six_card(hand) for hand in combinations(cards, 6))
+    strength = cache(five_card)
+    return Counter(six_card(hand, strength) for hand in combinations(cards, 6))

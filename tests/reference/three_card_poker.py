@@ -129,8 +129,11 @@ def play_net(
     player: tuple[Card, ...], dealer: tuple[Card, ...], rules: Rules = THREE_CARD_POKER
 ) -> int:
     """Net per Ante when the player plays (two units at risk)."""
-    mine, theirs = rules.strength(player), rules.strength(dealer)
-    bonus = rules.bonus(player)
+    return _net(rules.strength(player), rules.strength(dealer), rules.bonus(player))
+
+
+def _net(mine: tuple[int, tuple[int, ...]], theirs: tuple[int, tuple[int, ...]], bonus: int) -> int:
+    """:func:`play_net` from the two hands' strengths and the player's bonus."""
     if theirs < QUALIFIES:
         return 1 + bonus  # the Ante wins, the Play pushes
     if mine > theirs:
@@ -164,9 +167,13 @@ def enumerate_game(
     outcomes: Counter[tuple[Fraction, int]] = Counter()
     actions: dict[tuple[Card, ...], str] = {}
     deals = 0
+    # Each hand's strength once (a dealer hand is met hundreds of times): the hands of the
+    # cards left come in the deck's order, as the deck's own hands do.
+    strength = {hand: rules.strength(hand) for hand in combinations(deck, 3)}
     for player in combinations(deck, 3):
         rest = [c for c in deck if c not in player]
-        nets = Counter(play_net(player, dealer, rules) for dealer in combinations(rest, 3))
+        mine, bonus = strength[player], rules.bonus(player)
+        nets = Counter(_net(mine, strength[dealer], bonus) for dealer in combinations(rest, 3))
         nets = Counter({Fraction(net): n for net, n in nets.items()})
         hands = sum(nets.values())
         deals += hands

@@ -72,11 +72,11 @@ def test_pinned_shoes_name_paytables_that_exist() -> None:
 @pytest.mark.parametrize("name", ["bai-cao", "three-card-poker", "teen-patti"])
 def test_a_derived_shoe_holds_every_category(name: str) -> None:
     """The derivation finds a hand of each category, and of each feature value a bet reads
-    (Bài Cào's flush bet: a flush and a hand that is not one), in a few cards. Two games whose
-    shoes the plain enumeration above derives (shared: a derivation reads every hand of the
-    full deck, ~2 s of CPU); Three Card Poker's categories are Pair Plus's (its pinned shoe
-    was derived here once more, for the same six categories). Teen Patti's shoe is the
-    derivation's, pinned (reduced_shoes.toml): a category its definition gains fails here."""
+    (Bài Cào's flush bet: a flush and a hand that is not one), in a few cards. Bài Cào's shoe
+    the plain enumeration above derives (shared: a derivation reads every hand of the full
+    deck, ~2 s of CPU). Three Card Poker's and Teen Patti's shoes are the derivation's, pinned
+    (reduced_shoes.toml): a category either definition gains fails here, and a derivation
+    that lost a category fails here on Bài Cào's."""
     game = load(name).game
     assert isinstance(game, DefinedGame)
     definition = game.definition

@@ -108,15 +108,19 @@ def _plain_baccarat(cards: list[str]) -> dict[str, Counter[Fraction]]:
     """Every bet the reference knows, over every ordered deal of six of the cards (each card
     a distinct copy): a coup takes at most six, so each stands for the same number of orders
     of the whole shoe."""
-    found: dict[str, Counter[Fraction]] = {}
+    # The deals by what the bets read (the coup's values, the first four cards), each such
+    # deal then settled once for all its orders.
+    deals: Counter[tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]]] = Counter()
     for order in permutations(range(len(cards)), 6):
         values = iter(_baccarat_value(cards[i]) for i in order)
         player, banker = plain_baccarat.coup(lambda values=values: next(values))
-        nets = plain_baccarat.nets(*plain_baccarat.summary(player, banker))
-        first = [_rank_suit(cards[i]) for i in order[:4]]
+        deals[tuple(player), tuple(banker), tuple(_rank_suit(cards[i]) for i in order[:4])] += 1
+    found: dict[str, Counter[Fraction]] = {}
+    for (player, banker, first), n in deals.items():
+        nets = plain_baccarat.nets(*plain_baccarat.summary(list(player), list(banker)))
         nets.update(plain_baccarat.pair_nets((first[0], first[2]), (first[1], first[3])))
         for bet, net in nets.items():
-            found.setdefault(bet, Counter())[Fraction(net)] += 1
+            found.setdefault(bet, Counter())[Fraction(net)] += n
     return found
 
 
