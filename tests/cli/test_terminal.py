@@ -9,9 +9,11 @@ spinner covers the work before the first step.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -112,6 +114,24 @@ def _interrupt_when_drawn(needle: bytes):
     return act
 
 
+def _wait_for_cpu(pid: int, seconds: float, timeout: float = 120) -> bool:
+    """Whether process ``pid`` has used ``seconds`` of CPU (user and system) within
+    ``timeout`` seconds of the clock, still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return False
+        if fields[0] == "Z":
+            return False
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:
+            return True
+        time.sleep(0.02)
+    return False
+
+
 @pytest.mark.parametrize("stderr_on_terminal", [True, False])
 def test_ctrl_c_mid_work_is_one_line_and_exit_130(stderr_on_terminal):
     args = command("report", "blackjack")
@@ -126,7 +146,10 @@ def test_ctrl_c_mid_work_is_one_line_and_exit_130(stderr_on_terminal):
     process = subprocess.Popen(
         args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(delay=None)
     )
-    time.sleep(2.5)
+    # Mid-work: after 1 s of the child's CPU (its imports take 0.4 s, the whole report 4.3 s),
+    # not after 2.5 s of the clock (2.5 s of CPU on an idle machine, perhaps still importing
+    # on a loaded one).
+    assert _wait_for_cpu(process.pid, 1.0), "the report ended or never started"
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
