@@ -25,7 +25,7 @@ COMMANDS = [
     "report dragon-tiger --format xlsx",
     "settle pok-deng --banker '9d 7c' --player 'Kh 9h'",
     "simulate pok-deng --rounds 5",
-    "games",
+    "games pok-deng",  # one game's options: the writer of every games list
     "verify dragon-tiger --bet tie --house-edge 32.77%",
     "--help",
 ]
