@@ -18,9 +18,13 @@ quoting of such characters) runs as ``odds`` would, in a child forked from this 
 process, with the package already imported: the same entry point
 (``odds.__main__.run``), arguments, folder, environment, standard streams (files),
 signal dispositions, warning filters and exit code, none of the computed caches, but not
-another interpreter's start and imports (about 0.15 s of CPU each, for some 400
-commands). Every other command, and so every pipe, redirection and Ctrl-C here, runs the
-installed ``odds`` through ``bash``.
+another interpreter's start and imports (0.15 to 0.45 s of CPU each, for some 400
+commands). So does a plain ``odds …`` at the head of a list, with at most a ``> FILE`` and
+a ``2> FILE`` (``odds audit … > out.md; test $? -eq 1 && grep … out.md``): it runs forked
+with those files as its streams, and the rest of the list runs through ``bash`` as
+``(exit STATUS) SEPARATOR REST`` (the same ``$?``, the same and-or logic), on the same
+output files. Every other command, and so every pipe, closed stream (``>&-``), background
+job, variable, and Ctrl-C or kill here, runs the installed ``odds`` through ``bash``.
 
 This file is self-contained so that any branch can copy it verbatim.
 """
@@ -47,6 +51,7 @@ import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -142,60 +147,88 @@ def _run_forked(
     arguments: list[str], folder: Path, timeout: float
 ) -> subprocess.CompletedProcess[str]:
     """``odds ARGUMENTS`` in a forked child of this process (see the module's docstring)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        code = _forked(arguments, folder, timeout, out, err, {})
+        return _completed(shlex.join(["odds", *arguments]), code, out, err)
+
+
+def _forked(
+    arguments: list[str],
+    folder: Path,
+    timeout: float,
+    out: IO[bytes],
+    err: IO[bytes],
+    redirects: dict[int, str],
+) -> int:
+    """The exit status of ``odds ARGUMENTS`` run in a forked child with standard output and
+    error on ``out`` and ``err``, or on the files ``redirects`` names for 1 and 2 (opened as
+    bash opens ``> FILE``, in ``folder``)."""
     import odds.__main__
 
     _import_once()
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        pid = os.fork()
-        if pid == 0:  # the child: from here on, only what ``odds`` itself would do
-            code = 1
-            try:
-                os.setsid()
-                os.chdir(folder)
-                os.environ.clear()
-                os.environ.update(_environment())
-                nothing = os.open(os.devnull, os.O_RDONLY)
-                for fd, target in ((0, nothing), (1, out.fileno()), (2, err.fileno())):
-                    os.dup2(target, fd)
-                _as_a_fresh_interpreter(arguments)
-                odds.__main__.run()
-                code = 0
-            except SystemExit as exc:
-                if isinstance(exc.code, int) or exc.code is None:
-                    code = exc.code or 0
-                else:
-                    print(exc.code, file=sys.stderr)
-            except BaseException:
-                traceback.print_exc()
-            finally:
-                with contextlib.suppress(BaseException):
-                    threading._shutdown()  # type: ignore[attr-defined]
-                    atexit._run_exitfuncs()
-                for stream in (sys.stdout, sys.stderr):
-                    with contextlib.suppress(BaseException):
-                        stream.flush()
-                os._exit(code)
-        watch = os.pidfd_open(pid)
+    pid = os.fork()
+    if pid == 0:  # the child: from here on, only what ``odds`` itself would do
+        code = 1
         try:
-            if not select.select([watch], [], [], timeout)[0]:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                pytest.fail(f"timed out after {timeout:g} s (a hang): odds {shlex.join(arguments)}")
+            os.setsid()
+            os.chdir(folder)
+            os.environ.clear()
+            os.environ.update(_environment())
+            nothing = os.open(os.devnull, os.O_RDONLY)
+            for fd, target in ((0, nothing), (1, out.fileno()), (2, err.fileno())):
+                os.dup2(target, fd)
+            for fd, name in sorted(redirects.items()):
+                try:
+                    opened = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+                except OSError as exc:  # as bash says it, and its status 1
+                    os.write(2, f"bash: {name}: {exc.strerror}\n".encode())
+                    os._exit(1)
+                os.dup2(opened, fd)
+                os.close(opened)
+            _as_a_fresh_interpreter(arguments)
+            odds.__main__.run()
+            code = 0
+        except SystemExit as exc:
+            if isinstance(exc.code, int) or exc.code is None:
+                code = exc.code or 0
+            else:
+                print(exc.code, file=sys.stderr)
+        except BaseException:
+            traceback.print_exc()
         finally:
-            os.close(watch)
-        _, status = os.waitpid(pid, 0)
-        with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
-            os.killpg(pid, signal.SIGKILL)
-        code = os.waitstatus_to_exitcode(status)
-        texts = []
-        for stream in (out, err):
-            stream.seek(0)
-            texts.append(stream.read().decode("utf-8", errors="replace"))
-        command = shlex.join(["odds", *arguments])
-        # A child killed by a signal: what bash reports for it (128 + the signal's number).
-        return subprocess.CompletedProcess(command, 128 - code if code < 0 else code, *texts)
+            with contextlib.suppress(BaseException):
+                threading._shutdown()  # type: ignore[attr-defined]
+                atexit._run_exitfuncs()
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(BaseException):
+                    stream.flush()
+            os._exit(code)
+    watch = os.pidfd_open(pid)
+    try:
+        if not select.select([watch], [], [], timeout)[0]:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail(f"timed out after {timeout:g} s (a hang): odds {shlex.join(arguments)}")
+    finally:
+        os.close(watch)
+    _, status = os.waitpid(pid, 0)
+    with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
+        os.killpg(pid, signal.SIGKILL)
+    code = os.waitstatus_to_exitcode(status)
+    # A child killed by a signal: what bash reports for it (128 + the signal's number).
+    return 128 - code if code < 0 else code
+
+
+def _completed(
+    command: str, code: int, out: IO[bytes], err: IO[bytes]
+) -> subprocess.CompletedProcess[str]:
+    texts = []
+    for stream in (out, err):
+        stream.seek(0)
+        texts.append(stream.read().decode("utf-8", errors="replace"))
+    return subprocess.CompletedProcess(command, code, *texts)
 
 
 @functools.cache
@@ -246,39 +279,84 @@ def _as_a_fresh_interpreter(arguments: list[str]) -> None:
     warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
 
 
+#: ``> FILE`` and ``2> FILE`` at the end of a command, FILE a plain name (nothing to expand).
+REDIRECT = re.compile(r"\s+(2?)>\s*([\w./-]+)$")
+
+
+def _odds_head(command: str) -> tuple[list[str], dict[int, str], str, str] | None:
+    """``(arguments, redirects, separator, rest)`` when ``command`` is a plain ``odds ARGS``
+    with at most ``> FILE`` and ``2> FILE``, then ``;``, ``&&``, ``||`` or nothing, then the
+    rest of the list; else ``None`` (a pipe or ``&`` first, or more than those words)."""
+    quote, index, separator = "", 0, ""
+    while index < len(command):
+        char = command[index]
+        if quote:
+            if char == "\\" and quote == '"':
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "\\":
+            index += 1
+        elif char == ";" or command.startswith(("&&", "||"), index):
+            separator = command[index : index + (1 if char == ";" else 2)]
+            break
+        elif char in "|&":
+            return None
+        index += 1
+    head, rest = command[:index].rstrip(), command[index + len(separator) :]
+    redirects: dict[int, str] = {}
+    while match := REDIRECT.search(head):
+        fd = 2 if match.group(1) else 1
+        if fd in redirects:
+            return None
+        redirects[fd] = match.group(2)
+        head = head[: match.start()]
+    arguments = _plain_odds(head.strip())
+    return None if arguments is None else (arguments, redirects, separator, rest.strip())
+
+
+def _bash(command: str, folder: Path, timeout: float, out: IO[bytes], err: IO[bytes]) -> int:
+    """The exit status of ``bash -c command`` in its own process group, killed whole on
+    timeout."""
+    process = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=folder,
+        env=_environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=out,
+        stderr=err,
+        start_new_session=True,
+    )
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"timed out after {timeout:g} s (a hang): {command}")
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    return process.returncode
+
+
 def _run(command: str, folder: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    """``bash -c command`` in its own process group, killed whole on timeout.
+    """``bash -c command``, or as much of it as is plain ``odds`` forked (the docstring).
 
     Output goes to files, not pipes: a background process the command started
     (a test server) would hold a pipe open and make the wait outlast the command.
-    A plain ``odds …`` command runs in a forked child instead (:func:`_run_forked`).
     """
-    arguments = _plain_odds(command)
-    if arguments is not None:
-        return _run_forked(arguments, folder, timeout)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(
-            ["bash", "-c", command],
-            cwd=folder,
-            env=_environment(),
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            start_new_session=True,
-        )
-        try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"timed out after {timeout:g} s (a hang): {command}")
-        finally:
-            with contextlib.suppress(ProcessLookupError):  # whatever it left running behind
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        texts = []
-        for stream in (out, err):
-            stream.seek(0)
-            texts.append(stream.read().decode("utf-8", errors="replace"))
-        return subprocess.CompletedProcess(command, process.returncode, *texts)
+        rest, code, separator = command, 0, ""
+        while (head := _odds_head(rest)) is not None:
+            arguments, redirects, separator, rest = head
+            code = _forked(arguments, folder, timeout, out, err, redirects)
+            if not rest or not (separator == ";" or (separator == "&&") == (code == 0)):
+                break  # nothing more, or bash skips what follows (with this status)
+        if rest:
+            script = f"(exit {code}) {separator} {rest}" if separator else rest
+            code = _bash(script, folder, timeout, out, err)
+        return _completed(command, code, out, err)
 
 
 @pytest.mark.parametrize("attempt", _all(), ids=lambda a: a.id)
