@@ -35,7 +35,8 @@ def pok_deng_analysis(pok_deng):
 # How xdist splits the suite (``--dist loadfile``, pyproject.toml)
 
 #: Files whose tests are split into several work units, by the parameter's key: the attempt
-#: list (~100 s of CPU in ~200 subprocesses) by attempt file.
+#: list (~60 s of CPU in about 400 commands, most forked from the test process) by attempt
+#: file.
 SPLIT_BY_PARAMETER = {"tests/cli/test_attempts.py": lambda param: param.split(":")[0]}
 #: Files started first: few tests, much CPU (the freshness test recounts every report, ~40 s).
 #: xdist orders the files by their number of tests, so these used to start last and one
