@@ -1,7 +1,5 @@
 """Commands that analyse a paytable: ``report``, ``settle``, ``strength``, ``crosscheck``."""
 
-from __future__ import annotations
-
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -384,8 +382,8 @@ def crosscheck(
 
 
 def _crosscheck_table(
-    rounds: int, seed: int, result: SimulationResult, exact_ev: Fraction
-) -> Table:
+    rounds: int, seed: int, result: "SimulationResult", exact_ev: Fraction
+) -> "Table":
     """``odds crosscheck --format json``: the simulation's estimate beside the exact EV."""
     from odds.core.table import Column, Kind, fields_table
 

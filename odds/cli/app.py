@@ -8,8 +8,6 @@ temporary disk space (:class:`~odds.core.errors.ResourceError`, a Python ``Memor
 is one line too, with exit status 4: the input may be fine.
 """
 
-from __future__ import annotations
-
 import copy
 import errno
 import io

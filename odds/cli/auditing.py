@@ -1,7 +1,5 @@
 """The auditor's commands: ``verify``, ``audit``, ``simulate``, ``solve``."""
 
-from __future__ import annotations
-
 import dataclasses
 import sys
 from enum import StrEnum

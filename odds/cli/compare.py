@@ -1,7 +1,5 @@
 """``odds compare`` (paytables side by side) and ``odds sweep`` (one entry varied, exactly)."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path

@@ -1,7 +1,5 @@
 """``odds games``: what the other commands accept."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """Commands that keep the project honest: ``reports`` (regenerate, check) and ``bench``."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,8 +1,6 @@
 """``odds shoe``, ``odds eor``, ``odds exposure``: parse, ask :mod:`odds.tools.shoe.questions`,
 print."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

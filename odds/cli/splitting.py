@@ -1,7 +1,5 @@
 """``odds split``: one pair against one up card, every splitting convention and the optimum."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
