@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError, shortened
 
 #: The largest size a paytable number, stake or share may have (a payout of 10^12 to 1 is
@@ -42,7 +43,22 @@ def read_toml(text: str, where: str) -> dict[str, Any]:
     >>> read_toml("x = " + "[" * 5000 + "]" * 5000, "t.toml")
     Traceback (most recent call last):
     odds.OddsError: t.toml: not valid TOML (nested too deeply)
+
+    A text read again in the same run (a paytable and its definition, ``odds games``' every
+    file) is parsed once: each caller gets its own copy of the tables and arrays.
     """
+    data: dict[str, Any] = _copied(_parsed(text, where))
+    return data
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return [_copied(v) for v in value] if isinstance(value, list) else value
+
+
+@cached(maxsize=64)
+def _parsed(text: str, where: str) -> dict[str, Any]:
     import tomllib
 
     try:

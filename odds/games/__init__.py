@@ -13,6 +13,7 @@ import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from odds.core.caching import cached
 from odds.core.errors import OddsError
 
 if TYPE_CHECKING:  # imported where a game is checked: a script that imports one game's
@@ -32,9 +33,15 @@ def games() -> dict[str, Game[Any]]:
 def game_names() -> list[str]:
     """Every game's name in :func:`games`' order, without compiling the definitions (shell
     completion asks on every Tab; tests check that the two lists agree)."""
+    return list(_game_names())
+
+
+@cached
+def _game_names() -> tuple[str, ...]:
+    """Read once per run: an unknown name asks twice (is it a game? which games are there?)."""
     from odds.games.defined.tables import defined_game_names
 
-    return sorted({*(g.name for g in _coded_games()), *defined_game_names()})
+    return tuple(sorted({*(g.name for g in _coded_games()), *defined_game_names()}))
 
 
 def _coded_games() -> list[Game[Any]]:
