@@ -217,7 +217,7 @@ class Family:
         self.size = sum(counts)
         self._up: dict[int, UpCard] = {}
         #: The shoe's hands depend on no dealer rule: an H17 family reads its S17 family's.
-        self.hands = family(counts, False).hands if hits_soft_17 else ShoeHands(counts)
+        self.hands: ShoeHands = family(counts, False).hands if hits_soft_17 else ShoeHands(counts)
         #: The player's hit/stand passes, by ``("play", up card, peek)`` (:func:`.rounds._play`).
         #: (:class:`odds.games.blackjack.player.Play` objects: the player's module is built
         #: on this one, so it is not named here.)
