@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from odds.core.cards import Card
 from odds.core.shoe import Shoe
-from odds.engine import paused_gc
 from odds.games.blackjack.actions import Chart
 from odds.games.blackjack.dealer import RANKS
 from odds.games.blackjack.infinite import analyse_infinite
 from odds.games.blackjack.options import BlackjackConfig
 from odds.games.blackjack.report_tables import OptionValue
 from odds.games.blackjack.results import RoundAnalysis
-from odds.games.blackjack.rounds import analyse_round, shoe_counts
+from odds.games.blackjack.rounds import analyse_round, shoe_counts, tables_built
 from odds.games.blackjack.rules import rank_index, round_event
 from odds.games.blackjack.strategy import build_chart, split_assumption, strategy_definition
 from odds.games.features import InfiniteShoeFeature
@@ -186,7 +185,7 @@ def analyse(game: Game[BlackjackConfig], config: BlackjackConfig, paytable: str)
     shoe = config.shoe.build()
     counts = rank_counts(shoe)
     rules = config.house
-    with paused_gc():  # the tables too: a collection would walk every kept table
+    with tables_built():  # the tables too: a collection would walk every kept table
         optimal = analyse_round(counts, rules, distributions=True)
         chart = build_chart(optimal)
         charted = analyse_round(counts, rules, chart=chart)

@@ -35,9 +35,9 @@ actions exactly as the conditional expectation does, and the round adds
 from __future__ import annotations
 
 from collections.abc import Hashable
-from itertools import repeat
+from itertools import compress, repeat
 from operator import add as plus
-from operator import and_, floordiv, gt, mul, rshift, sub
+from operator import floordiv, gt, mul, sub
 from typing import Any
 
 from odds.games.blackjack.dealer import RANKS, Counts, total_of
@@ -155,29 +155,19 @@ class Play:
         hit_values: dict[int, int] = {}
         hits: dict[int, bool] = {}
         chart = self.chart
-        mask, up = u.lane_mask, u.up
-        known, get = u.packed_table.get, best.get
-        extra = [0] * (RANKS * 3)  # hands the shoe cannot hold: 0
-        stand_scale, denominators = u.stand_scale + extra, u.denominators + extra
-        for group, weights, busting in u.hands.weights(ctx):
-            keys, sizes = group.keys, group.sizes
-            a, b, c = u.stand_shifts[group.total, self.peek]
-            packed = list(map(known, keys, repeat(0)))
-            first = list(map(and_, map(rshift, packed, repeat(a)), repeat(mask)))
-            second = first if b == a else map(and_, map(rshift, packed, repeat(b)), repeat(mask))
-            if self.peek:
-                last = map(and_, map(rshift, packed, repeat(c)), repeat(mask))
-            else:  # the last lane is the denominator
-                last = map(denominators.__getitem__, sizes)
-            lanes = map(sub, map(plus, first, second), last)
-            stands = list(map(mul, lanes, map(stand_scale.__getitem__, sizes)))
+        up, get = u.up, best.__getitem__  # every child is a hand of the context, valued first
+        for (group, weights, busting), stands in zip(
+            u.hands.weights(ctx), u.stand_values(ctx, self.peek), strict=True
+        ):
+            keys = group.keys
             if group.total >= 21:
                 best.update(zip(keys, stands, strict=True))
                 continue
-            value: Any = repeat(0)
+            value: Any = None
             for r, (kids, count) in enumerate(zip(group.kids, weights, strict=True)):
                 drawn = map(sub, count, repeat(1)) if r == up else count  # the up card is out
-                value = map(plus, value, map(mul, drawn, map(get, kids, repeat(0))))
+                term = map(mul, drawn, map(get, kids))
+                value = term if value is None else map(plus, value, term)
             loss = self._losses(group, busting)
             hit = list(map(sub, value, loss)) if loss is not None else list(value)
             hit_values.update(zip(keys, hit, strict=True))
@@ -186,8 +176,10 @@ class Play:
                 hits.update(zip(keys, repeat(take)))
                 best.update(zip(keys, hit if take else stands, strict=True))
             else:
-                hits.update(zip(keys, map(gt, hit, stands), strict=True))
-                best.update(zip(keys, map(max, hit, stands), strict=True))
+                more = list(map(gt, hit, stands))
+                hits.update(zip(keys, more, strict=True))
+                best.update(zip(keys, stands, strict=True))
+                best.update(zip(compress(keys, more), compress(hit, more), strict=True))
         self.best[ctx], self.hit_values[ctx], self.hits[ctx] = best, hit_values, hits
         return best
 

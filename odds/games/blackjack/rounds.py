@@ -120,7 +120,7 @@ def _analyse_round(
 ) -> RoundAnalysis:
     fam = family(counts, rules.dealer_hits_soft_17)
     fam.check_round(rules)
-    with _tables_built():
+    with tables_built():
         fam.ensure_set(*_reachable())  # every composition a play reaches, every up card
         hands: list[HandResult] = []
         plays = {u: _play(fam, fam.up(u), rules, chart) for u in range(RANKS) if counts[u]}
@@ -138,7 +138,7 @@ def _analyse_round(
 
 
 @contextmanager
-def _tables_built() -> Iterator[None]:
+def tables_built() -> Iterator[None]:
     """The collector paused while the round builds its tables (millions of tuples, no
     cycles), and what it kept frozen afterwards (:func:`gc.freeze`): re-enabling the
     collector would otherwise walk every kept table at once (a fifth of a split-once run)

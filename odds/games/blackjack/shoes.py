@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from operator import ge, gt, itemgetter, le, rshift, sub
+from operator import add, and_, ge, gt, itemgetter, le, mul, rshift, sub
 from typing import Any, Literal, TypeAlias
 
 from odds.core.caching import cached
@@ -110,6 +110,7 @@ class UpCard:
         self.denominators = [self.plan.denominator(s) for s in range(self.smax + 1)]
         self._prepared: dict[int, list[Prepared]] = {}
         self._index: dict[int, dict[int, Prepared]] = {}
+        self._stands: dict[tuple[int, bool], list[list[int]]] = {}
         # Rank that completes a dealer blackjack with this up card (None: impossible).
         self.blackjack_rank = 9 if up == 0 else (0 if up == 9 else None)
 
@@ -170,6 +171,31 @@ class UpCard:
         """The context's hands this shoe can hold, by key (after :meth:`prepared`)."""
         return self._index[ctx]
 
+    def stand_values(self, ctx: int, peek: bool) -> list[list[int]]:
+        """Per group of the context (:meth:`ShoeHands.weights`), each hand's stand value at
+        ``D[s]`` (:meth:`.player.Play.stand`), kept: every pass of this up card and peek rule
+        reads them (the optimal play's and a chart's). A hand the shoe cannot hold: 0."""
+        found = self._stands.get((ctx, peek))
+        if found is not None:
+            return found
+        mask, known = self.lane_mask, self._packed.get
+        extra = [0] * (RANKS * 3)
+        stand_scale, denominators = self.stand_scale + extra, self.denominators + extra
+        found = self._stands[ctx, peek] = []
+        for group, _, _ in self.hands.weights(ctx):
+            keys, sizes = group.keys, group.sizes
+            a, b, c = self.stand_shifts[group.total, peek]
+            packed = list(map(known, keys, repeat(0)))
+            first = list(map(and_, map(rshift, packed, repeat(a)), repeat(mask)))
+            second = first if b == a else map(and_, map(rshift, packed, repeat(b)), repeat(mask))
+            if peek:
+                last = map(and_, map(rshift, packed, repeat(c)), repeat(mask))
+            else:  # the last lane is the denominator
+                last = map(denominators.__getitem__, sizes)
+            lanes = map(sub, map(add, first, second), last)
+            found.append(list(map(mul, lanes, map(stand_scale.__getitem__, sizes))))
+        return found
+
     def no_blackjack(self, removed: list[int], s: int) -> tuple[int, int]:
         """``(cards that avoid a dealer blackjack, cards left)`` after ``s`` removed cards."""
         left = self.size - s
@@ -190,7 +216,8 @@ class Family:
         self.hits_soft_17 = hits_soft_17
         self.size = sum(counts)
         self._up: dict[int, UpCard] = {}
-        self.hands = ShoeHands(counts)
+        #: The shoe's hands depend on no dealer rule: an H17 family reads its S17 family's.
+        self.hands: ShoeHands = family(counts, False).hands if hits_soft_17 else ShoeHands(counts)
         #: The player's hit/stand passes, by ``("play", up card, peek)`` (:func:`.rounds._play`).
         #: (:class:`odds.games.blackjack.player.Play` objects: the player's module is built
         #: on this one, so it is not named here.)

@@ -78,6 +78,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
+from math import lcm
 from operator import add as plus
 from operator import and_, mul, rshift, sub
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -140,15 +141,25 @@ def scaled(u: Distribution, factor: Fraction) -> Distribution:
 
 
 def convolve(hands: Iterable[Distribution]) -> Distribution:
-    """The net of several hands played as if independent: their distributions convolved."""
-    out: Distribution = {Fraction(0): Fraction(1)}
+    """The net of several hands played as if independent: their distributions convolved
+    (in integers: nets in a unit every net is a multiple of, probabilities over the product
+    of each hand's common denominator)."""
+    hands = list(hands)
+    unit = lcm(*(net.denominator for hand in hands for net in hand))
+    out: dict[int, int] = {0: 1}
+    scale = 1
     for hand in hands:
-        summed: Distribution = {}
+        common = lcm(*(p.denominator for p in hand.values()))
+        ways = [
+            (net.numerator * (unit // net.denominator), p.numerator * (common // p.denominator))
+            for net, p in hand.items()
+        ]
+        summed: dict[int, int] = {}
         for net, q in out.items():
-            for more, r in hand.items():
-                summed[net + more] = summed.get(net + more, Fraction(0)) + q * r
-        out = summed
-    return out
+            for more, r in ways:
+                summed[net + more] = summed.get(net + more, 0) + q * r
+        out, scale = summed, scale * common
+    return {Fraction(net, unit): Fraction(q, scale) for net, q in out.items()}
 
 
 DISTRIBUTIONS: HandAlgebra[Distribution] = HandAlgebra(add_distributions, scaled, {})

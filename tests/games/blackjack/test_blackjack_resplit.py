@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations, pairwise
-from math import comb
+from itertools import combinations, pairwise, product
+from math import comb, prod
 
 import pytest
 
@@ -21,6 +21,7 @@ from odds.games.blackjack.rounds import analyse_round
 from odds.games.blackjack.shoes import family
 from odds.games.blackjack.splits import (
     completions,
+    convolve,
     hand_value,
     values_by_limit,
     weighted_completions,
@@ -202,3 +203,27 @@ def test_farmers_analyzer_one_deck_resplit_to_four(convention) -> None:
         given = analysis.hand(pair, pair, up).values_given_no_dealer_blackjack
         assert given is not None
         assert float(given[Action.SPLIT]) == pytest.approx(value, abs=1e-15), (pair, up)
+
+
+def test_convolve_is_the_sum_over_every_outcome_of_the_hands() -> None:
+    """The split round's spread (:func:`convolve`, counted in integers) against a plain sum
+    of products over every combination of the hands' outcomes: nets in halves and fifths,
+    probabilities over unrelated denominators, a zero, one and no hand (a wrong unit, scale
+    or common denominator shifts a net or a probability and fails it)."""
+    hands = [
+        {Fraction(-2): Fraction(3, 7), Fraction(1, 2): Fraction(0), Fraction(1): Fraction(4, 7)},
+        {
+            Fraction(-1): Fraction(5, 11),
+            Fraction(2, 5): Fraction(1, 3),
+            Fraction(3): Fraction(7, 33),
+        },
+        {Fraction(0): Fraction(2**70, 3**45), Fraction(-1): 1 - Fraction(2**70, 3**45)},
+    ]
+    for count in range(len(hands) + 1):
+        plain: dict[Fraction, Fraction] = {}
+        for combo in product(*(h.items() for h in hands[:count])):
+            net = sum((n for n, _ in combo), Fraction(0))
+            plain[net] = plain.get(net, Fraction(0)) + prod(
+                (p for _, p in combo), start=Fraction(1)
+            )
+        assert convolve(hands[:count]) == plain
