@@ -114,6 +114,11 @@ def _dealer_subsets() -> frozenset[tuple[int, ...]]:
     for up in range(RANKS):
         for hits_soft_17 in (False, True):
             found.update(in_order(m) for m in dealer_table(up, hits_soft_17))
+    return frozenset(_closed_below(found))
+
+
+def _closed_below(found: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
+    """``found`` with every sub-multiset of its members added (in place, and returned)."""
     stack = list(found)
     while stack:
         j = stack.pop()
@@ -123,7 +128,7 @@ def _dealer_subsets() -> frozenset[tuple[int, ...]]:
                 if smaller not in found:
                     found.add(smaller)
                     stack.append(smaller)
-    return frozenset(found)
+    return found
 
 
 class _MomentStep:
@@ -638,23 +643,8 @@ def _groups(ordered: list[_Keyed], d: int) -> Iterable[tuple[int, list[_Keyed]]]
 
 def _roots(ordered: list[_Keyed]) -> list[tuple[int, ...]]:
     """The ``j`` (in ``ORDER``) below some ``R`` of the list: sub-multisets of dealer hands."""
-    subsets = dealer_subsets()
-    found: set[tuple[int, ...]] = set()
-    keys = [item[:-1] for item in ordered]
-    found |= subsets.intersection(keys)
-    seen = set(keys)
-    stack = list(seen)
-    while stack:
-        j = stack.pop()
-        for i, c in enumerate(j):
-            if c:
-                smaller = (*j[:i], c - 1, *j[i + 1 :])
-                if smaller not in seen:
-                    seen.add(smaller)
-                    stack.append(smaller)
-                    if smaller in subsets:
-                        found.add(smaller)
-    return sorted(found)
+    below = _closed_below({item[:-1] for item in ordered})
+    return sorted(dealer_subsets().intersection(below))
 
 
 # ---------------------------------------------------------------------------
