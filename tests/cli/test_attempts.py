@@ -25,6 +25,10 @@ with those files as its streams, and the rest of the list runs through ``bash`` 
 ``(exit STATUS) SEPARATOR REST`` (the same ``$?``, the same and-or logic), on the same
 output files. Every other command, and so every pipe, closed stream (``>&-``), background
 job, variable, and Ctrl-C or kill here, runs the installed ``odds`` through ``bash``.
+So does every command once this process runs a native thread pool it did not run after its
+imports: Typst's compiler starts one on its first PDF (an in-process test of this worker
+may have made one), and a forked child inherits the pool's locks without its threads and
+waits on them forever (``odds report … --format pdf`` hung so).
 
 This file is self-contained so that any branch can copy it verbatim.
 """
@@ -143,15 +147,6 @@ def _plain_odds(command: str) -> list[str] | None:
     return args[1:] if args and args[0] == "odds" else None
 
 
-def _run_forked(
-    arguments: list[str], folder: Path, timeout: float
-) -> subprocess.CompletedProcess[str]:
-    """``odds ARGUMENTS`` in a forked child of this process (see the module's docstring)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        code = _forked(arguments, folder, timeout, out, err, {})
-        return _completed(shlex.join(["odds", *arguments]), code, out, err)
-
-
 def _forked(
     arguments: list[str],
     folder: Path,
@@ -231,18 +226,16 @@ def _completed(
     return subprocess.CompletedProcess(command, code, *texts)
 
 
-@functools.cache
-def _import_once() -> None:
+def _native_threads() -> int:
+    """The threads of this process that Python did not start (a native library's pool)."""
+    return len(os.listdir("/proc/self/task")) - threading.active_count()
+
+
+def _import_all() -> int:
     """Import every module of ``odds`` and the readers its commands load when used (DuckDB,
     Parquet) here, once, rather than in every child: a child imports nothing on its own.
-
-    Then this process forgets what earlier tests computed (as a new ``odds`` knows nothing)
-    and freezes its objects out of the cycle collector's reach: a child that freed or scanned
-    an inherited cache would copy every page of it (the suite's system time doubled)."""
-    import gc
-
+    The native threads then running are those a forked child may safely inherit."""
     import odds
-    from odds.core.caching import clear_caches
 
     for module in pkgutil.walk_packages(odds.__path__, "odds."):
         if not module.name.endswith("__main__"):
@@ -250,6 +243,27 @@ def _import_once() -> None:
     for optional in ("duckdb", "pyarrow.parquet", "xlsxwriter"):
         with contextlib.suppress(ImportError):
             importlib.import_module(optional)
+    return _native_threads()
+
+
+#: Measured while pytest collects this module, before any test of this process has run.
+NATIVE_THREADS_AFTER_IMPORTS = _import_all()
+
+
+def _fork_safe() -> bool:
+    """No native pool has started since the imports (see the module's docstring)."""
+    return _native_threads() <= NATIVE_THREADS_AFTER_IMPORTS
+
+
+@functools.cache
+def _import_once() -> None:
+    """This process forgets what earlier tests computed (as a new ``odds`` knows nothing)
+    and freezes its objects out of the cycle collector's reach: a child that freed or scanned
+    an inherited cache would copy every page of it (the suite's system time doubled)."""
+    import gc
+
+    from odds.core.caching import clear_caches
+
     clear_caches()
     gc.collect()
     gc.freeze()
@@ -348,7 +362,7 @@ def _run(command: str, folder: Path, timeout: float) -> subprocess.CompletedProc
     """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         rest, code, separator = command, 0, ""
-        while (head := _odds_head(rest)) is not None:
+        while _fork_safe() and (head := _odds_head(rest)) is not None:
             arguments, redirects, separator, rest = head
             code = _forked(arguments, folder, timeout, out, err, redirects)
             if not rest or not (separator == ";" or (separator == "&&") == (code == 0)):
