@@ -94,9 +94,9 @@ def _matches(
 ) -> bool:
     for key, value in pattern:
         if key in _RANK_KEYS:
-            ranks = known.get("ranks")
-            if ranks is None:
-                ranks = known["ranks"] = Counter(c.rank for c in cards)
+            if "ranks" not in known:
+                known["ranks"] = Counter(c.rank for c in cards)
+            ranks: Counter[Any] = known["ranks"]
         if key == "not":
             ok = not _matches(cards, value, shoe, known)
         elif key == "any":
