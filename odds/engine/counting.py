@@ -95,11 +95,15 @@ def check_total(distribution: Mapping[Any, int], expected: int, what: str) -> No
 
 
 def class_distribution(
-    counts: Sequence[int], size: int, classify: Callable[[Hand], C]
+    counts: Sequence[int],
+    size: int,
+    classify: Callable[[Hand], C],
+    dealt: Sequence[tuple[Hand, int]] | None = None,
 ) -> dict[C, int]:
-    """Ways per class of one hand dealt from ``counts``."""
+    """Ways per class of one hand dealt from ``counts`` (``dealt``: its :func:`hands`, when
+    the caller has them already)."""
     distribution: Counter[C] = Counter()
-    for hand, weight in hands(counts, size):
+    for hand, weight in hands(counts, size) if dealt is None else dealt:
         distribution[classify(hand)] += weight
     check_total(distribution, deal_count(counts, (size,)), "hand classes")
     return dict(distribution)

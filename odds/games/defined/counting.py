@@ -803,5 +803,6 @@ def category_distribution(
     types, counts = by_rank_where_large(definition, types, counts, False, {"": {"category"}})
     check_bounds(definition, sum(1 for n in counts if n), sum(counts), False)
     classifier = classifier_for(definition, types)
-    classifier.prime([hand for hand, _ in hands(counts, definition.deal.cards)])
-    return class_distribution(counts, definition.deal.cards, classifier.category)
+    dealt = hands(counts, definition.deal.cards)
+    classifier.prime([hand for hand, _ in dealt])
+    return class_distribution(counts, definition.deal.cards, classifier.category, dealt)

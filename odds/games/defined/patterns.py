@@ -71,24 +71,42 @@ def sequence_high(cards: Sequence[Card], shoe: ShoeRules) -> int | None:
     return None
 
 
-def matches(cards: Sequence[Card], category: Category, shoe: ShoeRules) -> bool:
-    """Whether every key of the category's pattern holds for the hand."""
-    return _matches(cards, category.pattern, shoe)
+def matches(
+    cards: Sequence[Card], category: Category, shoe: ShoeRules, known: dict[Any, Any] | None = None
+) -> bool:
+    """Whether every key of the category's pattern holds for the hand.
+
+    ``known``: what earlier categories' patterns read of this hand (its ranks, its
+    sequence, its subsets' points), kept by :func:`category_of` across the categories it
+    tries: Bull Bull's nine Bull categories each ask the same subsets' points.
+    """
+    return _matches(cards, category.pattern, shoe, {} if known is None else known)
 
 
-def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: ShoeRules) -> bool:
-    ranks: Counter[Any] = Counter()
-    if any(key in ("same_rank", "ranks", "pair_rank", "rank_counts") for key, _ in pattern):
-        ranks = Counter(c.rank for c in cards)
+_RANK_KEYS = frozenset({"same_rank", "ranks", "pair_rank", "rank_counts"})
+
+
+def _matches(
+    cards: Sequence[Card],
+    pattern: tuple[tuple[str, Any], ...],
+    shoe: ShoeRules,
+    known: dict[Any, Any],
+) -> bool:
     for key, value in pattern:
+        if key in _RANK_KEYS:
+            if "ranks" not in known:
+                known["ranks"] = Counter(c.rank for c in cards)
+            ranks: Counter[Any] = known["ranks"]
         if key == "not":
-            ok = not _matches(cards, value, shoe)
+            ok = not _matches(cards, value, shoe, known)
         elif key == "any":
             ok = value
         elif key == "same_rank":
             ok = max(ranks.values()) == value
         elif key == "sequence":
-            ok = (sequence_high(cards, shoe) is not None) == value
+            if "sequence" not in known:
+                known["sequence"] = sequence_high(cards, shoe)
+            ok = (known["sequence"] is not None) == value
         elif key == "flush":
             ok = (len(cards) > 1 and len({c.suit for c in cards}) == 1) == value
         elif key == "suited":
@@ -115,7 +133,10 @@ def _matches(cards: Sequence[Card], pattern: tuple[tuple[str, Any], ...], shoe: 
             ok = max(shoe.values[c.rank] for c in cards) <= value
         elif key == "subset_points":
             size, wanted = value
-            ok = subset_points(cards, size, shoe) & wanted != set()
+            found = known.get(size)  # the points of every ``size`` of the cards
+            if found is None:
+                found = known[size] = subset_points(cards, size, shoe)
+            ok = found & wanted != set()
         else:  # pragma: no cover - the schema refuses other keys
             raise AssertionError(key)
         if not ok:
@@ -137,8 +158,13 @@ def category_of(cards: Sequence[Card], definition: Definition) -> int | None:
     if found is _UNKNOWN and 0 < definition.deal.best < len(cards):
         found = _best_category(cards, definition)
     if found is _UNKNOWN:
+        known: dict[Any, Any] = {}  # what one category's pattern read, the next reuses
         found = next(
-            (i for i, c in enumerate(definition.categories) if matches(cards, c, definition.shoe)),
+            (
+                i
+                for i, c in enumerate(definition.categories)
+                if matches(cards, c, definition.shoe, known)
+            ),
             None,
         )
         if len(cache) < _HANDS_KEPT:

@@ -1,8 +1,8 @@
 """Tableau bets that read the drawn cards (``two_card_points``, ``third_value``,
 ``highest_value``): Tie Max and 3 Giving 8 (``tables/tie-max.toml``,
-``tables/3-giving-8.toml``) against the published combinations and the plain baccarat of
-``tests/reference/baccarat.py`` (its own tableau, card values dealt one by one), on a reduced
-shoe outcome by outcome and on the full eight-deck shoe; their shoe states; the refusals.
+``tables/3-giving-8.toml``) against the plain baccarat of ``tests/reference/baccarat.py`` (its
+own tableau, card values dealt one by one) on a reduced shoe outcome by outcome, and against
+the published combinations on the full eight-deck shoe; their shoe states; the refusals.
 """
 
 from __future__ import annotations
@@ -65,20 +65,14 @@ def _analyses() -> dict[str, dict[str, int]]:
     return found
 
 
-def test_eight_decks_equal_the_published_combinations_and_the_plain_count() -> None:
-    """The definitions' counts (one tableau polynomial carrying the drawn cards' classes) and
-    the plain baccarat's count of every coup card by card both give the published wins."""
+def test_eight_decks_equal_the_published_combinations() -> None:
+    """The definitions' counts (one tableau polynomial carrying the drawn cards' classes) give
+    the published wins exactly. (The plain baccarat is compared outcome by outcome on the
+    reduced shoe below; its eight-deck count, 2 s of CPU, caught nothing more.)"""
     mine = _analyses()
-    coups = plain.value_coups([128] + [32] * 9)
-    assert sum(coups.values()) == EIGHT_DECKS
-    wins: Counter[str] = Counter()
-    for (player, banker), ways in coups.items():
-        for bet, net in plain.drawn_nets(list(player), list(banker)).items():
-            if net > 0:
-                wins[bet] += ways
     for bet, (published, _) in PUBLISHED.items():
         (win,) = (n for label, n in mine[bet].items() if label != "all other")
-        assert win == published == wins[bet], bet
+        assert win == published, bet
 
 
 def test_every_outcome_equals_the_plain_enumeration_on_a_reduced_shoe() -> None:

@@ -206,17 +206,16 @@ def test_at_most_is_the_negation_of_the_next_hand_up(tmp_path: Path) -> None:
     assert _row(found, "decision") == _row(full(), "decision")
 
 
-def test_the_deciding_position_may_be_dealt_second(tmp_path: Path) -> None:
+def test_the_deciding_position_may_be_dealt_second() -> None:
     """The player's hand dealt after the dealer's: the showdown is read the other way round
-    (swapped), and every bet equals the plain enumeration, which solves the decision itself."""
+    (swapped), and every bet equals the plain enumeration, which solves the decision itself
+    (on a reduced deck: a full deck's analysis, 0.7 s of CPU, caught nothing more)."""
     from tests.games.defined.test_defined import probabilities
     from tests.reference.defined import brute_force
 
     text = (TABLES / "three-card-poker.toml").read_text(encoding="utf-8")
     swapped = text.replace('positions = ["player", "dealer"]', 'positions = ["dealer", "player"]')
-    path = tmp_path / "tcp.toml"
-    path.write_text(swapped, encoding="utf-8")
-    assert load_file(path).analysis().bet("ante-play").ev == full().bet("ante-play").ev
+    assert swapped != text
     from odds.core.cards import STANDARD_DECK
     from odds.core.numbers import read_toml
     from odds.games.paytable import from_data
