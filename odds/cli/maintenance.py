@@ -23,16 +23,28 @@ def reports(
 ) -> None:
     """Regenerate reports/*.md and reports/charts/*.svg from tables/*.toml (or check them).
 
+    reports/SHA256SUMS names every file they were generated from and every file generated.
+
     \b
     Example: odds reports --check
     """
-    from odds.tools.regenerate import orphan_charts, orphans, reports_folder, statuses, write
+    from odds.tools.regenerate import (
+        orphan_charts,
+        orphans,
+        reports_folder,
+        statuses,
+        sums_status,
+        write,
+    )
 
     root = reports_folder().parent
     found = statuses()
     if not found:
         raise OddsError("no paytables found in tables/: nothing to generate or check")
     stale = [f for status in found for f in status.files() if not f.fresh]
+    sums = sums_status(found)
+    if not sums.fresh:  # written last: it names what the files above hold
+        stale.append(sums)
     extra = [(p, "no paytable") for p in orphans()]
     extra += [(p, "no report draws it") for p in orphan_charts(found)]
     finish()

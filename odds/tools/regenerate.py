@@ -5,11 +5,18 @@ what the code generates now is stale. Each report is built on a core of its
 own (the slowest, blackjack, dominates), with its charts
 (``reports/charts/<report>-<chart>.svg``, linked from the report), then
 compared or written.
+
+``reports/SHA256SUMS`` names, by SHA-256 in ``sha256sum``'s format (read from the checkout's
+root), every file the reports were generated from (the package's files, the paytables) and
+every file generated: ``sha256sum -c reports/SHA256SUMS`` shows that nothing has changed since
+``odds reports`` wrote them. The freshness test reads it instead of regenerating every report
+(and regenerates one report per path, to show that this install reproduces the bytes).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,6 +143,64 @@ def _outputs(paths: list[Path], games: list[str] | None = None) -> list[ReportOu
         for _ in track(each(), "reports", len(paths)):
             pass
     return [found[index] for index in range(len(paths))]
+
+
+SUMS = "SHA256SUMS"
+
+
+def _digest(data: bytes) -> str:
+    """A file's SHA-256, its line endings read as LF (a checkout made on Windows is the same)."""
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
+
+
+def _sources(paths: list[Path]) -> dict[str, str]:
+    """The digest of every file a report is generated from, by its name in the checkout: the
+    package's files (its code and data) and the paytables ``paths``."""
+    package = Path(__file__).resolve().parents[1]
+    files = sorted(
+        p for p in package.rglob("*") if p.is_file() and p.suffix not in (".pyc", ".pyo")
+    )
+    found = {f"odds/{p.relative_to(package).as_posix()}": _digest(p.read_bytes()) for p in files}
+    found.update((f"tables/{p.name}", _digest(p.read_bytes())) for p in paths)
+    return found
+
+
+def _sums_text(digests: dict[str, str]) -> str:
+    return "".join(f"{digest}  {name}\n" for name, digest in digests.items())
+
+
+def sums_status(found: list[ReportStatus], paths: list[Path] | None = None) -> FileStatus:
+    """``reports/SHA256SUMS`` as it should be: the sources' digests, then the generated files'
+    (the reports' texts in ``found`` and their charts)."""
+    digests = _sources(table_files() if paths is None else paths)
+    folder = reports_folder()
+    digests.update(
+        (f"reports/{f.target.relative_to(folder).as_posix()}", _digest(f.text.encode()))
+        for status in found
+        for f in status.files()
+    )
+    return FileStatus.of(folder / SUMS, _sums_text(digests))
+
+
+def sums_differences() -> list[str]:
+    """The names whose files differ from what ``reports/SHA256SUMS`` says, without generating
+    anything: a source changed since ``odds reports`` ran, a report or chart edited, a file
+    added or removed. Empty: the reports are those generated from these very files."""
+    folder = reports_folder()
+    sums = folder / SUMS
+    if not sums.is_file():
+        return [f"reports/{SUMS} (missing)"]
+    listed = {}
+    for line in sums.read_text(encoding="utf-8").splitlines():
+        digest, _, name = line.partition("  ")
+        listed[name] = digest
+    current = _sources(table_files())
+    generated = [*folder.glob("*.md"), *folder.glob(f"{REPORT_FOLDER}/*.svg")]
+    current.update(
+        (f"reports/{p.relative_to(folder).as_posix()}", _digest(p.read_bytes())) for p in generated
+    )
+    names = listed.keys() | current.keys()
+    return sorted(name for name in names if listed.get(name) != current.get(name))
 
 
 def orphans(paths: list[Path] | None = None) -> list[Path]:

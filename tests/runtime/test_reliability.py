@@ -165,7 +165,11 @@ def tables(tmp_path, monkeypatch):
 
 def test_reports_are_written_whole_and_an_orphan_fails_the_check(run, tables):
     assert run("reports")[0] == 0
-    assert sorted(p.name for p in (tables / "reports").iterdir()) == ["charts", "small.md"]
+    assert sorted(p.name for p in (tables / "reports").iterdir()) == [
+        "SHA256SUMS",
+        "charts",
+        "small.md",
+    ]
     charts = sorted(p.name for p in (tables / "reports" / "charts").iterdir())
     assert charts == [
         f"small-{bet}-{kind}.svg"
@@ -176,6 +180,36 @@ def test_reports_are_written_whole_and_an_orphan_fails_the_check(run, tables):
     (tables / "reports" / "gone.md").write_text("# an old report\n", encoding="utf-8")
     code, _, err = run("reports", "--check")
     assert code == 1 and "reports/gone.md (no paytable)" in err
+
+
+def test_the_sums_name_every_change_since_the_reports_were_written(run, tables):
+    """``reports/SHA256SUMS`` (what the freshness test reads instead of regenerating): what it
+    lists matches the files until a source, a report, a chart or the set of files changes."""
+    regenerate = odds.tools.regenerate
+    assert run("reports")[0] == 0
+    assert regenerate.sums_differences() == []
+    sums = (tables / "reports" / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    names = [line.split("  ", 1)[1] for line in sums]
+    assert "odds/tools/regenerate.py" in names and "tables/small.toml" in names
+    assert "reports/small.md" in names and "reports/charts/small-player-funnel.svg" in names
+    report = tables / "reports" / "small.md"
+    report.write_text(report.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+    assert regenerate.sums_differences() == ["reports/small.md"]
+    assert run("reports")[0] == 0 and regenerate.sums_differences() == []
+    table = tables / "tables" / "small.toml"
+    table.write_text(table.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (tables / "reports" / "gone.md").write_text("# an old report\n", encoding="utf-8")
+    assert regenerate.sums_differences() == ["reports/gone.md", "tables/small.toml"]
+    (tables / "reports" / "gone.md").unlink()
+    run("reports")
+    assert run("reports", "--check")[0] == 0
+    assert regenerate.sums_differences() == []
+    # A source of the package that changes is a change: the sums are written from its bytes.
+    lines = [line for line in sums if not line.endswith("  odds/tools/regenerate.py")]
+    (tables / "reports" / "SHA256SUMS").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert "odds/tools/regenerate.py" in regenerate.sums_differences()
+    code, _, err = run("reports", "--check")
+    assert code == 1 and "reports/SHA256SUMS" in err
 
 
 def test_a_binary_file_in_tables_is_one_line(run, tables):
