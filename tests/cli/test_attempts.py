@@ -17,18 +17,21 @@ A plain ``odds …`` command (no shell syntax: no pipe, redirection, variable, g
 quoting of such characters) runs as ``odds`` would, in a child forked from this test
 process, with the package already imported: the same entry point
 (``odds.__main__.run``), arguments, folder, environment, standard streams (files),
-signal dispositions, warning filters and exit code, none of the computed caches, but not
-another interpreter's start and imports (0.15 to 0.45 s of CPU each, for some 400
-commands). So does a plain ``odds …`` at the head of a list, with at most a ``> FILE`` and
-a ``2> FILE`` (``odds audit … > out.md; test $? -eq 1 && grep … out.md``): it runs forked
-with those files as its streams, and the rest of the list runs through ``bash`` as
-``(exit STATUS) SEPARATOR REST`` (the same ``$?``, the same and-or logic), on the same
-output files. Every other command, and so every pipe, closed stream (``>&-``), background
-job, variable, and Ctrl-C or kill here, runs the installed ``odds`` through ``bash``.
-So does every command once this process runs a native thread pool it did not run after its
-imports: Typst's compiler starts one on its first PDF (an in-process test of this worker
-may have made one), and a forked child inherits the pool's locks without its threads and
-waits on them forever (``odds report … --format pdf`` hung so).
+signal dispositions, warning filters and exit code, but not another interpreter's start and
+imports (0.15 to 0.45 s of CPU each, for some 250 commands). So does a plain ``odds …`` at
+the head of a list, with at most a ``> FILE`` and a ``2> FILE`` (``odds audit … > out.md;
+test $? -eq 1 && grep … out.md``): it runs forked with those files as its streams, and the
+rest of the list runs through ``bash`` as ``(exit STATUS) SEPARATOR REST`` (the same
+``$?``, the same and-or logic), on the same output files. A child's caches are this
+process's after :func:`_warmed`: nothing an earlier test computed, only what most attempts
+need of the packaged paytables they name, computed once before the first fork (a figure is
+the same from a warm cache: see there). Every other command, and so every pipe, closed
+stream (``>&-``), background job, variable, and Ctrl-C or kill here, runs the installed
+``odds`` through ``bash``. So does every command once this process runs a native thread
+pool it did not run after its imports: Typst's compiler starts one on its first PDF (an
+in-process test of this worker may have made one), and a forked child inherits the pool's
+locks without its threads and waits on them forever (``odds report … --format pdf`` hung
+so).
 
 This file is self-contained so that any branch can copy it verbatim.
 """
@@ -269,6 +272,42 @@ def _import_once() -> None:
     gc.freeze()
 
 
+#: The packaged paytables the attempts name most (pok-deng in some 110 commands,
+#: dragon-tiger in 35), analysed in this process before its first fork, with their shoe-state
+#: evaluators (``odds shoe``, ``odds exposure``, shoe-by-shoe audits: Pok Deng's takes 0.9 s,
+#: and seven children built it each).
+WARMED = ("pok-deng", "dragon-tiger")
+
+
+@functools.cache
+def _warmed() -> None:
+    """What many children would each compute from nothing, computed once here, after
+    :func:`_import_once` and before the first attempt's fork: every definition of ``tables/``
+    compiled, and the analyses and evaluators of :data:`WARMED` (2 s here; the attempts'
+    children 45.9 -> 37.9 CPU-s). What an attempt catches does not change: a figure does not
+    depend on a warm cache, since every cache is keyed on content (a copy an attempt edits
+    is another key, counted cold in its child); tests/core/test_caching.py checks that these
+    games' whole analyses after :func:`odds.core.caching.clear_caches` equal the warm ones,
+    and tests/tools/test_shoe_state.py Pok Deng's evaluator against full analyses in a
+    process that keeps it; no cached computation writes to standard error (a line a cold
+    run would add); every other game is counted cold in each child, and the attempts run
+    through ``bash`` start a new ``odds`` from nothing."""
+    import gc
+
+    from odds.games.defined.registry import table_games
+    from odds.games.paytable import load
+    from odds.tools.shoe.questions import feature_of
+
+    table_games()
+    for name in WARMED:
+        paytable = load(name)
+        paytable.analysis()
+        paytable.bet_analysis()
+        feature_of(paytable).evaluator(paytable.config)
+    gc.collect()
+    gc.freeze()
+
+
 def _as_a_fresh_interpreter(arguments: list[str]) -> None:
     """What a new ``python`` starts with, where pytest's process differs: arguments, standard
     streams on file descriptors 0-2, default signal dispositions and warning filters."""
@@ -375,6 +414,8 @@ def _run(command: str, folder: Path, timeout: float) -> subprocess.CompletedProc
 
 @pytest.mark.parametrize("attempt", _all(), ids=lambda a: a.id)
 def test_attempt(attempt: Attempt, tmp_path: Path) -> None:
+    _import_once()
+    _warmed()
     *setup, judged = attempt.commands
     for command in setup:
         done = _run(command, tmp_path, attempt.timeout)

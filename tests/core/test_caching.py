@@ -22,6 +22,8 @@ def _filled() -> dict[str, int]:
     return {name: n for name, n in cache_sizes().items() if n}
 
 
+#: Among them the games tests/cli/test_attempts.py analyses before it forks its children
+#: (which must print what a cold ``odds`` prints).
 @pytest.mark.parametrize("game", ["baccarat", "dragon-tiger", "pok-deng"])
 def test_clear_caches_makes_the_next_analysis_cold(game):
     paytable = load(game)
@@ -32,6 +34,7 @@ def test_clear_caches_makes_the_next_analysis_cold(game):
     again = load(game).analyse()
     assert _filled(), "nothing was recomputed after clear_caches"
     assert [b.stats.ev for b in again.bets] == [b.stats.ev for b in first.bets]
+    assert again == first  # every table and figure a report prints, not only the EVs
 
 
 def test_blackjack_families_clear_with_everything_else():
