@@ -195,11 +195,15 @@ class InfinitePlay:
             out[Fraction(net)] += self.dealer[o]
         return tuple(out.items())
 
-    def hand_totals(self, action: Action, hard: int, aces: bool) -> tuple[dict[int, Fraction], int]:
-        """A hand's final totals and stake after its first action (stand, hit or double)."""
+    @cached  # asked by every initial hand and every split hand (ten per split) of a total
+    def action_nets(self, action: Action, hard: int, aces: bool) -> tuple[Distribution, int]:
+        """P(net, and no dealer blackjack) of a hand after its first action (stand, hit or
+        double), and its stake (shared: read, never changed)."""
         if action == STAND:
-            return {total_of(hard, aces)[0]: Fraction(1)}, 1
-        return self.drawn(hard, aces, action == HIT), 2 if action == DOUBLE else 1
+            totals, stake = {total_of(hard, aces)[0]: Fraction(1)}, 1
+        else:
+            totals, stake = self.drawn(hard, aces, action == HIT), 2 if action == DOUBLE else 1
+        return self.nets(totals, stake), stake
 
     def distribution(self, action: Action, a: int, b: int) -> dict[Fraction, Fraction]:
         """Net payout probabilities of an initial hand's action (a split's: see :meth:`split`)."""
@@ -210,8 +214,8 @@ class InfinitePlay:
             return add_distributions({Fraction(-1, 2): 1 - p_bj}, {Fraction(-1): p_bj})
         if action == SPLIT:
             return self.split_distribution(a)
-        totals, stake = self.hand_totals(action, a + b + 2, a == 0 or b == 0)
-        return add_distributions(self.nets(totals, stake), {Fraction(-1 if peek else -stake): p_bj})
+        nets, stake = self.action_nets(action, a + b + 2, a == 0 or b == 0)
+        return add_distributions(nets, {Fraction(-1 if peek else -stake): p_bj})
 
     def split_distribution(self, x: int) -> dict[Fraction, Fraction]:
         """A split round's net, its hands convolved as if independent given the dealer's
@@ -221,18 +225,22 @@ class InfinitePlay:
         other: dict[str, list[tuple[Fraction, dict[Fraction, Fraction]]]] = {"X": [], "N": []}
         lost: dict[str, list[tuple[Fraction, dict[Fraction, Fraction]]]] = {"X": [], "N": []}
         for y in range(RANKS):
-            totals, stake = self.hand_totals(split.actions[y], x + y + 2, x == 0 or y == 0)
-            given = {net: q / (1 - p_bj) for net, q in self.nets(totals, stake).items()}
+            nets, stake = self.action_nets(split.actions[y], x + y + 2, x == 0 or y == 0)
+            given = {net: q / (1 - p_bj) for net, q in nets.items()}
             for kind, weight in (("X", P_RANK[y]), ("N", P_RANK[y] / (1 - p))):
                 if kind == "X" or y != x:
                     other[kind].append((weight, given))
                     lost[kind].append((weight, {Fraction(-stake): Fraction(1)}))
         rounds: dict[Fraction, Fraction] = {}
         blackjack: dict[Fraction, Fraction] = {}
+        # Each kind's hand is mixed once (not once per hand of every completion), and the
+        # dealer's blackjack under a peek takes the original stake whatever the hands hold.
+        ways = [(other, rounds)] if self.rules.peek else [(other, rounds), (lost, blackjack)]
+        mixed = [({kind: _mix(hands) for kind, hands in kinds.items()}, out) for kinds, out in ways]
         for completion in completions(split.hands):
             weight = p**completion.pairs * (1 - p) ** completion.non_pairs
-            for kinds, out in ((other, rounds), (lost, blackjack)):
-                hands = [_mix(kinds[kind]) for kind, _ in completion.hands]
+            for mixes, out in mixed:
+                hands = [mixes[kind] for kind, _ in completion.hands]
                 out.update(add_distributions(out, scaled(convolve(hands), weight)))
         if self.rules.peek:
             blackjack = {Fraction(-1): Fraction(1)}

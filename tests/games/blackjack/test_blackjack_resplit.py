@@ -33,9 +33,8 @@ SMALL = (2, 2, 2, 0, 0, 0, 0, 6, 0, 12)  # A, 2, 3, eights and tens: 24 cards
 
 @pytest.mark.parametrize(
     ("shoe", "up", "pair", "rules"),
-    [
+    [  # (a peek against a ten resplitting to 4: the aces' case below)
         (SMALL, 9, 7, BlackjackRules(split_hands=4, double_after_split=True)),
-        (SMALL, 9, 7, BlackjackRules(split_hands=4, hole_card="peek")),
         (SMALL, 2, 7, BlackjackRules(split_hands=3, double_after_split=True, hole_card="peek")),
         ((4, 2, 0, 0, 0, 1, 0, 3, 0, 12), 0, 0, BlackjackRules(split_hands=4, resplit_aces=True)),
         (
