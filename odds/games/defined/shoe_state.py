@@ -737,6 +737,9 @@ class ShowdownEvaluator(StateEvaluator):
         return found
 
 
+_ZERO = Fraction(0)
+
+
 def showdown_evaluator(game: DefinedGame, config: DefinedConfig) -> StateEvaluator | None:
     """A :class:`ShowdownEvaluator` when every bet pays by the winning hand (else ``None``).
 
@@ -788,10 +791,10 @@ def showdown_evaluator(game: DefinedGame, config: DefinedConfig) -> StateEvaluat
     for name, wins_by_key, losses_by_key, tie in settled:
 
         def win(key: Any, found: dict[Any, Fraction] = wins_by_key) -> Fraction:
-            return found.get(key, Fraction(0))
+            return found.get(key, _ZERO)
 
         def cost(key: Any, found: dict[Any, Fraction] = losses_by_key) -> Fraction:
-            return -found.get(key, Fraction(0))
+            return -found.get(key, _ZERO)
 
         paying = SubShowdown(shoe.counts, size, classifier.strength, win, cost)
         decided = None
