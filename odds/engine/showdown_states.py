@@ -64,12 +64,14 @@ class SubShowdown:
         rank_of = {key: r for r, key in enumerate(distinct)}
         ranks = tuple([rank_of[key] for key in keys])
         # Payoffs depend on the key only: one call per distinct key.
-        win_of = {key: Fraction(win(key)) for key in distinct}
-        cost_of = {key: Fraction(cost(key)) for key in distinct}
+        win_of = {key: _rational(win(key)) for key in distinct}
+        cost_of = {key: _rational(cost(key)) for key in distinct}
         self.scale = lcm(*(v.denominator for v in (*win_of.values(), *cost_of.values())))
-        units = {key: int(v * self.scale) for key, v in win_of.items()}
+        # Each payoff over the common denominator, in integers (22,000 keys for Goa Gae's
+        # bonus table: a Fraction product each was a tenth of a second).
+        units = {k: v.numerator * (self.scale // v.denominator) for k, v in win_of.items()}
         self._win = np.array([units[key] for key in keys], dtype=np.int64)
-        units = {key: int(v * self.scale) for key, v in cost_of.items()}
+        units = {k: v.numerator * (self.scale // v.denominator) for k, v in cost_of.items()}
         cost_units = [units[key] for key in keys]
         # What the payoffs do not change (which entries and prefix positions each first
         # hand needs) is laid out once per shoe, hand size and strength order: a second
@@ -125,6 +127,10 @@ class SubShowdown:
             raise ValueError("composition outside the shoe the showdown was built for")
         total, deals = self.numerator(counts)
         return Fraction(total, deals * self.scale)
+
+
+def _rational(value: Fraction | int) -> Fraction:
+    return value if isinstance(value, Fraction) else Fraction(value)
 
 
 @cached(maxsize=4)
@@ -216,40 +222,56 @@ class _Layout:
         self._entry_keys = part_of * self._stride + np.array(ranks, dtype=np.int64)
 
     def _build_lookups(self, patterns: list[Monomial], ranks: Sequence[int], np: Any) -> None:
-        """For every first hand, every part on its types: prefix positions and δ factors."""
-        owner, parts, strengths, deltas = [], [], [], []
-        pad = len(self.full) * self.width * self.width  # a δ slot holding 1
-        picks_for: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        width, size = self.width, self.size
+        """For every first hand, every part on its types: prefix positions and δ factors.
+
+        A part takes ``p`` of a type the hand holds (``1 ≤ p ≤ min(size, full)`` on at least
+        one type, ``Σ p ≤ size``): every vector of picks is tried on every hand at once (in
+        the order of ``itertools.product``), and the parts found among the entries kept.
+        """
+        width, size, count = self.width, self.size, len(patterns)
+        types = np.zeros((count, size), dtype=np.int64)
+        copies = np.zeros((count, size), dtype=np.int64)  # 0 past a hand's last type
         for a, pattern in enumerate(patterns):
-            caps = tuple(min(size, self.full[t]) for t, _ in pattern)
-            options = picks_for.get(caps)
-            if options is None:
-                options = picks_for[caps] = [
-                    picks
-                    for picks in product(*(range(cap + 1) for cap in caps))
-                    if any(picks) and sum(picks) <= size
-                ]
-            rank = ranks[a]
-            for picks in options:
-                part = tuple([(t, p) for (t, _), p in zip(pattern, picks, strict=True) if p])
-                index = self._parts.get(part)
-                if index is None:
-                    continue
-                owner.append(a)
-                parts.append(index)
-                strengths.append(rank)
-                factors = [
-                    (t * width + copies) * width + p
-                    for (t, copies), p in zip(pattern, picks, strict=True)
-                    if p
-                ]
-                deltas.append(factors + [pad] * (size - len(factors)))
-        self._owner = np.array(owner, dtype=np.intp)
+            for i, (t, m) in enumerate(pattern):
+                types[a, i], copies[a, i] = t, m
+        caps = np.where(copies > 0, np.minimum(np.asarray(self.full)[types], size), 0)
+        picks = np.array(list(product(range(size + 1), repeat=size)), dtype=np.int64)
+        picks = picks[(picks.sum(axis=1) <= size) & (picks.sum(axis=1) > 0)]
+        fits = (picks[None, :, :] <= caps[:, None, :]).all(axis=2)
+        hand, option = np.nonzero(fits)  # by hand, then picks in product order
+        chosen = picks[option]
+        held_types, held_copies = types[hand], copies[hand]
+        # A part as one integer: its (type, picks) pairs in type order, base-``base`` digits.
+        base = len(self.full) * width + 1
+        code = np.zeros(len(hand), dtype=np.int64)
+        for i in range(size):
+            taken = chosen[:, i] > 0
+            code = np.where(taken, code * base + held_types[:, i] * width + chosen[:, i] + 1, code)
+        known = np.array(
+            sorted((self._part_code(part, base), index) for part, index in self._parts.items()),
+            dtype=np.int64,
+        ).reshape(-1, 2)
+        where = np.searchsorted(known[:, 0], code).clip(max=max(len(known) - 1, 0))
+        found = known[where, 0] == code if len(known) else np.zeros(len(code), dtype=bool)
+        hand, chosen, where = hand[found], chosen[found], where[found]
+        held_types, held_copies = held_types[found], held_copies[found]
+        owner = hand
+        parts = known[where, 1]
+        strengths = np.asarray(ranks, dtype=np.int64)[hand]
+        pad = len(self.full) * width * width  # a δ slot holding 1
+        deltas = np.where(chosen > 0, (held_types * width + held_copies) * width + chosen, pad)
+        self._owner = np.asarray(owner, dtype=np.intp)
         self.starts = np.searchsorted(self._owner, np.arange(len(patterns)))
-        part = np.array(parts, dtype=np.int64)
-        keys = part * self._stride + np.array(strengths, dtype=np.int64)
+        part = np.asarray(parts, dtype=np.int64)
+        keys = part * self._stride + strengths
         self.low, self.end = self._part_starts[part], self._part_starts[part + 1]
         self.below = np.searchsorted(self._entry_keys, keys, "left")
         self.upto = np.searchsorted(self._entry_keys, keys, "right")
-        self.deltas = np.array(deltas, dtype=np.intp)
+        self.deltas = deltas.astype(np.intp).reshape(-1, size)
+
+    def _part_code(self, part: Monomial, base: int) -> int:
+        """A part's integer code (see :meth:`_build_lookups`)."""
+        code = 0
+        for t, p in part:
+            code = code * base + t * self.width + p + 1
+        return code

@@ -263,9 +263,10 @@ def test_audit_links_one_chart_per_test(run, tmp_path, monkeypatch) -> None:
 
 @pytest.fixture
 def one_report(tmp_path, monkeypatch) -> Path:
-    """A reports/ folder of its own, generated from one small paytable."""
+    """A reports/ folder of its own, generated from one small paytable (one bet, two charts:
+    a few hundredths of a second, the bookkeeping under test needs no more)."""
     reports = tmp_path / "reports"
-    table = TABLES / "goa-gae.toml"
+    table = TABLES / "perfect-pairs.toml"
     monkeypatch.setattr(regenerate, "REPORTS", reports)
     monkeypatch.setattr(regenerate, "table_files", lambda: [table])
     # The file bookkeeping is under test, not the analysis: compute it once.
@@ -275,20 +276,20 @@ def one_report(tmp_path, monkeypatch) -> Path:
 
 def test_reports_check_flags_stale_missing_and_orphan_charts(run, one_report) -> None:
     code, out, _ = run("reports")
-    assert code == 0 and "wrote reports/charts/goa-gae-player-funnel.svg" in out
+    assert code == 0 and "wrote reports/charts/perfect-pairs-perfect-pairs-funnel.svg" in out
     assert run("reports", "--check")[1] == "2 charts and 1 reports are fresh\n"
-    chart = one_report / "charts" / "goa-gae-player-funnel.svg"
+    chart = one_report / "charts" / "perfect-pairs-perfect-pairs-funnel.svg"
     chart.write_text(chart.read_text(encoding="utf-8").replace("#ffffff", "#fffffe"), "utf-8")
     code, _, err = run("reports", "--check")
-    assert code == 1 and "reports/charts/goa-gae-player-funnel.svg" in err
+    assert code == 1 and "reports/charts/perfect-pairs-perfect-pairs-funnel.svg" in err
     chart.unlink()
     code, _, err = run("reports", "--check")
-    assert code == 1 and "goa-gae-player-funnel.svg (missing)" in err
+    assert code == 1 and "perfect-pairs-perfect-pairs-funnel.svg (missing)" in err
     run("reports")
-    orphan = one_report / "charts" / "goa-gae-old-bet-funnel.svg"
+    orphan = one_report / "charts" / "perfect-pairs-old-bet-funnel.svg"
     orphan.write_text("<svg/>", encoding="utf-8")
     code, _, err = run("reports", "--check")
-    assert code == 1 and "goa-gae-old-bet-funnel.svg (no report draws it)" in err
+    assert code == 1 and "perfect-pairs-old-bet-funnel.svg (no report draws it)" in err
     code, out, _ = run("reports")
     assert orphan.exists() and "not removed" in out  # never deleted behind the user's back
 

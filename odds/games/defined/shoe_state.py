@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from odds.core.caching import cached
 from odds.core.errors import OddsError
 from odds.engine import hands as engine_hands
+from odds.engine.counting import check_total
 from odds.engine.polynomial import FallingPolynomial, falling, two_hand_polynomial
 from odds.games.dealing import (
     CONTINUOUS,
@@ -484,7 +485,7 @@ class TableauWays:
         assert tableau is not None
         self.polynomial = coup_outcome_polynomial(tableau, *assignment)
         self.coup_bets = [bet for bet in definition.bets if not _reads_first_cards(game, bet)]
-        self.settled: dict[tuple[str, RoundKey], str] = {}
+        self.settled: dict[str, dict[Any, str]] = {}  # bet → pair of views → outcome
         self.groupings: dict[frozenset[str], Any] = {}
         self.card_bets = [
             (bet, bet_needs(bet, definition.deal.positions)[1])
@@ -555,13 +556,18 @@ class TableauWays:
                 joint = joints[names] = first_cards.first_card_joint(
                     definition, self.types, counts, set(names), grouped
                 )
-            rounds = first_cards.first_card_rounds(definition, self.types, counts, reads, joint)
+                total = falling(sum(counts), first_cards.ROUND_CARDS)
+                check_total(joint, total, f"{definition.source}: first-card rounds")
             found[bet.name] = ways = dict.fromkeys((o.key for o in bet.outcomes), 0)
-            for key, n in rounds.items():
-                outcome = self.settled.get((bet.name, key))
+            # A pair of views settles the same way in every state: its outcome is kept (the
+            # round key it cuts to, first_cards.first_card_rounds's, worked out once).
+            outcomes = self.settled.setdefault(bet.name, {})
+            for views, n in joint.items():
+                outcome = outcomes.get(views)
                 if outcome is None:  # first met: settled (and checked) as the report does
+                    key = cut_key(None, definition.deal.positions, reads, views)
                     settled = self.game.settle_rounds(self.config, bet, {key: 1}, False)
-                    outcome = self.settled[bet.name, key] = next(k for k, v in settled.items() if v)
+                    outcome = outcomes[views] = next(k for k, v in settled.items() if v)
                 ways[outcome] += n
         return found
 
@@ -630,11 +636,17 @@ class TableauEvaluator(StateEvaluator):
         return self._evs(self.ways(counts), sum(counts))
 
     def _evs(self, outcome_ways: dict[str, dict[str, int]], size: int) -> dict[str, Fraction]:
+        return {bet: Fraction(*q) for bet, q in self._quotients(outcome_ways, size).items()}
+
+    def _quotients(
+        self, outcome_ways: dict[str, dict[str, int]], size: int
+    ) -> dict[str, tuple[int, int]]:
+        """Each bet's EV as (numerator, denominator) integers."""
         total = falling(size, self.round_cards)
         found = {}
         for bet, ways in outcome_ways.items():
             nets, scale = self.nets[bet]
-            found[bet] = Fraction(sum(nets[k] * n for k, n in ways.items()), total * scale)
+            found[bet] = (sum(nets[k] * n for k, n in ways.items()), total * scale)
         return found
 
     def approximate(self, counts: Sequence[int]) -> dict[str, tuple[float, float]]:
@@ -646,10 +658,11 @@ class TableauEvaluator(StateEvaluator):
         values = self.ev_polynomial().approximate(
             value_counts(self.ways.game.definition, self.ways.types, counts)
         )
-        exact = self._evs(self.ways.card_ways(counts), sum(counts))
+        exact = self._quotients(self.ways.card_ways(counts), sum(counts))
         found = {bet.name: values.get(bet.name) for bet in self.bets}
-        for name, value in exact.items():
-            found[name] = (float(value), 0.0)
+        for name, (numerator, denominator) in exact.items():
+            # A quotient of integers is correctly rounded, as float(Fraction) is: no gcd.
+            found[name] = (numerator / denominator, 0.0)
         return {name: value for name, value in found.items() if value is not None}
 
     def ev_polynomial(self) -> FallingPolynomial[str]:
@@ -724,6 +737,9 @@ class ShowdownEvaluator(StateEvaluator):
         return found
 
 
+_ZERO = Fraction(0)
+
+
 def showdown_evaluator(game: DefinedGame, config: DefinedConfig) -> StateEvaluator | None:
     """A :class:`ShowdownEvaluator` when every bet pays by the winning hand (else ``None``).
 
@@ -775,10 +791,10 @@ def showdown_evaluator(game: DefinedGame, config: DefinedConfig) -> StateEvaluat
     for name, wins_by_key, losses_by_key, tie in settled:
 
         def win(key: Any, found: dict[Any, Fraction] = wins_by_key) -> Fraction:
-            return found.get(key, Fraction(0))
+            return found.get(key, _ZERO)
 
         def cost(key: Any, found: dict[Any, Fraction] = losses_by_key) -> Fraction:
-            return -found.get(key, Fraction(0))
+            return -found.get(key, _ZERO)
 
         paying = SubShowdown(shoe.counts, size, classifier.strength, win, cost)
         decided = None

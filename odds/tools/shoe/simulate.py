@@ -170,13 +170,23 @@ def _batch_values(
 ) -> list[tuple[tuple[float, ...], tuple[bool, ...]]]:
     """Every state's exact EVs as floats (an integer quotient is correctly rounded, as
     ``float(Fraction)`` is) and their signs, from one batch of integer numerators."""
+    import numpy as np
+
     if not states:
         return []
     column = [list(batch.bets).index(n) for n in names]
     numerators = batch.numerators(states)
+    denominators = [batch.denominator(n) for n in np.sum(states, axis=1).tolist()]
+    if numerators.dtype == np.int64 and max(denominators) < 2**53:
+        picked = numerators[:, column]
+        if not len(picked) or int(np.abs(picked).max()) < 2**53:
+            # Integers below 2^53 are doubles exactly: one division rounds once, as the
+            # quotient of two Python integers does.
+            values = picked / np.array(denominators, dtype=np.float64)[:, None]
+            signs = (picked > 0).tolist()
+            return [(tuple(v), tuple(b)) for v, b in zip(values.tolist(), signs, strict=True)]
     found = []
-    for state, row in zip(states, numerators.tolist(), strict=True):
-        denominator = batch.denominator(sum(state))
+    for denominator, row in zip(denominators, numerators.tolist(), strict=True):
         values = [int(row[c]) for c in column]
         found.append(
             (tuple(v / denominator if v else 0.0 for v in values), tuple(v > 0 for v in values))
