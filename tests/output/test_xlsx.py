@@ -45,6 +45,13 @@ class Workbook:
 
         self.book = openpyxl.load_workbook(path)
         self.engine = ExcelCompiler(filename=str(path))
+        # pycel starts from the values the file caches beside its formulas (the renderer's
+        # own floats) and answers those; recalculate() computes only the cells it has read.
+        # Every formula read, then every one computed, so that a wrong formula fails
+        # (measured: split ways recombined at reversed powers passed before).
+        for sheet, where in self.formulas():
+            self.value(sheet, where)
+        self.engine.recalculate()
 
     def value(self, sheet: str, coordinate: str) -> object:
         return self.engine.evaluate(f"'{sheet}'!{coordinate}")
