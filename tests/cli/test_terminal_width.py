@@ -77,9 +77,11 @@ def main_job_piped() -> str:
     return piped
 
 
-@pytest.mark.parametrize("columns", [80, 120])
-def test_the_main_job_fits_the_terminal_and_keeps_every_figure(columns, main_job_piped):
-    _check_fitted(on_terminal(MAIN_JOB, columns), main_job_piped, columns)
+def test_the_main_job_fits_the_terminal_and_keeps_every_figure(main_job_piped):
+    """One real window, 80 columns: what a process adds is the width read from its terminal
+    (a width assumed wider fails here); the layout at 40, 80 and 120 columns is checked on
+    every committed report below, without a process."""
+    _check_fitted(on_terminal(MAIN_JOB, 80), main_job_piped, 80)
 
 
 @pytest.fixture(scope="module")

@@ -85,11 +85,14 @@ def test_the_same_inputs_give_byte_identical_pdfs(dragon_tiger):
 
 
 def test_typst_markup_in_a_paytable_is_text(tmp_path: Path):
-    """A title full of Typst's markup characters is printed as it is, never interpreted."""
+    """A title full of Typst's markup characters is printed as it is, never interpreted.
+
+    Any game's title and description reach the same header: casino-war's 5 pages (0.5 CPU-s
+    with pypdf reading them) rather than mahjong-28's 13 (1.5 CPU-s)."""
     title = 'Odd #title $x$ *bold* _em_ [link] <label> @ref "quoted" \\ back // not a comment'
     path = tmp_path / "odd.toml"
     path.write_text(
-        'game = "mahjong-28"\n'
+        'game = "casino-war"\n'
         f"title = {_toml_string(title)}\n"
         'description = "Pays = #1; see `code` & <more>"\n',
         encoding="utf-8",

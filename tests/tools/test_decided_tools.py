@@ -270,27 +270,34 @@ def test_solve_reoptimises_the_war_at_every_payout(run) -> None:
 SOLVE_RANKS = ("3", "7", "Q", "K")
 
 
-def _plain_ev(deck: list[tuple[int, int]], play_win: Fraction) -> tuple[Fraction, set]:
-    """EV per Ante of Ante and Play with the Ante Bonus riding on it, the win (any hand beating
-    a qualifying dealer) paying ``play_win`` in place of 2, each hand's action re-chosen by
-    exact EV (play on a tie), and the hands played: tests/reference/three_card_poker.py's
-    rules, walked."""
-    total, played = Fraction(0), set()
+def _plain_evs(deck: list[tuple[int, int]], *play_wins: Fraction) -> list[tuple[Fraction, set]]:
+    """For each ``play_win``: the EV per Ante of Ante and Play with the Ante Bonus riding on it,
+    the win (any hand beating a qualifying dealer) paying ``play_win`` in place of 2, each
+    hand's action re-chosen by exact EV (play on a tie), and the hands played:
+    tests/reference/three_card_poker.py's rules, walked once for every payout (the deals do not
+    depend on it: each hand's nets at 2 and its count of such wins)."""
     hands = list(combinations(deck, 3))
+    walked = []
     for player in hands:
         mine = key(player)
         rest = [c for c in deck if c not in player]
-        nets = []
+        net, wins, deals = 0, 0, 0
         for dealer in combinations(rest, 3):
-            net = play_net(player, dealer)  # the Ante Bonus included
-            if key(dealer) >= QUALIFIES and mine > key(dealer):
-                net += play_win - 2  # the outcome the payout names (2 in the published table)
-            nets.append(net)
-        play = Fraction(sum(nets), len(nets))
-        if play >= -1:
-            played.add(player)
-        total += max(play, Fraction(-1))
-    return total / len(hands), played
+            net += play_net(player, dealer)  # the Ante Bonus included
+            wins += key(dealer) >= QUALIFIES and mine > key(dealer)
+            deals += 1
+        walked.append((player, net, wins, deals))
+    found = []
+    for play_win in play_wins:
+        total, played = Fraction(0), set()
+        for player, net, wins, deals in walked:
+            # The outcome the payout names pays 2 in the published table.
+            play = Fraction(net + wins * (play_win - 2), deals)
+            if play >= -1:
+                played.add(player)
+            total += max(play, Fraction(-1))
+        found.append((total / len(hands), played))
+    return found
 
 
 def test_solve_moves_the_three_card_poker_threshold(run, tmp_path: Path) -> None:
@@ -318,10 +325,10 @@ def test_solve_moves_the_three_card_poker_threshold(run, tmp_path: Path) -> None
     value = Fraction(int(root.p), int(root.q))
     assert solution.strategy == "play K-Q-7 or better, fold K-Q-3 and below"
     assert _rtp_by_report(run, str(path), f"payouts.play_win={value}", "ante-play") == target
-    deck = reduced_deck(SOLVE_RANKS)
-    ev, played = _plain_ev(deck, value)
+    (ev, played), (published_ev, published) = _plain_evs(
+        reduced_deck(SOLVE_RANKS), value, Fraction(2)
+    )
     assert 1 + ev == target
-    published_ev, published = _plain_ev(deck, Fraction(2))
     assert 1 + published_ev == _rtp_by_report(run, str(path), "payouts.play_win=2", "ante-play")
     assert played < published  # fewer hands played: the strategy was re-optimised
 
