@@ -42,7 +42,7 @@ from odds.games.defined.rounds import (
     RoundKey,
     bet_needs,
     bet_reading,
-    holds,
+    holding,
     net_of,
     round_text,
 )
@@ -380,7 +380,7 @@ class DefinedGame(Game[DefinedConfig]):
                     patterns.view(cards, names, definition),
                     len(cards),
                     drawn,
-                    self._hand_texts(cards)[1],
+                    self._hand_texts(cards)[2],
                 ),
                 patterns.strength(cards, definition) if winner else None,
             )
@@ -392,14 +392,38 @@ class DefinedGame(Game[DefinedConfig]):
         :meth:`_check_tableau`): its number of cards, its first two cards' features, and
         what its drawing dealt (two-card points, third card's value, highest value: its
         points follow), whatever bet reads them; the winner is the points'."""
-        definition = self.definition
 
         def key(cards: tuple[Any, ...]) -> HandKey:
-            first = tuple(patterns.feature(cards[:2], n, definition) for n in FIRST_CARD_FEATURES)
-            drawn = patterns.drawn_features({"": cards}, "", definition)
-            return HandKey((len(cards), first, tuple(sorted(drawn.items()))))
+            found = self._tableau_hand(cards)
+            first = tuple(found[n] for n in FIRST_CARD_FEATURES)
+            drawn = ((n, found[n]) for n in ("highest_value", "third_value", "two_card_points"))
+            return HandKey((len(cards), first, (("_highest_value", found["highest_value"]),
+                                                *drawn)))  # fmt: skip
 
         return key
+
+    def _tableau_hand(self, cards: tuple[Any, ...]) -> dict[str, Any]:
+        """A tableau hand's features: points, cards, natural, what its drawing dealt
+        (:func:`~odds.games.defined.patterns.drawn_features`, its own highest card as the
+        coup's) and its first two cards' (``FIRST_CARD_FEATURES``). Pure functions of its
+        cards in order, kept per hand: an audit keys every hand of a log, then settles every
+        kind of round, each reading them for every bet."""
+        memo: dict[Any, dict[str, Any]] = self.__dict__.setdefault("_tableau_hands", {})
+        found = memo.get(cards)
+        if found is None:
+            definition = self.definition
+            tableau = definition.deal.tableau
+            assert tableau is not None
+            two = patterns.points(cards[:2], definition.shoe)
+            found = {"points": patterns.points(cards, definition.shoe), "cards": len(cards),
+                     "natural": len(cards) == 2 and two in tableau.naturals}  # fmt: skip
+            found.update(patterns.drawn_features({"": cards}, "", definition))
+            found.update(
+                (n, patterns.feature(cards[:2], n, definition)) for n in FIRST_CARD_FEATURES
+            )
+            if len(memo) < MEMO_KEPT:
+                memo[cards] = found
+        return found
 
     def settle_rounds(
         self,
@@ -411,8 +435,10 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per outcome key; every round settled by exactly one outcome (checked)."""
         definition = self.definition
         ways = {o.key: 0 for o in bet.outcomes}
+        settled = self._settled_of(bet)
         for key, n in rounds.items():
-            ways[self.settled_outcome(bet, key)] += n
+            found = settled.get(key)
+            ways[self.settled_outcome(bet, key) if found is None else found] += n
         if full_shoe:
             played = set()
             if continuation.decides_here(definition) and continuation.counted_here(self, bet):
@@ -435,16 +461,13 @@ class DefinedGame(Game[DefinedConfig]):
         settle the same rounds again and again (a Pok Deng report asked 1,225 class pairs'
         rounds again after its bets had settled them).
         """
-        memos: dict[int, tuple[BetDefinition, dict[RoundKey, str]]]
-        memos = self.__dict__.setdefault("_settled", {})
-        kept = memos.get(id(bet))
-        if kept is None or kept[0] is not bet:  # by identity: the bet is kept with its rounds
-            kept = memos[id(bet)] = (bet, {})
-        found = kept[1].get(key)
+        settled = self._settled_of(bet)
+        found = settled.get(key)
         if found is not None:
             return found
         definition = self.definition
-        hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
+        outcomes = bet.outcomes
+        hits = [outcomes[i] for i in holding([o.when for o in outcomes], key, definition)]
         if len(hits) > 1:
             raise OddsError(
                 f"{definition.source}: definition.bets.{bet.name}: a round "
@@ -460,8 +483,17 @@ class DefinedGame(Game[DefinedConfig]):
                     "with { otherwise = true, loses = 1 }"
                 )
             hits = [bet.outcomes[-1]]
-        found = kept[1][key] = hits[0].key
+        found = settled[key] = hits[0].key
         return found
+
+    def _settled_of(self, bet: BetDefinition) -> dict[RoundKey, str]:
+        """:meth:`settled_outcome`'s rounds settled so far for ``bet``."""
+        memos: dict[int, tuple[BetDefinition, dict[RoundKey, str]]]
+        memos = self.__dict__.setdefault("_settled", {})
+        kept = memos.get(id(bet))
+        if kept is None or kept[0] is not bet:  # by identity: the bet is kept with its rounds
+            kept = memos[id(bet)] = (bet, {})
+        return kept[1]
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
         payouts = payout_values(config)
@@ -722,28 +754,26 @@ class DefinedGame(Game[DefinedConfig]):
         # tie-break's words, the action taken and the optimal one, the stake and the config
         # (events, withholding). Kept on exactly those: a log's rounds repeat them.
         memo: dict[Any, tuple[SettledBet, ...]] = self.__dict__.setdefault("_settled_bets_of", {})
-        memo_key = (config, type(stake), stake, keys, decided, action, best)
+        # The stake as integers: a Fraction's equality and hash are Python code, per lookup.
+        memo_key = (config, type(stake), stake.numerator, stake.denominator, keys, decided,
+                    action, best)  # fmt: skip
         bets = memo.get(memo_key)
         if bets is None:
             bets = self._settled_bets(config, stake, keys, decided, action, best)
             if len(memo) < MEMO_KEPT:
                 memo[memo_key] = bets
-        return Settlement(
-            hands=tuple(
-                SettledHand(
-                    p,
-                    " ".join(str(c) for c in held[p]),
-                    plays[p]
-                    if definition.deal.until_match is not None
-                    else self._hand_texts(held[p])[0]
-                    + (f" ({len(held[p])} cards); {plays[p]}" if p in plays else ""),
-                    self._hand_texts(held[p])[1],
-                )
-                for p in self.positions  # the dealer's hand first, as commands list it
-                if p in held  # a continuation's own position, when the deal went on
-            ),
-            bets=bets,
-        )
+        settled = []
+        for p in self.positions:  # the dealer's hand first, as commands list it
+            cards = held.get(p)
+            if cards is None:  # a continuation's own position, when the deal did not go on
+                continue
+            written, description, label = self._hand_texts(cards)
+            if definition.deal.until_match is not None:
+                description = plays[p]
+            elif p in plays:
+                description += f" ({len(cards)} cards); {plays[p]}"
+            settled.append(SettledHand(p, written, description, label))
+        return Settlement(hands=tuple(settled), bets=bets)
 
     def _settled_bets(
         self,
@@ -774,13 +804,13 @@ class DefinedGame(Game[DefinedConfig]):
             settled.append(settled_bet(bet.name, event, stake, debited, why))
         return tuple(settled)
 
-    def _hand_texts(self, cards: tuple[Any, ...]) -> tuple[str, str]:
-        """A hand's description and class label: functions of its cards in order alone
-        (:meth:`_describe_hand`, :meth:`_label`), kept per hand."""
-        memo: dict[Any, tuple[str, str]] = self.__dict__.setdefault("_hand_texts_of", {})
+    def _hand_texts(self, cards: tuple[Any, ...]) -> tuple[str, str, str]:
+        """A hand's cards as written, its description and class label: functions of its
+        cards in order alone (:meth:`_describe_hand`, :meth:`_label`), kept per hand."""
+        memo: dict[Any, tuple[str, str, str]] = self.__dict__.setdefault("_hand_texts_of", {})
         found = memo.get(cards)
         if found is None:
-            found = (self._describe_hand(cards), self._label(cards))
+            found = (" ".join(map(str, cards)), self._describe_hand(cards), self._label(cards))
             if len(memo) < MEMO_KEPT:
                 memo[cards] = found
         return found
@@ -919,15 +949,9 @@ class DefinedGame(Game[DefinedConfig]):
 
         def tableau_features(p: str) -> dict[str, Any]:
             found = known.get(p)
-            if found is None:
-                tableau = definition.deal.tableau
-                assert tableau is not None
-                points = patterns.points(held[p], definition.shoe)
-                two = patterns.points(held[p][:2], definition.shoe)
-                found = {"points": points, "cards": len(held[p]),
-                         "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
-                found.update(patterns.drawn_features(held, p, definition))
-                known[p] = found
+            if found is None:  # the hand's own features, and the coup's highest card
+                highest = max(self._tableau_hand(held[q])["highest_value"] for q in positions)
+                found = known[p] = {**self._tableau_hand(held[p]), "_highest_value": highest}
             return found
 
         def key_of(bet: BetDefinition) -> RoundKey:
@@ -945,9 +969,6 @@ class DefinedGame(Game[DefinedConfig]):
             for p, names in zip(positions, reading[1:], strict=True):
                 if definition.deal.tableau is not None:
                     found = tableau_features(p)
-                    for name in names:
-                        if name not in found and name in FIRST_CARD_FEATURES:  # the first two cards
-                            found[name] = patterns.feature(held[p][:2], name, definition)
                     views.append(tuple((n, found[n]) for n in names))
                 elif ACTION in names:  # the action is the decision's, not the cards'
                     chosen: tuple[str, Any] = (ACTION, action)
