@@ -602,9 +602,13 @@ def _joint(
         counts, definition.deal.cards, classify, _symmetries(classifier, names)
     )
     result: Counter[RoundKey] = Counter()
+    cuts: dict[tuple[Any, Any], RoundKey] = {}  # a pair of views recurs for many strengths
     for ((fs, fv), (ss, sv)), ways in joint.items():
         who = winner_of(definition, fs, ss) if winner else None
-        result[cut_key(who, (first, second), reads, (fv, sv))] += ways
+        views = cuts.get((fv, sv))
+        if views is None:
+            views = cuts[fv, sv] = cut_key(None, (first, second), reads, (fv, sv))[1:]
+        result[(who, *views)] += ways
     return dict(result)
 
 
