@@ -39,12 +39,16 @@ class Rank(IntEnum):
     @property
     def symbol(self) -> str:
         """``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
-        return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(self.value, str(self.value))
+        return _RANK_SYMBOLS[self]
 
     @property
     def baccarat_points(self) -> int:
         """A = 1, 2–9 face value, 10 J Q K = 0 (Pok Deng, Goa Gae)."""
         return 0 if self >= Rank.TEN else int(self)
+
+
+#: Each rank's symbol by its number (a card is written millions of times in a test run).
+_RANK_SYMBOLS = ("", "A", *map(str, range(2, 11)), "J", "Q", "K")
 
 
 class Suit(IntEnum):
@@ -80,7 +84,7 @@ class Card:
     suit: Suit
 
     def __str__(self) -> str:
-        return f"{self.rank.symbol}{self.suit.symbol}"
+        return _RANK_SYMBOLS[self.rank] + "♣♦♥♠"[self.suit]
 
     @property
     def code(self) -> str:
@@ -92,8 +96,9 @@ class Card:
 STANDARD_DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
 
 
+@cached(maxsize=1024)
 def parse_card(text: str) -> Card:
-    """Parse one card, case-insensitively.
+    """Parse one card, case-insensitively (kept per text: a log's hands repeat its 52 cards).
 
     >>> parse_card("K♥"), parse_card("kh"), parse_card("10d"), parse_card("Td")
     (Card(rank=<Rank.KING: 13>, suit=<Suit.HEARTS: 2>), \

@@ -308,6 +308,7 @@ class HandClassifier:
         self._shapes: dict[tuple[int, ...], Any] = {}
         self._categories: dict[tuple[int, ...], int | None] = {}
         self._strengths: dict[tuple[int, ...], Any] = {}
+        self._views: dict[frozenset[str], tuple[bool, dict[tuple[int, ...], Any]]] = {}
         self._by_category = "category" in definition.compare
 
     def cards(self, hand: tuple[int, ...]) -> list[Card]:
@@ -377,13 +378,20 @@ class HandClassifier:
         return self._categories[hand]
 
     def view(self, hand: tuple[int, ...], names: set[str]) -> tuple[Any, ...]:
-        by_hand = bool(names & self._SUIT_READS) or (
-            self._suit_strength and any(cut_feature(n) for n in names)
-        )
-        key = ("v", hand if by_hand else self._shape(hand), frozenset(names))
-        found = self._cache.get(key)
+        frozen = frozenset(names)
+        kept = self._views.get(frozen)
+        if kept is None:  # whether the view reads the suits, and the views by hand
+            by_hand = bool(frozen & self._SUIT_READS) or (
+                self._suit_strength and any(cut_feature(n) for n in frozen)
+            )
+            kept = self._views[frozen] = (by_hand, {})
+        found = kept[1].get(hand)  # asked again and again: by the hand first
         if found is None:
-            found = self._cache[key] = patterns.view(self.cards(hand), names, self.definition)
+            key = ("v", hand if kept[0] else self._shape(hand), frozen)
+            found = self._cache.get(key)
+            if found is None:
+                found = self._cache[key] = patterns.view(self.cards(hand), names, self.definition)
+            kept[1][hand] = found
         return found
 
 
@@ -594,9 +602,13 @@ def _joint(
         counts, definition.deal.cards, classify, _symmetries(classifier, names)
     )
     result: Counter[RoundKey] = Counter()
+    cuts: dict[tuple[Any, Any], RoundKey] = {}  # a pair of views recurs for many strengths
     for ((fs, fv), (ss, sv)), ways in joint.items():
         who = winner_of(definition, fs, ss) if winner else None
-        result[cut_key(who, (first, second), reads, (fv, sv))] += ways
+        views = cuts.get((fv, sv))
+        if views is None:
+            views = cuts[fv, sv] = cut_key(None, (first, second), reads, (fv, sv))[1:]
+        result[(who, *views)] += ways
     return dict(result)
 
 

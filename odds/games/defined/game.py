@@ -8,6 +8,7 @@ Every command that works on a coded game works on it: ``report``, ``settle``,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,7 @@ from odds.games.defined.rounds import (
     RoundKey,
     bet_needs,
     bet_reading,
-    holds,
+    holding,
     net_of,
     round_text,
 )
@@ -80,7 +81,6 @@ class DefinedGame(Game[DefinedConfig]):
 
         self.definition = definition
         self.family = family
-        self._settling_cache: dict[DefinedConfig, Any] = {}
         deal = definition.deal
         goes_on = definition.continuation
         self.__dict__.update(
@@ -296,7 +296,7 @@ class DefinedGame(Game[DefinedConfig]):
         # the attributes __init__ sets, not what was counted under the optimal strategy
         made = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
         played.__dict__.update({k: v for k, v in made.items() if k != "shoe_state"})
-        played.__dict__.update(_settling_cache={}, plays=strategy)
+        played.__dict__.update(plays=strategy)
         return played
 
     def strategy_names(self) -> tuple[str, ...]:
@@ -380,7 +380,7 @@ class DefinedGame(Game[DefinedConfig]):
                     patterns.view(cards, names, definition),
                     len(cards),
                     drawn,
-                    self._hand_texts(cards)[1],
+                    self._hand_texts(cards)[2],
                 ),
                 patterns.strength(cards, definition) if winner else None,
             )
@@ -392,14 +392,38 @@ class DefinedGame(Game[DefinedConfig]):
         :meth:`_check_tableau`): its number of cards, its first two cards' features, and
         what its drawing dealt (two-card points, third card's value, highest value: its
         points follow), whatever bet reads them; the winner is the points'."""
-        definition = self.definition
 
         def key(cards: tuple[Any, ...]) -> HandKey:
-            first = tuple(patterns.feature(cards[:2], n, definition) for n in FIRST_CARD_FEATURES)
-            drawn = patterns.drawn_features({"": cards}, "", definition)
-            return HandKey((len(cards), first, tuple(sorted(drawn.items()))))
+            found = self._tableau_hand(cards)
+            first = tuple(found[n] for n in FIRST_CARD_FEATURES)
+            drawn = ((n, found[n]) for n in ("highest_value", "third_value", "two_card_points"))
+            return HandKey((len(cards), first, (("_highest_value", found["highest_value"]),
+                                                *drawn)))  # fmt: skip
 
         return key
+
+    def _tableau_hand(self, cards: tuple[Any, ...]) -> dict[str, Any]:
+        """A tableau hand's features: points, cards, natural, what its drawing dealt
+        (:func:`~odds.games.defined.patterns.drawn_features`, its own highest card as the
+        coup's) and its first two cards' (``FIRST_CARD_FEATURES``). Pure functions of its
+        cards in order, kept per hand: an audit keys every hand of a log, then settles every
+        kind of round, each reading them for every bet."""
+        memo: dict[Any, dict[str, Any]] = self.__dict__.setdefault("_tableau_hands", {})
+        found = memo.get(cards)
+        if found is None:
+            definition = self.definition
+            tableau = definition.deal.tableau
+            assert tableau is not None
+            two = patterns.points(cards[:2], definition.shoe)
+            found = {"points": patterns.points(cards, definition.shoe), "cards": len(cards),
+                     "natural": len(cards) == 2 and two in tableau.naturals}  # fmt: skip
+            found.update(patterns.drawn_features({"": cards}, "", definition))
+            found.update(
+                (n, patterns.feature(cards[:2], n, definition)) for n in FIRST_CARD_FEATURES
+            )
+            if len(memo) < MEMO_KEPT:
+                memo[cards] = found
+        return found
 
     def settle_rounds(
         self,
@@ -411,8 +435,10 @@ class DefinedGame(Game[DefinedConfig]):
         """Ways per outcome key; every round settled by exactly one outcome (checked)."""
         definition = self.definition
         ways = {o.key: 0 for o in bet.outcomes}
+        settled = self._settled_of(bet)
         for key, n in rounds.items():
-            ways[self.settled_outcome(bet, key)] += n
+            found = settled.get(key)
+            ways[self.settled_outcome(bet, key) if found is None else found] += n
         if full_shoe:
             played = set()
             if continuation.decides_here(definition) and continuation.counted_here(self, bet):
@@ -435,16 +461,13 @@ class DefinedGame(Game[DefinedConfig]):
         settle the same rounds again and again (a Pok Deng report asked 1,225 class pairs'
         rounds again after its bets had settled them).
         """
-        memos: dict[int, tuple[BetDefinition, dict[RoundKey, str]]]
-        memos = self.__dict__.setdefault("_settled", {})
-        kept = memos.get(id(bet))
-        if kept is None or kept[0] is not bet:  # by identity: the bet is kept with its rounds
-            kept = memos[id(bet)] = (bet, {})
-        found = kept[1].get(key)
+        settled = self._settled_of(bet)
+        found = settled.get(key)
         if found is not None:
             return found
         definition = self.definition
-        hits = [o for o in bet.outcomes if o.when is not None and holds(o.when, key, definition)]
+        outcomes = bet.outcomes
+        hits = [outcomes[i] for i in holding([o.when for o in outcomes], key, definition)]
         if len(hits) > 1:
             raise OddsError(
                 f"{definition.source}: definition.bets.{bet.name}: a round "
@@ -460,8 +483,17 @@ class DefinedGame(Game[DefinedConfig]):
                     "with { otherwise = true, loses = 1 }"
                 )
             hits = [bet.outcomes[-1]]
-        found = kept[1][key] = hits[0].key
+        found = settled[key] = hits[0].key
         return found
+
+    def _settled_of(self, bet: BetDefinition) -> dict[RoundKey, str]:
+        """:meth:`settled_outcome`'s rounds settled so far for ``bet``."""
+        memos: dict[int, tuple[BetDefinition, dict[RoundKey, str]]]
+        memos = self.__dict__.setdefault("_settled", {})
+        kept = memos.get(id(bet))
+        if kept is None or kept[0] is not bet:  # by identity: the bet is kept with its rounds
+            kept = memos[id(bet)] = (bet, {})
+        return kept[1]
 
     def events(self, config: DefinedConfig, bet: BetDefinition) -> tuple[Event, ...]:
         payouts = payout_values(config)
@@ -715,35 +747,31 @@ class DefinedGame(Game[DefinedConfig]):
                     + (", or the choice is not offered here)" if decision.when else ")")
                 )
             action = given.strip()
-        key_of = self.round_key_of(held, action)
-        keys = tuple(key_of(bet) for bet in definition.bets)
+        keys = self._round_keys(held, action)
         decided = self._tiebreak_reason(held)
         # The bets' part reads nothing of the round but these: each bet's round key, the
         # tie-break's words, the action taken and the optimal one, the stake and the config
         # (events, withholding). Kept on exactly those: a log's rounds repeat them.
-        memo: dict[Any, tuple[SettledBet, ...]] = self.__dict__.setdefault("_settled_bets_of", {})
-        memo_key = (config, type(stake), stake, keys, decided, action, best)
+        memo = self._reading(config).bets
+        # The stake as integers: a Fraction's equality and hash are Python code, per lookup.
+        memo_key = (type(stake), stake.numerator, stake.denominator, keys, decided, action, best)
         bets = memo.get(memo_key)
         if bets is None:
             bets = self._settled_bets(config, stake, keys, decided, action, best)
             if len(memo) < MEMO_KEPT:
                 memo[memo_key] = bets
-        return Settlement(
-            hands=tuple(
-                SettledHand(
-                    p,
-                    " ".join(str(c) for c in held[p]),
-                    plays[p]
-                    if definition.deal.until_match is not None
-                    else self._hand_texts(held[p])[0]
-                    + (f" ({len(held[p])} cards); {plays[p]}" if p in plays else ""),
-                    self._hand_texts(held[p])[1],
-                )
-                for p in self.positions  # the dealer's hand first, as commands list it
-                if p in held  # a continuation's own position, when the deal went on
-            ),
-            bets=bets,
-        )
+        settled = []
+        for p in self.positions:  # the dealer's hand first, as commands list it
+            cards = held.get(p)
+            if cards is None:  # a continuation's own position, when the deal did not go on
+                continue
+            written, description, label = self._hand_texts(cards)
+            if definition.deal.until_match is not None:
+                description = plays[p]
+            elif p in plays:
+                description += f" ({len(cards)} cards); {plays[p]}"
+            settled.append(SettledHand(p, written, description, label))
+        return Settlement(hands=tuple(settled), bets=bets)
 
     def _settled_bets(
         self,
@@ -758,7 +786,7 @@ class DefinedGame(Game[DefinedConfig]):
         definition = self.definition
         settled = []
         for bet, key, (events, share, reads_winner) in zip(
-            definition.bets, keys, self._settling(config), strict=True
+            definition.bets, keys, self._reading(config).settling, strict=True
         ):
             settled_key = self.settled_outcome(bet, key)
             event, why = events[settled_key]
@@ -774,13 +802,13 @@ class DefinedGame(Game[DefinedConfig]):
             settled.append(settled_bet(bet.name, event, stake, debited, why))
         return tuple(settled)
 
-    def _hand_texts(self, cards: tuple[Any, ...]) -> tuple[str, str]:
-        """A hand's description and class label: functions of its cards in order alone
-        (:meth:`_describe_hand`, :meth:`_label`), kept per hand."""
-        memo: dict[Any, tuple[str, str]] = self.__dict__.setdefault("_hand_texts_of", {})
+    def _hand_texts(self, cards: tuple[Any, ...]) -> tuple[str, str, str]:
+        """A hand's cards as written, its description and class label: functions of its
+        cards in order alone (:meth:`_describe_hand`, :meth:`_label`), kept per hand."""
+        memo: dict[Any, tuple[str, str, str]] = self.__dict__.setdefault("_hand_texts_of", {})
         found = memo.get(cards)
         if found is None:
-            found = (self._describe_hand(cards), self._label(cards))
+            found = (" ".join(map(str, cards)), self._describe_hand(cards), self._label(cards))
             if len(memo) < MEMO_KEPT:
                 memo[cards] = found
         return found
@@ -789,18 +817,18 @@ class DefinedGame(Game[DefinedConfig]):
         """:meth:`settle`'s events without the settlement's texts (two thirds of its cost in
         an audit's shoe-aware tests, which settle every seat of every round)."""
         held, _ = self._checked_round(config, hands)
-        key_of = self.round_key_of(held, self._best_action(config, held))
-        keys = tuple(key_of(bet) for bet in self.definition.bets)
-        memo: dict[Any, dict[str, str]] = self.__dict__.setdefault("_settled_events", {})
-        found = memo.get((config, keys))  # the events read nothing else (as in settle)
+        keys = self._round_keys(held, self._best_action(config, held))
+        reading = self._reading(config)
+        memo = reading.events
+        found = memo.get(keys)  # the events read nothing else (as in settle)
         if found is None:
-            settling = zip(self.definition.bets, keys, self._settling(config), strict=True)
+            settling = zip(self.definition.bets, keys, reading.settling, strict=True)
             found = {
                 bet.name: events[self.settled_outcome(bet, key)][0].label
                 for bet, key, (events, _, _) in settling
             }
             if len(memo) < MEMO_KEPT:
-                memo[config, keys] = found
+                memo[keys] = found
         return dict(found)
 
     def _checked_round(
@@ -829,25 +857,32 @@ class DefinedGame(Game[DefinedConfig]):
         elif definition.continuation is not None:
             plays = continuation.check_held(definition, held)
         dealt = [c for cards in held.values() for c in cards]
-        shoe, fewest, types = self._shoe_bound(config)
+        reading = self._reading(config)
         # A shoe holding every card at least ``fewest`` times holds any ``fewest`` of its
         # cards at once; otherwise the full check (and its one-line error).
-        if len(dealt) > fewest or not types.issuperset(dealt):
-            shoe.check_holds(dealt, "the round's cards")
+        if len(dealt) > reading.fewest or not reading.types.issuperset(dealt):
+            reading.shoe.check_holds(dealt, "the round's cards")
         return held, plays
 
-    def _shoe_bound(self, config: DefinedConfig) -> tuple[Any, int, frozenset[Any]]:
-        """The config's shoe, the fewest copies it holds of any of its types, and its types
-        (kept per config: every round of an audit is checked against them)."""
-        memo: dict[DefinedConfig, Any] = self.__dict__.setdefault("_shoe_bounds", {})
-        found = memo.get(config)
+    def _reading(self, config: DefinedConfig) -> _Reading:
+        """What settling a round reads of the config, and its rounds settled so far (kept
+        per config: every round of an audit is settled under one). Found by the config's
+        identity first: configs equal but distinct (a paytable loaded again) compare their
+        exact payouts, field by field, on every lookup by value."""
+        memo: dict[Any, Any] = self.__dict__.setdefault("_readings", {})
+        kept = memo.get(id(config))
+        if kept is not None and kept[0] is config:
+            return kept[1]  # type: ignore[no-any-return]
+        found: _Reading | None = memo.get(config)
         if found is None:
             shoe = config.shoe.build()
             held = [n for n in shoe.counts if n > 0]
             fewest = min(held) if len(held) == len(shoe.counts) else 0
-            found = (shoe, fewest, frozenset(shoe.types))
-            if len(memo) < 64:
-                memo[config] = found
+            found = _Reading(shoe, fewest, frozenset(shoe.types), self._settling(config))
+            if len(memo) > 128:
+                memo.clear()
+            memo[config] = found
+        memo[id(config)] = (config, found)  # the config kept: its id is not reused
         return found
 
     def _settling(
@@ -857,21 +892,16 @@ class DefinedGame(Game[DefinedConfig]):
         winner — the same for every round of one reading, so an audit settling thousands of
         rounds computes them once (measured: two thirds of a 2,000-round Dragon Tiger log's
         settling went to recomputing them)."""
-        found = self._settling_cache.get(config)
-        if found is None:
-            payouts = payout_values(config)
-            positions = self.definition.deal.positions
-            found = [
-                (
-                    {e.key: (e, reason(e)) for e in self.events(config, bet)},
-                    withheld(bet, payouts),
-                    bet_needs(bet, positions)[0],
-                )
-                for bet in self.definition.bets
-            ]
-            if len(self._settling_cache) < 64:
-                self._settling_cache[config] = found
-        return found
+        payouts = payout_values(config)
+        positions = self.definition.deal.positions
+        return [
+            (
+                {e.key: (e, reason(e)) for e in self.events(config, bet)},
+                withheld(bet, payouts),
+                bet_needs(bet, positions)[0],
+            )
+            for bet in self.definition.bets
+        ]
 
     def _best_action(
         self, config: DefinedConfig, held: Mapping[str, tuple[Any, ...]]
@@ -883,9 +913,35 @@ class DefinedGame(Game[DefinedConfig]):
             return None
         if decision.at == "continuation":
             return continuation.best_action(self, config, held)
-        types = list(config.shoe.build().types)
-        hand = tuple(sorted(types.index(card) for card in held[decision.position]))
-        return self.solution(config).action_of(hand)
+        reading = self._reading(config)
+        if reading.solution is None:  # the same for every round
+            reading.solution = self.solution(config)
+        index = reading.index
+        return reading.solution.action_of(tuple(sorted(index[c] for c in held[decision.position])))
+
+    def _round_keys(
+        self, held: Mapping[str, tuple[Any, ...]], action: str | None
+    ) -> tuple[RoundKey, ...]:
+        """Every bet's round key (:meth:`round_key_of`), worked out once per distinct reading
+        of the bets (Baccarat's 14 bets read the coup 10 ways) but for a deal that goes on,
+        whose keys read more of a bet than its reading."""
+        key_of = self.round_key_of(held, action)
+        bets = self.definition.bets
+        if self.definition.continuation is not None:
+            return tuple(key_of(bet) for bet in bets)
+        readings: tuple[tuple[BetDefinition, ...], tuple[int, ...]] | None
+        readings = self.__dict__.get("_bet_readings")
+        if readings is None:  # one bet per distinct reading, and each bet's
+            positions = self.definition.deal.positions
+            first: dict[Any, int] = {}
+            index = tuple(first.setdefault(bet_reading(bet, positions), len(first)) for bet in bets)
+            alike = {i: bet for bet, i in zip(reversed(bets), reversed(index), strict=True)}
+            readings = self.__dict__["_bet_readings"] = (
+                tuple(alike[i] for i in range(len(first))),
+                index,
+            )
+        found = [key_of(bet) for bet in readings[0]]
+        return tuple(found[i] for i in readings[1])
 
     def round_key_of(
         self, held: Mapping[str, tuple[Any, ...]], action: str | None = None
@@ -919,15 +975,9 @@ class DefinedGame(Game[DefinedConfig]):
 
         def tableau_features(p: str) -> dict[str, Any]:
             found = known.get(p)
-            if found is None:
-                tableau = definition.deal.tableau
-                assert tableau is not None
-                points = patterns.points(held[p], definition.shoe)
-                two = patterns.points(held[p][:2], definition.shoe)
-                found = {"points": points, "cards": len(held[p]),
-                         "natural": len(held[p]) == 2 and two in tableau.naturals}  # fmt: skip
-                found.update(patterns.drawn_features(held, p, definition))
-                known[p] = found
+            if found is None:  # the hand's own features, and the coup's highest card
+                highest = max(self._tableau_hand(held[q])["highest_value"] for q in positions)
+                found = known[p] = {**self._tableau_hand(held[p]), "_highest_value": highest}
             return found
 
         def key_of(bet: BetDefinition) -> RoundKey:
@@ -945,9 +995,6 @@ class DefinedGame(Game[DefinedConfig]):
             for p, names in zip(positions, reading[1:], strict=True):
                 if definition.deal.tableau is not None:
                     found = tableau_features(p)
-                    for name in names:
-                        if name not in found and name in FIRST_CARD_FEATURES:  # the first two cards
-                            found[name] = patterns.feature(held[p][:2], name, definition)
                     views.append(tuple((n, found[n]) for n in names))
                 elif ACTION in names:  # the action is the decision's, not the cards'
                     chosen: tuple[str, Any] = (ACTION, action)
@@ -1167,6 +1214,28 @@ class DefinedGame(Game[DefinedConfig]):
 #: The most entries each of a game's memos of hands and rounds keeps (:meth:`DefinedGame.settle`
 #: and what it reads: a bound on memory, not a cache policy, as patterns' hands are bounded).
 MEMO_KEPT = 200_000
+
+
+@dataclass
+class _Reading:
+    """What settling a round reads of one config (:meth:`DefinedGame._reading`): its shoe,
+    the fewest copies the shoe holds of any of its types, its types, each bet's settling
+    (:meth:`DefinedGame._settling`), the rounds' settled bets and events so far, and the
+    decision's solution played."""
+
+    shoe: Any
+    fewest: int
+    types: frozenset[Any]
+    settling: list[tuple[dict[Any, tuple[Event, str]], Fraction, bool]]
+    bets: dict[Any, tuple[SettledBet, ...]] = field(default_factory=dict)
+    events: dict[Any, dict[str, str]] = field(default_factory=dict)
+    solution: decisions.Solution | None = None  # the decision's, when one is asked
+
+    @cached_property
+    def index(self) -> dict[Any, int]:
+        """Each of the shoe's types by its place (a decision's hand as the solution keys it)."""
+        return {t: i for i, t in enumerate(self.shoe.types)}
+
 
 #: What each tie-break compares, as ``settle`` says it decided a round.
 TIEBREAK_WORDS = {

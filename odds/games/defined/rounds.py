@@ -111,13 +111,25 @@ def bet_reading(bet: BetDefinition, positions: tuple[str, ...]) -> tuple[Any, ..
 
 def holds(condition: Condition, key: RoundKey, definition: Definition) -> bool:
     """Whether the condition holds for the round ``key``."""
+    return bool(holding((condition,), key, definition))
+
+
+def holding(
+    conditions: Sequence[Condition | None], key: RoundKey, definition: Definition
+) -> list[int]:
+    """The indexes of the conditions (``None``: none) that hold for the round ``key``, its
+    views read once for all of them (a bet's outcomes are tried on every round)."""
     positions = definition.deal.positions
     n = len(positions)
     views = {p: dict(v) for p, v in zip(positions, key[1 : 1 + n], strict=True)}
     # A deal that goes on (odds.games.defined.continuation): its key's last part is the
     # continued deal's key, or None when it did not go on.
     continued = key[1 + n] if len(key) > 1 + n else None
-    return _holds(condition, key[0], views, definition, continued)
+    return [
+        i
+        for i, condition in enumerate(conditions)
+        if condition is not None and _holds(condition, key[0], views, definition, continued)
+    ]
 
 
 def _holds(

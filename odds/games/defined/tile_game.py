@@ -31,7 +31,7 @@ from odds.core.tiles import Tile, parse_tiles
 from odds.engine import class_distribution, deal_count, hands
 from odds.games.dealing import Procedure, SetDealing, set_procedure
 from odds.games.defined import counting, tile_patterns
-from odds.games.defined.game import DefinedGame
+from odds.games.defined.game import MEMO_KEPT, DefinedGame
 from odds.games.defined.options import DefinedConfig
 from odds.games.defined.schema import Definition
 from odds.games.defined.shoe_state import DefinedEvaluator, DefinedShoeState, hands_polynomial
@@ -95,8 +95,15 @@ class TileGame(DefinedGame):
         return not tiles.removed and tiles.copies == self.definition.tiles.copies()
 
     def parse_hand(self, config: DefinedConfig, text: str) -> tuple[Any, ...]:
-        """Tiles as written (``4 2``, ``W9``, ``🀆 🀡``, a declared name such as ``ten``)."""
-        return parse_tiles(text, tile_set(config))
+        """Tiles as written (``4 2``, ``W9``, ``🀆 🀡``, a declared name such as ``ten``): kept
+        per set and text (an audit reads each hand text again to settle its rounds)."""
+        parsed: dict[Any, tuple[Any, ...]] = self.__dict__.setdefault("_parsed_tiles", {})
+        found = parsed.get((config, text))
+        if found is None:
+            found = parse_tiles(text, tile_set(config))
+            if len(parsed) < MEMO_KEPT:
+                parsed[config, text] = found
+        return found
 
     # -- the analysis --------------------------------------------------------
 
