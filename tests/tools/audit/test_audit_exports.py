@@ -287,6 +287,7 @@ def test_parquet_is_written_a_batch_at_a_time(tmp_path, monkeypatch):
     target = tmp_path / "log.parquet"
     game = game_named("pok-deng")
     assert logs.write_log(game, rows(), target, logs.LogFormat.parquet, 450) == 450
-    read = duckdb.sql(f"SELECT * FROM read_parquet('{target}')").fetchall()
+    with duckdb.connect() as con:  # not duckdb.sql: its default database lives on, threads too
+        read = con.sql(f"SELECT * FROM read_parquet('{target}')").fetchall()
     assert read == [(n // 60 + 1, n, "9♦ 7♣", str(n)) for n in range(1, 451)]
     assert not folders[0].exists()  # the parts are removed

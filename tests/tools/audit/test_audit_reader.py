@@ -212,9 +212,10 @@ def test_parquet_rows_are_named_by_row_number(capsys, tmp_path):
     import duckdb
 
     path = tmp_path / "log.parquet"
-    duckdb.sql(
-        "SELECT * FROM (VALUES ('9d 7c', 'Kh 9h'), ('9d 7c', 'Kh 1x')) t(banker, player)"
-    ).write_parquet(str(path))
+    with duckdb.connect() as con:  # not duckdb.sql: its default database lives on, threads too
+        con.sql(
+            "SELECT * FROM (VALUES ('9d 7c', 'Kh 9h'), ('9d 7c', 'Kh 1x')) t(banker, player)"
+        ).write_parquet(str(path))
     assert main(["audit", "pok-deng", "--log", str(path)]) == 2
     assert "log.parquet row 2, column player: unknown card '1x'" in capsys.readouterr().err
 
