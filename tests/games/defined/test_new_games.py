@@ -108,9 +108,9 @@ def test_san_gong_matches_wizard_of_odds() -> None:
     at 67" (the copy we could read stops there). With the top card's suit deciding, hands
     never tie, so Dragon and Phoenix lose exactly 3%.
 
-    The exact EVs are read from the committed report, which
-    ``tests/cli/test_cli.py::test_committed_reports_are_fresh`` recounts from the definition
-    (the one-deck count takes ~20 s, paid once in the suite rather than twice)."""
+    The exact EVs are read from the committed report, which ``odds reports`` counted from
+    these very sources (``reports/SHA256SUMS``: ``tests/cli/test_cli.py::
+    test_committed_reports_are_those_generated_from_these_sources`` checks every digest)."""
     ev = _report_evs("san-gong")
     assert ev["Dragon"] == ev["Phoenix"] == Fraction(-3, 100)
     for bet in ("Dragon Odd", "Dragon Even", "Phoenix Odd", "Phoenix Even"):
