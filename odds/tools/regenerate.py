@@ -169,10 +169,10 @@ def _sums_text(digests: dict[str, str]) -> str:
     return "".join(f"{digest}  {name}\n" for name, digest in digests.items())
 
 
-def sums_status(found: list[ReportStatus], paths: list[Path] | None = None) -> FileStatus:
+def sums_status(found: list[ReportStatus]) -> FileStatus:
     """``reports/SHA256SUMS`` as it should be: the sources' digests, then the generated files'
     (the reports' texts in ``found`` and their charts)."""
-    digests = _sources(table_files() if paths is None else paths)
+    digests = _sources(table_files())
     folder = reports_folder()
     digests.update(
         (f"reports/{f.target.relative_to(folder).as_posix()}", _digest(f.text.encode()))
