@@ -7,7 +7,10 @@ Writes ``docs/reference/benchmarks.md``, the one page of the documentation that 
   folder with its CPU time (user and system, the process and its children) and elapsed time;
   each page's mark is rewritten with the figure measured;
 * ``odds bench`` of each game the game pages describe: the engine against its reference (the
-  ``odds bench GAME`` examples above give theirs; the other games are run here).
+  ``odds bench GAME`` examples above give theirs; the other games are run here);
+* the test suite: the README's test command (``python -m pytest``) run in this checkout, its
+  CPU time, elapsed time and number of tests, and its slowest tests. The README gives that CPU
+  figure (``tests/docs/test_readme.py`` holds it to the page).
 
 The machine, its load and the date are written in the page: timings are only comparable
 on the same machine. ``--check`` compares the marks with the page instead of measuring
@@ -38,6 +41,13 @@ PAGE = ROOT / "docs" / "reference" / "benchmarks.md"
 #: The games whose speed the game pages describe: each has an ``odds bench`` section.
 BENCHED = ("pok-deng", "mahjong-28", "goa-gae", "blackjack", "baccarat", "dragon-tiger")
 COMMAND = "python -m tests.docs.long_examples"
+#: The README's test command, without its install (the suite it runs is what is measured).
+SUITE = "python -m pytest"
+#: How many of the slowest tests the page lists.
+SLOWEST = 15
+#: The pages that give the suite's CPU figure, and its phrase there.
+SUITE_PAGES = (ROOT / "README.md", ROOT / "docs" / "install.md")
+SUITE_FIGURE = re.compile(r"took about (\d+) s of CPU")
 
 
 @dataclass(frozen=True)
@@ -71,6 +81,86 @@ def run(command: str) -> tuple[float, float, int, str]:
     return cpu, wall, done.returncode, done.stdout
 
 
+@dataclass(frozen=True)
+class Suite:
+    """One run of the test suite: what the README's figure is."""
+
+    cpu: float
+    wall: float
+    exit_code: int
+    tests: int
+    machine: str
+    slowest: tuple[tuple[str, str], ...]
+
+
+def run_suite() -> Suite:
+    """:data:`SUITE` in this checkout, with ``--durations`` for the slowest tests.
+
+    CPU time is that of pytest and everything it waited for (its xdist workers and the
+    commands they run), so it is the same figure ``time python -m pytest`` prints as user
+    plus system time.
+    """
+    machine = _machine()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--durations={SLOWEST}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    passed = re.search(r"(\d+) passed", done.stdout)
+    slowest = tuple(
+        (m.group(1), m.group(2))
+        for m in re.finditer(r"^(\d+\.\d+)s call +(\S.*)$", done.stdout, re.M)
+    )
+    return Suite(
+        cpu, wall, done.returncode, int(passed.group(1)) if passed else 0, machine, slowest
+    )
+
+
+def _suite_section(suite: Suite) -> list[str]:
+    lines = [
+        "## The test suite",
+        "",
+        f"`{SUITE}` in the checkout (the README's second line after its install), run by "
+        f"`{COMMAND}`: {suite.machine}. The README gives this CPU figure.",
+        "",
+        "| command | exit | tests passed | CPU (s) | elapsed (s) |",
+        "|---|--:|--:|--:|--:|",
+        f"| `{SUITE}` | {suite.exit_code} | {suite.tests:,} | {suite.cpu:.0f} | {suite.wall:.0f} |",
+        "",
+        f"The {len(suite.slowest)} slowest tests (elapsed seconds of each test's call, "
+        f"`--durations={SLOWEST}`):",
+        "",
+        "| elapsed (s) | test |",
+        "|--:|---|",
+    ]
+    lines += [f"| {seconds} | `{test}` |" for seconds, test in suite.slowest]
+    return lines
+
+
+def rewrite_suite_figure(suite: Suite) -> None:
+    """The README's (and the install page's) figure for the suite, set to the one measured."""
+    for page in SUITE_PAGES:
+        text = page.read_text(encoding="utf-8")
+        page.write_text(
+            SUITE_FIGURE.sub(f"took about {round(suite.cpu)} s of CPU", text), encoding="utf-8"
+        )
+
+
+def suite_cpu() -> int:
+    """The suite's CPU seconds the page gives."""
+    row = re.compile(rf"^\| `{re.escape(SUITE)}` \| \d+ \| [\d,]+ \| (\d+) \| \d+ \|$", re.M)
+    match = row.search(PAGE.read_text(encoding="utf-8"))
+    if match is None:
+        raise ValueError(f"{PAGE.name} has no row for `{SUITE}`")
+    return int(match.group(1))
+
+
 def _bench_table(stdout: str) -> str:
     """The table ``odds bench`` prints after its progress lines."""
     lines = stdout.strip().splitlines()
@@ -86,13 +176,15 @@ def _machine() -> str:
     )
 
 
-def write_page(measured: list[Measured], benches: dict[str, str], machine: str) -> str:
+def write_page(
+    measured: list[Measured], benches: dict[str, str], machine: str, suite: Suite
+) -> str:
     lines = [
         "# Benchmarks",
         "",
-        f"Generated by `{COMMAND}` (do not edit by hand): the examples the pages mark long",
-        "and `odds bench` of each game the game pages describe, measured by that command on "
-        f"{datetime.date.today().isoformat()}: {machine}.",
+        f"Generated by `{COMMAND}` (do not edit by hand): the examples the pages mark long,",
+        "`odds bench` of each game the game pages describe and the test suite, measured by that",
+        f"command on {datetime.date.today().isoformat()}: {machine}.",
         "CPU time is user plus system time of the command and everything it starts (a loaded",
         "machine inflates it far less than elapsed time).",
         "",
@@ -117,6 +209,7 @@ def write_page(measured: list[Measured], benches: dict[str, str], machine: str) 
     ]
     for game, table in benches.items():
         lines += ["", f"### `odds bench {game}`", "", table]
+    lines += ["", *_suite_section(suite)]
     return "\n".join(lines) + "\n"
 
 
@@ -163,10 +256,13 @@ def main(argv: list[str] | None = None) -> int:
         if game not in benches:
             print(f"timing: odds bench {game}", file=sys.stderr, flush=True)
             benches[game] = _bench_table(run(f"odds bench {game}")[3])
+    print(f"timing: {SUITE}", file=sys.stderr, flush=True)
+    suite = run_suite()
     PAGE.write_text(
-        write_page(measured, {g: benches[g] for g in BENCHED}, machine), encoding="utf-8"
+        write_page(measured, {g: benches[g] for g in BENCHED}, machine, suite), encoding="utf-8"
     )
     rewrite_marks(measured)
+    rewrite_suite_figure(suite)
     print(f"wrote {PAGE.relative_to(ROOT)}", file=sys.stderr)
     return 0
 
@@ -175,4 +271,14 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["LONG", "Measured", "long_examples", "main", "page_figures"]
+__all__ = [
+    "LONG",
+    "SUITE_FIGURE",
+    "SUITE_PAGES",
+    "Measured",
+    "Suite",
+    "long_examples",
+    "main",
+    "page_figures",
+    "suite_cpu",
+]

@@ -307,6 +307,19 @@ def test_long_examples_give_the_time_the_benchmark_page_measured():
     assert measured == marked
 
 
+def test_the_suite_s_cost_is_the_one_the_benchmark_page_measured():
+    """The README and the install page give the test suite's CPU seconds that
+    ``python -m tests.docs.long_examples`` measured and wrote on the benchmark page (and wrote
+    back into both pages)."""
+    # imported here: the generator imports this module for the examples it times
+    from tests.docs.long_examples import SUITE_FIGURE, SUITE_PAGES, suite_cpu
+
+    measured = suite_cpu()
+    for page in SUITE_PAGES:
+        figures = SUITE_FIGURE.findall(page.read_text(encoding="utf-8"))
+        assert figures == [str(measured)], page.name
+
+
 def test_the_pages_show_commands_with_their_output():
     steps = [
         (e.command, e.shown) for p in _example_pages() for e in examples(p) if e.shown is not None
