@@ -129,13 +129,15 @@ def derived(name: str) -> list[str]:
     return [types[t].code for t in sorted(chosen) for _ in range(chosen[t])]
 
 
-def reduced(name: str, cards: Sequence[str]) -> tuple[Any, list[Any]]:
-    """The paytable ``name`` with a shoe of exactly these cards (one copy each), or for a
-    tile game a set of exactly these tiles; and the cards of that shoe, one entry a copy."""
+def reduced(name: str, cards: Sequence[str], text: str | None = None) -> tuple[Any, list[Any]]:
+    """The paytable ``name`` (or ``text``, a paytable's TOML, named ``name``) with a shoe of
+    exactly these cards (one copy each), or for a tile game a set of exactly these tiles; and
+    the cards of that shoe, one entry a copy."""
     from odds.core.cards import STANDARD_DECK
     from odds.games.paytable import from_data
 
-    data = read_toml((TABLES / f"{name}.toml").read_text(), name)
+    text = (TABLES / f"{name}.toml").read_text() if text is None else text
+    data = read_toml(text, name)
     wanted = Counter(cards)  # a card listed twice is two identical copies
     if "tiles" in data.get("definition", {}):  # a paytable of a game has none
         data["tiles"] = dict(data.get("tiles", {}), copies=dict(wanted))
