@@ -1,5 +1,6 @@
-"""Reduced shoes for the plain enumeration of every defined game, so that a new definition in
-``tables/`` is checked without a line of Python.
+"""Reduced shoes for the plain enumeration of the defined games, and the engine paths each
+definition takes (:func:`paths`): a definition in ``tables/`` taking a path no enumerated one
+takes fails test_defined.py until it is enumerated, one line (its shoe derived or pinned).
 
 A paytable's shoe is the one ``reduced_shoes.toml`` pins for it, or else one derived from its
 definition (:func:`derived`): the fewest cards holding a hand of every category and of every
@@ -20,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from odds.core.numbers import read_toml
-from odds.games.defined import patterns
+from odds.games.defined import counting, first_cards, patterns, ranking
 from odds.games.defined.game import DefinedGame
-from odds.games.defined.rounds import needs
+from odds.games.defined.rounds import bet_needs, needs
 from odds.games.paytable import TABLES, load
 
 SHOES_FILE = Path(__file__).with_name("reduced_shoes.toml")
@@ -128,13 +129,15 @@ def derived(name: str) -> list[str]:
     return [types[t].code for t in sorted(chosen) for _ in range(chosen[t])]
 
 
-def reduced(name: str, cards: Sequence[str]) -> tuple[Any, list[Any]]:
-    """The paytable ``name`` with a shoe of exactly these cards (one copy each), or for a
-    tile game a set of exactly these tiles; and the cards of that shoe, one entry a copy."""
+def reduced(name: str, cards: Sequence[str], text: str | None = None) -> tuple[Any, list[Any]]:
+    """The paytable ``name`` (or ``text``, a paytable's TOML, named ``name``) with a shoe of
+    exactly these cards (one copy each), or for a tile game a set of exactly these tiles; and
+    the cards of that shoe, one entry a copy."""
     from odds.core.cards import STANDARD_DECK
     from odds.games.paytable import from_data
 
-    data = read_toml((TABLES / f"{name}.toml").read_text(), name)
+    text = (TABLES / f"{name}.toml").read_text() if text is None else text
+    data = read_toml(text, name)
     wanted = Counter(cards)  # a card listed twice is two identical copies
     if "tiles" in data.get("definition", {}):  # a paytable of a game has none
         data["tiles"] = dict(data.get("tiles", {}), copies=dict(wanted))
@@ -144,3 +147,83 @@ def reduced(name: str, cards: Sequence[str]) -> tuple[Any, list[Any]]:
     shoe = paytable.config.shoe.build()
     dealt = [card for card, n in zip(shoe.types, shoe.counts, strict=True) for _ in range(n)]
     return paytable, dealt
+
+
+def paths(name: str) -> frozenset[tuple[Any, ...]]:
+    """The engine's paths paytable ``name``'s definition takes, as the branches of
+    odds/games/defined/ read them: how the deal is counted (a tableau, until a match, a
+    continuation, tiles, plain hands; draws, seats, a best-of hand, the positions), the
+    decision and where it is made, the comparison, every category's pattern and tiebreak,
+    every feature a bet reads (the winner, a tableau's first cards), every condition form
+    and every outcome and bet option. Two definitions with the same paths differ only in
+    their figures (which cards, which payouts), which the engine reads through the same
+    code: the plain enumeration of one of them checks that code for both."""
+    definition = load(name).game.definition  # type: ignore[attr-defined]
+    deal = definition.deal
+    found: set[tuple[Any, ...]] = set()
+    kind = (
+        "tableau" if deal.tableau else "until match" if deal.until_match
+        else "continuation" if definition.continuation else "hands"
+    )  # fmt: skip
+    found |= {("deal", kind), ("positions", len(deal.positions))}
+    found.add(("ties", definition.ties == "tie"))
+    for flag, path in (
+        (definition.tiles, "tiles"), (deal.draw_at_most, "draws"), (deal.seats > 1, "seats"),
+        (deal.dealer, "dealer"), (deal.best, "best of"), (definition.category_order, "order"),
+        (definition.shoe.ace_low_sequence, "ace low"),
+        (not definition.shoe.ace_high_sequence, "no ace high"),
+    ):  # fmt: skip
+        if flag:
+            found.add(("deal", path))
+    decision, goes_on = definition.decision, definition.continuation
+    if decision is not None:
+        found |= {("decision", decision.at), ("decision", decision.strategy is not None),
+                  ("decision when", decision.when is not None)}  # fmt: skip
+    if goes_on is not None:
+        found |= {("continuation", goes_on.to is not None), ("burn", goes_on.burn > 0)}
+    found |= {("compare", c) for c in definition.compare}
+    for category in definition.categories:
+        found |= {("pattern", k) for k, _ in category.pattern}
+        found |= {("tiebreak", t) for t in category.tiebreak}
+        found |= {("beats", bool(category.beats)), ("rank order", bool(category.rank_order))}
+    winner, reads = needs(
+        (o.when for b in definition.bets for o in b.outcomes), definition.deal.positions
+    )
+    found |= {("reads", n) for names in reads.values() for n in names}
+    found |= {("winner", winner)}
+    if deal.tableau is not None:
+        found.add(("first cards", first_cards.reads_first_cards(reads)))
+    for bet in definition.bets:  # how the hands path counts the bet
+        if not (deal.until_match or definition.continuation or deal.best or deal.draw_at_most):
+            winner, reads = bet_needs(bet, deal.positions)
+            found.add(("plan", counting.plan(definition, winner, reads)))
+            if winner and ranking.has_exceptions(definition):
+                found.add(("plan", "exceptions"))
+            if not deal.tableau:
+                names = set().union(*reads.values())
+                found.add(("suit symmetries", not counting.reads_suits_in_strength(definition)
+                           and not names & {"suit", "_suits", "colour_pair", "_hand"}
+                           and not counting.reads_colour(definition)))  # fmt: skip
+        for flag, path in (
+            (bet.per_hand, "per hand"), (bet.fair_payout, "fair payout"),
+            (bet.rides_on, "rides on"), (bet.withholding, "withholding"),
+        ):  # fmt: skip
+            if flag:
+                found.add(("bet", path))
+        for outcome in bet.outcomes:
+            for flag, path in (
+                (outcome.commission, "commission"), (outcome.optional, "optional"),
+                (outcome.loses_named, "loses named"), (outcome.wagered != 1, "wagered"),
+                (outcome.times != 1, "times"), (outcome.when is None, "otherwise"),
+            ):  # fmt: skip
+                if flag:
+                    found.add(("outcome", path))
+            for part in outcome.when.walk() if outcome.when is not None else ():
+                for flag, path in (
+                    (part.all, "all"), (part.any, "any"), (part.never, "never"),
+                    (part.not_ is not None, "not"), (part.continued is not None, "continued"),
+                ):  # fmt: skip
+                    if flag:
+                        found.add(("condition", path))
+                found |= {("round", n) for p, n, _ in part.tests if not p}
+    return frozenset(found)
