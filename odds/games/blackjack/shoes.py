@@ -30,7 +30,7 @@ from odds.games.blackjack.dealer import (
     plan,
     stand_lanes,
 )
-from odds.games.blackjack.dealer_batches import Lanes, RemovalSet, up_card_numerators
+from odds.games.blackjack.dealer_batches import Lanes, RemovalSet, shoe_moments, up_card_numerators
 from odds.games.blackjack.dealer_batches import numerators as packed_numerators
 from odds.games.blackjack.nodes import EXTRA, Group, context_groups, context_nodes, hand_multisets
 from odds.games.blackjack.options import BlackjackRules
@@ -467,3 +467,4 @@ def forget_shoes() -> None:
     """Drop every shoe's tables but keep the shoe-independent layouts (a "cold" bench run;
     :func:`odds.core.caching.clear_caches` drops both)."""
     _family.cache_clear()
+    shoe_moments.cache_clear()

@@ -369,7 +369,31 @@ def convention(rules: BlackjackRules, chart: Chart | None) -> str:
 
 
 def split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -> SplitResult:
-    """Split a pair of rank ``x`` against the play's up card (exact for the convention)."""
+    """Split a pair of rank ``x`` against the play's up card (exact for the convention).
+
+    Kept on the play (without a chart) for every rule set with the same split rules: the
+    value reads the rules only through the doubles allowed after a split, split aces' one
+    card, the pair's hand limit and the convention (the play holds the shoe, up card,
+    soft-17 rule and peek), so a report's option rows that change none of them (the
+    blackjack payout, surrender, the double rule without DAS, peek or OBO) share it.
+    """
+    if chart is not None:
+        return _split_pair(play, rules, x, chart)
+    memo_key = (
+        "split-pair",
+        x,
+        _doubles(rules),
+        rules.split_aces_one_card,
+        rules.split_limit(x),
+        rules.split_strategy,
+    )
+    found: SplitResult | None = play.memo.get(memo_key)
+    if found is None:
+        found = play.memo[memo_key] = _split_pair(play, rules, x, None)
+    return found
+
+
+def _split_pair(play: Play, rules: BlackjackRules, x: int, chart: Chart | None) -> SplitResult:
     actions, _ = _post_split_play(play, rules, x, chart)
     limit = rules.split_limit(x) if play.u.n[x] > 2 else 2
     value_of = _round_values(play, rules, x, chart)
