@@ -534,12 +534,19 @@ def tally(groups: Iterable[SettledGroup]) -> Tally:
         rounds_of.setdefault(id(bets), [bets, 0])[1] += n
         for hand in group.settlement.hands:
             result.classes.setdefault(hand.position, Counter())[hand.hand_class] += n
+    # Distinct tuples still repeat their settled bets (Dragon Tiger: 3,552 settled bets in
+    # 296 tuples, 34 distinct): each distinct one is counted, then its net per unit worked
+    # out once (a fifth to a quarter of the tally's time), in the order the bets first come.
+    settled: dict[tuple[str, str, Fraction, Fraction, Fraction], int] = {}
     for bets, n in rounds_of.values():
         for bet in bets:
-            if bet.bet not in result.events:
-                result.events[bet.bet], result.nets[bet.bet] = Counter(), Counter()
-            result.events[bet.bet][bet.event] += n
-            result.nets[bet.bet][bet.net / bet.stake] += n
+            key = (bet.bet, bet.event, bet.stake, bet.debited, bet.returned)
+            settled[key] = settled.get(key, 0) + n
+    for (name, event, stake, debited, returned), n in settled.items():
+        if name not in result.events:
+            result.events[name], result.nets[name] = Counter(), Counter()
+        result.events[name][event] += n
+        result.nets[name][(returned - debited) / stake] += n
     return result
 
 

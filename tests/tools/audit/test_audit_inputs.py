@@ -321,6 +321,34 @@ def test_a_big_log_with_a_bad_first_row_is_refused_before_it_is_read(tmp_path):
     assert elapsed < 15, elapsed  # before: the whole file was scanned and loaded first
 
 
+def test_a_small_log_read_whole_at_once_gives_the_error_its_first_rows_give(capsys, tmp_path):
+    """A log longer than its first rows but small enough to be read whole at once
+    (:data:`~odds.tools.audit.reader.FIRST_ROWS_LATER`) has its first rows checked on their
+    own only when that reading fails: the error is still theirs (an empty ``--by`` value on
+    line 301), not the whole reading's (the malformed line 1401), as reading them first gave.
+    """
+    from odds.tools.audit.reader import FIRST_ROWS_LATER
+    from odds.tools.audit.sources import FIRST_ROWS
+
+    log = tmp_path / "op.csv"
+    _simulate(log, 1500, 1, "--operator")
+    capsys.readouterr()
+    lines = log.read_text(encoding="utf-8").splitlines()
+    dealer = lines[0].split(",").index("dealer")
+    row = lines[300].split(",")
+    row[dealer] = ""
+    lines[300] = ",".join(row)  # line 301
+    lines[1400] += ",x"  # line 1401
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert 301 <= FIRST_ROWS + 1 < 1401  # line 301 among the first rows, line 1401 after them
+    assert log.stat().st_size <= FIRST_ROWS_LATER
+    code, _, err = _audit(capsys, log, "--by", "dealer")
+    assert code == 2 and err.count("\n") == 1
+    assert "op.csv line 301: the dealer is empty (--by dealer)" in err, err
+    code, _, err = _audit(capsys, log)
+    assert code == 2 and "op.csv line 1401: wrong number of fields (8; the header has 7)" in err
+
+
 # -- 3. one row per position without round labels ------------------------------------------
 
 
